@@ -1,0 +1,10 @@
+import type { Database } from "@pointwise/db";
+import type { Logger } from "@pointwise/logger";
+import type { Env } from "./env";
+
+/** Everything admin-api's handlers need; main.ts builds it, tests build the same against real services. */
+export interface Deps {
+  env: Env;
+  logger: Logger;
+  db: Database;
+}

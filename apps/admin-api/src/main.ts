@@ -1,0 +1,26 @@
+import { createDatabase } from "@pointwise/db";
+import { createLogger } from "@pointwise/logger";
+import { closeServer, listen, runService } from "@pointwise/runtime";
+import { createAdminApp } from "./app";
+import { loadEnv } from "./env";
+import { ensureFirstOperator } from "./operators";
+
+const logger = createLogger({ service: "admin-api" });
+
+void runService("admin-api", logger, async () => {
+  const env = loadEnv();
+  logger.level = env.LOG_LEVEL;
+  const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "admin-api" });
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+    const { created } = await ensureFirstOperator(db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD, env.ADMIN_PROJECT_NAME);
+    if (created) logger.info({ email: env.ADMIN_EMAIL }, "first operator created");
+  }
+  const server = await listen(createAdminApp({ env, logger, db }), env.PORT, env.HOST);
+  logger.info({ url: `http://${env.HOST}:${env.PORT}` }, "admin-api listening");
+  return {
+    async stop() {
+      await closeServer(server);
+      await db.close();
+    },
+  };
+});

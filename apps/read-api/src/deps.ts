@@ -1,0 +1,12 @@
+import type { Cache } from "@pointwise/cache";
+import type { Database } from "@pointwise/db";
+import type { Logger } from "@pointwise/logger";
+import type { Env } from "./env";
+
+/** Everything read-api's handlers need; main.ts builds it, tests build the same against real services. */
+export interface Deps {
+  env: Env;
+  logger: Logger;
+  db: Database;
+  cache: Cache;
+}

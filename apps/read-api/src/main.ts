@@ -1,0 +1,24 @@
+import { createCache } from "@pointwise/cache";
+import { createDatabase } from "@pointwise/db";
+import { createLogger } from "@pointwise/logger";
+import { closeServer, listen, runService } from "@pointwise/runtime";
+import { createReadApp } from "./app";
+import { loadEnv } from "./env";
+
+const logger = createLogger({ service: "read-api" });
+
+void runService("read-api", logger, async () => {
+  const env = loadEnv();
+  logger.level = env.LOG_LEVEL;
+  const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "read-api" });
+  const cache = await createCache({ url: env.REDIS_URL, prefix: env.NAMESPACE });
+  const server = await listen(createReadApp({ env, logger, db, cache }), env.PORT, env.HOST);
+  logger.info({ url: `http://${env.HOST}:${env.PORT}` }, "read-api listening");
+  return {
+    async stop() {
+      await closeServer(server);
+      await cache.close();
+      await db.close();
+    },
+  };
+});

@@ -1,0 +1,25 @@
+import { ConfigError } from "@pointwise/errors";
+import { z } from "zod";
+import { envVars, parseEnv, serviceEnv } from "./index";
+
+const schema = z.object({ ...serviceEnv, PORT: envVars.port(3000) });
+const good = { DATABASE_URL: "postgres://127.0.0.1/x", REDIS_URL: "redis://127.0.0.1:6379", NATS_URL: "nats://127.0.0.1:4222" };
+
+describe("parseEnv", () => {
+  it("applies defaults and coerces numbers", () => {
+    const env = parseEnv(schema, good);
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_SCHEMA).toBe("public");
+    expect(env.NAMESPACE).toBe("pointwise");
+  });
+
+  it("names a missing variable", () => {
+    expect(() => parseEnv(schema, { ...good, REDIS_URL: undefined })).toThrow(new ConfigError("Invalid environment: REDIS_URL is required"));
+  });
+
+  it("names a malformed variable and the rule it breaks", () => {
+    expect(() => parseEnv(schema, { ...good, NATS_URL: "http://x", PORT: "70000" })).toThrow(
+      /NATS_URL: must be a URL starting with nats:\/\/ or tls:\/\/.*PORT/,
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import { ConfigError } from "@pointwise/errors";
+import { z } from "zod";
+
+/**
+ * Parses an app's environment against its schema, once, at start.
+ * On failure it throws a ConfigError whose message names every bad variable and why.
+ */
+export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.output<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join(".") || "(environment)";
+    const missing = issue.code === "invalid_type" && env[String(issue.path[0])] === undefined;
+    return missing ? `${name} is required` : `${name}: ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid environment: ${problems.join("; ")}`);
+}
+
+/** Common variable shapes, so every app spells them the same way. */
+export const envVars = {
+  port: (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback),
+  url: (schemes: string[]) =>
+    z
+      .string()
+      .refine((v) => schemes.some((s) => v.startsWith(`${s}://`)), { message: `must be a URL starting with ${schemes.map((s) => `${s}://`).join(" or ")}` }),
+  logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** A database schema name (tests give each run its own); plain identifier only. */
+  dbSchema: () =>
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase SQL identifier")
+      .default("public"),
+  /** A prefix for NATS streams/subjects and Redis keys so several deployments share one server. */
+  namespace: () =>
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,31}$/, "must be lowercase letters, digits or _")
+      .default("pointwise"),
+  bool: (fallback: boolean) =>
+    z
+      .enum(["true", "false", "1", "0"])
+      .default(fallback ? "true" : "false")
+      .transform((v) => v === "true" || v === "1"),
+};
+
+/** The settings every service shares: where PostgreSQL, Redis and NATS are, and how to log. */
+export const serviceEnv = {
+  DATABASE_URL: envVars.url(["postgres", "postgresql"]),
+  DATABASE_SCHEMA: envVars.dbSchema(),
+  REDIS_URL: envVars.url(["redis", "rediss"]),
+  NATS_URL: envVars.url(["nats", "tls"]),
+  NAMESPACE: envVars.namespace(),
+  LOG_LEVEL: envVars.logLevel(),
+};

@@ -1,0 +1,3 @@
+export { createDatabase, type Database, Prisma, PrismaClient } from "./client";
+export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, readMigrations } from "./migrate";
+export { createPool, type PoolOptions, quoteSchema } from "./pool";

@@ -1,0 +1,113 @@
+import type { Server } from "node:http";
+import { AuthError, BaseError, ConflictError, NotFoundError, RetryableError, ValidationError } from "@pointwise/errors";
+import type { z } from "zod";
+import type { Logger } from "@pointwise/logger";
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from "express";
+
+/** A dependency `/readyz` checks: PostgreSQL, Redis, NATS, ... */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<boolean>;
+}
+
+/** Options of an HTTP app shell. */
+export interface HttpAppOptions {
+  logger: Logger;
+  readiness: ReadinessCheck[];
+}
+
+/** The HTTP status for a typed error, by its class. */
+export function httpStatusOf(err: BaseError): number {
+  if (err instanceof ValidationError) return 400;
+  if (err instanceof AuthError) return err.code === "forbidden" ? 403 : 401;
+  if (err instanceof NotFoundError) return 404;
+  if (err instanceof ConflictError) return 409;
+  if (err instanceof RetryableError) return 503;
+  return 500;
+}
+
+/** Parses `value` with a zod schema; on failure throws a ValidationError naming the first bad field. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.length ? issue.path.join(".") : undefined;
+  const message = issue ? (field ? `${field}: ${issue.message}` : issue.message) : "invalid input";
+  throw new ValidationError(message, field === undefined ? {} : { field });
+}
+
+/** Sends the error body of the REST endpoints other than ingest: `{ "error": { "code", "message" } }`. */
+export function sendError(res: Response, status: number, code: string, message: string): void {
+  if (!res.headersSent) res.status(status).json({ error: { code, message } });
+}
+
+function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      if (req.path === "/healthz" || req.path === "/readyz") return;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    });
+    next();
+  };
+}
+
+/**
+ * An express app with request logs, `/healthz` (the process is alive) and `/readyz` (every dependency
+ * answers; 503 with the failing names otherwise). Routes are added by the caller; call `finish(app)` last.
+ */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.use(requestLog(options.logger));
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    const results = await Promise.all(options.readiness.map(async (c) => [c.name, await c.check().catch(() => false)] as const));
+    const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
+    res.status(failing.length ? 503 : 200).json({ status: failing.length ? "unavailable" : "ready", checks: Object.fromEntries(results) });
+  });
+  return app;
+}
+
+/** Adds the 404 and last-resort error handlers: an unexpected error is logged and answered 500 without details. */
+export function finishHttpApp(app: Express, logger: Logger): Express {
+  app.use((_req, res) => sendError(res, 404, "not-found", "no such endpoint"));
+  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+    if (err instanceof BaseError) {
+      const status = httpStatusOf(err);
+      if (status >= 500) logger.error({ err }, "request failed");
+      sendError(res, status, err.code, err.message);
+      return;
+    }
+    const status = typeof err?.status === "number" && err.status >= 400 && err.status < 500 ? err.status : 500;
+    if (status === 500) logger.error({ err }, "unhandled error");
+    sendError(
+      res,
+      status,
+      status === 500 ? "internal" : String(err?.type ?? "bad-request"),
+      status === 500 ? "internal error" : String(err?.message ?? "bad request"),
+    );
+  };
+  app.use(onError);
+  return app;
+}
+
+/** Listens on host:port and resolves once the socket is bound. */
+export function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
+    server.keepAliveTimeout = 65_000;
+  });
+}
+
+/** Stops accepting connections, closes idle keep-alive sockets, and waits for requests in flight. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { IDENTITY_TYPES } from "./identity";
+
+/** Where an event entered the service. */
+export const EVENT_SOURCES = ["api", "batch", "csv", "indexer"] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
+
+/**
+ * The raw event as it travels on the bus from ingest to the scoring worker (version 1).
+ * Already validated and normalised by ingest; the worker re-checks the shape before applying it.
+ */
+export const rawEventMessageSchema = z
+  .object({
+    v: z.literal(1),
+    event_id: z.uuid(),
+    campaign_id: z.string(),
+    reg_event_id: z.uuid(),
+    identity_type: z.enum(IDENTITY_TYPES),
+    account_id: z.string().min(1),
+    amount: z.string().regex(/^\d+(\.\d+)?$/),
+    received_at: z.iso.datetime(),
+    source: z.enum(EVENT_SOURCES),
+  })
+  .strict();
+
+/** A raw event message on the bus. */
+export type RawEventMessage = z.infer<typeof rawEventMessageSchema>;

@@ -1,0 +1,191 @@
+import { ValidationError } from "@pointwise/errors";
+import { bech32, bech32m, createBase58check } from "@scure/base";
+import { getBytes, hexlify, sha256 } from "ethers";
+import fc from "fast-check";
+import { normalizeAccountId } from "./identity";
+import { decodeBase58Address, decodeSegwitAddress, parseBech32, SEGWIT_HRPS } from "./identity-bitcoin";
+import { BASE58_EXAMPLES } from "./vectors/addresses";
+import { BIP173_INVALID_BECH32, BIP173_INVALID_SEGWIT, BIP173_VALID_BECH32, BIP173_VALID_SEGWIT } from "./vectors/bip173";
+import { BIP350_INVALID_BECH32M, BIP350_INVALID_SEGWIT, BIP350_VALID_BECH32M, BIP350_VALID_SEGWIT } from "./vectors/bip350";
+
+const base58check = createBase58check((data) => getBytes(sha256(data)));
+
+/** scriptPubKey of a witness output per BIP-141: OP_0 or OP_1..OP_16 (0x51..0x60), push length, program. */
+function scriptPubKey(version: number, program: Uint8Array): string {
+  const opcode = version === 0 ? 0 : 0x50 + version;
+  return hexlify(new Uint8Array([opcode, program.length, ...program])).slice(2);
+}
+
+function btcError(address: string): ValidationError {
+  try {
+    normalizeAccountId("BTC_ADDRESS", address);
+  } catch (err) {
+    if (err instanceof ValidationError) return err;
+    throw err;
+  }
+  throw new Error(`expected ${JSON.stringify(address)} to be rejected`);
+}
+
+describe("Bech32 and Bech32m strings (BIP-173, BIP-350 checksum vectors)", () => {
+  it.each(BIP173_VALID_BECH32)("accepts %j as bech32", (s) => {
+    const parsed = parseBech32(s);
+    expect(parsed).toMatchObject({ ok: true, value: { encoding: "bech32" } });
+  });
+
+  it.each(BIP350_VALID_BECH32M)("accepts %j as bech32m", (s) => {
+    const parsed = parseBech32(s);
+    expect(parsed).toMatchObject({ ok: true, value: { encoding: "bech32m" } });
+  });
+
+  it.each([...BIP173_INVALID_BECH32, ...BIP350_INVALID_BECH32M])("rejects %j (%s)", (s) => {
+    expect(parseBech32(s).ok).toBe(false);
+  });
+});
+
+describe("segwit addresses (BIP-350 vectors)", () => {
+  it.each(BIP350_VALID_SEGWIT)("accepts $address and decodes it to its scriptPubKey", ({ address, scriptPubKey: spk }) => {
+    const decoded = decodeSegwitAddress(address);
+    if (!decoded.ok) throw new Error(decoded.reason);
+    expect(scriptPubKey(decoded.value.version, decoded.value.program)).toBe(spk);
+    expect(normalizeAccountId("BTC_ADDRESS", address)).toBe(address.toLowerCase());
+  });
+
+  // The reason each BIP-350 vector is invalid, as this module words it.
+  const expectedReason: Record<string, RegExp> = {
+    "Invalid human-readable part": /unknown network prefix "tc"/,
+    "Invalid checksum (Bech32 instead of Bech32m)": /needs a bech32m checksum, got bech32$/,
+    "Invalid checksum (Bech32m instead of Bech32)": /needs a bech32 checksum, got bech32m$/,
+    "Invalid character in checksum": /invalid data character 'o'/,
+    "Invalid witness version": /witness version 17 is above 16/,
+    "Invalid program length (1 byte)": /witness program length 1 is outside 2 to 40 bytes/,
+    "Invalid program length (41 bytes)": /witness program length 41 is outside 2 to 40 bytes/,
+    "Invalid program length for witness version 0 (per BIP141)": /witness v0 program length 16 is neither 20 nor 32/,
+    "Mixed case": /mixes upper and lower case/,
+    "zero padding of more than 4 bits": /zero padding of more than 4 bits/,
+    "Non-zero padding in 8-to-5 conversion": /non-zero padding bits/,
+    "Empty data section": /empty data section/,
+  };
+
+  it.each(BIP350_INVALID_SEGWIT)("rejects %j with a reason matching the BIP's (%s)", (address, reason) => {
+    const err = btcError(address);
+    expect(err.code).toBe("invalid-account-id");
+    expect(err.field).toBe("account_id");
+    expect(err.message).toMatch(/^account_id is not a valid BTC_ADDRESS: /);
+    const pattern = expectedReason[reason];
+    if (!pattern) throw new Error(`no expected reason for ${reason}`);
+    expect(err.message).toMatch(pattern);
+  });
+});
+
+describe("segwit addresses (BIP-173 vectors)", () => {
+  it.each(BIP173_VALID_SEGWIT.filter((v) => v.stillValid))("still accepts the v0 address $address", ({ address, scriptPubKey: spk }) => {
+    const decoded = decodeSegwitAddress(address);
+    if (!decoded.ok) throw new Error(decoded.reason);
+    expect(scriptPubKey(decoded.value.version, decoded.value.program)).toBe(spk);
+    expect(normalizeAccountId("BTC_ADDRESS", address)).toBe(address.toLowerCase());
+  });
+
+  it.each(BIP173_VALID_SEGWIT.filter((v) => !v.stillValid))("rejects the Bech32-encoded v1+ address $address that BIP-350 made invalid", ({ address }) => {
+    expect(btcError(address).message).toMatch(/needs a bech32m checksum, got bech32$/);
+  });
+
+  it.each(BIP173_INVALID_SEGWIT)("rejects %j (%s)", (address) => {
+    expect(btcError(address).code).toBe("invalid-account-id");
+  });
+});
+
+describe("base58check addresses", () => {
+  it.each(BASE58_EXAMPLES)("accepts $address as version $version and stores it as given", ({ address, version, hash }) => {
+    const decoded = decodeBase58Address(address);
+    if (!decoded.ok) throw new Error(decoded.reason);
+    expect(decoded.value.version).toBe(version);
+    expect(hexlify(decoded.value.hash).slice(2)).toBe(hash);
+    expect(normalizeAccountId("BTC_ADDRESS", address)).toBe(address);
+  });
+
+  it("decodes the same key hash from the BIP-173 v0 address and its P2PKH address", () => {
+    const segwit = decodeSegwitAddress("BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4");
+    const legacy = decodeBase58Address("1BgGZ9tcN4rm9KBzDn7KprQz87SZ26SAMH");
+    if (!segwit.ok || !legacy.ok) throw new Error("expected both to decode");
+    expect(hexlify(segwit.value.program)).toBe(hexlify(legacy.value.hash));
+  });
+
+  it("rejects a changed character with a checksum mismatch", () => {
+    expect(btcError("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3").message).toMatch(/base58check checksum mismatch/);
+  });
+
+  it("rejects a version byte other than 0x00, 0x05, 0x6f and 0xc4", () => {
+    const litecoinStyle = base58check.encode(new Uint8Array([0x30, ...new Uint8Array(20).fill(7)]));
+    expect(btcError(litecoinStyle).message).toMatch(/unsupported version byte 0x30/);
+  });
+
+  it("rejects a payload that is not 25 bytes", () => {
+    const short = base58check.encode(new Uint8Array([0x00, ...new Uint8Array(19).fill(7)]));
+    expect(btcError(short).message).toMatch(/base58 payload is 24 bytes, expected 25/);
+  });
+
+  it("rejects characters outside the base58 alphabet and overlong input", () => {
+    expect(btcError("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN0").message).toMatch(/invalid base58 character '0'/);
+    expect(btcError("1".repeat(36)).message).toMatch(/longer than 35 characters/);
+    expect(btcError("").message).toMatch(/must not be empty/);
+  });
+});
+
+describe("generated Bitcoin addresses", () => {
+  const segwitCase = fc
+    .record({
+      hrp: fc.constantFrom(...SEGWIT_HRPS),
+      version: fc.integer({ min: 0, max: 16 }),
+      upper: fc.boolean(),
+      seed: fc.uint8Array({ minLength: 40, maxLength: 40 }),
+      length: fc.integer({ min: 2, max: 40 }),
+    })
+    .map(({ hrp, version, upper, seed, length }) => {
+      const size = version === 0 ? (length % 2 === 0 ? 20 : 32) : length;
+      const program = seed.slice(0, size);
+      const coder = version === 0 ? bech32 : bech32m;
+      const address = coder.encode(hrp, [version, ...coder.toWords(program)]);
+      return { address: upper ? address.toUpperCase() : address, lower: address, version, program };
+    });
+
+  it("accepts every valid segwit address and stores it lowercased", () => {
+    fc.assert(
+      fc.property(segwitCase, ({ address, lower, version, program }) => {
+        expect(normalizeAccountId("BTC_ADDRESS", address)).toBe(lower);
+        const decoded = decodeSegwitAddress(address);
+        if (!decoded.ok) throw new Error(decoded.reason);
+        expect(decoded.value.version).toBe(version);
+        expect(hexlify(decoded.value.program)).toBe(hexlify(program));
+      }),
+    );
+  });
+
+  it("accepts every valid base58check address unchanged", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(0x00, 0x05, 0x6f, 0xc4), fc.uint8Array({ minLength: 20, maxLength: 20 }), (version, hash) => {
+        const address = base58check.encode(new Uint8Array([version, ...hash]));
+        expect(normalizeAccountId("BTC_ADDRESS", address)).toBe(address);
+      }),
+    );
+  });
+
+  it("throws nothing but an invalid-account-id ValidationError for arbitrary text", () => {
+    const bech32ish = fc
+      .tuple(fc.constantFrom("bc1", "tb1", "BC1", "bcrt1", "ltc1", ""), fc.stringMatching(/^[qpzry9x8gf2tvdw0s3jn54khce6mua7lQP]{0,80}$/))
+      .map(([prefix, rest]) => prefix + rest);
+    const base58ish = fc.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{20,40}$/);
+    fc.assert(
+      fc.property(fc.oneof(bech32ish, base58ish, fc.string({ unit: "binary", maxLength: 100 })), (input) => {
+        try {
+          const stored = normalizeAccountId("BTC_ADDRESS", input);
+          // A stored form is a fixed point: validating it again changes nothing.
+          expect(normalizeAccountId("BTC_ADDRESS", stored)).toBe(stored);
+        } catch (err) {
+          expect(err).toBeInstanceOf(ValidationError);
+          expect((err as ValidationError).code).toBe("invalid-account-id");
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+/** Score of one currency: `total` is `score + referral_score`. */
+export const scoreObjectSchema = z.object({ score: z.number(), referral_score: z.number(), total: z.number() }).strict();
+export type ScoreObject = z.infer<typeof scoreObjectSchema>;
+
+const identitiesSchema = z.object({ x_username: z.string().optional() }).strict();
+
+/** One leaderboard entry, exactly the spec's shape. */
+export const leaderboardEntrySchema = z
+  .object({
+    rank: z.number().int().min(1),
+    user_id: z.uuid(),
+    display_name: z.string(),
+    avatar_url: z.string(),
+    identities: identitiesSchema,
+    scores: z.record(z.string(), scoreObjectSchema),
+  })
+  .strict();
+export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
+
+/** GET /leaderboard response body. */
+export const leaderboardResponseSchema = z
+  .object({
+    campaign_id: z.string(),
+    cached_at: z.iso.datetime(),
+    currency_names: z.record(z.string(), z.string()),
+    entries: z.array(leaderboardEntrySchema),
+  })
+  .strict();
+export type LeaderboardResponse = z.infer<typeof leaderboardResponseSchema>;
+
+/** GET /users/{user_id}/scores response body (the spec's fields plus the tier per currency). */
+export const userScoresResponseSchema = z
+  .object({
+    user_id: z.uuid(),
+    rank: z.number().int().min(1).nullable(),
+    cached_at: z.iso.datetime(),
+    display_name: z.string(),
+    avatar_url: z.string(),
+    identities: identitiesSchema,
+    currency_names: z.record(z.string(), z.string()),
+    scores: z.record(z.string(), scoreObjectSchema),
+    tiers: z.record(z.string(), z.string().nullable()).optional(),
+  })
+  .strict();
+export type UserScoresResponse = z.infer<typeof userScoresResponseSchema>;

@@ -1,0 +1,2 @@
+export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";
+export { createTestBus, createTestCache, createTestDatabase, testUrls, uniqueName } from "./services";

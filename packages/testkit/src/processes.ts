@@ -1,0 +1,148 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/** The repository root (testkit lives at packages/testkit). */
+export const repoRoot = path.resolve(__dirname, "..", "..", "..");
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `check` until it is true or `timeoutMs` passes. */
+export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 10_000, what = "condition"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await Promise.resolve(check()).catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A running app process. */
+export interface AppProcess {
+  name: string;
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the process wrote so far (JSON log lines). */
+  output(): string;
+  /** Sends a signal and resolves with the exit code once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** The apps that `spawnApp` can start (their built bundle at apps/<name>/dist/main.js). */
+export type AppName = "ingest-api" | "scoring-worker" | "read-api" | "admin-api" | "indexer-service";
+
+/**
+ * Starts a built app as a real process on a free port and waits until its /readyz answers 200.
+ * `npm test` builds the apps before running tests.
+ */
+export async function spawnApp(name: AppName, env: Record<string, string>, options: { waitReady?: boolean } = {}): Promise<AppProcess> {
+  const entry = path.join(repoRoot, "apps", name, "dist", "main.js");
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run "npm run build" first (npm test does it)`);
+  const port = Number(env.PORT ?? (await freePort()));
+  let out = "";
+  const child = spawn(process.execPath, ["--enable-source-maps", entry], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const app: AppProcess = {
+    name,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    child,
+    output: () => out,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+  if (options.waitReady !== false) {
+    try {
+      await waitUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${out}`);
+          return (await fetch(`${app.url}/readyz`)).status === 200;
+        },
+        20_000,
+        `${name} to be ready`,
+      );
+    } catch (err) {
+      await app.stop("SIGKILL");
+      throw new Error(`${name} did not become ready: ${(err as Error).message}\n${out}`);
+    }
+  }
+  return app;
+}
+
+/** A private NATS server with JetStream (file storage) that a test may stop and start again. */
+export interface NatsServer {
+  url: string;
+  port: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops the server and removes its store. */
+  destroy(): Promise<void>;
+}
+
+/** Starts a nats-server of our own on a free port, so outage tests never touch the shared one. */
+export async function startNatsServer(): Promise<NatsServer> {
+  const bin = ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"].find((p) => existsSync(p)) ?? "nats-server";
+  const port = await freePort();
+  const store = mkdtempSync(path.join(os.tmpdir(), "pw-nats-"));
+  let child: ChildProcess | undefined;
+  const server: NatsServer = {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    async start() {
+      child = spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", store], { stdio: "ignore" });
+      await waitUntil(
+        () =>
+          new Promise<boolean>((resolve) => {
+            const socket = net.connect(port, "127.0.0.1", () => {
+              socket.end();
+              resolve(true);
+            });
+            socket.on("error", () => resolve(false));
+          }),
+        10_000,
+        "nats-server",
+      );
+    },
+    async stop() {
+      const c = child;
+      if (!c || c.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        c.once("exit", () => resolve());
+        c.kill("SIGTERM");
+      });
+    },
+    async destroy() {
+      await server.stop();
+      rmSync(store, { recursive: true, force: true });
+    },
+  };
+  await server.start();
+  return server;
+}

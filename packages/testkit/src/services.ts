@@ -1,0 +1,54 @@
+import { randomBytes } from "node:crypto";
+import { type Bus, createBus } from "@pointwise/bus";
+import { type Cache, createCache } from "@pointwise/cache";
+import { type Database, createDatabase, dropSchema, migrate } from "@pointwise/db";
+
+/** Where the real services of the test run are (npm test sets these; the defaults fit this machine). */
+export const testUrls = {
+  database: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pointwise_test",
+  redis: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  nats: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
+};
+
+/** A fresh lowercase identifier for a schema, namespace or key prefix: `<prefix>_<random>`. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(5).toString("hex")}`.toLowerCase();
+}
+
+/** An isolated, migrated schema in the test database. */
+export async function createTestDatabase(schema: string = uniqueName("t")): Promise<Database & { drop(): Promise<void> }> {
+  const db = createDatabase({ url: testUrls.database, schema, max: 5 });
+  await migrate(db.pool, schema);
+  return Object.assign(db, {
+    async drop() {
+      await dropSchema(db.pool, schema);
+      await db.close();
+    },
+  });
+}
+
+/** A bus in its own namespace (own stream and subjects); `drop` deletes the stream. */
+export async function createTestBus(namespace: string = uniqueName("t"), url: string = testUrls.nats): Promise<Bus & { drop(): Promise<void> }> {
+  const bus = await createBus({ url, namespace, publishTimeoutMs: 2000 });
+  await bus.ensureStreams();
+  return Object.assign(bus, {
+    async drop() {
+      await bus.jsm.streams.delete(bus.names.eventsStream).catch(() => undefined);
+      await bus.close();
+    },
+  });
+}
+
+/** A cache under its own key prefix; `drop` deletes every key under it. */
+export async function createTestCache(prefix: string = uniqueName("t")): Promise<Cache & { drop(): Promise<void> }> {
+  const cache = await createCache({ url: testUrls.redis, prefix });
+  return Object.assign(cache, {
+    async drop() {
+      for await (const keys of cache.client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
+        const list = Array.isArray(keys) ? keys : [keys];
+        if (list.length) await cache.client.del(list);
+      }
+      await cache.close();
+    },
+  });
+}

@@ -1,0 +1,54 @@
+// `npm test`: prepares everything a fresh clone needs (dependencies, services, Prisma client, test
+// database), checks lint and types, builds the apps, then runs every test once against the real
+// services. Extra arguments go to jest: `npm test -- apps/ingest-api`.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { ensureDatabase, ensureDependencies, ensurePrismaClient, ensureServices, root, run, step } from "./lib/prepare.mjs";
+
+const env = {
+  DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pointwise_test",
+  REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+  NATS_URL: process.env.TEST_NATS_URL ?? "nats://127.0.0.1:4222",
+  TURBO_TELEMETRY_DISABLED: "1",
+  DO_NOT_TRACK: "1",
+};
+Object.assign(process.env, env);
+const started = Date.now();
+const jestArgs = process.argv.slice(2);
+
+ensureDependencies();
+ensureServices(env);
+ensurePrismaClient();
+ensureDatabase(env);
+
+if (jestArgs.length === 0) {
+  step("lint and format (biome)");
+  run("npx", ["biome", "ci", "."]);
+  step("typecheck and build (turbo)");
+  run("npx", ["turbo", "run", "typecheck", "build", "--concurrency=2", "--output-logs=errors-only"]);
+} else {
+  step("build (turbo)");
+  run("npx", ["turbo", "run", "build", "--concurrency=2", "--output-logs=errors-only"]);
+}
+
+for (const hook of ["scripts/lib/test-setup.mjs"]) {
+  if (existsSync(path.join(root, hook))) run("node", [hook]);
+}
+
+step("tests (jest, real PostgreSQL, Redis, NATS and a local EVM node)");
+mkdirSync(path.join(root, "test-artifacts"), { recursive: true });
+const results = path.join(root, "test-artifacts", "jest-results.json");
+const jest = spawnSync("npx", ["jest", "--ci", "--json", `--outputFile=${results}`, ...jestArgs], { cwd: root, stdio: "inherit", env: process.env });
+
+let passed = 0;
+let failed = 0;
+if (existsSync(results)) {
+  const summary = JSON.parse(readFileSync(results, "utf8"));
+  passed = summary.numPassedTests;
+  failed = summary.numFailedTests + summary.numRuntimeErrorTestSuites;
+}
+const minutes = ((Date.now() - started) / 60000).toFixed(1);
+process.stdout.write(`\nnpm test finished in ${minutes} min\n`);
+process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
+process.exit(jest.status === 0 && failed === 0 ? 0 : 1);
