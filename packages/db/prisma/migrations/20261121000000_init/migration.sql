@@ -169,6 +169,7 @@ CREATE TABLE "recompute_job" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),
     "campaign_id" TEXT NOT NULL,
     "rule_version" INTEGER NOT NULL,
+    "reason" TEXT NOT NULL DEFAULT 'rule-activation',
     "status" TEXT NOT NULL DEFAULT 'queued',
     "events_total" BIGINT NOT NULL DEFAULT 0,
     "events_done" BIGINT NOT NULL DEFAULT 0,
