@@ -42,8 +42,10 @@ export function ensureDependencies() {
   const stamp = path.join(root, "node_modules", ".pointwise-install");
   const lockHash = hashOf([path.join(root, "package-lock.json")]);
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === lockHash) return;
-  step("installing dependencies (npm ci)");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  step("installing dependencies (npm install, as pinned by package-lock.json)");
+  // Not `npm ci`: npm 11 leaves other platforms' optional binaries (biome, swc, esbuild) out of the
+  // lock file it writes and `npm ci` then refuses it as out of sync; `npm install` honours the lock.
+  run("npm", ["install", "--no-audit", "--no-fund"]);
   writeFileSync(stamp, lockHash);
 }
 
@@ -57,7 +59,7 @@ export function ensurePrismaClient() {
   const schemaHash = hashOf([...new Set([...files, ...extra])].sort());
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === schemaHash) return;
   step("generating the Prisma client");
-  run("npx", ["prisma", "generate", "--no-hints"], { cwd: dbDir, env: { DATABASE_URL: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" } });
+  run(path.join(root, "node_modules", ".bin", "prisma"), ["generate", "--no-hints"], { cwd: dbDir, env: { DATABASE_URL: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" } });
   writeFileSync(stamp, schemaHash);
 }
 

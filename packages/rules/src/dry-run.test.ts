@@ -1,0 +1,75 @@
+import { ValidationError } from "@pointwise/errors";
+import { ALICE, BOB, BRIDGE, CAROL, LOGIN, log, rules, SWAP } from "../test/fixtures";
+import { dryRunDiff, type RuleVersionInput } from "./index";
+
+const swapRule = { id: "swap", regEventId: SWAP, currency: "xp", base: { kind: "perUnit" as const, points: "1" } };
+const loginRule = (points: string) => ({ id: "login", regEventId: LOGIN, currency: "xp", base: { kind: "fixed" as const, points } });
+const version = (n: number, extra: Partial<RuleVersionInput>) => rules({ version: n, ...extra });
+
+const events = log([
+  { userId: ALICE, regEventId: SWAP, amount: "10" },
+  { userId: BOB, regEventId: LOGIN },
+  { userId: BOB, regEventId: LOGIN },
+  { userId: BOB, regEventId: LOGIN },
+  { userId: CAROL, regEventId: SWAP, amount: "1" },
+  { userId: CAROL, regEventId: BRIDGE, amount: "1" },
+]);
+const AT = "2025-04-01T00:00:00Z";
+
+describe("dryRunDiff", () => {
+  it("raising logins from 1 to 5 xp: Bob 3 -> 15 xp moves from rank 2 to 1, Alice stays at 10 but drops to 2, Carol unchanged", () => {
+    const before = version(1, { rules: [swapRule, loginRule("1")] });
+    const after = version(2, { rules: [swapRule, loginRule("5")] });
+    const diff = dryRunDiff({ before, after, events, at: AT });
+    expect(diff).toEqual({
+      currency: "xp",
+      at: AT,
+      moves: [
+        { userId: BOB, rankBefore: 2, rankAfter: 1, rankChange: 1, pointsBefore: "3", pointsAfter: "15", pointsChange: "12" },
+        { userId: ALICE, rankBefore: 1, rankAfter: 2, rankChange: -1, pointsBefore: "10", pointsAfter: "10", pointsChange: "0" },
+      ],
+      unchanged: 1,
+      usersBefore: 3,
+      usersAfter: 3,
+    });
+  });
+
+  it("a new bridge rule (2 xp fixed) brings Carol from 1 to 3 xp without changing ranks; dropping logins takes Bob off the board", () => {
+    const before = version(1, { rules: [swapRule, loginRule("1")] });
+    const after = version(2, { rules: [swapRule, { id: "bridge", regEventId: BRIDGE, currency: "xp", base: { kind: "fixed", points: "2" } }] });
+    const diff = dryRunDiff({ before, after, events, at: AT });
+    expect(diff.moves).toEqual([
+      { userId: CAROL, rankBefore: 3, rankAfter: 2, rankChange: 1, pointsBefore: "1", pointsAfter: "3", pointsChange: "2" },
+      { userId: BOB, rankBefore: 2, rankAfter: null, rankChange: null, pointsBefore: "3", pointsAfter: "0", pointsChange: "-3" },
+    ]);
+    expect(diff.unchanged).toBe(1);
+  });
+
+  it("compares decayed totals at `at`: adding a 1-day half-life from the log's day halves 10 xp to 5 one day later", () => {
+    const before = version(1, { rules: [swapRule] });
+    const after = version(2, {
+      currencies: { xp: { name: "Experience", decay: { halfLifeSeconds: 86_400, epoch: "2025-03-05T12:00:00Z" } } },
+      rules: [swapRule],
+    });
+    const diff = dryRunDiff({ before, after, events: events.slice(0, 1), at: "2025-03-06T12:00:00Z" });
+    expect(diff.moves).toEqual([{ userId: ALICE, rankBefore: 1, rankAfter: 1, rankChange: 0, pointsBefore: "10", pointsAfter: "5", pointsChange: "-5" }]);
+  });
+
+  it("diffs another currency when asked, counting users missing from a version as 0", () => {
+    const before = version(1, { rules: [swapRule] });
+    const after = version(2, {
+      currencies: { xp: { name: "Experience" }, gems: { name: "Gems", decimals: 0 } },
+      rules: [swapRule, { id: "gems", regEventId: SWAP, currency: "gems", base: { kind: "fixed", points: "7" } }],
+    });
+    const diff = dryRunDiff({ before, after, events, at: AT, currency: "gems" });
+    expect(diff.moves.map((m) => [m.userId, m.rankBefore, m.rankAfter, m.pointsAfter])).toEqual([
+      [ALICE, null, 1, "7"],
+      [CAROL, null, 2, "7"],
+    ]);
+  });
+
+  it("rejects an `at` that is not a time", () => {
+    const rv = version(1, { rules: [swapRule] });
+    expect(() => dryRunDiff({ before: rv, after: rv, events, at: "later" })).toThrow(ValidationError);
+  });
+});

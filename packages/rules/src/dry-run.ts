@@ -1,0 +1,111 @@
+import { ValidationError } from "@pointwise/errors";
+import { own } from "./award";
+import { decayedValue } from "./decay";
+import { D, str } from "./decimal";
+import { replayCampaign } from "./replay";
+import type { RuleVersion } from "./schema";
+import { type RankedRow, rankRows, type ScoreRow } from "./scores";
+import { parseTime } from "./time";
+import type { RawEvent } from "./types";
+
+/** The decayed values of a stored score row at a moment, as decimal strings. */
+export interface DecayedScores {
+  score: string;
+  referralScore: string;
+  total: string;
+}
+
+/** A score row's score, referral_score and total decayed to `at` under the rule version's currency settings. */
+export function decayedScores(row: ScoreRow, rules: RuleVersion, at: string | Date): DecayedScores {
+  const decay = own(rules.currencies, row.currency)?.decay;
+  return {
+    score: decayedValue(row.score, at, decay),
+    referralScore: decayedValue(row.referralScore, at, decay),
+    total: decayedValue(row.total, at, decay),
+  };
+}
+
+/** What changes for one user when the rules change. */
+export interface LeaderboardMove {
+  userId: string;
+  /** Rank under the current rules, null when the user has no row there. */
+  rankBefore: number | null;
+  /** Rank under the candidate rules, null when the user has no row there. */
+  rankAfter: number | null;
+  /** rankBefore - rankAfter: positive means the user moves up; null when either rank is missing. */
+  rankChange: number | null;
+  /** Decayed total at `at` under the current rules. */
+  pointsBefore: string;
+  /** Decayed total at `at` under the candidate rules. */
+  pointsAfter: string;
+  pointsChange: string;
+}
+
+/** Input of a dry run: the rules in force, the candidate rules, the campaign log and when to compare. */
+export interface DryRunInput {
+  before: RuleVersion;
+  after: RuleVersion;
+  events: readonly RawEvent[];
+  /** The moment decayed totals are compared at (ISO 8601); passed in so the function stays pure. */
+  at: string;
+  /** The leaderboard's currency; defaults to the candidate's primary currency. */
+  currency?: string;
+}
+
+/** The leaderboard diff a dry run returns. */
+export interface DryRunResult {
+  currency: string;
+  at: string;
+  /** Every user whose rank or points differ, ordered by new rank (users who drop off last). */
+  moves: LeaderboardMove[];
+  /** Users on either board whose rank and points are the same. */
+  unchanged: number;
+  usersBefore: number;
+  usersAfter: number;
+}
+
+function board(rules: RuleVersion, input: DryRunInput, currency: string): Map<string, { rank: number; points: string }> {
+  const out = new Map<string, { rank: number; points: string }>();
+  if (!Object.hasOwn(rules.currencies, currency)) return out;
+  const ranked: RankedRow[] = rankRows(replayCampaign(rules, input.events).rows, currency);
+  for (const r of ranked) out.set(r.userId, { rank: r.rank, points: decayedScores(r, rules, input.at).total });
+  return out;
+}
+
+/**
+ * Replays the campaign log under both rule versions and returns who moves on the leaderboard
+ * (rank before and after, points before and after), without side effects.
+ */
+export function dryRunDiff(input: DryRunInput): DryRunResult {
+  if (parseTime(input.at) === undefined) throw new ValidationError("at must be an ISO 8601 time", { field: "at" });
+  const currency = input.currency ?? input.after.primaryCurrency;
+  if (!Object.hasOwn(input.after.currencies, currency) && !Object.hasOwn(input.before.currencies, currency)) {
+    throw new ValidationError(`currency must be a currency of either rule version, got ${currency}`, { field: "currency" });
+  }
+  const before = board(input.before, input, currency);
+  const after = board(input.after, input, currency);
+  const moves: LeaderboardMove[] = [];
+  let unchanged = 0;
+  for (const userId of new Set([...before.keys(), ...after.keys()])) {
+    const b = before.get(userId);
+    const a = after.get(userId);
+    const pointsBefore = b?.points ?? "0";
+    const pointsAfter = a?.points ?? "0";
+    if (b && a && b.rank === a.rank && new D(pointsBefore).eq(pointsAfter)) {
+      unchanged += 1;
+      continue;
+    }
+    moves.push({
+      userId,
+      rankBefore: b?.rank ?? null,
+      rankAfter: a?.rank ?? null,
+      rankChange: b && a ? b.rank - a.rank : null,
+      pointsBefore,
+      pointsAfter,
+      pointsChange: str(new D(pointsAfter).sub(pointsBefore)),
+    });
+  }
+  const last = Number.MAX_SAFE_INTEGER;
+  moves.sort((x, y) => (x.rankAfter ?? last) - (y.rankAfter ?? last) || (x.rankBefore ?? last) - (y.rankBefore ?? last) || (x.userId < y.userId ? -1 : 1));
+  return { currency, at: input.at, moves, unchanged, usersBefore: before.size, usersAfter: after.size };
+}
