@@ -27,6 +27,7 @@ if (jestArgs.length === 0) {
   run("npx", ["biome", "ci", "."]);
   step("typecheck and build (turbo)");
   run("npx", ["turbo", "run", "typecheck", "build", "--concurrency=2", "--output-logs=errors-only"]);
+  run("npx", ["tsc", "-p", "tsconfig.tools.json"]);
 } else {
   step("build (turbo)");
   run("npx", ["turbo", "run", "build", "--concurrency=2", "--output-logs=errors-only"]);

@@ -1,0 +1,115 @@
+// `npm run bench [-- --quick]`: prepares services and a bench database, builds the apps, runs every
+// benchmark (each beside its baseline in the same run), and writes bench/results/latest.{json,md}
+// plus the results section of docs/performance.md.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ensureDatabase, ensureDependencies, ensurePrismaClient, ensureServices, root, run, step } from "../scripts/lib/prepare.mjs";
+
+const quick = process.argv.includes("--quick");
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
+const env = {
+  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pointwise_bench",
+  REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  NATS_URL: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
+  TURBO_TELEMETRY_DISABLED: "1",
+};
+Object.assign(process.env, env);
+
+ensureDependencies();
+ensureServices(env);
+ensurePrismaClient();
+ensureDatabase(env);
+step("building the apps");
+run("npx", ["turbo", "run", "build", "--concurrency=2", "--output-logs=errors-only"]);
+
+const paths = ["ingest", "scoring", "read", "indexer"].filter((p) => !only || only.includes(p));
+const machine = {
+  cpu: os.cpus()[0]?.model ?? "unknown",
+  cores: os.cpus().length,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.versions.node,
+  platform: `${os.platform()} ${os.release()}`,
+  loadAverageAtStart: os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" "),
+};
+
+function runBench(name) {
+  return new Promise((resolve) => {
+    const script = path.join(root, "bench", name, "run.ts");
+    if (!existsSync(script)) return resolve({ path: name, missing: true });
+    step(`benchmark: ${name}${quick ? " (quick)" : ""}`);
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...(quick ? ["--quick"] : [])], {
+      cwd: root,
+      env: process.env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      process.stdout.write(d);
+    });
+    child.on("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
+      resolve(line ? JSON.parse(line.slice(13)) : { path: name, failed: `exit ${code}` });
+    });
+  });
+}
+
+const fmt = (n) => (n === undefined || n === null ? "" : Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en") : Number(n.toPrecision(3)).toString());
+
+function markdown(results, startedAt) {
+  const lines = [
+    `Run ${startedAt}${quick ? " (quick mode: short runs, figures are rough)" : ""} on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}; load average at start ${machine.loadAverageAtStart}.`,
+    "",
+  ];
+  for (const r of results) {
+    lines.push(`### ${r.path}`, "");
+    if (r.missing) {
+      lines.push("No benchmark script yet.", "");
+      continue;
+    }
+    if (r.failed) {
+      lines.push(`The benchmark failed (${r.failed}); see the run's output.`, "");
+      continue;
+    }
+    lines.push("| figure | value | baseline (same run) | ratio | target | met |", "|---|---:|---:|---:|---|---|");
+    for (const f of r.figures) {
+      lines.push(
+        `| ${f.name}${f.note ? ` (${f.note})` : ""} | ${fmt(f.value)} ${f.unit} | ${f.baseline === undefined ? "" : `${fmt(f.baseline)} ${f.unit}`} | ${f.ratio === undefined ? "" : `${fmt(f.ratio)}x`} | ${f.target ?? ""} | ${f.met === undefined ? "" : f.met ? "yes" : "**no**"} |`,
+      );
+    }
+    lines.push("", `Peak RSS: ${r.memory.map((m) => `${m.process} ${m.peakRssMb} MiB`).join(", ")}.`);
+    for (const n of r.notes ?? []) lines.push("", `- ${n}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
+const startedAt = new Date().toISOString();
+const results = [];
+for (const p of paths) results.push(await runBench(p));
+const dir = path.join(root, "bench", "results");
+mkdirSync(dir, { recursive: true });
+const record = { startedAt, quick, machine, results };
+writeFileSync(path.join(dir, "latest.json"), JSON.stringify(record, null, 2));
+writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, "-")}.json`), JSON.stringify(record, null, 2));
+const md = markdown(results, startedAt);
+writeFileSync(path.join(dir, "latest.md"), md);
+if (!quick && !only) {
+  const docPath = path.join(root, "docs", "performance.md");
+  const doc = readFileSync(docPath, "utf8");
+  const start = "<!-- bench:results:start -->";
+  const end = "<!-- bench:results:end -->";
+  const i = doc.indexOf(start);
+  const j = doc.indexOf(end);
+  if (i >= 0 && j > i) writeFileSync(docPath, `${doc.slice(0, i + start.length)}\n${md}\n${doc.slice(j)}`);
+}
+process.stdout.write(`\n${md}\nwritten to bench/results/latest.md${!quick && !only ? " and docs/performance.md" : ""}\n`);
+process.exit(results.some((r) => r.failed) ? 1 : 0);
