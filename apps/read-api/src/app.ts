@@ -1,21 +1,32 @@
-import { ValidationError } from "@pointwise/errors";
+import { AuthError } from "@pointwise/errors";
 import { createHttpApp, finishHttpApp } from "@pointwise/runtime";
-import { isCampaignId } from "@pointwise/schemas";
-import type { Express } from "express";
+import type { Express, Response } from "express";
+import { createScoresAuthorizer } from "./auth";
 import type { Deps } from "./deps";
-import { buildLeaderboard } from "./leaderboard";
+import { createPortalVerifier } from "./jwt";
+import { buildAround, buildLeaderboard } from "./leaderboard";
+import { parseCampaignId, parseLimit, parseNeighbours, parseUserId } from "./params";
+import { createResponseCache } from "./response-cache";
+import { buildUserScores } from "./user-scores";
 
-/** Parses `limit`: absent means 100; otherwise a whole number from 1 to 1000. */
-export function parseLimit(raw: unknown): number {
-  if (raw === undefined) return 100;
-  if (typeof raw !== "string" || !/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000) {
-    throw new ValidationError("limit must be a whole number from 1 to 1000", { field: "limit", code: "invalid-limit" });
-  }
-  return Number(raw);
+function sendJson(res: Response, body: string, cacheControl: string): void {
+  res.set("Cache-Control", cacheControl).type("application/json").send(body);
 }
 
-/** Builds the read-api express app. */
+/** Builds the read-api express app: the public leaderboard and around-me, and per-user scores behind credentials. */
 export function createReadApp(deps: Deps): Express {
+  const { env } = deps;
+  const responses = createResponseCache({ cache: deps.cache, logger: deps.logger, ttlMs: env.CACHE_TTL_MS, staleTtlMs: env.STALE_TTL_MS });
+  const verifier = createPortalVerifier({
+    secret: env.PORTAL_JWT_SECRET,
+    publicKeyPem: env.PORTAL_JWT_PUBLIC_KEY,
+    issuer: env.PORTAL_JWT_ISSUER,
+    audience: env.PORTAL_JWT_AUDIENCE,
+  });
+  const authorizer = createScoresAuthorizer(deps.db, verifier, env.API_KEY_CACHE_MS);
+  const maxAge = Math.ceil(env.CACHE_TTL_MS / 1000);
+  const publicCache = `public, max-age=${maxAge}`;
+
   const app = createHttpApp({
     logger: deps.logger,
     readiness: [
@@ -25,15 +36,36 @@ export function createReadApp(deps: Deps): Express {
   });
 
   app.get("/leaderboard", async (req, res) => {
-    const campaignId = req.query.campaign_id;
-    if (!isCampaignId(campaignId)) {
-      throw new ValidationError("campaign_id is required and must have the format xxxx-xxxx", { field: "campaign_id", code: "invalid-campaign-id" });
-    }
+    const campaignId = parseCampaignId(req.query.campaign_id);
     const limit = parseLimit(req.query.limit);
-    const body = await deps.cache.getOrBuild(deps.cache.key("lb", campaignId, String(limit)), deps.env.CACHE_TTL_MS, async () =>
-      JSON.stringify(await buildLeaderboard(deps, campaignId, limit)),
-    );
-    res.set("Cache-Control", "public, max-age=60").type("application/json").send(body);
+    const body = await responses.get(["lb", campaignId, String(limit)], async () => JSON.stringify(await buildLeaderboard(deps, campaignId, limit)));
+    sendJson(res, body, publicCache);
+  });
+
+  app.get("/leaderboard/around/:user_id", async (req, res) => {
+    const userId = parseUserId(req.params.user_id);
+    const campaignId = parseCampaignId(req.query.campaign_id);
+    const n = parseNeighbours(req.query.n);
+    const body = await responses.get(["around", campaignId, userId, String(n)], async () => JSON.stringify(await buildAround(deps, campaignId, userId, n)));
+    sendJson(res, body, publicCache);
+  });
+
+  app.get("/users/:user_id/scores", async (req, res) => {
+    const userId = parseUserId(req.params.user_id);
+    res.vary("Authorization").vary("X-API-Key");
+    // Who may read this user is settled before the cache is touched; the key below holds only this user's record.
+    try {
+      await authorizer.authorize(req.headers, userId);
+    } catch (err) {
+      // RFC 6750: a 401 names the scheme; a rejected token also says invalid_token so a portal knows to get a new one.
+      if (err instanceof AuthError && err.code !== "forbidden") {
+        const tokenProblem = err.code === "invalid-token" || err.code === "token-expired";
+        res.set("WWW-Authenticate", tokenProblem ? 'Bearer realm="pointwise", error="invalid_token"' : 'Bearer realm="pointwise"');
+      }
+      throw err;
+    }
+    const body = await responses.get(["user", userId], async () => JSON.stringify(await buildUserScores(deps, userId)));
+    sendJson(res, body, `private, max-age=${maxAge}`);
   });
 
   return finishHttpApp(app, deps.logger);

@@ -9,4 +9,6 @@ export interface Deps {
   logger: Logger;
   db: Database;
   cache: Cache;
+  /** The default bad-word list (BAD_WORDS_FILE), read once at start. */
+  badWords: readonly string[];
 }

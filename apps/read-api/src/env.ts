@@ -1,17 +1,53 @@
+import path from "node:path";
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
+
+const baseUrl = z
+  .url()
+  .refine((v) => /^https?:\/\//.test(v), { message: "must be an http:// or https:// URL" })
+  .transform((v) => v.replace(/\/+$/, ""));
+
+// Operators often paste a PEM into one line with literal "\n"; accept both forms.
+const pem = z
+  .string()
+  .transform((v) => v.replace(/\\n/g, "\n").trim())
+  .refine((v) => v.startsWith("-----BEGIN PUBLIC KEY-----") || v.startsWith("-----BEGIN RSA PUBLIC KEY-----"), {
+    message: "must be a PEM public key (-----BEGIN PUBLIC KEY-----)",
+  });
 
 /** read-api settings; parsed once at start, read nowhere else. */
 export const envSchema = z.object({
   ...serviceEnv,
   PORT: envVars.port(4002),
   HOST: z.string().default("127.0.0.1"),
-  /** How long a built leaderboard or score response is served from the cache (ms). */
+  /** How long a built leaderboard, around-me or score response is served from the cache (ms). */
   CACHE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  /** How long the last good copy of each response is kept to answer while PostgreSQL is down (ms). */
+  STALE_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(7 * 86_400_000)
+    .default(3_600_000),
+  /** How long a resolved API key is trusted in-process before it is looked up again (revocation delay, ms). */
+  API_KEY_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   /** Base of avatar URLs for users with a linked X account: `{AVATAR_PROXY_URL}/x/<username>`. */
-  AVATAR_PROXY_URL: z.url().default("https://avatars.pointwise.example"),
+  AVATAR_PROXY_URL: baseUrl.default("https://avatars.pointwise.example"),
   /** Generated SVG avatar for everyone else: `{GENERATED_AVATAR_URL}?seed=<seed>`. */
-  GENERATED_AVATAR_URL: z.url().default("https://avatars.pointwise.example/svg"),
+  GENERATED_AVATAR_URL: baseUrl.default("https://avatars.pointwise.example/svg"),
+  /** File with the default bad words (one per line, `#` comments); campaigns add their own. */
+  BAD_WORDS_FILE: z
+    .string()
+    .min(1)
+    .default(path.join(__dirname, "..", "data", "bad-words.txt")),
+  /** Shared secret of portal JWTs signed with HS256 (at least 32 characters). */
+  PORTAL_JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** PEM public key of portal JWTs signed with RS256 (RSA key) or ES256 (P-256 key). */
+  PORTAL_JWT_PUBLIC_KEY: pem.optional(),
+  /** The `iss` every portal JWT must carry. */
+  PORTAL_JWT_ISSUER: z.string().min(1).default("pointwise-portal"),
+  /** The `aud` every portal JWT must carry. */
+  PORTAL_JWT_AUDIENCE: z.string().min(1).default("pointwise-read-api"),
 });
 
 /** read-api settings. */

@@ -3,6 +3,7 @@ import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen, runService } from "@pointwise/runtime";
 import { createReadApp } from "./app";
+import { loadBadWords } from "./bad-words";
 import { loadEnv } from "./env";
 
 const logger = createLogger({ service: "read-api" });
@@ -10,10 +11,11 @@ const logger = createLogger({ service: "read-api" });
 void runService("read-api", logger, async () => {
   const env = loadEnv();
   logger.level = env.LOG_LEVEL;
+  const badWords = loadBadWords(env.BAD_WORDS_FILE);
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "read-api" });
   const cache = await createCache({ url: env.REDIS_URL, prefix: env.NAMESPACE });
-  const server = await listen(createReadApp({ env, logger, db, cache }), env.PORT, env.HOST);
-  logger.info({ url: `http://${env.HOST}:${env.PORT}` }, "read-api listening");
+  const server = await listen(createReadApp({ env, logger, db, cache, badWords }), env.PORT, env.HOST);
+  logger.info({ url: `http://${env.HOST}:${env.PORT}`, bad_words: badWords.length }, "read-api listening");
   return {
     async stop() {
       await closeServer(server);

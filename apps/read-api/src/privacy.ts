@@ -1,7 +1,91 @@
 import { createHmac } from "node:crypto";
 
-const ADJECTIVES = ["Amber", "Bold", "Brisk", "Calm", "Clever", "Cosmic", "Daring", "Eager", "Fuzzy", "Gentle", "Golden", "Happy", "Jolly", "Keen", "Lively", "Lucky", "Mellow", "Nimble", "Noble", "Plucky", "Quiet", "Rapid", "Shiny", "Silver", "Sly", "Sunny", "Swift", "Tidy", "Vivid", "Witty", "Zany", "Zesty"];
-const ANIMALS = ["Badger", "Bison", "Crane", "Dolphin", "Falcon", "Ferret", "Fox", "Gecko", "Heron", "Ibis", "Jaguar", "Koala", "Lemur", "Lynx", "Marmot", "Newt", "Otter", "Owl", "Panda", "Puffin", "Quokka", "Raven", "Seal", "Sloth", "Stoat", "Tapir", "Tiger", "Toucan", "Walrus", "Wombat", "Yak", "Zebra"];
+const ADJECTIVES = [
+  "Amber",
+  "Bold",
+  "Brisk",
+  "Calm",
+  "Clever",
+  "Cosmic",
+  "Daring",
+  "Eager",
+  "Fuzzy",
+  "Gentle",
+  "Golden",
+  "Happy",
+  "Jolly",
+  "Keen",
+  "Lively",
+  "Lucky",
+  "Mellow",
+  "Nimble",
+  "Noble",
+  "Plucky",
+  "Quiet",
+  "Rapid",
+  "Shiny",
+  "Silver",
+  "Sly",
+  "Sunny",
+  "Swift",
+  "Tidy",
+  "Vivid",
+  "Witty",
+  "Zany",
+  "Zesty",
+];
+const ANIMALS = [
+  "Badger",
+  "Bison",
+  "Crane",
+  "Dolphin",
+  "Falcon",
+  "Ferret",
+  "Fox",
+  "Gecko",
+  "Heron",
+  "Ibis",
+  "Jaguar",
+  "Koala",
+  "Lemur",
+  "Lynx",
+  "Marmot",
+  "Newt",
+  "Otter",
+  "Owl",
+  "Panda",
+  "Puffin",
+  "Quokka",
+  "Raven",
+  "Seal",
+  "Sloth",
+  "Stoat",
+  "Tapir",
+  "Tiger",
+  "Toucan",
+  "Walrus",
+  "Wombat",
+  "Yak",
+  "Zebra",
+];
+
+/** Longest user-set name shown, in code points; longer names are cut. */
+export const MAX_DISPLAY_NAME_LENGTH = 64;
+
+/** What X allows in a username; a stored handle of any other shape is not shown. */
+const X_USERNAME = /^[A-Za-z0-9_]{1,15}$/;
+
+// Shapes that would put an identity on a public board if a user typed it as their name.
+const SENSITIVE_SHAPES = [
+  /[^\s@]+@[^\s@]+\.[^\s@]+/, // e-mail
+  /0x[0-9a-f]{40}/i, // EVM address
+  /(bc|tb)1[ac-hj-np-z02-9]{11,71}/i, // Bitcoin bech32 / bech32m
+  /[1-9A-HJ-NP-Za-km-z]{26,44}/, // base58: Solana and legacy Bitcoin addresses
+  /\d{12,}/, // a long number: Discord, X or GitHub provider ids
+];
+
+// A user's own account ids shorter than this are too common to block a name over (e.g. "42").
+const MIN_OWN_ID_LENGTH = 5;
 
 /** Derives a non-reversible value from the user's secret seed: HMAC-SHA256 keyed by the seed. */
 function derive(secretSeed: string, purpose: string): Buffer {
@@ -22,25 +106,77 @@ export function avatarSeed(secretSeed: string): string {
   return derive(secretSeed, "pointwise:avatar").subarray(0, 12).toString("hex");
 }
 
-/** True when `name` contains any bad word as a case-insensitive substring. */
-export function containsBadWord(name: string, badWords: readonly string[]): boolean {
-  const lower = name.toLowerCase();
-  return badWords.some((w) => w.length > 0 && lower.includes(w.toLowerCase()));
+/** The form names and words are compared in: NFKC, invisible format characters removed, lower case. */
+export function matchForm(text: string): string {
+  return text
+    .normalize("NFKC")
+    .replace(/\p{Cf}/gu, "")
+    .toLowerCase();
 }
 
-/** What the display rules need about a user. */
+/** True when `name` contains any bad word as a case-insensitive substring. */
+export function containsBadWord(name: string, badWords: readonly string[]): boolean {
+  const form = matchForm(name);
+  return badWords.some((w) => {
+    const word = matchForm(w).trim();
+    return word.length > 0 && form.includes(word);
+  });
+}
+
+/** True when `name` looks like, or contains, an e-mail, a wallet address, a provider id or one of `ownIds`. */
+export function revealsIdentity(name: string, ownIds: readonly string[] = []): boolean {
+  const form = matchForm(name);
+  if (SENSITIVE_SHAPES.some((re) => re.test(name) || re.test(form))) return true;
+  return ownIds.some((id) => id.length >= MIN_OWN_ID_LENGTH && form.includes(matchForm(id)));
+}
+
+/** A user-set name cleaned for display: NFKC, no control or format characters, single spaces, at most 64 code points. */
+export function cleanName(raw: string | null | undefined): string {
+  if (!raw) return "";
+  const text = raw
+    .normalize("NFKC")
+    .replace(/[\p{Cc}\p{Cf}]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return Array.from(text).slice(0, MAX_DISPLAY_NAME_LENGTH).join("").trim();
+}
+
+/** A stored X handle when it has the shape of an X username, else null (never shown). */
+export function cleanXUsername(handle: string | null | undefined): string | null {
+  return handle && X_USERNAME.test(handle) ? handle : null;
+}
+
+/** What the display rules need about a user; `accountIds` are used only to refuse names that contain them. */
 export interface DisplaySource {
   displayName: string | null;
   xUsername: string | null;
   secretSeed: string;
+  accountIds?: readonly string[];
 }
 
-/** Applies the spec's display rules: clean user-set name, else X username, else anonymous name; and the avatar. */
-export function displayOf(user: DisplaySource, badWords: readonly string[], urls: { avatarProxyUrl: string; generatedAvatarUrl: string }) {
-  const custom = user.displayName?.trim();
-  const displayName = custom && !containsBadWord(custom, badWords) ? custom : (user.xUsername ?? anonymousName(user.secretSeed));
-  const avatarUrl = user.xUsername
-    ? `${urls.avatarProxyUrl}/x/${encodeURIComponent(user.xUsername)}`
-    : `${urls.generatedAvatarUrl}?seed=${avatarSeed(user.secretSeed)}`;
-  return { display_name: displayName, avatar_url: avatarUrl, identities: user.xUsername ? { x_username: user.xUsername } : {} };
+/** Where avatars come from. */
+export interface AvatarUrls {
+  avatarProxyUrl: string;
+  generatedAvatarUrl: string;
+}
+
+/** The privacy-safe face of a user on every public and per-user response. */
+export interface PublicProfile {
+  display_name: string;
+  avatar_url: string;
+  identities: { x_username?: string };
+}
+
+/**
+ * Applies the display rules: the user-set name unless it contains a bad word (or an identity),
+ * else the linked X username, else an anonymous name seeded by the user's secret value; and the avatar.
+ */
+export function displayOf(user: DisplaySource, badWords: readonly string[], urls: AvatarUrls): PublicProfile {
+  const x = cleanXUsername(user.xUsername);
+  const custom = cleanName(user.displayName);
+  const allowed = custom !== "" && !containsBadWord(custom, badWords) && !revealsIdentity(custom, user.accountIds);
+  const displayName = allowed ? custom : (x ?? anonymousName(user.secretSeed));
+  const joiner = urls.generatedAvatarUrl.includes("?") ? "&" : "?";
+  const avatarUrl = x ? `${urls.avatarProxyUrl}/x/${encodeURIComponent(x)}` : `${urls.generatedAvatarUrl}${joiner}seed=${avatarSeed(user.secretSeed)}`;
+  return { display_name: displayName, avatar_url: avatarUrl, identities: x ? { x_username: x } : {} };
 }

@@ -19,7 +19,7 @@ export const leaderboardEntrySchema = z
   .strict();
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 
-/** GET /leaderboard response body. */
+/** GET /leaderboard response body; GET /leaderboard/around/{user_id} answers the same shape with the window as `entries`. */
 export const leaderboardResponseSchema = z
   .object({
     campaign_id: z.string(),
@@ -30,18 +30,24 @@ export const leaderboardResponseSchema = z
   .strict();
 export type LeaderboardResponse = z.infer<typeof leaderboardResponseSchema>;
 
-/** GET /users/{user_id}/scores response body (the spec's fields plus the tier per currency). */
+/** A user's tier in one currency: the tier key and its display name from the active rules. */
+export const tierViewSchema = z.object({ key: z.string(), name: z.string() }).strict();
+
+/**
+ * GET /users/{user_id}/scores response body: the spec's fields plus the user's tier per currency.
+ * `rank` is the competition rank by the primary currency (a user without points there ranks with the zeros).
+ */
 export const userScoresResponseSchema = z
   .object({
     user_id: z.uuid(),
-    rank: z.number().int().min(1).nullable(),
+    rank: z.number().int().min(1),
     cached_at: z.iso.datetime(),
     display_name: z.string(),
     avatar_url: z.string(),
     identities: identitiesSchema,
     currency_names: z.record(z.string(), z.string()),
     scores: z.record(z.string(), scoreObjectSchema),
-    tiers: z.record(z.string(), z.string().nullable()).optional(),
+    tiers: z.record(z.string(), tierViewSchema.nullable()),
   })
   .strict();
 export type UserScoresResponse = z.infer<typeof userScoresResponseSchema>;

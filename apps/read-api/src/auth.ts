@@ -1,0 +1,96 @@
+import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "@pointwise/auth";
+import type { Database } from "@pointwise/db";
+import { AuthError, ValidationError } from "@pointwise/errors";
+import { fromDatabase } from "./db-errors";
+import type { PortalVerifier } from "./jwt";
+import { campaignOfUser } from "./queries";
+import { userNotFound } from "./user-scores";
+
+/** The credential headers of a request, as express gives them. */
+export interface CredentialHeaders {
+  authorization?: string | undefined;
+  "x-api-key"?: string | string[] | undefined;
+}
+
+interface Remembered<T> {
+  value: T;
+  expires: number;
+}
+
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * Decides who may read a user's scores. A portal token may read only its own user (`sub`); a campaign
+ * API key may read any user of its campaign and gets the same answer for a user of another campaign as
+ * for an unknown one. Every check runs before any cached response is looked at.
+ */
+export function createScoresAuthorizer(db: Database, verifier: PortalVerifier | null, keyCacheMs: number) {
+  // Keyed by the key's hash so no raw key sits in memory longer than the request.
+  const keys = new Map<string, Remembered<string | null>>();
+  // A user never changes campaign, so a found one can be remembered without expiry.
+  const campaigns = new Map<string, string>();
+
+  async function campaignOfKey(key: string): Promise<string | null> {
+    const prefix = apiKeyPrefix(key);
+    if (!prefix) return null;
+    const hash = hashApiKey(key);
+    const hit = keys.get(hash);
+    if (hit && hit.expires > Date.now()) return hit.value;
+    const { rows } = await fromDatabase(() =>
+      db.pool.query<{ campaign_id: string; hash: string }>("SELECT campaign_id, hash FROM api_key WHERE prefix = $1 AND revoked_at IS NULL", [prefix]),
+    );
+    const row = rows[0];
+    const campaignId = row && apiKeyMatches(key, row.hash) ? row.campaign_id : null;
+    if (keyCacheMs > 0) {
+      if (keys.size >= MAX_REMEMBERED) keys.clear();
+      keys.set(hash, { value: campaignId, expires: Date.now() + keyCacheMs });
+    }
+    return campaignId;
+  }
+
+  async function campaignOf(userId: string): Promise<string | null> {
+    const known = campaigns.get(userId);
+    if (known) return known;
+    const campaignId = await campaignOfUser(db.pool, userId);
+    if (campaignId !== null) {
+      if (campaigns.size >= MAX_REMEMBERED) campaigns.clear();
+      campaigns.set(userId, campaignId);
+    }
+    return campaignId;
+  }
+
+  return {
+    /**
+     * Resolves when the credentials may read `userId`'s scores; otherwise throws:
+     * 401 `missing-credentials` / `invalid-token` / `token-expired` / `invalid-api-key`,
+     * 400 `ambiguous-credentials`, 403 `forbidden` (token of another user), 404 `user-not-found` (key).
+     */
+    async authorize(headers: CredentialHeaders, userId: string): Promise<void> {
+      const authorization = headers.authorization;
+      const apiKey = headers["x-api-key"];
+      if (authorization === undefined && apiKey === undefined) {
+        throw new AuthError("missing-credentials", "send Authorization: Bearer <portal JWT> or X-API-Key: <campaign API key>");
+      }
+      if (authorization !== undefined && apiKey !== undefined) {
+        throw new ValidationError("send either Authorization or X-API-Key, not both", { code: "ambiguous-credentials" });
+      }
+      if (authorization !== undefined) {
+        const match = /^Bearer ([^\s]+)$/i.exec(authorization.trim());
+        if (!match?.[1]) throw new AuthError("invalid-token", "Authorization must be Bearer <portal JWT>");
+        const token = match[1];
+        if (apiKeyPrefix(token)) throw new AuthError("invalid-token", "API keys go in the X-API-Key header, not in Authorization");
+        if (!verifier) throw new AuthError("invalid-token", "portal tokens are not accepted: no PORTAL_JWT_SECRET or PORTAL_JWT_PUBLIC_KEY is set");
+        const subject = verifier.verify(token);
+        if (subject.toLowerCase() !== userId) throw new AuthError("forbidden", "a portal token may only read its own user's scores");
+        return;
+      }
+      if (typeof apiKey !== "string") throw new AuthError("invalid-api-key", "invalid API key");
+      const keyCampaign = await campaignOfKey(apiKey.trim());
+      if (keyCampaign === null) throw new AuthError("invalid-api-key", "invalid API key");
+      if ((await campaignOf(userId)) !== keyCampaign) throw userNotFound(userId);
+    },
+  };
+}
+
+/** The authorizer of one read-api process. */
+export type ScoresAuthorizer = ReturnType<typeof createScoresAuthorizer>;

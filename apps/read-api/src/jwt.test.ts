@@ -1,0 +1,81 @@
+import { generateKeyPairSync } from "node:crypto";
+import { AuthError, ConfigError } from "@pointwise/errors";
+import jwt from "jsonwebtoken";
+import { createPortalVerifier } from "./jwt";
+
+const secret = "portal-secret-portal-secret-portal-secret-0123";
+const claims = { iss: "portal", aud: "read" };
+const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const rsaPem = rsa.publicKey.export({ type: "spki", format: "pem" }).toString();
+const ecPem = ec.publicKey.export({ type: "spki", format: "pem" }).toString();
+const exp = () => Math.floor(Date.now() / 1000) + 600;
+
+function failure(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AuthError || err instanceof ConfigError) return err.code;
+    throw err;
+  }
+  return "accepted";
+}
+
+/** An unsigned token: header {alg: none}. */
+function unsigned(payload: object): string {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  return `${part({ alg: "none", typ: "JWT" })}.${part(payload)}.`;
+}
+
+describe("portal JWT verification", () => {
+  const hs = createPortalVerifier({ secret, issuer: "portal", audience: "read" });
+  const both = createPortalVerifier({ secret, publicKeyPem: rsaPem, issuer: "portal", audience: "read" });
+
+  it("accepts an HS256 token with the shared secret and returns its sub", () => {
+    const token = jwt.sign({ ...claims, sub: "u1", exp: exp() }, secret, { algorithm: "HS256" });
+    expect(hs?.verify(token)).toBe("u1");
+  });
+
+  it("accepts RS256 and ES256 tokens signed with the private key of the configured public key", () => {
+    expect(both?.verify(jwt.sign({ ...claims, sub: "u2", exp: exp() }, rsa.privateKey, { algorithm: "RS256" }))).toBe("u2");
+    const es = createPortalVerifier({ publicKeyPem: ecPem, issuer: "portal", audience: "read" });
+    expect(es?.algorithms).toEqual(["ES256"]);
+    expect(es?.verify(jwt.sign({ ...claims, sub: "u3", exp: exp() }, ec.privateKey, { algorithm: "ES256" }))).toBe("u3");
+  });
+
+  it("refuses alg none, algorithms it was not configured for, and HS256 signed with the public key", () => {
+    expect(failure(() => hs?.verify(unsigned({ ...claims, sub: "u1", exp: exp() })))).toBe("invalid-token");
+    expect(failure(() => hs?.verify(jwt.sign({ ...claims, sub: "u1", exp: exp() }, rsa.privateKey, { algorithm: "RS256" })))).toBe("invalid-token");
+    expect(failure(() => both?.verify(jwt.sign({ ...claims, sub: "u1", exp: exp() }, secret, { algorithm: "HS384" })))).toBe("invalid-token");
+    const rsOnly = createPortalVerifier({ publicKeyPem: rsaPem, issuer: "portal", audience: "read" });
+    const confused = jwt.sign({ ...claims, sub: "u1", exp: exp() }, rsaPem, { algorithm: "HS256", allowInsecureKeySizes: true } as jwt.SignOptions);
+    expect(failure(() => rsOnly?.verify(confused))).toBe("invalid-token");
+  });
+
+  it("refuses a wrong signature, issuer or audience, a missing exp or sub, and garbage", () => {
+    expect(failure(() => hs?.verify(jwt.sign({ ...claims, sub: "u1", exp: exp() }, `${secret}x`, { algorithm: "HS256" })))).toBe("invalid-token");
+    expect(failure(() => hs?.verify(jwt.sign({ iss: "other", aud: "read", sub: "u1", exp: exp() }, secret)))).toBe("invalid-token");
+    expect(failure(() => hs?.verify(jwt.sign({ iss: "portal", aud: "other", sub: "u1", exp: exp() }, secret)))).toBe("invalid-token");
+    expect(failure(() => hs?.verify(jwt.sign({ ...claims, sub: "u1" }, secret)))).toBe("invalid-token");
+    expect(failure(() => hs?.verify(jwt.sign({ ...claims, exp: exp() }, secret)))).toBe("invalid-token");
+    expect(failure(() => hs?.verify("not.a.token"))).toBe("invalid-token");
+  });
+
+  it("answers token-expired for a correctly signed token past exp (beyond the 5 s tolerance)", () => {
+    const token = jwt.sign({ ...claims, sub: "u1", exp: Math.floor(Date.now() / 1000) - 60 }, secret);
+    expect(failure(() => hs?.verify(token))).toBe("token-expired");
+    const forged = jwt.sign({ ...claims, sub: "u1", exp: Math.floor(Date.now() / 1000) - 60 }, `${secret}x`);
+    expect(failure(() => hs?.verify(forged))).toBe("invalid-token");
+  });
+
+  it("is off without keys, and refuses weak or unsupported public keys at start", () => {
+    expect(createPortalVerifier({ issuer: "portal", audience: "read" })).toBeNull();
+    const small = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ type: "spki", format: "pem" }).toString();
+    expect(failure(() => createPortalVerifier({ publicKeyPem: small, issuer: "p", audience: "a" }))).toBe("config-invalid");
+    const p384 = generateKeyPairSync("ec", { namedCurve: "P-384" }).publicKey.export({ type: "spki", format: "pem" }).toString();
+    expect(failure(() => createPortalVerifier({ publicKeyPem: p384, issuer: "p", audience: "a" }))).toBe("config-invalid");
+    expect(failure(() => createPortalVerifier({ publicKeyPem: "-----BEGIN PUBLIC KEY-----\nxx\n-----END PUBLIC KEY-----", issuer: "p", audience: "a" }))).toBe(
+      "config-invalid",
+    );
+  });
+});

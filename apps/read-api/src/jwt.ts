@@ -1,0 +1,85 @@
+import { createPublicKey, type KeyObject } from "node:crypto";
+import { AuthError, ConfigError } from "@pointwise/errors";
+import jwt from "jsonwebtoken";
+
+/** The signing algorithms a portal token may use; anything else (including `none`) is refused. */
+export type PortalAlgorithm = "HS256" | "RS256" | "ES256";
+
+/** How portal tokens are checked: a shared secret (HS256) and/or a public key (RS256 or ES256), plus iss and aud. */
+export interface PortalJwtOptions {
+  secret?: string | undefined;
+  publicKeyPem?: string | undefined;
+  issuer: string;
+  audience: string;
+  /** Seconds of clock skew allowed on exp and nbf. */
+  clockToleranceSec?: number;
+}
+
+/** Checks portal tokens and returns the user id they were issued for. */
+export interface PortalVerifier {
+  /** The algorithms this deployment accepts. */
+  readonly algorithms: readonly PortalAlgorithm[];
+  /** The token's `sub` (a user id); throws AuthError `invalid-token` or `token-expired`. */
+  verify(token: string): string;
+}
+
+function publicKeyAlgorithm(key: KeyObject): PortalAlgorithm {
+  if (key.asymmetricKeyType === "rsa") {
+    const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+    if (bits < 2048) throw new ConfigError(`PORTAL_JWT_PUBLIC_KEY: an RSA key must have at least 2048 bits, this one has ${bits}`);
+    return "RS256";
+  }
+  if (key.asymmetricKeyType === "ec" && key.asymmetricKeyDetails?.namedCurve === "prime256v1") return "ES256";
+  throw new ConfigError("PORTAL_JWT_PUBLIC_KEY: must be an RSA key (RS256) or a P-256 EC key (ES256)");
+}
+
+const invalid = (message = "invalid token") => new AuthError("invalid-token", message);
+
+/**
+ * Builds the verifier of a deployment, or null when neither a secret nor a public key is set (portal
+ * tokens are then refused). Each key is bound to its one algorithm, so a token can never choose how
+ * it is checked (no `none`, no HS256 signed with the public key).
+ */
+export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier | null {
+  const keys = new Map<PortalAlgorithm, string | KeyObject>();
+  if (options.secret) keys.set("HS256", options.secret);
+  if (options.publicKeyPem) {
+    let key: KeyObject;
+    try {
+      key = createPublicKey(options.publicKeyPem);
+    } catch (err) {
+      throw new ConfigError("PORTAL_JWT_PUBLIC_KEY: not a readable PEM public key", { cause: err });
+    }
+    keys.set(publicKeyAlgorithm(key), key);
+  }
+  if (keys.size === 0) return null;
+  const algorithms = [...keys.keys()];
+  return {
+    algorithms,
+    verify(token) {
+      const decoded = jwt.decode(token, { complete: true });
+      if (!decoded || typeof decoded.payload === "string") throw invalid();
+      const alg = decoded.header.alg as PortalAlgorithm;
+      const key = keys.get(alg);
+      if (key === undefined) throw invalid(`token algorithm ${String(decoded.header.alg)} is not accepted (accepted: ${algorithms.join(", ")})`);
+      let payload: jwt.JwtPayload;
+      try {
+        const verified = jwt.verify(token, key, {
+          algorithms: [alg],
+          issuer: options.issuer,
+          audience: options.audience,
+          clockTolerance: options.clockToleranceSec ?? 5,
+        });
+        if (typeof verified === "string") throw invalid();
+        payload = verified;
+      } catch (err) {
+        if (err instanceof jwt.TokenExpiredError) throw new AuthError("token-expired", "token expired");
+        if (err instanceof AuthError) throw err;
+        throw invalid();
+      }
+      if (typeof payload.exp !== "number") throw invalid("token must carry exp");
+      if (typeof payload.sub !== "string" || payload.sub === "") throw invalid("token must carry sub (the user id)");
+      return payload.sub;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { Cache } from "@pointwise/cache";
+import { isRetryable, NotFoundError } from "@pointwise/errors";
+import type { Logger } from "@pointwise/logger";
+
+/** Cache settings of the read responses. */
+export interface ResponseCacheOptions {
+  cache: Cache;
+  logger: Logger;
+  /** How long a built response is served as it is. */
+  ttlMs: number;
+  /** How long the last good copy is kept for outages. */
+  staleTtlMs: number;
+}
+
+/** Serves built response bodies from Redis: one build per key and window, and the last good copy in an outage. */
+export interface ResponseCache {
+  /**
+   * The body under `parts`, built by `build` on a miss (once across every process). A NotFoundError
+   * from `build` is cached like a body, so unknown ids do not reach PostgreSQL on every request.
+   * When `build` fails with a retryable error (PostgreSQL down) the last good copy is served instead.
+   */
+  get(parts: readonly string[], build: () => Promise<string>): Promise<string>;
+}
+
+// A cached "not found" starts with a byte no JSON body starts with.
+const NOT_FOUND_MARK = "!";
+// Characters of response bodies a process keeps beside Redis; past it the local copies are dropped.
+const LOCAL_CHARS = 64 * 1024 * 1024;
+// While serving a stale copy, how soon to try PostgreSQL again.
+const STALE_RETRY_MS = 5000;
+
+/** Creates the response cache over a shared Redis cache. */
+export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
+  const { cache, logger, ttlMs, staleTtlMs } = options;
+  // A local copy lives exactly as long as the shared one had left when it was read, so every process
+  // still serves the same bytes within a window; the hot path then needs no Redis round trip.
+  const local = new Map<string, { value: string; expires: number }>();
+  let localChars = 0;
+
+  function remember(key: string, value: string, ttlLeftMs: number): void {
+    if (localChars + value.length > LOCAL_CHARS) {
+      local.clear();
+      localChars = 0;
+    }
+    local.set(key, { value, expires: Date.now() + ttlLeftMs });
+    localChars += value.length;
+  }
+
+  async function shared(key: string): Promise<string | null> {
+    const hit = local.get(key);
+    if (hit && hit.expires > Date.now()) return hit.value;
+    if (hit) {
+      local.delete(key);
+      localChars -= hit.value.length;
+    }
+    const reply = await cache.client
+      .multi()
+      .get(key)
+      .pTTL(key)
+      .exec()
+      .catch(() => null);
+    const [value, ttlLeft] = (reply ?? []) as unknown as [string | null, number];
+    if (typeof value !== "string") return null;
+    if (typeof ttlLeft === "number" && ttlLeft > 0) remember(key, value, ttlLeft);
+    return value;
+  }
+
+  function answer(value: string): string {
+    if (value.startsWith(NOT_FOUND_MARK)) {
+      const { code, message } = JSON.parse(value.slice(NOT_FOUND_MARK.length)) as { code: string; message: string };
+      throw new NotFoundError(message, { code });
+    }
+    return value;
+  }
+
+  return {
+    async get(parts, build) {
+      const key = cache.key("read", ...parts);
+      const known = await shared(key);
+      if (known !== null) return answer(known);
+      const staleKey = cache.key("read-stale", ...parts);
+      let servedStale = false;
+      const value = await cache.getOrBuild(key, ttlMs, async () => {
+        try {
+          const body = await build();
+          await cache.client.set(staleKey, body, { PX: staleTtlMs }).catch(() => undefined);
+          return body;
+        } catch (err) {
+          if (err instanceof NotFoundError) return NOT_FOUND_MARK + JSON.stringify({ code: err.code, message: err.message });
+          if (!isRetryable(err)) throw err;
+          const stale = await cache.client.get(staleKey).catch(() => null);
+          if (stale === null) throw err;
+          servedStale = true;
+          logger.warn({ key: parts.join(":"), err }, "serving the last good response while a dependency is down");
+          return stale;
+        }
+      });
+      // The stale copy was stored under the fresh key with the full window; shorten it so the next
+      // build is tried soon after PostgreSQL is back.
+      if (servedStale) await cache.client.pExpire(key, Math.min(STALE_RETRY_MS, ttlMs)).catch(() => undefined);
+      return answer(value);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { decayedValue } from "@pointwise/rules";
+import Decimal from "decimal.js";
+import { type CampaignRow, campaignView } from "./campaign";
+import { decayFactors, presentScores, presentTiers } from "./scores";
+
+const decay = { halfLifeSeconds: 86_400, epoch: "2025-01-01T00:00:00Z" };
+const rules = {
+  campaignId: "abcd-0001",
+  version: 1,
+  primaryCurrency: "xp",
+  currencies: {
+    xp: { name: "XP", decimals: 2, decay, tiers: [{ key: "bronze", name: "Bronze", minLifetime: "0" }] },
+    gems: { name: "Gems", decimals: 0 },
+  },
+  rules: [],
+};
+const row = (document: unknown): CampaignRow => ({
+  id: "abcd-0001",
+  currencies: { xp: "Experience", gems: "Gems" },
+  primary_currency: "xp",
+  bad_words: ["spam"],
+  document,
+});
+
+describe("presenting stored scores", () => {
+  it("decays with the rules engine's factor, rounds to the currency's decimals, and keeps total = score + referral_score", () => {
+    const view = campaignView(row(rules), ["admin"]);
+    const at = new Date("2025-01-03T06:00:00Z");
+    const stored = { currency: "xp", score: "12345.678", referral_score: "99.5", total: "12445.178", tier: "bronze" };
+    const scores = presentScores([stored], view, decayFactors(view, at));
+    const expected = (v: string) => new Decimal(decayedValue(v, at, decay)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
+    expect(scores.xp?.score).toBe(expected(stored.score).toNumber());
+    expect(scores.xp?.referral_score).toBe(expected(stored.referral_score).toNumber());
+    expect(scores.xp?.total).toBe(expected(stored.score).add(expected(stored.referral_score)).toNumber());
+    expect(scores.gems).toEqual({ score: 0, referral_score: 0, total: 0 });
+    expect(presentTiers([stored], view)).toEqual({ xp: { key: "bronze", name: "Bronze" }, gems: null });
+    expect(view.badWords).toEqual(["admin", "spam"]);
+  });
+
+  it("shows stored values unchanged when the active rules have no decay or cannot be parsed", () => {
+    const stored = { currency: "xp", score: "41.25", referral_score: "1.5", total: "42.75", tier: null };
+    for (const document of [null, { rules: [{ per_unit: "2" }] }, { ...rules, currencies: { xp: { name: "XP" }, gems: { name: "G" } } }]) {
+      const view = campaignView(row(document), []);
+      expect(presentScores([stored], view, decayFactors(view, new Date()))).toEqual({
+        xp: { score: 41.25, referral_score: 1.5, total: 42.75 },
+        gems: { score: 0, referral_score: 0, total: 0 },
+      });
+    }
+  });
+});

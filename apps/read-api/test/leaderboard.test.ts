@@ -1,0 +1,216 @@
+import { leaderboardResponseSchema } from "@pointwise/schemas";
+import { waitUntil } from "@pointwise/testkit";
+import Decimal from "decimal.js";
+import type { Pool } from "pg";
+import { TOP_USERS_SQL } from "../src/queries";
+import { addIdentity, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+
+let api: TestReadApi;
+let pool: Pool;
+
+beforeAll(async () => {
+  api = await startReadApi({ CACHE_TTL_MS: "1000" });
+  pool = api.db.pool;
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+interface Modelled {
+  userId: string;
+  total: Decimal;
+  reachedAt: Date;
+}
+
+/** The board as the rules say it must be: total desc, earliest reach, user id; rank = 1 + number of higher totals. */
+function modelBoard(rows: Modelled[]): { user_id: string; rank: number }[] {
+  const sorted = [...rows].sort((a, b) => b.total.cmp(a.total) || a.reachedAt.getTime() - b.reachedAt.getTime() || (a.userId < b.userId ? -1 : 1));
+  return sorted.map((r) => ({ user_id: r.userId, rank: 1 + rows.filter((o) => o.total.gt(r.total)).length }));
+}
+
+describe("GET /leaderboard", () => {
+  it("ranks by the primary currency total with competition ranks, ties earliest-to-reach first", async () => {
+    const campaign = await createCampaign(pool, { currencies: { xp: "Experience", gems: "Gems" }, primary: "gems" });
+    const base = Date.parse("2025-03-01T00:00:00Z");
+    const rows: Modelled[] = [];
+    // Few distinct totals and reach times, so ties on both happen often.
+    for (let i = 0; i < 60; i++) {
+      const userId = await createUser(pool, campaign, { displayName: `Player ${i}` });
+      const total = new Decimal((i * 7) % 9).div(4);
+      const reachedAt = new Date(base + ((i * 5) % 4) * 60_000);
+      await setScore(pool, campaign, userId, "gems", { score: total.toFixed(), reachedAt: reachedAt.toISOString() });
+      await setScore(pool, campaign, userId, "xp", { score: String(1000 - i), referral: "0.5" });
+      rows.push({ userId, total, reachedAt });
+    }
+    const model = modelBoard(rows);
+    for (const limit of [1, 7, 13, 60, 1000]) {
+      const res = await get(`${api.url}/leaderboard?campaign_id=${campaign}&limit=${limit}`);
+      expect(res.status).toBe(200);
+      const board = leaderboardResponseSchema.parse(res.body);
+      expect(board.entries.map((e) => ({ user_id: e.user_id, rank: e.rank }))).toEqual(model.slice(0, limit));
+    }
+    const full = leaderboardResponseSchema.parse((await get(`${api.url}/leaderboard?campaign_id=${campaign}&limit=60`)).body);
+    expect(full.campaign_id).toBe(campaign);
+    expect(full.currency_names).toEqual({ xp: "Experience", gems: "Gems" });
+    for (const e of full.entries) {
+      const row = rows.find((r) => r.userId === e.user_id);
+      expect(e.scores.gems?.total).toBe(row?.total.toNumber());
+      expect(new Decimal(e.scores.xp?.score ?? 0).add(e.scores.xp?.referral_score ?? 0).toNumber()).toBe(e.scores.xp?.total);
+    }
+    // Ranks with ties: they repeat and then skip (1, 2, 2, 4).
+    const ranks = full.entries.map((e) => e.rank);
+    expect(new Set(ranks).size).toBeLessThan(ranks.length);
+    for (const [i, rank] of ranks.entries()) {
+      const mine = full.entries[i]?.scores.gems?.total ?? 0;
+      expect(rank).toBe(1 + full.entries.filter((o) => (o.scores.gems?.total ?? 0) > mine).length);
+    }
+  });
+
+  it("gives a small board with ties exactly the ranks 1, 2, 2, 4", async () => {
+    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const ids: string[] = [];
+    const plan: [string, string][] = [
+      ["50", "2025-01-01T00:00:03Z"],
+      ["40", "2025-01-01T00:00:02Z"],
+      ["40", "2025-01-01T00:00:01Z"],
+      ["10", "2025-01-01T00:00:00Z"],
+    ];
+    for (const [score, reachedAt] of plan) {
+      const id = await createUser(pool, campaign);
+      await setScore(pool, campaign, id, "xp", { score, reachedAt });
+      ids.push(id);
+    }
+    const board = (await get(`${api.url}/leaderboard?campaign_id=${campaign}`)).body;
+    expect(board.entries.map((e: { user_id: string; rank: number }) => [e.user_id, e.rank])).toEqual([
+      [ids[0], 1],
+      [ids[2], 2],
+      [ids[1], 2],
+      [ids[3], 4],
+    ]);
+  });
+
+  it("defaults limit to 100 and answers up to 1000", async () => {
+    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    await pool.query(
+      `WITH u AS (INSERT INTO app_user(campaign_id) SELECT $1 FROM generate_series(1, 1005) RETURNING id)
+       INSERT INTO score(campaign_id, user_id, currency, score, total) SELECT $1, id, 'xp', 5, 5 FROM u`,
+      [campaign],
+    );
+    expect((await get(`${api.url}/leaderboard?campaign_id=${campaign}`)).body.entries).toHaveLength(100);
+    const big = (await get(`${api.url}/leaderboard?campaign_id=${campaign}&limit=1000`)).body;
+    expect(big.entries).toHaveLength(1000);
+    expect(big.entries.every((e: { rank: number }) => e.rank === 1)).toBe(true);
+    expect((await get(`${api.url}/leaderboard?campaign_id=${campaign}&limit=1`)).body.entries).toHaveLength(1);
+  });
+
+  it("answers 400 with the error envelope for a bad limit or campaign_id, and 404 for an unknown campaign", async () => {
+    const campaign = await createCampaign(pool);
+    for (const limit of ["0", "1001", "-5", "ten", "2.5", ""]) {
+      const res = await get(`${api.url}/leaderboard?campaign_id=${campaign}&limit=${limit}`);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: { error: { code: "invalid-limit", message: "limit must be a whole number from 1 to 1000" } },
+      });
+    }
+    expect((await get(`${api.url}/leaderboard`)).body).toEqual({ error: { code: "missing-campaign-id", message: "campaign_id is required" } });
+    for (const bad of ["ABCD-1234", "abcd1234", "abcd-12345", "abcd-1234&campaign_id=abcd-1234"]) {
+      const res = await get(`${api.url}/leaderboard?campaign_id=${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("invalid-campaign-id");
+    }
+    const unknown = await get(`${api.url}/leaderboard?campaign_id=zzzz-9999`);
+    expect({ status: unknown.status, body: unknown.body }).toEqual({
+      status: 404,
+      body: { error: { code: "campaign-not-found", message: "campaign zzzz-9999 not found" } },
+    });
+  });
+
+  it("shows the X username of a linked X_PROVIDER_ID identity, and ignores other identity types", async () => {
+    const campaign = await createCampaign(pool);
+    const linked = await createUser(pool, campaign);
+    await addIdentity(pool, campaign, linked, "X_PROVIDER_ID", "1460000000000000001", "moon_x");
+    const legacy = await createUser(pool, campaign);
+    await addIdentity(pool, campaign, legacy, "X_USERNAME", "not_shown");
+    const unnamed = await createUser(pool, campaign);
+    await addIdentity(pool, campaign, unnamed, "X_PROVIDER_ID", "1460000000000000002", null);
+    for (const [i, id] of [linked, legacy, unnamed].entries()) await setScore(pool, campaign, id, "xp", { score: String(30 - i) });
+    const { entries } = (await get(`${api.url}/leaderboard?campaign_id=${campaign}`)).body;
+    expect(entries[0]).toMatchObject({
+      user_id: linked,
+      display_name: "moon_x",
+      avatar_url: "https://img.test/x/moon_x",
+      identities: { x_username: "moon_x" },
+    });
+    for (const e of entries.slice(1)) {
+      expect(e.identities).toEqual({});
+      expect(e.avatar_url).toMatch(/^https:\/\/gen\.test\/avatar\.svg\?seed=[0-9a-f]{24}$/);
+    }
+    expect(JSON.stringify(entries)).not.toContain("not_shown");
+  });
+
+  it("serves identical bytes and cached_at within the cache window, and rebuilds after it", async () => {
+    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const user = await createUser(pool, campaign);
+    await setScore(pool, campaign, user, "xp", { score: "10" });
+    // A 3 s window: long enough that a busy machine cannot stretch two back-to-back requests across it.
+    const url = await api.another({ env: { ...api.deps.env, CACHE_TTL_MS: 3000 } });
+    const first = await get(`${url}/leaderboard?campaign_id=${campaign}`);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=3");
+    await setScore(pool, campaign, user, "xp", { score: "99" });
+    const second = await get(`${url}/leaderboard?campaign_id=${campaign}`);
+    expect(second.text).toBe(first.text);
+    let latest = second;
+    await waitUntil(
+      async () => {
+        latest = await get(`${url}/leaderboard?campaign_id=${campaign}`);
+        return latest.body.cached_at !== first.body.cached_at;
+      },
+      10_000,
+      "the cache window to pass",
+    );
+    expect(latest.body.entries[0].scores.xp.total).toBe(99);
+    expect(Date.parse(latest.body.cached_at)).toBeGreaterThan(Date.parse(first.body.cached_at));
+  });
+
+  it("builds a missed response once for many concurrent requests, across processes sharing the cache", async () => {
+    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    for (let i = 0; i < 5; i++) await setScore(pool, campaign, await createUser(pool, campaign), "xp", { score: String(i) });
+    let builds = 0;
+    // Counts the campaign reads each build starts with, on the pools of two app instances.
+    const counting = new Proxy(pool, {
+      get(target, prop, receiver) {
+        if (prop === "query") {
+          return (...args: unknown[]) => {
+            if (typeof args[0] === "string" && args[0].includes("FROM campaign c")) builds += 1;
+            return (target.query as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const db = { ...api.db, pool: counting };
+    const urls = [await api.another({ db }), await api.another({ db })];
+    const bodies = await Promise.all(Array.from({ length: 30 }, (_, i) => get(`${urls[i % 2]}/leaderboard?campaign_id=${campaign}&limit=50`)));
+    expect(bodies.every((b) => b.status === 200)).toBe(true);
+    expect(new Set(bodies.map((b) => b.text)).size).toBe(1);
+    expect(builds).toBe(1);
+  });
+
+  it("reads only the top rows through the score index, even on a large board", async () => {
+    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    await pool.query(
+      `WITH u AS (INSERT INTO app_user(campaign_id) SELECT $1 FROM generate_series(1, 20000) RETURNING id)
+       INSERT INTO score(campaign_id, user_id, currency, score, total, reached_at)
+       SELECT $1, id, 'xp', (random() * 500)::int, (random() * 500)::int, now() - (random() * interval '10 days') FROM u`,
+      [campaign],
+    );
+    await pool.query("ANALYZE score");
+    const { rows } = await pool.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${TOP_USERS_SQL}`, [campaign, "xp", 100]);
+    const plan = JSON.stringify(rows[0]?.["QUERY PLAN"]);
+    const scans = [...plan.matchAll(/"Node Type":"Index (?:Only )?Scan"[^{}]*?"Index Name":"([^"]+)"[^{}]*?"Actual Rows":(\d+)/g)];
+    expect(scans.map((m) => m[1])).toEqual(["score_campaign_id_currency_total_reached_at_idx"]);
+    // The index is read only as far as the top rows and the ties at the cut-off, never the whole board.
+    expect(Number(scans[0]?.[2])).toBeLessThan(2000);
+    expect(plan).not.toContain('"Node Type":"Seq Scan"');
+  });
+});

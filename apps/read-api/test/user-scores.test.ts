@@ -1,0 +1,196 @@
+import { generateKeyPairSync } from "node:crypto";
+import { userScoresResponseSchema } from "@pointwise/schemas";
+import jwt from "jsonwebtoken";
+import type { Pool } from "pg";
+import { activateRules, addIdentity, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+
+const SECRET = "portal-shared-secret-for-tests-0123456789";
+const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const PUBLIC_PEM = rsa.publicKey.export({ type: "spki", format: "pem" }).toString();
+
+let api: TestReadApi;
+let pool: Pool;
+let campaignA = "";
+let campaignB = "";
+const users = { a1: "", a2: "", b1: "" };
+const keys = { a: "", b: "", revoked: "" };
+const unknownUser = "6f1c2a4e-8d3b-4c1a-9e7f-2b5d8a9c0e11";
+
+const inAMinute = () => Math.floor(Date.now() / 1000) + 60;
+const claims = { iss: "test-portal", aud: "test-read" };
+const hs = (sub: string, extra: object = {}) => jwt.sign({ ...claims, sub, exp: inAMinute(), ...extra }, SECRET, { algorithm: "HS256" });
+const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+
+beforeAll(async () => {
+  api = await startReadApi({
+    PORTAL_JWT_SECRET: SECRET,
+    PORTAL_JWT_PUBLIC_KEY: PUBLIC_PEM.replace(/\n/g, "\\n"),
+    PORTAL_JWT_ISSUER: "test-portal",
+    PORTAL_JWT_AUDIENCE: "test-read",
+    API_KEY_CACHE_MS: "0",
+  });
+  pool = api.db.pool;
+  campaignA = await createCampaign(pool, { currencies: { xp: "Experience", gems: "Gems" }, primary: "xp" });
+  campaignB = await createCampaign(pool, { currencies: { xp: "Experience" } });
+  await activateRules(pool, campaignA, {
+    campaignId: campaignA,
+    version: 1,
+    primaryCurrency: "xp",
+    currencies: {
+      xp: {
+        name: "Experience",
+        tiers: [
+          { key: "bronze", name: "Bronze", minLifetime: "0" },
+          { key: "gold", name: "Gold", minLifetime: "100" },
+        ],
+      },
+      gems: { name: "Gems" },
+    },
+    rules: [],
+  });
+  users.a1 = await createUser(pool, campaignA, { displayName: "Alice" });
+  users.a2 = await createUser(pool, campaignA, { displayName: "Bob" });
+  users.b1 = await createUser(pool, campaignB, { displayName: "Carol" });
+  await addIdentity(pool, campaignA, users.a2, "X_PROVIDER_ID", "1234567890123456789", "bob_on_x");
+  await setScore(pool, campaignA, users.a1, "xp", { score: "150", referral: "25", tier: "gold" });
+  await setScore(pool, campaignA, users.a1, "gems", { score: "3" });
+  await setScore(pool, campaignA, users.a2, "xp", { score: "200", tier: "gold" });
+  await setScore(pool, campaignB, users.b1, "xp", { score: "1" });
+  keys.a = await createApiKey(pool, campaignA);
+  keys.b = await createApiKey(pool, campaignB);
+  keys.revoked = await createApiKey(pool, campaignA, { revoked: true });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+type Target = "a1" | "a2" | "b1" | "unknown" | "malformed";
+const targetId = (t: Target) => (t === "unknown" ? unknownUser : t === "malformed" ? "not-a-uuid" : users[t]);
+
+/** Every credential kind the endpoint can meet. */
+function credentials(): Record<string, Record<string, string>> {
+  return {
+    none: {},
+    "jwt HS256 of a1": { authorization: `Bearer ${hs(users.a1)}` },
+    "jwt RS256 of a1": { authorization: `Bearer ${jwt.sign({ ...claims, sub: users.a1, exp: inAMinute() }, rsa.privateKey, { algorithm: "RS256" })}` },
+    "jwt of an unknown user": { authorization: `Bearer ${hs(unknownUser)}` },
+    "expired jwt of a1": { authorization: `Bearer ${hs(users.a1, { exp: Math.floor(Date.now() / 1000) - 120 })}` },
+    "alg none jwt of a1": { authorization: `Bearer ${b64({ alg: "none", typ: "JWT" })}.${b64({ ...claims, sub: users.a1, exp: inAMinute() })}.` },
+    "jwt of a1 with a bad signature": { authorization: `Bearer ${jwt.sign({ ...claims, sub: users.a1, exp: inAMinute() }, `${SECRET}!`)}` },
+    "jwt of a1 from another issuer": { authorization: `Bearer ${hs(users.a1, { iss: "evil" })}` },
+    "jwt of a1 for another audience": { authorization: `Bearer ${hs(users.a1, { aud: "other" })}` },
+    "jwt of a1 without exp": { authorization: `Bearer ${jwt.sign({ ...claims, sub: users.a1 }, SECRET)}` },
+    "Basic credentials": { authorization: "Basic dXNlcjpwYXNz" },
+    "API key as bearer": { authorization: `Bearer ${keys.a}` },
+    "key of campaign A": { "x-api-key": keys.a },
+    "key of campaign B": { "x-api-key": keys.b },
+    "revoked key of campaign A": { "x-api-key": keys.revoked },
+    "unknown key": { "x-api-key": "pw_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" },
+    "jwt and key together": { authorization: `Bearer ${hs(users.a1)}`, "x-api-key": keys.a },
+  };
+}
+
+/** The documented answer (status and error code, or 200) for a credential and a target. */
+function expected(credential: string, target: Target): string {
+  if (target === "malformed") return "400 invalid-user-id";
+  const denied: Record<string, string> = {
+    none: "401 missing-credentials",
+    "expired jwt of a1": "401 token-expired",
+    "alg none jwt of a1": "401 invalid-token",
+    "jwt of a1 with a bad signature": "401 invalid-token",
+    "jwt of a1 from another issuer": "401 invalid-token",
+    "jwt of a1 for another audience": "401 invalid-token",
+    "jwt of a1 without exp": "401 invalid-token",
+    "Basic credentials": "401 invalid-token",
+    "API key as bearer": "401 invalid-token",
+    "revoked key of campaign A": "401 invalid-api-key",
+    "unknown key": "401 invalid-api-key",
+    "jwt and key together": "400 ambiguous-credentials",
+  };
+  const deny = denied[credential];
+  if (deny) return deny;
+  if (credential.startsWith("jwt") && credential.endsWith("of a1")) return target === "a1" ? "200" : "403 forbidden";
+  if (credential === "jwt of an unknown user") return target === "unknown" ? "404 user-not-found" : "403 forbidden";
+  const keyCampaign = credential === "key of campaign A" ? "A" : "B";
+  const targetCampaign = target === "b1" ? "B" : target === "unknown" ? null : "A";
+  return keyCampaign === targetCampaign ? "200" : "404 user-not-found";
+}
+
+describe("GET /users/{user_id}/scores authorization", () => {
+  it("answers every credential kind x every target as documented", async () => {
+    const table: string[] = [];
+    const want: string[] = [];
+    for (const [name, headers] of Object.entries(credentials())) {
+      for (const target of ["a1", "a2", "b1", "unknown", "malformed"] as Target[]) {
+        const res = await get(`${api.url}/users/${targetId(target)}/scores`, headers);
+        const got = res.status === 200 ? "200" : `${res.status} ${res.body?.error?.code}`;
+        table.push(`${name} -> ${target}: ${got}`);
+        want.push(`${name} -> ${target}: ${expected(name, target)}`);
+        if (res.status === 200) {
+          expect(userScoresResponseSchema.parse(res.body).user_id).toBe(targetId(target));
+          expect(res.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
+          expect(res.headers.get("vary")).toBe("Authorization, X-API-Key");
+        } else {
+          expect(Object.keys(res.body)).toEqual(["error"]);
+          const tokenProblem = ["invalid-token", "token-expired"].includes(res.body.error.code);
+          if (res.status === 401) expect(res.headers.get("www-authenticate")).toBe(`Bearer realm="pointwise"${tokenProblem ? ', error="invalid_token"' : ""}`);
+        }
+      }
+    }
+    expect(table).toEqual(want);
+  });
+
+  it("gives a key of another campaign exactly the answer an unknown user gets", async () => {
+    const other = await get(`${api.url}/users/${users.b1}/scores`, { "x-api-key": keys.a });
+    const unknown = await get(`${api.url}/users/${unknownUser}/scores`, { "x-api-key": keys.a });
+    expect(other.status).toBe(unknown.status);
+    expect(other.text.replace(users.b1, "<id>")).toBe(unknown.text.replace(unknownUser, "<id>"));
+    expect(other.headers.get("www-authenticate")).toBe(unknown.headers.get("www-authenticate"));
+  });
+
+  it("returns the spec's fields plus tiers, ranked by the primary currency", async () => {
+    const res = await get(`${api.url}/users/${users.a1}/scores`, { "x-api-key": keys.a });
+    const body = userScoresResponseSchema.parse(res.body);
+    expect(body).toEqual({
+      user_id: users.a1,
+      rank: 2,
+      cached_at: body.cached_at,
+      display_name: "Alice",
+      avatar_url: expect.stringMatching(/^https:\/\/gen\.test\/avatar\.svg\?seed=[0-9a-f]{24}$/),
+      identities: {},
+      currency_names: { xp: "Experience", gems: "Gems" },
+      scores: { xp: { score: 150, referral_score: 25, total: 175 }, gems: { score: 3, referral_score: 0, total: 3 } },
+      tiers: { xp: { key: "gold", name: "Gold" }, gems: null },
+    });
+    const bob = userScoresResponseSchema.parse((await get(`${api.url}/users/${users.a2}/scores`, { authorization: `Bearer ${hs(users.a2)}` })).body);
+    expect(bob).toMatchObject({ rank: 1, display_name: "Bob", identities: { x_username: "bob_on_x" }, avatar_url: "https://img.test/x/bob_on_x" });
+  });
+
+  it("checks credentials before the cache, and never serves one user's cached record to another", async () => {
+    const warm = await get(`${api.url}/users/${users.a1}/scores`, { "x-api-key": keys.a });
+    expect(warm.status).toBe(200);
+    const attempts: Record<string, string>[] = [
+      {},
+      { "x-api-key": keys.b },
+      { authorization: `Bearer ${hs(users.a2)}` },
+      { authorization: `Bearer ${hs(users.a1, { exp: 1 })}` },
+    ];
+    for (const headers of attempts) {
+      const res = await get(`${api.url}/users/${users.a1}/scores`, headers);
+      expect(res.status).not.toBe(200);
+      expect(res.text).not.toContain("Alice");
+    }
+    const second = await get(`${api.url}/users/${users.a2}/scores`, { "x-api-key": keys.a });
+    expect(second.body.user_id).toBe(users.a2);
+    expect(second.body.display_name).toBe("Bob");
+    // Every cached per-user record sits under a key that names its user.
+    const cached: string[] = [];
+    for await (const batch of api.cache.client.scanIterator({ MATCH: api.cache.key("read", "user", "*"), COUNT: 100 }))
+      cached.push(...(Array.isArray(batch) ? batch : [batch]));
+    expect(cached.length).toBeGreaterThanOrEqual(2);
+    for (const key of cached) {
+      const body = await api.cache.client.get(key);
+      if (body?.startsWith("{")) expect(key.endsWith(`:${JSON.parse(body).user_id}`)).toBe(true);
+    }
+  });
+});
