@@ -35,13 +35,23 @@ describe("score rows", () => {
     expect(mergeScoreDeltas([], [late, early])[0]).toMatchObject({ total: "2", reachedAt: "2025-03-06T09:00:00.000Z" });
   });
 
-  it("ranks equal totals by who reached them first, then by user id; rows that never grew come last", () => {
+  it("lists equal totals by who reached them first, then by user id, rows that never grew last, all sharing one competition rank", () => {
     const rows = [row(CAROL, "10", "2025-03-05T09:00:00.000Z"), row(BOB, "10", "2025-03-04T09:00:00.000Z"), row(ALICE, "10", null), row("dave", "20", null)];
     expect(rankRows(rows, "xp").map((r) => [r.rank, r.userId])).toEqual([
       [1, "dave"],
       [2, BOB],
-      [3, CAROL],
-      [4, ALICE],
+      [2, CAROL],
+      [2, ALICE],
+    ]);
+  });
+
+  it("gives competition ranks 1, 2, 2, 4 for totals 30, 20, 20, 10", () => {
+    const rows = [row(ALICE, "20", "2025-03-05T09:00:00.000Z"), row(BOB, "30", null), row(CAROL, "10", null), row("dave", "20", "2025-03-06T09:00:00.000Z")];
+    expect(rankRows(rows, "xp").map((r) => [r.rank, r.userId])).toEqual([
+      [1, BOB],
+      [2, ALICE],
+      [2, "dave"],
+      [4, CAROL],
     ]);
   });
 

@@ -149,12 +149,13 @@ export interface RankedRow extends ScoreRow {
 
 /**
  * Ranks one currency's rows: stored total descending, then reachedAt ascending (who got there first;
- * never-grown rows last), then userId ascending; ranks 1..n. Stored totals of one currency share one
+ * never-grown rows last), then userId ascending. Ranks are competition ranks, as on the leaderboard:
+ * equal totals share a rank and the next rank skips (1, 2, 2, 4). Stored totals of one currency share one
  * decay factor, so this is also the order of decayed totals. The read side's order is the same:
  * `ORDER BY total DESC, reached_at ASC NULLS LAST, user_id ASC`.
  */
 export function rankRows(rows: readonly ScoreRow[], currency: string): RankedRow[] {
-  return rows
+  const sorted = rows
     .filter((r) => r.currency === currency)
     .map((r) => ({ row: r, total: new D(r.total) }))
     .sort((a, b) => {
@@ -168,6 +169,11 @@ export function rankRows(rows: readonly ScoreRow[], currency: string): RankedRow
         return ra < rb ? -1 : 1;
       }
       return a.row.userId < b.row.userId ? -1 : a.row.userId > b.row.userId ? 1 : 0;
-    })
-    .map((x, i) => ({ ...x.row, rank: i + 1 }));
+    });
+  const ranked: RankedRow[] = [];
+  sorted.forEach((x, i) => {
+    const tiedWithPrevious = i > 0 && sorted[i - 1]?.total.eq(x.total);
+    ranked.push({ ...x.row, rank: tiedWithPrevious ? (ranked[i - 1]?.rank ?? i + 1) : i + 1 });
+  });
+  return ranked;
 }
