@@ -1,0 +1,10 @@
+import { ammV2Adapter } from "@pointwise/adapter-amm-v2";
+import { AdapterRegistry } from "@pointwise/indexer-engine";
+
+/** The adapters this service ships: adding an adapter package means adding its definition here, not touching the engine. */
+export const ADAPTERS = [ammV2Adapter] as const;
+
+/** A registry of the shipped adapters. */
+export function createRegistry(): AdapterRegistry {
+  return new AdapterRegistry([...ADAPTERS]);
+}

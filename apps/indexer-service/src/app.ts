@@ -1,0 +1,91 @@
+import { BaseError } from "@pointwise/errors";
+import { unwrapConfig } from "@pointwise/indexer-engine";
+import { createLogger, type Logger } from "@pointwise/logger";
+import { createRegistry } from "./adapters";
+import { parseCommand, USAGE } from "./cli";
+import { type ConfigSource, loadConfig } from "./config-source";
+import { loadBaseEnv, loadRunEnv } from "./env";
+import { runIndexer } from "./run";
+
+/** The process around a CLI invocation: environment, output streams and the stop signal. */
+export interface CliIo {
+  env?: Record<string, string | undefined>;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  signal: AbortSignal;
+  terminal?: NodeJS.WriteStream;
+}
+
+function logError(logger: Logger, err: unknown): void {
+  if (err instanceof BaseError) logger.error({ code: err.code, ...err.details, cause: (err.cause as Error | undefined)?.message }, err.message);
+  else logger.error({ err }, "indexer failed");
+}
+
+/** Runs one CLI command and returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const command = parseCommand(argv);
+  if (command.name === "help") {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (command.name === "invalid") {
+    io.stderr.write(`${command.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const registry = createRegistry();
+
+  if (command.name === "validate") {
+    const base64 = io.env === undefined ? undefined : io.env.INDEXER_CONFIG;
+    const source: ConfigSource | undefined = command.file !== undefined ? { file: command.file } : base64 !== undefined ? { base64 } : undefined;
+    if (source === undefined) {
+      io.stderr.write("validate needs a config file or INDEXER_CONFIG\n");
+      return 2;
+    }
+    const result = await loadConfig(source, registry);
+    if (!result.ok) {
+      io.stderr.write(`Invalid indexer config:\n${result.issues.map((i) => `  - ${i.message}\n`).join("")}`);
+      return 1;
+    }
+    const { config } = result;
+    io.stdout.write(
+      `Config is valid: indexerId ${config.indexerId}, chain ${config.network.chainId}, adapter ${config.adapterConfig.adapterId}, ${config.sinkConfig.sinks.length} sink(s)\n`,
+    );
+    return 0;
+  }
+
+  const base = loadBaseEnv(io.env);
+  let logger = createLogger({ service: "indexer-service", level: base.LOG_LEVEL, destination: io.stdout });
+  try {
+    const env = loadRunEnv(io.env, command.configFile);
+    const source: ConfigSource =
+      command.configFile !== undefined
+        ? { file: command.configFile }
+        : env.INDEXER_CONFIG !== undefined
+          ? { base64: env.INDEXER_CONFIG }
+          : { file: env.INDEXER_CONFIG_FILE as string };
+    const config = unwrapConfig(await loadConfig(source, registry));
+    // Rows printed by a stdout sink own stdout; logs move to stderr so both stay machine-readable.
+    if (config.sinkConfig.sinks.some((s) => s.sinkType === "stdout"))
+      logger = createLogger({ service: "indexer-service", level: base.LOG_LEVEL, destination: io.stderr });
+    const result = await runIndexer({
+      env,
+      config,
+      registry,
+      logger,
+      signal: io.signal,
+      stdout: io.stdout,
+      ...(io.terminal === undefined ? {} : { terminal: io.terminal }),
+    });
+    logger.info({ ...result }, "indexer exiting");
+    return 0;
+  } catch (err) {
+    // Stopping while earn events wait for a retry is still a clean stop: the checkpoint is committed and the
+    // unsent chunk is resent with the same Idempotency-Key on restart.
+    if (io.signal.aborted && err instanceof BaseError && err.code === "pointwise-api-interrupted") {
+      logger.info({ code: err.code }, "Indexer stopped while earn events were pending");
+      return 0;
+    }
+    logError(logger, err);
+    return 1;
+  }
+}

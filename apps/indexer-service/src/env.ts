@@ -1,0 +1,57 @@
+import { envVars, parseEnv } from "@pointwise/config";
+import { ConfigError } from "@pointwise/errors";
+import { z } from "zod";
+
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+/** Settings every command reads. */
+const baseSchema = z.object({
+  LOG_LEVEL: envVars.logLevel(),
+});
+
+/**
+ * Settings of a deployed indexer run. POINTWISE_API_KEY, RPC_URL and PRICE_API_KEY are required, and the config
+ * comes from INDEXER_CONFIG (base64 of `.pointwise.json`), INDEXER_CONFIG_FILE or `run --config <file>`.
+ */
+const runSchema = baseSchema.extend({
+  POINTWISE_API_KEY: z.string().min(1, "must not be empty"),
+  INDEXER_CONFIG: z.string().min(1, "must not be empty").optional(),
+  INDEXER_CONFIG_FILE: z.string().min(1, "must not be empty").optional(),
+  RPC_URL: envVars.url(["http", "https"]),
+  PRICE_API_KEY: z.string().min(1, "must not be empty"),
+  PRICE_API_URL: envVars.url(["http", "https"]).default("https://api.coingecko.com/api/v3"),
+  PRICE_API_RATE_PER_MINUTE: positiveInt(30),
+  STATE_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, "must be 1 to 32 letters, digits, '_' or '-'")
+    .default("pw"),
+  INDEXER_MAX_BLOCK_RANGE: positiveInt(2_000),
+  INDEXER_INITIAL_BLOCK_RANGE: positiveInt(500),
+  INDEXER_POLL_INTERVAL_MS: positiveInt(4_000),
+  INDEXER_PROGRESS: z.enum(["auto", "bar", "log", "off"]).default("auto"),
+});
+
+/** Environment of any command. */
+export type BaseEnv = z.output<typeof baseSchema>;
+/** Environment of `run`. */
+export type RunEnv = z.output<typeof runSchema>;
+
+/** Parses the variables every command needs. */
+export function loadBaseEnv(source: Record<string, string | undefined> = process.env): BaseEnv {
+  return parseEnv(baseSchema, source);
+}
+
+/** Parses the environment of a run once; missing or malformed variables throw one ConfigError naming each. */
+export function loadRunEnv(source: Record<string, string | undefined> = process.env, configFlag?: string): RunEnv {
+  const configMissing = configFlag === undefined && source.INDEXER_CONFIG === undefined && source.INDEXER_CONFIG_FILE === undefined;
+  const missingConfig = "INDEXER_CONFIG is required";
+  let env: RunEnv;
+  try {
+    env = parseEnv(runSchema, source);
+  } catch (err) {
+    if (configMissing && err instanceof ConfigError) throw new ConfigError(`${err.message}; ${missingConfig}`);
+    throw err;
+  }
+  if (configMissing) throw new ConfigError(`Invalid environment: ${missingConfig}`);
+  return env;
+}

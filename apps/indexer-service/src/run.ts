@@ -1,0 +1,75 @@
+import { ConfigError } from "@pointwise/errors";
+import {
+  type AdapterRegistry,
+  createProgressReporter,
+  type EngineTuning,
+  type FeedSelector,
+  type IndexerConfig,
+  IndexerEngine,
+  invalidApiKey,
+  MarketPriceClient,
+  type RunResult,
+  rpcConnectionFailed,
+} from "@pointwise/indexer-engine";
+import type { Logger } from "@pointwise/logger";
+import type { RunEnv } from "./env";
+import { isPlaceholder } from "./placeholders";
+
+/** The dependencies of one indexer run. */
+export interface RunDeps {
+  env: RunEnv;
+  config: IndexerConfig;
+  registry: AdapterRegistry;
+  logger: Logger;
+  signal: AbortSignal;
+  stdout?: NodeJS.WritableStream;
+  /** A terminal to draw the progress bar on; without one, progress is logged. */
+  terminal?: NodeJS.WriteStream;
+  tuning?: Partial<EngineTuning>;
+  /** Stop once the safe head is reached instead of following the chain (tests). */
+  untilCaughtUp?: boolean;
+}
+
+function usesMarket(feed: FeedSelector): boolean {
+  return feed.kind === "market" || (feed.kind === "ammv2nav" && (usesMarket(feed.token0) || usesMarket(feed.token1)));
+}
+
+/** Checks the credentials, builds the engine and runs it until the range is done or the signal stops it. */
+export async function runIndexer(deps: RunDeps): Promise<RunResult> {
+  const { env, config, logger } = deps;
+  if (isPlaceholder(env.POINTWISE_API_KEY)) throw invalidApiKey({ details: { reason: "POINTWISE_API_KEY is an example value; use the campaign's API key" } });
+  if (isPlaceholder(env.PRICE_API_KEY)) throw new ConfigError("PRICE_API_KEY is an example value; use a key of the price API");
+  for (const url of [env.RPC_URL, config.network.gatewayUrl]) {
+    if (url !== undefined && isPlaceholder(url)) throw rpcConnectionFailed({ details: { reason: "the RPC URL is an example value" } });
+  }
+  const market = config.assetFeedConfig.some((rule) => usesMarket(rule.config.priceFeed))
+    ? new MarketPriceClient({ baseUrl: env.PRICE_API_URL, apiKey: env.PRICE_API_KEY, ratePerMinute: env.PRICE_API_RATE_PER_MINUTE, logger })
+    : undefined;
+  const showBar = env.INDEXER_PROGRESS === "bar" || (env.INDEXER_PROGRESS === "auto" && deps.terminal?.isTTY === true);
+  const progress =
+    env.INDEXER_PROGRESS === "off" ? undefined : createProgressReporter({ logger, ...(showBar && deps.terminal !== undefined ? { tty: deps.terminal } : {}) });
+
+  const engine = await IndexerEngine.start({
+    config,
+    registry: deps.registry,
+    logger,
+    rpcUrl: env.RPC_URL,
+    pointwiseApiKey: env.POINTWISE_API_KEY,
+    keyPrefix: env.STATE_KEY_PREFIX,
+    signal: deps.signal,
+    tuning: {
+      maxBlockRange: env.INDEXER_MAX_BLOCK_RANGE,
+      initialBlockRange: Math.min(env.INDEXER_INITIAL_BLOCK_RANGE, env.INDEXER_MAX_BLOCK_RANGE),
+      pollIntervalMs: env.INDEXER_POLL_INTERVAL_MS,
+      ...deps.tuning,
+    },
+    ...(market === undefined ? {} : { market }),
+    ...(progress === undefined ? {} : { progress }),
+    ...(deps.stdout === undefined ? {} : { stdout: deps.stdout }),
+  });
+  try {
+    return await engine.run({ untilCaughtUp: deps.untilCaughtUp === true });
+  } finally {
+    await engine.close();
+  }
+}

@@ -1,0 +1,126 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { isSemver } from "@pointwise/indexer-engine";
+import { ADAPTERS, createRegistry } from "../src/adapters";
+import { runCli } from "../src/app";
+import { parseCommand } from "../src/cli";
+import { loadRunEnv } from "../src/env";
+
+// biome-ignore lint/suspicious/noExplicitAny: tests edit arbitrary parts of a config to break one rule at a time.
+type Config = Record<string, any>;
+
+const EXAMPLE = join(__dirname, "..", ".pointwise.example.json");
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pw-cli-"));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function cli(argv: string[], env: Record<string, string> = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  stderr.on("data", (d: Buffer) => {
+    err += d.toString();
+  });
+  const code = await runCli(argv, { env, stdout, stderr, signal: new AbortController().signal });
+  const logs = `${out}\n${err}`
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { code, out, err, logs };
+}
+
+async function configFile(name: string, edit: (c: Config) => void): Promise<string> {
+  const config = JSON.parse(await import("node:fs/promises").then((fs) => fs.readFile(EXAMPLE, "utf8"))) as Config;
+  edit(config);
+  const path = join(dir, name);
+  await writeFile(path, JSON.stringify(config));
+  return path;
+}
+
+describe("command line", () => {
+  it("parses commands", () => {
+    expect(parseCommand([])).toEqual({ name: "run" });
+    expect(parseCommand(["run", "--config", "a.json"])).toEqual({ name: "run", configFile: "a.json" });
+    expect(parseCommand(["run", "--config=b.json"])).toEqual({ name: "run", configFile: "b.json" });
+    expect(parseCommand(["validate", "c.json"])).toEqual({ name: "validate", file: "c.json" });
+    expect(parseCommand(["frobnicate"])).toEqual({ name: "invalid", message: "unknown command: frobnicate" });
+  });
+
+  it("validates the shipped example config", async () => {
+    const { code, out } = await cli(["validate", EXAMPLE]);
+    expect(code).toBe(0);
+    expect(out).toBe("Config is valid: indexerId example-usdc-weth-lp, chain 1, adapter amm-v2, 3 sink(s)\n");
+  });
+
+  it("validates INDEXER_CONFIG (base64) when no file is given", async () => {
+    const text = await import("node:fs/promises").then((fs) => fs.readFile(EXAMPLE));
+    expect((await cli(["validate"], { INDEXER_CONFIG: text.toString("base64") })).code).toBe(0);
+  });
+
+  it("lists every problem of an invalid config with the exact messages", async () => {
+    const path = await configFile("bad.json", (c) => {
+      c.flushMs = 60_000;
+      c.stateStoreUrl = "memcached://cache";
+    });
+    const { code, err } = await cli(["validate", path]);
+    expect(code).toBe(1);
+    expect(err).toBe("Invalid indexer config:\n  - flushMs must be at least 3600000\n  - stateStoreUrl must begin with redis:// or rediss://\n");
+  });
+
+  it("names the registered adapters for an unknown adapterId", async () => {
+    const path = await configFile("foo.json", (c) => (c.adapterConfig.adapterId = "foo"));
+    expect((await cli(["validate", path])).err).toContain("  - Unknown adapter: foo. Available adapters: amm-v2\n");
+  });
+
+  it("reports the amm-v2 rule that something must be tracked", async () => {
+    const path = await configFile("none.json", (c) => (c.adapterConfig.params = { poolAddress: c.adapterConfig.params.poolAddress }));
+    expect((await cli(["validate", path])).err).toContain("  - At least one of trackSwaps or trackLP must be enabled\n");
+  });
+
+  it("stops a run that lacks a required variable, naming each", async () => {
+    const { code, logs } = await cli(["run"], {});
+    expect(code).toBe(1);
+    const message = String(logs.find((l) => l.level === "error")?.msg);
+    for (const name of ["POINTWISE_API_KEY is required", "RPC_URL is required", "PRICE_API_KEY is required", "INDEXER_CONFIG is required"])
+      expect(message).toContain(name);
+    const onlyConfig = await cli(["run"], { POINTWISE_API_KEY: "k", RPC_URL: "http://127.0.0.1:1", PRICE_API_KEY: "p" });
+    expect(String(onlyConfig.logs.find((l) => l.level === "error")?.msg)).toBe("Invalid environment: INDEXER_CONFIG is required");
+    expect(() => loadRunEnv({ POINTWISE_API_KEY: "k", RPC_URL: "ftp://node", PRICE_API_KEY: "p", INDEXER_CONFIG: "x" })).toThrow(
+      "RPC_URL: must be a URL starting with http:// or https://",
+    );
+  });
+
+  it("rejects the example's placeholder key and RPC URL", async () => {
+    const env = { RPC_URL: "http://127.0.0.1:1", PRICE_API_KEY: "p", STATE_KEY_PREFIX: "pwcli" };
+    const badKey = await cli(["run", "--config", EXAMPLE], { ...env, POINTWISE_API_KEY: "pw_live_EXAMPLE_KEY_DO_NOT_USE" });
+    expect(badKey.code).toBe(1);
+    expect(badKey.logs.find((l) => l.level === "error")?.msg).toBe("Invalid API Key");
+    const badRpc = await cli(["run", "--config", EXAMPLE], {
+      ...env,
+      POINTWISE_API_KEY: "a-campaign-key",
+      RPC_URL: "https://rpc.example.invalid/v2/REPLACE_WITH_YOUR_RPC_KEY",
+    });
+    expect(badRpc.logs.find((l) => l.level === "error")?.msg).toBe("RPC Connection Failed");
+  });
+});
+
+describe("adapter conformance", () => {
+  it.each(ADAPTERS.map((a) => [a.id, a] as const))("%s has a valid identity, semver version and parameter schema", (id, adapter) => {
+    expect(id).toMatch(/^[a-z0-9][a-z0-9-]*$/);
+    expect(isSemver(adapter.version)).toBe(true);
+    expect(adapter.description.length).toBeGreaterThan(10);
+    expect(createRegistry().get(id)).toBe(adapter);
+    // Empty parameters are never enough: every adapter needs to know what to watch.
+    const empty = adapter.paramsSchema.safeParse({});
+    expect(empty.success).toBe(false);
+    expect(empty.error?.issues.every((i) => i.message.length > 0)).toBe(true);
+  });
+});

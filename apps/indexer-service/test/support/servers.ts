@@ -1,0 +1,154 @@
+import { randomUUID } from "node:crypto";
+import { type LocalServer, listen, readBody, sendJson } from "./net";
+
+const GRID_MS = 900_000;
+
+/** The stand-in market price of `test-eth` at a 15-minute grid point: 2000 + 1.25 x (grid index mod 97), exact in binary. */
+export function testEthPriceAtGrid(gridMs: number): number {
+  return 2000 + ((gridMs / GRID_MS) % 97) * 1.25;
+}
+
+/** The last grid point at or before `ts`. */
+export function gridFloor(ts: number): number {
+  return Math.floor(ts / GRID_MS) * GRID_MS;
+}
+
+/** A stand-in for a CoinGecko-compatible price API serving `/coins/{id}/market_chart/range`. */
+export interface PriceServer extends LocalServer {
+  requests: string[];
+}
+
+/**
+ * Starts the stand-in price API. It checks the demo key header, knows only `test-eth`, has no samples before
+ * `availableFrom`, and answers the first `failFirst` requests with 429 (Retry-After 0) to exercise retries.
+ */
+export async function startPriceServer(options: { apiKey: string; availableFrom?: number; failFirst?: number }): Promise<PriceServer> {
+  const requests: string[] = [];
+  let failures = options.failFirst ?? 0;
+  const server = await listen((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    requests.push(url.pathname + url.search);
+    if (req.headers["x-cg-demo-api-key"] !== options.apiKey) return sendJson(res, 401, { error: "invalid key" });
+    if (failures > 0) {
+      failures--;
+      return sendJson(res, 429, { error: "rate limited" }, { "retry-after": "0" });
+    }
+    const match = /^\/coins\/([^/]+)\/market_chart\/range$/.exec(url.pathname);
+    if (match === null || match[1] !== "test-eth") return sendJson(res, 404, { error: "coin not found" });
+    const from = Number(url.searchParams.get("from")) * 1000;
+    const to = Number(url.searchParams.get("to")) * 1000;
+    const prices: [number, number][] = [];
+    for (let t = Math.ceil(from / GRID_MS) * GRID_MS; t <= to; t += GRID_MS) if (t >= (options.availableFrom ?? 0)) prices.push([t, testEthPriceAtGrid(t)]);
+    sendJson(res, 200, { prices, market_caps: [], total_volumes: [] });
+  });
+  return { ...server, requests };
+}
+
+/** One earn event as the stand-in ingest API received it. */
+export interface ReceivedEvent {
+  account_id: string;
+  identity_type: string;
+  amount: string;
+  reg_event_id: string;
+}
+
+/** A stand-in for the Pointwise ingest API's earn-events endpoint, implementing its contract. */
+export interface IngestServer extends LocalServer {
+  /** Events recorded (each once, whatever the retries). */
+  recorded: ReceivedEvent[];
+  /** Every request: its Idempotency-Key and size. */
+  calls: { key: string | undefined; size: number; authorization: string | undefined }[];
+}
+
+/** Options of the stand-in ingest API. */
+export interface IngestOptions {
+  apiKey: string;
+  /** Whole-request failure to answer for the n-th call (0-based), e.g. rate-limited. */
+  failCall?: (n: number) => string | undefined;
+  /** Per-item failure code for an event, e.g. validation-failed. */
+  rejectItem?: (event: ReceivedEvent) => string | undefined;
+}
+
+/**
+ * Starts the stand-in ingest API: always HTTP 200; `{data:null, errors}` for whole-request failures; per-item
+ * results otherwise. A repeated Idempotency-Key gets the first response and records nothing new.
+ */
+export async function startIngestServer(options: IngestOptions): Promise<IngestServer> {
+  const recorded: ReceivedEvent[] = [];
+  const calls: IngestServer["calls"] = [];
+  const responses = new Map<string, unknown>();
+  const fail = (res: Parameters<typeof sendJson>[0], code: string, message: string) =>
+    sendJson(res, 200, { data: null, errors: [{ message, extensions: { code } }] });
+  const server = await listen(async (req, res) => {
+    const body = await readBody(req);
+    const key = req.headers["idempotency-key"] as string | undefined;
+    const authorization = req.headers.authorization;
+    const n = calls.length;
+    const events = (JSON.parse(body) as { events: ReceivedEvent[] }).events;
+    calls.push({ key, size: events.length, authorization });
+    if (req.method !== "POST" || req.url !== "/api/rest/earn-events") return sendJson(res, 404, { error: "not found" });
+    if (authorization === undefined) return fail(res, "missing-api-key", "missing API key");
+    if (authorization !== `Bearer ${options.apiKey}`) return fail(res, "invalid-api-key", "invalid API key");
+    if (key !== undefined && responses.has(key)) return sendJson(res, 200, responses.get(key));
+    const failure = options.failCall?.(n);
+    if (failure !== undefined) return fail(res, failure, failure);
+    const results = events.map((event) => {
+      const code = options.rejectItem?.(event);
+      if (code !== undefined) return { ok: false, errors: [{ message: `rejected: ${code}`, extensions: { code } }] };
+      recorded.push(event);
+      return { ok: true, event_id: randomUUID() };
+    });
+    const response = { data: { results } };
+    if (key !== undefined) responses.set(key, response);
+    sendJson(res, 200, response);
+  });
+  return { ...server, recorded, calls };
+}
+
+/** Options of the JSON-RPC proxy: limits some providers impose, or a broken endpoint. */
+export interface RpcProxyOptions {
+  target: string;
+  /** Refuse eth_getLogs spanning more blocks than this (like hosted providers do). */
+  maxLogRange?: number;
+  /** Refuse state queries at a past block (like a non-archive node). */
+  noHistoricalState?: boolean;
+  /** Answer every request with this HTTP status (401: a rejected key). */
+  status?: number;
+  /** Delay every answer by this much (a slow provider). */
+  delayMs?: number;
+}
+
+/** A JSON-RPC proxy in front of the local chain, counting requests by method. */
+export interface RpcProxy extends LocalServer {
+  counts: Map<string, number>;
+}
+
+/** Starts a proxy that forwards to the real node unless a rule refuses the request. */
+export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy> {
+  const counts = new Map<string, number>();
+  const server = await listen(async (req, res) => {
+    const text = await readBody(req);
+    if (options.delayMs !== undefined) await new Promise((r) => setTimeout(r, options.delayMs));
+    if (options.status !== undefined) return sendJson(res, options.status, { error: "unauthorized" });
+    const payload = JSON.parse(text) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[];
+    const one = async (call: { id: number; method: string; params: unknown[] }) => {
+      counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
+      if (call.method === "eth_getLogs" && options.maxLogRange !== undefined) {
+        const filter = call.params[0] as { fromBlock: string; toBlock: string };
+        if (Number(filter.toBlock) - Number(filter.fromBlock) + 1 > options.maxLogRange) {
+          return { jsonrpc: "2.0", id: call.id, error: { code: -32005, message: `query exceeds max block range ${options.maxLogRange}` } };
+        }
+      }
+      if (options.noHistoricalState === true && (call.method === "eth_getCode" || call.method === "eth_call")) {
+        const tag = call.params[1];
+        if (tag !== "latest" && tag !== undefined)
+          return { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "missing trie node (historical state not available)" } };
+      }
+      const upstream = await fetch(options.target, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(call) });
+      return upstream.json();
+    };
+    const answer = Array.isArray(payload) ? await Promise.all(payload.map(one)) : await one(payload);
+    sendJson(res, 200, answer);
+  });
+  return { ...server, counts };
+}

@@ -1,0 +1,158 @@
+import { readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { adapterConfigHash, type IndexerConfig, type IndexerConfigInput } from "@pointwise/indexer-engine";
+import { createClient } from "redis";
+import { type LocalChain, startChain } from "./support/chain";
+import { buildConfig, clearIndexer, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
+import { freePort } from "./support/net";
+import { runScenario, type ScenarioResult } from "./support/scenario";
+import { type RpcProxy, startIngestServer, startRpcProxy } from "./support/servers";
+
+let chain: LocalChain;
+let scenario: ScenarioResult;
+const configs: IndexerConfig[] = [];
+const files: string[] = [];
+const closers: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  chain = await startChain();
+  scenario = await runScenario(chain);
+}, 120_000);
+
+afterAll(async () => {
+  for (const config of configs) await clearIndexer(config);
+  for (const file of files) await rm(file, { force: true });
+  for (const c of closers) await c.close();
+  await chain?.stop();
+});
+
+function config(overrides: Partial<IndexerConfigInput> & { params?: Record<string, unknown> } = {}): IndexerConfig {
+  const csv = join(tmpdir(), `${uniqueId("sym")}.csv`);
+  const { params, ...rest } = overrides;
+  const built = buildConfig({
+    kind: "evm",
+    indexerId: uniqueId("sym"),
+    flushMs: 3_600_000,
+    stateStoreUrl: REDIS_URL,
+    network: { chainId: 31337, finality: 0 },
+    range: { fromBlock: scenario.pairDeployBlock, toBlock: scenario.endBlock },
+    sinkConfig: { sinks: [{ sinkType: "csv", path: csv }] },
+    adapterConfig: { adapterId: "amm-v2", params: params ?? { poolAddress: scenario.pair, trackSwaps: true, trackLP: true } },
+    ...rest,
+  });
+  configs.push(built);
+  files.push(csv);
+  return built;
+}
+
+async function proxy(options: Omit<Parameters<typeof startRpcProxy>[0], "target">): Promise<RpcProxy> {
+  const p = await startRpcProxy({ target: chain.url, ...options });
+  closers.push(p);
+  return p;
+}
+
+const run = (c: IndexerConfig, env: Record<string, string> = {}) => runInProcess(c, testEnv({ RPC_URL: chain.url, ...env }));
+
+describe("indexer symptoms", () => {
+  it("fails with RPC Connection Failed when the RPC is unreachable", async () => {
+    await expect(run(config(), { RPC_URL: `http://127.0.0.1:${await freePort()}` })).rejects.toMatchObject({
+      message: "RPC Connection Failed",
+      code: "rpc-connection-failed",
+    });
+  });
+
+  it("fails with RPC Connection Failed when the RPC rejects the key", async () => {
+    const rejecting = await proxy({ status: 401 });
+    await expect(run(config(), { RPC_URL: rejecting.url })).rejects.toMatchObject({ message: "RPC Connection Failed" });
+  });
+
+  it("fails with Contract Not Found for an address without code", async () => {
+    await expect(run(config({ params: { poolAddress: "0x00000000000000000000000000000000deadbeef", trackLP: true } }))).rejects.toMatchObject({
+      message: "Contract Not Found",
+      details: { address: "0x00000000000000000000000000000000deadbeef" },
+    });
+  });
+
+  it("fails with Contract Not Found when the RPC serves another chain", async () => {
+    await expect(run(config({ network: { chainId: 1, finality: 0 } }))).rejects.toMatchObject({
+      message: "Contract Not Found",
+      details: { served: 31337, chainId: 1 },
+    });
+  });
+
+  it("fails with fromBlock Not Found when fromBlock is beyond the chain", async () => {
+    await expect(run(config({ range: { fromBlock: scenario.endBlock + 1000 } }))).rejects.toMatchObject({ message: "fromBlock Not Found" });
+  });
+
+  it("fails with fromBlock Not Found when fromBlock is omitted and the node cannot look up old state", async () => {
+    const pruned = await proxy({ noHistoricalState: true });
+    await expect(run(config({ range: {} }), { RPC_URL: pruned.url })).rejects.toMatchObject({ message: "fromBlock Not Found" });
+  });
+
+  it("fails with Invalid API Key for an example key before touching the chain", async () => {
+    const counting = await proxy({});
+    await expect(run(config(), { RPC_URL: counting.url, POINTWISE_API_KEY: "pw_live_EXAMPLE_KEY_DO_NOT_USE" })).rejects.toMatchObject({
+      message: "Invalid API Key",
+    });
+    expect(counting.counts.size).toBe(0);
+  });
+
+  it("fails with Invalid API Key when the Pointwise API rejects the key", async () => {
+    const ingest = await startIngestServer({ apiKey: "the-campaign-key" });
+    closers.push(ingest);
+    const c = config({
+      sinkConfig: {
+        sinks: [{ sinkType: "pointwise", baseUrl: ingest.url, events: { swap: { regEventId: "11111111-1111-4111-8111-111111111111", amount: "count" } } }],
+      },
+    });
+    await expect(run(c, { POINTWISE_API_KEY: "another-campaigns-key" })).rejects.toMatchObject({ message: "Invalid API Key", code: "invalid-api-key" });
+    expect(ingest.recorded).toEqual([]);
+  });
+});
+
+describe("amm-v2 on a real pool", () => {
+  it("fetches token0/token1 once, lowercased, and caches them under the adapter-config hash, protocol prefix and pool", async () => {
+    const counting = await proxy({});
+    const first = config();
+    await run(first, { RPC_URL: counting.url });
+    expect(counting.counts.get("eth_call")).toBe(4); // token0, token1 and their decimals
+
+    const redis = createClient({ url: REDIS_URL });
+    await redis.connect();
+    const prefix = `pwtest:idx:${first.indexerId}:kv:${adapterConfigHash(first)}:amm-v2:${scenario.pair}`;
+    expect(await redis.get(`${prefix}:token0`)).toBe(scenario.token0);
+    expect(await redis.get(`${prefix}:token1`)).toBe(scenario.token1);
+    await redis.quit();
+
+    // Same indexer and adapter config, different sinks: a new index, but the cached tokens are reused.
+    counting.counts.clear();
+    const secondCsv = join(tmpdir(), `${uniqueId("sym2")}.csv`);
+    const second = buildConfig({ ...first, sinkConfig: { sinks: [{ sinkType: "csv", path: secondCsv }] } } as never);
+    configs.push(second);
+    files.push(secondCsv);
+    await run(second, { RPC_URL: counting.url });
+    expect(counting.counts.get("eth_call") ?? 0).toBe(0);
+  });
+
+  it("fails the adapter when token0/token1 cannot be read", async () => {
+    await expect(run(config({ params: { poolAddress: scenario.token0, trackSwaps: true } }))).rejects.toMatchObject({
+      code: "adapter-init-failed",
+      message: `amm-v2: could not read token0/token1 of pool ${scenario.token0}`,
+    });
+  });
+
+  it("shrinks log ranges the provider refuses and still writes the same rows", async () => {
+    const direct = config();
+    await run(direct, { INDEXER_INITIAL_BLOCK_RANGE: "50" });
+    const limited = await proxy({ maxLogRange: 2 });
+    const narrow = config();
+    await run(narrow, { RPC_URL: limited.url, INDEXER_INITIAL_BLOCK_RANGE: "50" });
+    // Row ids hash the indexerId, which differs between the two runs; every other column must match.
+    const text = async (c: IndexerConfig) =>
+      (await readFile(c.sinkConfig.sinks[0]?.sinkType === "csv" ? c.sinkConfig.sinks[0].path : "", "utf8")).replace(/^(\w+),[^,]*,[^,]*,/gm, "$1,ID,ID,");
+    expect(await text(narrow)).toBe(await text(direct));
+    // Every refused request was retried with a smaller range until the node accepted it.
+    expect(limited.counts.get("eth_getLogs") ?? 0).toBeGreaterThan((scenario.endBlock - scenario.pairDeployBlock) / 2);
+  });
+});

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** Message when neither kind of tracking is enabled (spec: at least one of them must be enabled). */
+export const NOTHING_TRACKED = "At least one of trackSwaps or trackLP must be enabled";
+
+/** Parameters of the amm-v2 adapter: the pool and what to track in it. */
+export const ammV2Params = z
+  .object({
+    poolAddress: z
+      .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+      .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+      .transform((v) => v.toLowerCase()),
+    trackSwaps: z.boolean("must be a boolean").optional(),
+    trackLP: z.boolean("must be a boolean").optional(),
+  })
+  .strict()
+  .refine((p) => p.trackSwaps === true || p.trackLP === true, { message: NOTHING_TRACKED });
+
+/** Validated amm-v2 parameters. */
+export type AmmV2Params = z.output<typeof ammV2Params>;

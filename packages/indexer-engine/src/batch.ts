@@ -1,0 +1,118 @@
+import type { Logger } from "@pointwise/logger";
+import type { Adapter, ChainLog } from "./adapter";
+import { lastBlockBefore } from "./chain/boundary";
+import type { ChainReader } from "./chain/reader";
+import { Dec } from "./decimal";
+import type { BatchItem, Enricher } from "./enrich";
+import { type ActionEvent, type EventContext, type IndexerEvent, NULL_ADDRESS } from "./events";
+import { mapLimit } from "./util/retry";
+import { boundariesBetween, type ClosedWindow, type Point, type WindowBook } from "./windows";
+
+/** What turning logs into items needs. */
+export interface BatchDeps {
+  adapter: Adapter;
+  reader: ChainReader;
+  book: WindowBook;
+  metrics: Map<string, string>;
+  enricher: Enricher;
+  flushMs: number;
+  logger: Logger;
+}
+
+/** The items of a batch and the last block it reached. */
+export interface BatchResult {
+  items: BatchItem[];
+  dirtyMetrics: Map<string, string>;
+  last: Point;
+}
+
+/**
+ * Runs one block range through the adapter and the state: flush boundaries first (in time order), then each
+ * log's events. Pure state changes happen in the WindowBook; chain reads are the block timestamps, the
+ * transaction senders the adapter asked for, and the block of each flush boundary.
+ */
+export async function processBatch(deps: BatchDeps, logs: readonly ChainLog[], to: number, prev: Point): Promise<BatchResult> {
+  const { adapter, reader, book, enricher } = deps;
+  const wantsTx = new Set(adapter.filters.filter((f) => f.withTransaction).flatMap((f) => f.topics.map((t) => `${f.address}|${t.toLowerCase()}`)));
+  const txHashes = [...new Set(logs.filter((l) => wantsTx.has(`${l.address}|${l.topics[0]}`)).map((l) => l.transactionHash))];
+  const [senders, timestamps] = await Promise.all([
+    mapLimit(txHashes, 8, async (hash) => [hash, await reader.transactionFrom(hash)] as const).then((pairs) => new Map(pairs)),
+    reader.timestamps([...logs.map((l) => l.blockNumber), to]),
+  ]);
+
+  const items: BatchItem[] = [];
+  const dirtyMetrics = new Map<string, string>();
+  let last = prev;
+
+  const flushUntil = async (point: Point) => {
+    let lower = last;
+    for (const boundary of boundariesBetween(last.ts, point.ts, deps.flushMs)) {
+      if (book.openCount === 0) break;
+      const block = point.block === lower.block + 1 ? lower.block : await lastBlockBefore(reader, boundary, lower, point);
+      const at = { ts: boundary, block };
+      for (const window of book.flush(at)) items.push({ kind: "window", window });
+      lower = { block, ts: await reader.timestamp(block) };
+    }
+  };
+
+  const ingest = (event: IndexerEvent, ctx: EventContext) => {
+    const applied = applyEvent(book, deps.metrics, event, ctx);
+    if (applied.metric !== undefined) dirtyMetrics.set(applied.metric.key, applied.metric.value);
+    for (const window of applied.windows) items.push({ kind: "window", window });
+    if (applied.action !== undefined) items.push({ kind: "action", action: applied.action, ctx });
+  };
+
+  for (const log of logs) {
+    const ts = timestamps.get(log.blockNumber) as number;
+    const point = { block: log.blockNumber, ts };
+    if (point.block !== last.block) {
+      await flushUntil(point);
+      last = point;
+    }
+    const ctx: EventContext = { ts, height: log.blockNumber, txHash: log.transactionHash, logIndex: log.logIndex };
+    const from = senders.get(log.transactionHash);
+    const events = await adapter.handle(log, from === undefined ? ctx : { ...ctx, transaction: { from } });
+    for (const event of events) if (enricher.accept(event, ctx)) ingest(event, ctx);
+  }
+  const end = { block: to, ts: timestamps.get(to) as number };
+  if (end.block !== last.block) {
+    await flushUntil(end);
+    last = end;
+  }
+  return { items, dirtyMetrics, last };
+}
+
+/** What one event did to the state: windows it closed, a metric it changed, or the action to export. */
+export interface Applied {
+  windows: ClosedWindow[];
+  metric?: { key: string; value: string };
+  action?: ActionEvent;
+}
+
+/**
+ * Applies one validated event to the state (pure): balance deltas move windows (the null address is ignored,
+ * so mints and burns need no filtering), position events cut windows, measure deltas add to a metric, actions
+ * pass through to enrichment.
+ */
+export function applyEvent(book: WindowBook, metrics: Map<string, string>, event: IndexerEvent, ctx: EventContext): Applied {
+  const at = { ts: ctx.ts, block: ctx.height };
+  const cause = { txHash: ctx.txHash, logIndex: ctx.logIndex };
+  switch (event.type) {
+    case "balanceDelta":
+      return { windows: event.user === NULL_ADDRESS ? [] : book.applyDelta(event.user, event.asset, event.activity, event.amount, at, cause) };
+    case "positionUpdate":
+      return { windows: book.positionUpdate(event.user, event.asset, event.activity, at, cause) };
+    case "positionStatusChange":
+      return { windows: book.setStatus(event.user, event.asset, event.activity, event.active, at, cause) };
+    case "reprice":
+      return { windows: book.reprice(event.asset, at, cause) };
+    case "measureDelta": {
+      const key = `${event.asset}|${event.metric}`;
+      const value = new Dec(metrics.get(key) ?? "0").plus(event.amount).toFixed();
+      metrics.set(key, value);
+      return { windows: [], metric: { key, value } };
+    }
+    case "action":
+      return { windows: [], action: event };
+  }
+}

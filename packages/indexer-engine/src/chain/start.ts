@@ -1,0 +1,43 @@
+import { contractNotFound, fromBlockNotFound } from "../symptoms";
+import { type ChainReader, RpcResponseError } from "./reader";
+
+/** Checks that the endpoint serves the configured chain and that every contract has code; else Contract Not Found. */
+export async function checkContracts(reader: ChainReader, chainId: number, contracts: readonly string[]): Promise<void> {
+  const served = await reader.chainId();
+  if (served !== chainId) throw contractNotFound({ details: { reason: `RPC serves chain ${served}, config says ${chainId}`, chainId, served } });
+  for (const address of contracts) {
+    const code = await reader.code(address);
+    if (code === "0x" || code === "") throw contractNotFound({ details: { reason: `no contract at ${address} on chain ${chainId}`, address, chainId } });
+  }
+}
+
+/**
+ * Finds the first block at which every contract exists (the latest deployment among them) by binary search over
+ * historical eth_getCode. A node that cannot answer state queries for old blocks gives fromBlock Not Found.
+ */
+export async function findFromBlock(reader: ChainReader, contracts: readonly string[], head: number): Promise<number> {
+  let start = 0;
+  for (const address of contracts) {
+    let lo = 0;
+    let hi = head;
+    try {
+      while (lo < hi) {
+        const mid = lo + Math.floor((hi - lo) / 2);
+        const code = await reader.code(address, mid);
+        if (code !== "0x" && code !== "") hi = mid;
+        else lo = mid + 1;
+      }
+    } catch (err) {
+      if (err instanceof RpcResponseError)
+        throw fromBlockNotFound({ cause: err, details: { reason: "the RPC cannot look up historical contract code; set range.fromBlock", address } });
+      throw err;
+    }
+    start = Math.max(start, lo);
+  }
+  return start;
+}
+
+/** Fails with fromBlock Not Found when the configured start block is beyond the chain's head. */
+export function checkFromBlock(fromBlock: number, head: number): void {
+  if (fromBlock > head) throw fromBlockNotFound({ details: { reason: `range.fromBlock ${fromBlock} is beyond the chain head ${head}`, fromBlock, head } });
+}

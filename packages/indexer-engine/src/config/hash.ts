@@ -1,0 +1,43 @@
+import { createHash } from "node:crypto";
+import type { IndexerConfig } from "./schema";
+
+/** JSON with object keys sorted at every level, so equal configs hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** First 16 hex characters of the SHA-256 of the canonical JSON of `value`. */
+export function shortHash(value: unknown): string {
+  return createHash("sha256").update(canonicalJson(value)).digest("hex").slice(0, 16);
+}
+
+/**
+ * Hash of the parts of a config that decide what the indexer writes. Connection details (rpcUrl, gatewayUrl,
+ * finality) and `range.toBlock` are left out so that changing them, or extending a finished range, resumes the
+ * same state instead of starting over; anything else starts a fresh namespace.
+ */
+export function configHash(config: IndexerConfig): string {
+  return shortHash({
+    kind: config.kind,
+    indexerId: config.indexerId,
+    flushMs: config.flushMs,
+    chainId: config.network.chainId,
+    fromBlock: config.range.fromBlock ?? null,
+    pricingRange: config.pricingRange ?? null,
+    sinks: config.sinkConfig.sinks,
+    adapter: config.adapterConfig,
+    assetFeedConfig: config.assetFeedConfig,
+  });
+}
+
+/** Hash of `{adapterId, params}`: the prefix of an adapter's own cache keys. */
+export function adapterConfigHash(config: IndexerConfig): string {
+  return shortHash(config.adapterConfig);
+}

@@ -1,0 +1,238 @@
+import { z } from "zod";
+import { CHAINS, findChain } from "./chains";
+
+/** The smallest allowed flush interval: one hour. */
+export const MIN_FLUSH_MS = 3_600_000;
+/** Confirmations waited for when `network.finality` is omitted. */
+export const DEFAULT_FINALITY = 75;
+/** The most events one request to the Pointwise ingest API may carry. */
+export const MAX_EARN_BATCH = 1000;
+
+/** A zod `error` option that says "is required" for a missing value and `fragment` for a wrong one. */
+function req(fragment: string) {
+  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : fragment) };
+}
+
+const httpUrl = z.string(req("must be a string")).refine((v) => /^https?:\/\/[^\s/]+/.test(v), "must be an http:// or https:// URL");
+
+const evmAddress = z
+  .string(req("must be a string"))
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .transform((v) => v.toLowerCase());
+
+const blockNumber = z.number(req("must be a number")).int("must be an integer").min(0, "must not be negative");
+
+/** How an asset is priced in USD: a market id, a fixed peg, or the net asset value of a constant-product pool's LP token. */
+export type FeedSelector =
+  | { kind: "market"; id: string }
+  | { kind: "pegged"; usdPegValue: number }
+  | { kind: "ammv2nav"; token0: FeedSelector; token1: FeedSelector };
+
+/** Feed selector kinds this engine can price. */
+export const FEED_KINDS = ["market", "pegged", "ammv2nav"] as const;
+
+const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
+  z.discriminatedUnion(
+    "kind",
+    [
+      z.object({ kind: z.literal("market"), id: z.string(req("must be a string")).min(1, "must not be empty") }).strict(),
+      z
+        .object({
+          kind: z.literal("pegged"),
+          usdPegValue: z.number(req("must be a number")).nonnegative("must not be negative").refine(Number.isFinite, "must be finite"),
+        })
+        .strict(),
+      z.object({ kind: z.literal("ammv2nav"), token0: feedSelector, token1: feedSelector }).strict(),
+    ],
+    req(`must be one of ${FEED_KINDS.join(", ")}`),
+  ),
+);
+
+/** Operators of a label expression, as in Kubernetes label selectors. */
+export const MATCH_OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;
+
+const matchExpression = z
+  .object({
+    key: z.string(req("must be a string")).min(1, "must not be empty"),
+    operator: z.enum(MATCH_OPERATORS, req(`must be one of ${MATCH_OPERATORS.join(", ")}`)),
+    values: z.array(z.string("must be a string"), "must be an array of strings").optional(),
+  })
+  .strict()
+  .superRefine((expr, ctx) => {
+    const needsValues = expr.operator === "In" || expr.operator === "NotIn";
+    if (needsValues && (expr.values === undefined || expr.values.length === 0))
+      ctx.addIssue({ code: "custom", path: ["values"], message: `must list at least one value for operator ${expr.operator}` });
+    if (!needsValues && expr.values !== undefined && expr.values.length > 0)
+      ctx.addIssue({ code: "custom", path: ["values"], message: `must be empty for operator ${expr.operator}` });
+  });
+
+/** One label expression of an asset feed rule. */
+export type MatchExpression = z.output<typeof matchExpression>;
+
+const assetMatch = z
+  .object(
+    {
+      key: evmAddress.optional(),
+      matchLabels: z.record(z.string(), z.string("must be a string"), "must be an object of label values").optional(),
+      matchExpressions: z.array(matchExpression, "must be an array").min(1, "must not be empty").optional(),
+    },
+    req("must be an object"),
+  )
+  .strict()
+  .refine((m) => [m.key, m.matchLabels, m.matchExpressions].filter((x) => x !== undefined).length === 1, {
+    message: "must have exactly one of key, matchLabels or matchExpressions",
+  });
+
+/** Which assets a feed rule applies to: one address, a set of labels, or label expressions. */
+export type AssetMatch = z.output<typeof assetMatch>;
+
+/** Asset kinds a feed rule may declare. */
+export const ASSET_TYPES = ["erc20", "erc721", "spl"] as const;
+
+const assetFeedRule = z
+  .object(
+    {
+      match: assetMatch,
+      config: z
+        .object(
+          {
+            assetType: z.enum(ASSET_TYPES, req(`must be one of ${ASSET_TYPES.join(", ")}`)),
+            priceFeed: feedSelector,
+          },
+          req("must be an object"),
+        )
+        .strict(),
+    },
+    req("must be an object"),
+  )
+  .strict();
+
+/** One pricing rule: the first rule whose match fits an asset decides its feed. */
+export type AssetFeedRule = z.output<typeof assetFeedRule>;
+
+/** What an earn event's amount is taken from: USD value, USD x hours, token amount, token amount x hours, or 1 per row. */
+export const EARN_AMOUNTS = ["usd", "usdHours", "amount", "amountHours", "count"] as const;
+/** Row kinds a sink writes. */
+export const ROW_TYPES = ["window", "action"] as const;
+
+const earnMapping = z
+  .object(
+    {
+      regEventId: z.string(req("must be a string")).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID"),
+      amount: z.enum(EARN_AMOUNTS, req(`must be one of ${EARN_AMOUNTS.join(", ")}`)),
+      rowType: z.enum(ROW_TYPES, req(`must be one of ${ROW_TYPES.join(", ")}`)).optional(),
+    },
+    req("must be an object"),
+  )
+  .strict()
+  .transform((m) => ({ ...m, rowType: m.rowType ?? (m.amount === "usdHours" || m.amount === "amountHours" ? "window" : "action") }))
+  .superRefine((m, ctx) => {
+    if (m.rowType === "action" && (m.amount === "usdHours" || m.amount === "amountHours"))
+      ctx.addIssue({ code: "custom", path: ["amount"], message: `${m.amount} applies only to rowType window` });
+    if (m.rowType === "window" && m.amount === "count") ctx.addIssue({ code: "custom", path: ["amount"], message: "count applies only to rowType action" });
+  });
+
+/** How rows of one activity become earn events of one registered event type. */
+export type EarnMapping = z.output<typeof earnMapping>;
+
+const sink = z.discriminatedUnion(
+  "sinkType",
+  [
+    z.object({ sinkType: z.literal("stdout"), json: z.boolean("must be a boolean").default(false) }).strict(),
+    z.object({ sinkType: z.literal("csv"), path: z.string(req("must be a string")).min(1, "must not be empty") }).strict(),
+    z
+      .object({
+        sinkType: z.literal("pointwise"),
+        baseUrl: httpUrl,
+        batchSize: z
+          .number("must be a number")
+          .int("must be an integer")
+          .min(1, "must be at least 1")
+          .max(MAX_EARN_BATCH, `must be at most ${MAX_EARN_BATCH}`)
+          .default(MAX_EARN_BATCH),
+        events: z
+          .record(z.string().regex(/^[a-z][a-z0-9_-]*$/, "keys must be lowercase activity names"), earnMapping, req("must be an object"))
+          .refine((e) => Object.keys(e).length > 0, "must map at least one activity"),
+      })
+      .strict(),
+  ],
+  req("must be one of stdout, csv, pointwise"),
+);
+
+/** One output destination. */
+export type SinkConfig = z.output<typeof sink>;
+
+/** The `.pointwise.json` indexer config, validated and with defaults applied. */
+export const indexerConfigSchema = z
+  .object(
+    {
+      kind: z.literal("evm", req('must be "evm" (only evm is supported)')),
+      indexerId: z
+        .string(req("must be a string"))
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"),
+      flushMs: z.number(req("must be a number")).int("must be an integer").min(MIN_FLUSH_MS, `must be at least ${MIN_FLUSH_MS}`),
+      stateStoreUrl: z
+        .string(req("must be a string"))
+        .refine((v) => v.startsWith("redis://") || v.startsWith("rediss://"), "must begin with redis:// or rediss://"),
+      network: z
+        .object(
+          {
+            chainId: z
+              .number(req("must be a number"))
+              .int("must be an integer")
+              .refine((id) => findChain(id) !== undefined, {
+                error: (issue) => `must be a supported chain id (got ${String(issue.input)}); supported: ${CHAINS.map((c) => c.id).join(", ")}`,
+              }),
+            gatewayUrl: httpUrl.optional(),
+            rpcUrl: httpUrl.optional(),
+            finality: z.number("must be a number").int("must be an integer").min(0, "must not be negative").default(DEFAULT_FINALITY),
+          },
+          req("must be an object"),
+        )
+        .strict(),
+      range: z
+        .object({ fromBlock: blockNumber.optional(), toBlock: blockNumber.optional() }, req("must be an object"))
+        .strict()
+        .refine((r) => r.toBlock === undefined || r.fromBlock === undefined || r.toBlock >= r.fromBlock, {
+          message: "must not be before range.fromBlock",
+          path: ["toBlock"],
+        }),
+      pricingRange: z
+        .discriminatedUnion(
+          "type",
+          [
+            z.object({ type: z.literal("block"), fromBlock: blockNumber }).strict(),
+            z
+              .object({
+                type: z.literal("timestamp"),
+                fromTimestamp: z
+                  .number(req("must be a number"))
+                  .int("must be an integer")
+                  .min(0, "must not be negative")
+                  .max(99_999_999_999, "must be a Unix timestamp in seconds"),
+              })
+              .strict(),
+          ],
+          req("must be block or timestamp"),
+        )
+        .optional(),
+      sinkConfig: z.object({ sinks: z.array(sink, req("must be an array")).min(1, "must have at least one sink") }, req("must be an object")).strict(),
+      adapterConfig: z
+        .object(
+          {
+            adapterId: z.string(req("must be a string")).min(1, "must not be empty"),
+            params: z.record(z.string(), z.unknown(), "must be an object").default({}),
+          },
+          req("must be an object"),
+        )
+        .strict(),
+      assetFeedConfig: z.array(assetFeedRule, "must be an array").default([]),
+    },
+    "must be a JSON object",
+  )
+  .strict();
+
+/** A validated indexer config. */
+export type IndexerConfig = z.output<typeof indexerConfigSchema>;
+/** An indexer config as written in the file, before defaults. */
+export type IndexerConfigInput = z.input<typeof indexerConfigSchema>;

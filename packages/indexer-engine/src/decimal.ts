@@ -1,0 +1,35 @@
+import DecimalJs from "decimal.js";
+
+/**
+ * The decimal type every amount, balance and price uses: 60 significant digits and banker's rounding,
+ * so sums of 18-decimal token amounts stay exact and no value ever passes through a JS number.
+ */
+export const Dec = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+
+/** An instance of the configured decimal type. */
+export type Dec = DecimalJs;
+
+/** Number of decimal places kept in USD values written to sinks. */
+export const OUTPUT_DECIMALS = 18;
+
+/** Formats a decimal for output: at most `dp` places, no exponent, no trailing zeros ("1.5", "0", "-2"). */
+export function formatDecimal(value: Dec, dp = OUTPUT_DECIMALS): string {
+  // decimal.js keeps no trailing zeros, so toFixed() without places prints exactly the rounded digits.
+  const fixed = (value.decimalPlaces() <= dp ? value : value.toDecimalPlaces(dp)).toFixed();
+  return fixed === "-0" ? "0" : fixed;
+}
+
+/** Converts an integer amount in base units (wei-like) to token units exactly: 1500000 with 6 decimals is "1.5". */
+export function unitsFromRaw(raw: bigint, decimals: number): string {
+  const negative = raw < 0n;
+  const digits = (negative ? -raw : raw).toString().padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = decimals === 0 ? "" : digits.slice(digits.length - decimals).replace(/0+$/, "");
+  const text = fraction === "" ? whole : `${whole}.${fraction}`;
+  return negative && text !== "0" ? `-${text}` : text;
+}
+
+/** True when `text` is a plain decimal number (optional minus, digits, optional fraction), the wire form of amounts. */
+export function isDecimalString(text: string): boolean {
+  return /^-?\d+(\.\d+)?$/.test(text);
+}

@@ -1,0 +1,267 @@
+import { ConfigError } from "@pointwise/errors";
+import type { Logger } from "@pointwise/logger";
+import type { Adapter } from "./adapter";
+import { processBatch } from "./batch";
+import { AdaptiveLogFetcher } from "./chain/logs";
+import { ChainReader } from "./chain/reader";
+import { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
+import { adapterConfigHash, configHash } from "./config/hash";
+import type { IndexerConfig } from "./config/schema";
+import { Enricher } from "./enrich";
+import type { MarketPriceClient } from "./pricing/market";
+import { Pricer } from "./pricing/pricer";
+import type { ProgressReporter } from "./progress";
+import type { AdapterRegistry } from "./registry";
+import { createSinks } from "./sinks";
+import type { Sink } from "./sinks/sink";
+import { type Checkpoint, StateStore } from "./state/store";
+import { sleep } from "./util/retry";
+import { WindowBook } from "./windows";
+
+/** Knobs of the read loop; the defaults suit public RPC providers. */
+export interface EngineTuning {
+  initialBlockRange: number;
+  maxBlockRange: number;
+  targetLogsPerRange: number;
+  pollIntervalMs: number;
+  rpcMaxAttempts: number;
+  rpcRetryBaseMs: number;
+  dedupeCapacity: number;
+  pointwiseRetryBaseMs?: number;
+}
+
+/** Default tuning. */
+export const DEFAULT_TUNING: EngineTuning = {
+  initialBlockRange: 500,
+  maxBlockRange: 2_000,
+  targetLogsPerRange: 2_000,
+  pollIntervalMs: 4_000,
+  rpcMaxAttempts: 5,
+  rpcRetryBaseMs: 250,
+  dedupeCapacity: 100_000,
+};
+
+/** Everything the engine needs, built by the service's main. */
+export interface EngineDeps {
+  config: IndexerConfig;
+  registry: AdapterRegistry;
+  logger: Logger;
+  /** The live RPC endpoint (RPC_URL, else network.rpcUrl). */
+  rpcUrl: string;
+  pointwiseApiKey?: string;
+  market?: MarketPriceClient;
+  /** First segment of every state-store key. */
+  keyPrefix?: string;
+  tuning?: Partial<EngineTuning>;
+  progress?: ProgressReporter;
+  stdout?: NodeJS.WritableStream;
+  /** Aborting asks the engine to finish the current block range, commit and return. */
+  signal?: AbortSignal;
+}
+
+/** How a run ended. */
+export interface RunResult {
+  /** True when `range.toBlock` was reached. */
+  finished: boolean;
+  nextBlock: number;
+  rowsWritten: number;
+}
+
+/**
+ * The indexer engine: reads logs in adaptive ranges up to head minus finality, runs them through the adapter,
+ * keeps time-weighted balances, enriches and writes rows to the sinks, and commits a checkpoint per range so a
+ * restart resumes exactly where it stopped.
+ */
+export class IndexerEngine {
+  #checkpoint: Checkpoint;
+
+  private constructor(
+    private readonly deps: EngineDeps,
+    private readonly tuning: EngineTuning,
+    readonly store: StateStore,
+    readonly reader: ChainReader,
+    private readonly adapter: Adapter,
+    private readonly sinks: Sink[],
+    private readonly book: WindowBook,
+    private readonly metrics: Map<string, string>,
+    private readonly enricher: Enricher,
+    checkpoint: Checkpoint,
+  ) {
+    this.#checkpoint = checkpoint;
+  }
+
+  /** Connects to the chain and the state store, checks the contracts, restores the checkpoint and the sinks. */
+  static async start(deps: EngineDeps): Promise<IndexerEngine> {
+    const { config, logger } = deps;
+    const tuning = { ...DEFAULT_TUNING, ...deps.tuning };
+    const definition = deps.registry.get(config.adapterConfig.adapterId);
+    if (definition === undefined)
+      throw new ConfigError(`Unknown adapter: ${config.adapterConfig.adapterId}. Available adapters: ${deps.registry.ids().join(", ")}`);
+    const hash = configHash(config);
+    logger.info(
+      {
+        indexerId: config.indexerId,
+        configHash: hash,
+        chainId: config.network.chainId,
+        adapter: `${definition.id}@${definition.version}`,
+        range: config.range,
+        finality: config.network.finality,
+      },
+      "Indexer started",
+    );
+
+    const reader = new ChainReader({
+      rpcUrl: deps.rpcUrl,
+      ...(config.network.gatewayUrl === undefined ? {} : { archiveUrl: config.network.gatewayUrl }),
+      chainId: config.network.chainId,
+      logger,
+      maxAttempts: tuning.rpcMaxAttempts,
+      retryBaseMs: tuning.rpcRetryBaseMs,
+    });
+    const store = await StateStore.connect(
+      { url: config.stateStoreUrl, keyPrefix: deps.keyPrefix ?? "pw", indexerId: config.indexerId, configHash: hash },
+      logger,
+    );
+    try {
+      const head = await reader.head();
+      logger.info({ chainId: config.network.chainId, head }, "Connected to RPC");
+      const adapter = await definition.create(config.adapterConfig.params, {
+        chainId: config.network.chainId,
+        chain: reader,
+        store: store.kv,
+        labels: store.labels,
+        adapterConfigHash: adapterConfigHash(config),
+        logger: logger.child({ adapter: definition.id }),
+      });
+      await checkContracts(reader, config.network.chainId, adapter.contracts);
+
+      let checkpoint = await store.loadCheckpoint();
+      if (checkpoint === undefined) {
+        const fromBlock = config.range.fromBlock ?? (await findFromBlock(reader, adapter.contracts, head));
+        checkFromBlock(fromBlock, head);
+        const prevBlock = Math.max(0, fromBlock - 1);
+        checkpoint = { fromBlock, nextBlock: fromBlock, prev: { block: prevBlock, ts: await reader.timestamp(prevBlock) }, sinks: {}, rowsWritten: 0 };
+        logger.info({ fromBlock }, "starting a new index");
+      } else {
+        logger.info({ nextBlock: checkpoint.nextBlock, rowsWritten: checkpoint.rowsWritten }, "resuming from checkpoint");
+      }
+
+      const sinks = createSinks(config.sinkConfig.sinks, {
+        store,
+        logger,
+        ...(deps.pointwiseApiKey === undefined ? {} : { pointwiseApiKey: deps.pointwiseApiKey }),
+        ...(deps.stdout === undefined ? {} : { stdout: deps.stdout }),
+        ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+        ...(tuning.pointwiseRetryBaseMs === undefined ? {} : { pointwiseRetryBaseMs: tuning.pointwiseRetryBaseMs }),
+      });
+      for (const sink of sinks) await sink.recover(checkpoint.sinks[sink.id]);
+      await adapter.init?.();
+
+      const [positions, metrics] = await Promise.all([store.loadPositions(), store.loadMetrics()]);
+      const pricer = new Pricer({
+        rules: config.assetFeedConfig,
+        pricingRange: config.pricingRange,
+        chain: reader,
+        labels: store.labels,
+        facts: store.kv,
+        market: deps.market,
+        logger,
+      });
+      const enricher = new Enricher({
+        runner: { indexerId: config.indexerId, chainId: config.network.chainId, adapterId: definition.id, adapterVersion: definition.version },
+        pricer,
+        logger,
+        dedupeCapacity: tuning.dedupeCapacity,
+      });
+      return new IndexerEngine(deps, tuning, store, reader, adapter, sinks, new WindowBook(positions), metrics, enricher, checkpoint);
+    } catch (err) {
+      reader.destroy();
+      await store.close();
+      throw err;
+    }
+  }
+
+  /** The committed checkpoint. */
+  get checkpoint(): Checkpoint {
+    return this.#checkpoint;
+  }
+
+  /**
+   * Indexes until `range.toBlock` is done, the signal aborts, or (with `untilCaughtUp`) the safe head is reached;
+   * without toBlock it follows the chain, polling for new blocks.
+   */
+  async run(options: { untilCaughtUp?: boolean } = {}): Promise<RunResult> {
+    const { config, logger, signal } = this.deps;
+    const toBlock = config.range.toBlock;
+    const addresses = [...new Set(this.adapter.filters.map((f) => f.address))];
+    const topics = [...new Set(this.adapter.filters.flatMap((f) => f.topics))];
+    const fetcher = new AdaptiveLogFetcher(this.reader, {
+      initialSpan: this.tuning.initialBlockRange,
+      maxSpan: this.tuning.maxBlockRange,
+      targetLogs: this.tuning.targetLogsPerRange,
+    });
+    const result = (finished: boolean): RunResult => ({ finished, nextBlock: this.#checkpoint.nextBlock, rowsWritten: this.#checkpoint.rowsWritten });
+
+    // A function, so TypeScript does not narrow `aborted` across awaits.
+    const stopping = () => signal?.aborted === true;
+    while (!stopping()) {
+      const safeHead = (await this.reader.head()) - config.network.finality;
+      const limit = toBlock === undefined ? safeHead : Math.min(toBlock, safeHead);
+      if (this.#checkpoint.nextBlock > limit) {
+        this.deps.progress?.finish();
+        if (toBlock !== undefined && this.#checkpoint.nextBlock > toBlock) {
+          logger.info({ toBlock, rowsWritten: this.#checkpoint.rowsWritten }, "Indexer finished the range");
+          return result(true);
+        }
+        if (options.untilCaughtUp === true) return result(false);
+        await sleep(this.tuning.pollIntervalMs, signal);
+        continue;
+      }
+      const total = limit - this.#checkpoint.fromBlock + 1;
+      while (this.#checkpoint.nextBlock <= limit && !stopping()) {
+        const batch = await fetcher.next(addresses, topics, this.#checkpoint.nextBlock, limit);
+        await this.#commitBatch(batch.from, batch.to, batch.logs);
+        this.deps.progress?.update(this.#checkpoint.nextBlock - this.#checkpoint.fromBlock, total);
+      }
+    }
+    this.deps.progress?.finish();
+    logger.info({ nextBlock: this.#checkpoint.nextBlock }, "Indexer stopped at a block range boundary");
+    return result(false);
+  }
+
+  async #commitBatch(from: number, to: number, logs: Parameters<typeof processBatch>[1]): Promise<void> {
+    const { config, logger } = this.deps;
+    logger.info({ fromBlock: from, toBlock: to, logs: logs.length }, `Processing block ${from}`);
+    const batch = await processBatch(
+      { adapter: this.adapter, reader: this.reader, book: this.book, metrics: this.metrics, enricher: this.enricher, flushMs: config.flushMs, logger },
+      logs,
+      to,
+      this.#checkpoint.prev,
+    );
+    const rows = await this.enricher.rows(batch.items);
+    // Rows go to the sinks before the checkpoint moves; each sink's cursor is committed with it, and `recover`
+    // undoes anything written after the last committed cursor.
+    const cursors: Record<string, string> = { ...this.#checkpoint.sinks };
+    for (const sink of this.sinks) {
+      const cursor = await sink.write(rows, { from, to });
+      if (cursor !== undefined) cursors[sink.id] = cursor;
+    }
+    const checkpoint: Checkpoint = {
+      ...this.#checkpoint,
+      nextBlock: to + 1,
+      prev: batch.last,
+      sinks: cursors,
+      rowsWritten: this.#checkpoint.rowsWritten + rows.length,
+    };
+    await this.store.commit({ positions: this.book.takeDirty(), metrics: batch.dirtyMetrics, checkpoint });
+    this.#checkpoint = checkpoint;
+    for (const sink of this.sinks) await sink.committed(cursors[sink.id]);
+  }
+
+  /** Closes sinks, the state store and the RPC providers. */
+  async close(): Promise<void> {
+    for (const sink of this.sinks) await sink.close();
+    this.reader.destroy();
+    await this.store.close();
+  }
+}

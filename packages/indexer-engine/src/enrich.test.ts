@@ -1,0 +1,103 @@
+import { Enricher } from "./enrich";
+import type { ActionEvent, EventContext } from "./events";
+import { Pricer } from "./pricing/pricer";
+import type { StateStore } from "./state/store";
+import { capturingLogger, testStore } from "./testing/fixtures";
+import type { ClosedWindow } from "./windows";
+
+const PRICED = "0x00000000000000000000000000000000000000a1";
+const UNPRICED = "0x00000000000000000000000000000000000000a2";
+const USER = "0x00000000000000000000000000000000000000b1";
+let store: StateStore;
+
+beforeAll(async () => {
+  store = await testStore("enrich");
+});
+afterAll(async () => {
+  await store.clearIndexer();
+  await store.close();
+});
+
+function enricher(options: { dedupeCapacity?: number; pricingFromBlock?: number } = {}) {
+  const { logger, lines } = capturingLogger();
+  const pricer = new Pricer({
+    rules: [{ match: { key: PRICED }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 2.5 } } }],
+    pricingRange: options.pricingFromBlock === undefined ? undefined : { type: "block", fromBlock: options.pricingFromBlock },
+    chain: { call: () => Promise.reject(new Error("no chain in this test")) },
+    labels: store.labels,
+    facts: store.kv,
+    market: undefined,
+    logger,
+  });
+  const e = new Enricher({
+    runner: { indexerId: "idx", chainId: 1, adapterId: "amm-v2", adapterVersion: "0.0.1" },
+    pricer,
+    logger,
+    ...(options.dedupeCapacity === undefined ? {} : { dedupeCapacity: options.dedupeCapacity }),
+  });
+  return { e, lines };
+}
+
+const ctx = (height = 10): EventContext => ({ ts: 1_700_000_000_000, height, txHash: "0xabc", logIndex: 1 });
+const leg = (key: string, asset: string, amount = "4"): ActionEvent => ({
+  type: "action",
+  key,
+  activity: "swap",
+  user: USER,
+  priceable: true,
+  amount: { asset, amount },
+});
+const item = (a: ActionEvent, height = 10) => ({ kind: "action" as const, action: a, ctx: ctx(height) });
+
+describe("enrichment", () => {
+  it("keeps the first leg of an action that prices, dropping the other legs", async () => {
+    const { e } = enricher();
+    const rows = await e.rows([item(leg("k1", UNPRICED)), item(leg("k1", PRICED)), item(leg("k2", PRICED, "1")), item(leg("k2", PRICED, "2"))]);
+    expect(rows.map((r) => [r.id, r.asset, r.amount, r.priceUsd, r.valueUsd])).toEqual([
+      ["k1", PRICED, "4", "2.5", "10"],
+      ["k2", PRICED, "1", "2.5", "2.5"],
+    ]);
+  });
+
+  it("keeps the first leg when no leg prices (before pricingRange), so the action is still exported", async () => {
+    const { e } = enricher({ pricingFromBlock: 100 });
+    const rows = await e.rows([item(leg("k3", UNPRICED)), item(leg("k3", PRICED))]);
+    expect(rows.map((r) => [r.asset, r.priceUsd])).toEqual([[UNPRICED, null]]);
+  });
+
+  it("drops a later leg of an id already written in an earlier batch", async () => {
+    const { e } = enricher();
+    await e.rows([item(leg("k4", PRICED))]);
+    expect(await e.rows([item(leg("k4", PRICED))])).toEqual([]);
+  });
+
+  it("remembers a bounded number of ids", async () => {
+    const { e } = enricher({ dedupeCapacity: 2 });
+    await e.rows([item(leg("a", PRICED)), item(leg("b", PRICED)), item(leg("c", PRICED))]);
+    // "a" was evicted by "b" and "c": memory stays at two ids, so "a" passes again, "c" does not.
+    expect((await e.rows([item(leg("a", PRICED)), item(leg("c", PRICED))])).map((r) => r.id)).toEqual(["a"]);
+  });
+
+  it("drops invalid items with a logged reason", () => {
+    const { e, lines } = enricher();
+    expect(e.accept({ type: "action", key: "k", activity: "swap", user: USER, priceable: true }, ctx())).toBe(false);
+    expect(e.dropped).toBe(1);
+    expect(lines.find((l) => l.msg === "dropped invalid item")?.reason).toBe("action.amount a priceable action must carry amount.asset and amount.amount");
+  });
+
+  it("prices a window by the TWAP of its boundaries and weights it by duration", async () => {
+    const { e } = enricher();
+    const w: ClosedWindow = {
+      user: USER,
+      asset: PRICED,
+      activity: "hold",
+      balance: "3",
+      active: true,
+      start: { ts: 0, block: 1 },
+      end: { ts: 5_400_000, block: 9 },
+      trigger: "flush",
+    };
+    const [r] = await e.rows([{ kind: "window", window: w }]);
+    expect([r?.priceUsd, r?.valueUsd, r?.usdHours, r?.durationMs, r?.startBlock, r?.endBlock]).toEqual(["2.5", "7.5", "11.25", 5_400_000, 1, 9]);
+  });
+});

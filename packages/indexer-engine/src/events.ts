@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { isDecimalString } from "./decimal";
+
+/** Where an event happened: normalised from the chain log and its block. `ts` is Unix milliseconds. */
+export interface EventContext {
+  ts: number;
+  height: number;
+  txHash: string;
+  logIndex: number;
+}
+
+/** A change in holdings of a user for an asset; `amount` is an exact decimal in token units, negative for outflow. */
+export interface BalanceDelta {
+  type: "balanceDelta";
+  user: string;
+  asset: string;
+  amount: string;
+  activity: string;
+}
+
+/** A change in a metric value of an asset (for example a vault's share price); metrics live in the state store. */
+export interface MeasureDelta {
+  type: "measureDelta";
+  asset: string;
+  metric: string;
+  amount: string;
+}
+
+/** Forces a new time-weighted balance row for a position without a balance change. */
+export interface PositionUpdate {
+  type: "positionUpdate";
+  user: string;
+  asset: string;
+  activity: string;
+}
+
+/** Marks a position active or inactive; windows carry the status they were open with. */
+export interface PositionStatusChange {
+  type: "positionStatusChange";
+  user: string;
+  asset: string;
+  activity: string;
+  active: boolean;
+}
+
+/** Asks for a new price sample of an asset now: every open window of the asset is closed and reopened. */
+export interface Reprice {
+  type: "reprice";
+  asset: string;
+}
+
+/** An instantaneous event (swap, mint, bridge, claim, custom); the legs of one action share `key`. */
+export interface ActionEvent {
+  type: "action";
+  key: string;
+  activity: string;
+  user: string;
+  priceable: boolean;
+  amount?: { asset: string; amount: string };
+  meta?: Record<string, string>;
+}
+
+/** Everything an adapter can emit into the engine. */
+export type IndexerEvent = BalanceDelta | MeasureDelta | PositionUpdate | PositionStatusChange | Reprice | ActionEvent;
+
+/** The address whose balance deltas the engine ignores (mints and burns need no filtering in adapters). */
+export const NULL_ADDRESS = "0x0000000000000000000000000000000000000000";
+
+const address = z.string().regex(/^0x[0-9a-f]{40}$/, "must be a lowercase 0x-prefixed 20-byte address");
+const decimal = z.string().refine(isDecimalString, "must be a decimal string");
+const name = z.string().min(1, "must not be empty");
+
+const actionSchema = z
+  .object({
+    type: z.literal("action"),
+    key: name,
+    activity: name,
+    user: address,
+    priceable: z.boolean(),
+    amount: z.object({ asset: address, amount: decimal }).optional(),
+    meta: z.record(z.string(), z.string()).optional(),
+  })
+  .refine((a) => !a.priceable || a.amount !== undefined, { message: "a priceable action must carry amount.asset and amount.amount", path: ["amount"] });
+
+/** Schemas of every event type, by `type`; invalid items are dropped by enrichment with the reason they give. */
+export const eventSchemas = {
+  balanceDelta: z.object({ type: z.literal("balanceDelta"), user: address, asset: address, amount: decimal, activity: name }),
+  measureDelta: z.object({ type: z.literal("measureDelta"), asset: address, metric: name, amount: decimal }),
+  positionUpdate: z.object({ type: z.literal("positionUpdate"), user: address, asset: address, activity: name }),
+  positionStatusChange: z.object({ type: z.literal("positionStatusChange"), user: address, asset: address, activity: name, active: z.boolean() }),
+  reprice: z.object({ type: z.literal("reprice"), asset: address }),
+  action: actionSchema,
+} as const;
+
+/** Returns why an event is invalid (naming the field and the rule), or undefined when it is valid. */
+export function invalidEventReason(event: unknown): string | undefined {
+  const type = typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
+  const schema = typeof type === "string" && Object.hasOwn(eventSchemas, type) ? eventSchemas[type as keyof typeof eventSchemas] : undefined;
+  if (schema === undefined) return `type must be one of ${Object.keys(eventSchemas).join(", ")}`;
+  const result = schema.safeParse(event);
+  if (result.success) return undefined;
+  const first = result.error.issues[0];
+  return `${type}.${first?.path.join(".") ?? ""} ${first?.message ?? "is invalid"}`;
+}

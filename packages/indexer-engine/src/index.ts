@@ -1,0 +1,60 @@
+export type { Adapter, AdapterDefinition, AdapterRuntime, ChainCalls, ChainLog, KeyValueStore, LabelStore, LogContext, LogFilter } from "./adapter";
+export { defineAdapter } from "./adapter";
+export { type Applied, applyEvent, type BatchDeps, type BatchResult, processBatch } from "./batch";
+export { lastBlockBefore } from "./chain/boundary";
+export { AdaptiveLogFetcher, type LogBatch, type LogRangeOptions } from "./chain/logs";
+export { ChainReader, type ChainReaderOptions, RpcResponseError } from "./chain/reader";
+export { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
+export { CHAINS, type ChainInfo, findChain } from "./config/chains";
+export { adapterConfigHash, canonicalJson, configHash, shortHash } from "./config/hash";
+export {
+  ASSET_TYPES,
+  type AssetFeedRule,
+  type AssetMatch,
+  DEFAULT_FINALITY,
+  EARN_AMOUNTS,
+  type EarnMapping,
+  FEED_KINDS,
+  type FeedSelector,
+  type IndexerConfig,
+  type IndexerConfigInput,
+  indexerConfigSchema,
+  MATCH_OPERATORS,
+  MAX_EARN_BATCH,
+  MIN_FLUSH_MS,
+  type SinkConfig,
+} from "./config/schema";
+export { type ConfigIssue, type ConfigResult, formatPath, parseConfigBase64, parseConfigText, unwrapConfig, validateConfig } from "./config/validate";
+export { Dec, formatDecimal, isDecimalString, unitsFromRaw } from "./decimal";
+export { DEFAULT_TUNING, type EngineDeps, type EngineTuning, IndexerEngine, type RunResult } from "./engine";
+export { type BatchItem, Enricher, type EnricherOptions, windowId } from "./enrich";
+export {
+  type ActionEvent,
+  type BalanceDelta,
+  type EventContext,
+  eventSchemas,
+  type IndexerEvent,
+  invalidEventReason,
+  type MeasureDelta,
+  NULL_ADDRESS,
+  type PositionStatusChange,
+  type PositionUpdate,
+  type Reprice,
+} from "./events";
+export { IntervalLimiter } from "./pricing/limiter";
+export { MarketPriceClient, type MarketPriceOptions } from "./pricing/market";
+export { findFeed, matches } from "./pricing/match";
+export { Pricer, type PricerDeps } from "./pricing/pricer";
+export { createProgressReporter, formatDuration, type ProgressReporter, type ProgressSnapshot, progressSnapshot, renderBar } from "./progress";
+export { AdapterRegistry, isSemver } from "./registry";
+export { type OutputRow, ROW_COLUMNS, type RunnerInfo } from "./rows";
+export { createSinks, type SinkDeps } from "./sinks";
+export { CSV_HEADER, CsvSink, csvField, csvLine } from "./sinks/csv";
+export { type EarnEvent, earnAmount, toEarnEvent } from "./sinks/earn";
+export { idempotencyKey, PointwiseSink, type PointwiseSinkOptions } from "./sinks/pointwise";
+export type { BatchRef, Sink } from "./sinks/sink";
+export { jsonLine, StdoutSink, textLine } from "./sinks/stdout";
+export { type Checkpoint, redactUrl, StateStore, type StateStoreOptions } from "./state/store";
+export { contractNotFound, fromBlockNotFound, invalidApiKey, rpcConnectionFailed, SYMPTOMS } from "./symptoms";
+export { Lru } from "./util/lru";
+export { boundariesBetween, type ClosedWindow, type Point, type Position, positionKey, WindowBook, type WindowTrigger } from "./windows";

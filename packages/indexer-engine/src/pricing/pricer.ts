@@ -1,0 +1,138 @@
+import { BaseError } from "@pointwise/errors";
+import type { Logger } from "@pointwise/logger";
+import { AbiCoder, id as keccakId } from "ethers";
+import type { ChainCalls, KeyValueStore, LabelStore } from "../adapter";
+import type { AssetFeedRule, FeedSelector, IndexerConfig } from "../config/schema";
+import { Dec } from "../decimal";
+import { Lru } from "../util/lru";
+import type { Point } from "../windows";
+import type { MarketPriceClient } from "./market";
+import { findFeed } from "./match";
+
+const coder = AbiCoder.defaultAbiCoder();
+const selector = (signature: string) => keccakId(signature).slice(0, 10);
+const CALL = {
+  token0: selector("token0()"),
+  token1: selector("token1()"),
+  decimals: selector("decimals()"),
+  totalSupply: selector("totalSupply()"),
+  getReserves: selector("getReserves()"),
+};
+
+/** What a pricer needs: the feed rules, where pricing starts, the chain, labels and a market client. */
+export interface PricerDeps {
+  rules: readonly AssetFeedRule[];
+  pricingRange: IndexerConfig["pricingRange"];
+  chain: ChainCalls;
+  /** Asset labels, read to match feed rules (only adapters write them, so a match never depends on pricing order). */
+  labels: LabelStore;
+  /** Where chain facts read for pricing (decimals, pool tokens) are cached. */
+  facts: KeyValueStore;
+  market: MarketPriceClient | undefined;
+  logger: Logger;
+}
+
+/**
+ * Prices assets in USD at points on the chain: the first matching feed rule picks the selector; `pegged` is a
+ * constant, `market` asks the price API for the time, `ammv2nav` values an LP token by the pool's reserves and
+ * LP supply read at the point's block, each reserve priced by its nested selector. Point prices are cached.
+ */
+export class Pricer {
+  readonly #points = new Lru<string, Promise<Dec | undefined>>(50_000);
+  readonly #unpriced = new Set<string>();
+  readonly #facts = new Map<string, string>();
+
+  constructor(private readonly deps: PricerDeps) {}
+
+  /** True when `pricingRange` says pricing has started at this point. */
+  isActive(point: Point): boolean {
+    const range = this.deps.pricingRange;
+    if (range === undefined) return true;
+    return range.type === "block" ? point.block >= range.fromBlock : point.ts >= range.fromTimestamp * 1000;
+  }
+
+  /** USD price of one unit of `asset` at `point`, or undefined when no rule prices it or pricing has not started. */
+  async priceAt(asset: string, point: Point): Promise<Dec | undefined> {
+    if (!this.isActive(point)) return undefined;
+    const labels = await this.deps.labels.get(asset);
+    const feed = findFeed(this.deps.rules, asset, labels);
+    if (feed === undefined) {
+      if (!this.#unpriced.has(asset)) this.deps.logger.info({ asset }, "no asset feed rule matches; rows of this asset stay unpriced");
+      this.#unpriced.add(asset);
+      return undefined;
+    }
+    return this.priceWith(feed, asset, point);
+  }
+
+  /** USD price of `asset` at `point` through a given selector. */
+  priceWith(feed: FeedSelector, asset: string, point: Point): Promise<Dec | undefined> {
+    const key = `${JSON.stringify(feed)}|${asset}|${point.ts}|${point.block}`;
+    let cached = this.#points.get(key);
+    if (cached === undefined) {
+      cached = this.#compute(feed, asset, point);
+      this.#points.set(key, cached);
+      cached.catch(() => this.#points.delete(key));
+    }
+    return cached;
+  }
+
+  async #compute(feed: FeedSelector, asset: string, point: Point): Promise<Dec | undefined> {
+    switch (feed.kind) {
+      case "pegged":
+        return new Dec(String(feed.usdPegValue));
+      case "market":
+        if (this.deps.market === undefined) throw new BaseError("price-api-missing", "a market price feed needs PRICE_API_KEY");
+        return this.deps.market.priceAt(feed.id, point.ts);
+      case "ammv2nav":
+        return this.#nav(feed, asset, point);
+    }
+  }
+
+  async #nav(feed: Extract<FeedSelector, { kind: "ammv2nav" }>, pool: string, point: Point): Promise<Dec | undefined> {
+    const facts = await this.#poolFacts(pool);
+    const [reservesWord, supplyWord] = await Promise.all([
+      this.deps.chain.call(pool, CALL.getReserves, point.block),
+      this.deps.chain.call(pool, CALL.totalSupply, point.block),
+    ]);
+    const [reserve0, reserve1] = coder.decode(["uint112", "uint112", "uint32"], reservesWord) as unknown as [bigint, bigint];
+    const supply = coder.decode(["uint256"], supplyWord)[0] as bigint;
+    if (supply === 0n) return undefined;
+    const [p0, p1] = await Promise.all([this.priceWith(feed.token0, facts.token0, point), this.priceWith(feed.token1, facts.token1, point)]);
+    if (p0 === undefined || p1 === undefined) return undefined;
+    const value = units(reserve0, facts.decimals0).times(p0).plus(units(reserve1, facts.decimals1).times(p1));
+    return value.div(units(supply, facts.decimalsLp));
+  }
+
+  /** token0/token1 and decimals of a pool and its tokens: immutable, so read once and cached. */
+  async #poolFacts(pool: string): Promise<{ token0: string; token1: string; decimals0: number; decimals1: number; decimalsLp: number }> {
+    const [token0, token1] = await Promise.all([
+      this.#fact(`pool:${pool}:token0`, pool, CALL.token0, "address"),
+      this.#fact(`pool:${pool}:token1`, pool, CALL.token1, "address"),
+    ]);
+    const [decimals0, decimals1, decimalsLp] = await Promise.all([this.decimals(token0), this.decimals(token1), this.decimals(pool)]);
+    return { token0, token1, decimals0, decimals1, decimalsLp };
+  }
+
+  /** ERC-20 decimals of a token, read once and cached. */
+  async decimals(token: string): Promise<number> {
+    return Number(await this.#fact(`decimals:${token}`, token, CALL.decimals, "uint8"));
+  }
+
+  async #fact(key: string, to: string, data: string, type: "address" | "uint8"): Promise<string> {
+    const cacheKey = `pricer:${key}`;
+    const cached = this.#facts.get(cacheKey) ?? (await this.deps.facts.get(cacheKey));
+    if (cached !== undefined) {
+      this.#facts.set(cacheKey, cached);
+      return cached;
+    }
+    const decoded = coder.decode([type], await this.deps.chain.call(to, data))[0] as string | bigint;
+    const value = typeof decoded === "string" ? decoded.toLowerCase() : decoded.toString();
+    await this.deps.facts.set(cacheKey, value);
+    this.#facts.set(cacheKey, value);
+    return value;
+  }
+}
+
+function units(raw: bigint, decimals: number): Dec {
+  return new Dec(raw.toString()).div(new Dec(10).pow(decimals));
+}

@@ -1,0 +1,42 @@
+import { ConfigError } from "@pointwise/errors";
+import type { Logger } from "@pointwise/logger";
+import type { SinkConfig } from "../config/schema";
+import type { StateStore } from "../state/store";
+import { CsvSink } from "./csv";
+import { PointwiseSink } from "./pointwise";
+import type { Sink } from "./sink";
+import { StdoutSink } from "./stdout";
+
+/** What building the configured sinks needs. */
+export interface SinkDeps {
+  store: StateStore;
+  logger: Logger;
+  pointwiseApiKey?: string;
+  stdout?: NodeJS.WritableStream;
+  signal?: AbortSignal;
+  /** Retry pacing of the pointwise sink (tests shorten it). */
+  pointwiseRetryBaseMs?: number;
+}
+
+/** Builds the sinks of a config; each gets the stable id `<index>-<sinkType>`. */
+export function createSinks(configs: readonly SinkConfig[], deps: SinkDeps): Sink[] {
+  return configs.map((config, index) => {
+    const id = `${index}-${config.sinkType}`;
+    if (config.sinkType === "stdout") return new StdoutSink(id, config.json, deps.stdout);
+    if (config.sinkType === "csv") return new CsvSink(id, config.path, deps.logger);
+    if (deps.pointwiseApiKey === undefined || deps.pointwiseApiKey === "") throw new ConfigError("POINTWISE_API_KEY is required for the pointwise sink");
+    return new PointwiseSink({
+      id,
+      baseUrl: config.baseUrl,
+      apiKey: deps.pointwiseApiKey,
+      batchSize: config.batchSize,
+      events: config.events,
+      redis: deps.store.client,
+      keyPrefix: deps.store.key("sink", id),
+      scope: `${deps.store.options.indexerId}:${deps.store.options.configHash}`,
+      logger: deps.logger,
+      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      ...(deps.pointwiseRetryBaseMs === undefined ? {} : { retryBaseMs: deps.pointwiseRetryBaseMs, retryMaxMs: deps.pointwiseRetryBaseMs * 8 }),
+    });
+  });
+}

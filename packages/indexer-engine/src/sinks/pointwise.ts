@@ -1,0 +1,177 @@
+import { createHash } from "node:crypto";
+import { BaseError, RetryableError } from "@pointwise/errors";
+import type { Logger } from "@pointwise/logger";
+import type { RedisClientType } from "redis";
+import type { EarnMapping } from "../config/schema";
+import type { OutputRow } from "../rows";
+import { invalidApiKey } from "../symptoms";
+import { backoffMs, sleep } from "../util/retry";
+import { type EarnEvent, toEarnEvent } from "./earn";
+import type { Sink } from "./sink";
+
+/** Settings of the Pointwise API sink. */
+export interface PointwiseSinkOptions {
+  id: string;
+  baseUrl: string;
+  apiKey: string;
+  batchSize: number;
+  events: Readonly<Record<string, EarnMapping>>;
+  redis: RedisClientType;
+  /** Key prefix of this sink's outbox in the state store. */
+  keyPrefix: string;
+  /** Makes idempotency keys unique per indexer and config. */
+  scope: string;
+  logger: Logger;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Attempts for one request before the run stops (the batch is resent with the same key on restart). */
+  maxAttempts?: number;
+  signal?: AbortSignal;
+}
+
+interface ApiError {
+  message?: string;
+  extensions?: { code?: string };
+}
+interface ApiBody {
+  data?: { results?: ({ ok: true; event_id?: string } | { ok: false; errors?: ApiError[] })[] } | null;
+  errors?: ApiError[];
+}
+
+const RETRY_CODES = new Set(["rate-limited", "bus-unavailable"]);
+const AUTH_CODES = new Set(["invalid-api-key", "missing-api-key"]);
+
+/** The Idempotency-Key of the outbox chunk [from, to]: the same chunk always gets the same key. */
+export function idempotencyKey(scope: string, sinkId: string, from: number, to: number): string {
+  return createHash("sha256").update(`${scope}|${sinkId}|${from}|${to}`).digest("hex");
+}
+
+/**
+ * Sends rows as earn events to the Pointwise ingest API (`POST {baseUrl}/api/rest/earn-events`).
+ * Mapped events go into an outbox in the state store numbered by sequence; the cursor committed with the
+ * checkpoint is the last sequence. Only committed events are sent, in chunks of at most `batchSize`; a chunk's
+ * bounds are recorded before it is sent, so after a restart exactly the same chunk is resent with the same
+ * Idempotency-Key and the service records nothing new.
+ */
+export class PointwiseSink implements Sink {
+  readonly id: string;
+  #seq = 0;
+  readonly #outbox: string;
+  readonly #state: string;
+
+  constructor(private readonly options: PointwiseSinkOptions) {
+    this.id = options.id;
+    this.#outbox = `${options.keyPrefix}:outbox`;
+    this.#state = `${options.keyPrefix}:state`;
+  }
+
+  async recover(cursor: string | undefined): Promise<void> {
+    this.#seq = cursor === undefined ? 0 : Number(cursor);
+    // Events staged for a batch whose checkpoint never committed will be produced again.
+    const removed = await this.options.redis.zRemRangeByScore(this.#outbox, `(${this.#seq}`, "+inf");
+    if (removed > 0) this.options.logger.warn({ sink: this.id, removed }, "pointwise sink dropped uncommitted outbox events");
+    await this.#deliver(this.#seq);
+  }
+
+  async write(rows: readonly OutputRow[]): Promise<string> {
+    const members: { score: number; value: string }[] = [];
+    for (const row of rows) {
+      const event = toEarnEvent(row, this.options.events);
+      if (event === undefined) continue;
+      this.#seq++;
+      members.push({ score: this.#seq, value: JSON.stringify({ seq: this.#seq, event }) });
+    }
+    if (members.length > 0) await this.options.redis.zAdd(this.#outbox, members);
+    return String(this.#seq);
+  }
+
+  async committed(cursor: string | undefined): Promise<void> {
+    await this.#deliver(cursor === undefined ? 0 : Number(cursor));
+  }
+
+  async close(): Promise<void> {}
+
+  /** Sends every outbox event up to sequence `upto`, resuming a recorded in-flight chunk first. */
+  async #deliver(upto: number): Promise<void> {
+    const { redis, batchSize } = this.options;
+    for (;;) {
+      const state = await redis.hGetAll(this.#state);
+      const sent = Number(state.sent ?? 0);
+      let from: number;
+      let to: number;
+      if (state.inflightFrom !== undefined && state.inflightTo !== undefined) {
+        from = Number(state.inflightFrom);
+        to = Number(state.inflightTo);
+      } else {
+        from = sent + 1;
+        to = Math.min(upto, sent + batchSize);
+        if (from > to) return;
+        await redis.hSet(this.#state, { inflightFrom: String(from), inflightTo: String(to) });
+      }
+      const entries = await redis.zRangeByScore(this.#outbox, from, to);
+      const events = entries.map((e) => (JSON.parse(e) as { event: EarnEvent }).event);
+      if (events.length > 0) await this.#post(events, idempotencyKey(this.options.scope, this.id, from, to), from, to);
+      await redis
+        .multi()
+        .hSet(this.#state, "sent", String(to))
+        .hDel(this.#state, ["inflightFrom", "inflightTo"])
+        .zRemRangeByScore(this.#outbox, "-inf", to)
+        .exec();
+    }
+  }
+
+  async #post(events: EarnEvent[], key: string, from: number, to: number): Promise<void> {
+    const { baseUrl, apiKey, logger } = this.options;
+    const url = `${baseUrl.replace(/\/$/, "")}/api/rest/earn-events`;
+    const maxAttempts = this.options.maxAttempts ?? 10;
+    for (let attempt = 0; ; attempt++) {
+      let failure: string;
+      try {
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "idempotency-key": key },
+          body: JSON.stringify({ events }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        const body = (await res.json().catch(() => undefined)) as ApiBody | undefined;
+        failure = this.#handle(body, events, res.status);
+        if (failure === "") {
+          logger.info({ sink: this.id, from, to, events: events.length }, "earn events sent");
+          return;
+        }
+      } catch (err) {
+        if (err instanceof BaseError) throw err;
+        failure = (err as Error).message;
+      }
+      if (this.options.signal?.aborted === true)
+        throw new RetryableError("pointwise-api-interrupted", "stopped while sending earn events; the batch is resent on restart");
+      if (attempt + 1 >= maxAttempts) throw new RetryableError("pointwise-api-unavailable", `Pointwise API failed ${maxAttempts} times: ${failure}`);
+      const delay = backoffMs(attempt, this.options.retryBaseMs ?? 500, this.options.retryMaxMs ?? 30_000);
+      logger.warn({ sink: this.id, attempt: attempt + 1, failure, delayMs: delay }, "earn events not accepted yet, retrying with the same Idempotency-Key");
+      await sleep(delay, this.options.signal);
+    }
+  }
+
+  /** Returns "" when the batch is done (items logged and dropped as needed), or why it must be retried; throws when it cannot succeed. */
+  #handle(body: ApiBody | undefined, events: EarnEvent[], status: number): string {
+    if (body === undefined || typeof body !== "object") return `HTTP ${status} without a JSON body`;
+    const error = body.errors?.[0];
+    if (body.data === null || body.data === undefined || error !== undefined) {
+      const code = error?.extensions?.code ?? "unknown";
+      if (AUTH_CODES.has(code)) throw invalidApiKey({ details: { code } });
+      if (RETRY_CODES.has(code)) return code;
+      throw new BaseError("earn-batch-rejected", `Pointwise API rejected the batch: ${code}: ${error?.message ?? "no message"}`, { details: { code } });
+    }
+    const results = body.data.results ?? [];
+    if (results.length !== events.length) return `expected ${events.length} results, got ${results.length}`;
+    results.forEach((result, i) => {
+      if (result.ok) return;
+      const first = result.errors?.[0];
+      this.options.logger.warn(
+        { sink: this.id, event: events[i], code: first?.extensions?.code, reason: first?.message },
+        "earn event dropped by the Pointwise API",
+      );
+    });
+    return "";
+  }
+}

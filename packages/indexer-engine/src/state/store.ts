@@ -1,0 +1,148 @@
+import { RetryableError } from "@pointwise/errors";
+import type { Logger } from "@pointwise/logger";
+import { createClient, type RedisClientType } from "redis";
+import type { KeyValueStore, LabelStore } from "../adapter";
+import { Lru } from "../util/lru";
+import type { Position } from "../windows";
+
+/** Where the indexer's state lives in Redis. */
+export interface StateStoreOptions {
+  url: string;
+  /** First segment of every key, so several deployments can share one Redis. */
+  keyPrefix: string;
+  indexerId: string;
+  configHash: string;
+}
+
+/** The committed progress of an indexer: everything below `nextBlock` is indexed and written to every sink. */
+export interface Checkpoint {
+  /** The first block of the run (resolved once when the config omits it). */
+  fromBlock: number;
+  nextBlock: number;
+  /** The last indexed block and its timestamp (Unix ms); flush boundaries after it are still pending. */
+  prev: { block: number; ts: number };
+  /** Each sink's position (file offset, outbox sequence) matching this checkpoint. */
+  sinks: Record<string, string>;
+  rowsWritten: number;
+}
+
+/** Everything one batch changes, committed atomically. */
+export interface Commit {
+  positions: readonly Position[];
+  metrics: ReadonlyMap<string, string>;
+  checkpoint: Checkpoint;
+}
+
+/** Hides the password of a Redis URL for logs and errors. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, "//***@");
+}
+
+/**
+ * The indexer's state on Redis. Keys are namespaced by indexerId; state that depends on the config (checkpoint,
+ * positions, metrics, sink outboxes) also by the config hash, while immutable chain facts (labels, adapter caches)
+ * are shared by every config of the indexer.
+ */
+export class StateStore {
+  private constructor(
+    readonly client: RedisClientType,
+    readonly options: StateStoreOptions,
+  ) {}
+
+  /** Connects to Redis; an unreachable store is a retryable failure naming the (redacted) URL. */
+  static async connect(options: StateStoreOptions, logger: Logger): Promise<StateStore> {
+    const client: RedisClientType = createClient({
+      url: options.url,
+      socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => (retries > 20 ? false : Math.min(retries * 200, 2_000)) },
+    });
+    client.on("error", (err: Error) => logger.warn({ err: err.message }, "state store connection error"));
+    try {
+      await client.connect();
+    } catch (err) {
+      throw new RetryableError("state-store-unavailable", `State store unreachable at ${redactUrl(options.url)}`, { cause: err });
+    }
+    return new StateStore(client, options);
+  }
+
+  /** Key in the indexer's namespace (shared by its configs). */
+  indexerKey(...parts: string[]): string {
+    return [this.options.keyPrefix, "idx", this.options.indexerId, ...parts].join(":");
+  }
+
+  /** Key in the namespace of this config of the indexer. */
+  key(...parts: string[]): string {
+    return this.indexerKey(this.options.configHash, ...parts);
+  }
+
+  /** The committed checkpoint, if the indexer ran before with this config. */
+  async loadCheckpoint(): Promise<Checkpoint | undefined> {
+    const raw = await this.client.get(this.key("checkpoint"));
+    return raw === null ? undefined : (JSON.parse(raw) as Checkpoint);
+  }
+
+  /** Every stored position. */
+  async loadPositions(): Promise<Position[]> {
+    const raw = await this.client.hGetAll(this.key("positions"));
+    return Object.values(raw).map((v) => JSON.parse(v) as Position);
+  }
+
+  /** Every stored metric value, keyed `asset|metric`. */
+  async loadMetrics(): Promise<Map<string, string>> {
+    return new Map(Object.entries(await this.client.hGetAll(this.key("metrics"))));
+  }
+
+  /** Writes a batch's state changes and the new checkpoint in one MULTI, so a crash leaves either all or none. */
+  async commit(commit: Commit): Promise<void> {
+    const multi = this.client.multi();
+    const positionsKey = this.key("positions");
+    for (const p of commit.positions) {
+      const field = `${p.user}|${p.asset}|${p.activity}`;
+      // A position with nothing held, no open window and the default status carries no information.
+      if (p.balance === "0" && p.openSince === undefined && p.active) multi.hDel(positionsKey, field);
+      else multi.hSet(positionsKey, field, JSON.stringify(p));
+    }
+    if (commit.metrics.size > 0) multi.hSet(this.key("metrics"), Object.fromEntries(commit.metrics));
+    multi.set(this.key("checkpoint"), JSON.stringify(commit.checkpoint));
+    await multi.exec();
+  }
+
+  /** The adapters' cache, in the indexer's namespace. */
+  readonly kv: KeyValueStore = {
+    get: async (key) => (await this.client.get(this.indexerKey("kv", key))) ?? undefined,
+    set: async (key, value) => {
+      await this.client.set(this.indexerKey("kv", key), value);
+    },
+  };
+
+  readonly #labelCache = new Lru<string, Record<string, string>>(10_000);
+
+  /** Immutable asset labels, in the indexer's namespace; read through a memory cache since this process owns them. */
+  readonly labels: LabelStore = {
+    get: async (asset) => {
+      const key = asset.toLowerCase();
+      const cached = this.#labelCache.get(key);
+      if (cached !== undefined) return cached;
+      const labels = await this.client.hGetAll(this.indexerKey("labels", key));
+      this.#labelCache.set(key, labels);
+      return labels;
+    },
+    set: async (asset, labels) => {
+      const key = asset.toLowerCase();
+      if (Object.keys(labels).length === 0) return;
+      await this.client.hSet(this.indexerKey("labels", key), labels);
+      this.#labelCache.delete(key);
+    },
+  };
+
+  /** Deletes every key of the indexer (all configs). */
+  async clearIndexer(): Promise<number> {
+    let deleted = 0;
+    for await (const key of this.client.scanIterator({ MATCH: `${this.indexerKey()}:*`, COUNT: 500 })) deleted += await this.client.del(key);
+    return deleted;
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    if (this.client.isOpen) await this.client.quit();
+  }
+}

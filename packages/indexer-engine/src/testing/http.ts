@@ -1,0 +1,33 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A local HTTP server for a test: its base URL and a way to stop it. */
+export interface TestServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts an HTTP server on a free port of 127.0.0.1 (tests only). */
+export async function startTestServer(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<TestServer> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    handler(req, res, Buffer.concat(chunks).toString("utf8"));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Writes a JSON answer. */
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}

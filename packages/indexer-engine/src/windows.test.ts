@@ -1,0 +1,119 @@
+import DecimalJs from "decimal.js";
+import fc from "fast-check";
+import { applyEvent } from "./batch";
+import { NULL_ADDRESS } from "./events";
+import { boundariesBetween, type ClosedWindow, WindowBook } from "./windows";
+
+const H = 3_600_000;
+const U = "0x00000000000000000000000000000000000000aa";
+const A = "0x00000000000000000000000000000000000000bb";
+const at = (ts: number, block = ts / 1000) => ({ ts, block });
+const span = (w: ClosedWindow) => [w.balance, w.start.ts, w.end.ts, w.trigger];
+
+describe("time-weighted balance windows", () => {
+  it("a balance change closes the open window and opens one with the new balance", () => {
+    const book = new WindowBook();
+    expect(book.applyDelta(U, A, "hold", "10", at(1_000))).toEqual([]);
+    expect(book.applyDelta(U, A, "hold", "5", at(2_000)).map(span)).toEqual([["10", 1_000, 2_000, "balanceDelta"]]);
+    expect(book.applyDelta(U, A, "hold", "-15", at(5_000)).map(span)).toEqual([["15", 2_000, 5_000, "balanceDelta"]]);
+    // Nothing held: no window stays open.
+    expect(book.openCount).toBe(0);
+  });
+
+  it("each flush boundary closes the open window and reopens it with the same balance", () => {
+    const book = new WindowBook();
+    book.applyDelta(U, A, "hold", "2.5", at(H - 600_000));
+    const windows = [H, 2 * H, 3 * H].flatMap((b) => book.flush(at(b)));
+    expect(windows.map(span)).toEqual([
+      ["2.5", H - 600_000, H, "flush"],
+      ["2.5", H, 2 * H, "flush"],
+      ["2.5", 2 * H, 3 * H, "flush"],
+    ]);
+  });
+
+  it("never merges windows with different balances and skips zero-length windows", () => {
+    const book = new WindowBook();
+    book.applyDelta(U, A, "hold", "1", at(1_000, 1));
+    // Two changes in one block: the first closes [1000, 2000]; the second would close a zero-length window.
+    expect(book.applyDelta(U, A, "hold", "1", at(2_000, 2)).map(span)).toEqual([["1", 1_000, 2_000, "balanceDelta"]]);
+    expect(book.applyDelta(U, A, "hold", "1", at(2_000, 2))).toEqual([]);
+    expect(book.flush(at(H)).map(span)).toEqual([["3", 2_000, H, "flush"]]);
+  });
+
+  it("ignores balance deltas of the null address and zero amounts", () => {
+    const book = new WindowBook();
+    const ctx = { ts: 1_000, height: 1, txHash: "0xabc", logIndex: 0 };
+    applyEvent(book, new Map(), { type: "balanceDelta", user: NULL_ADDRESS, asset: A, amount: "-100", activity: "hold" }, ctx);
+    expect(book.get(NULL_ADDRESS, A, "hold")).toBeUndefined();
+    expect(book.applyDelta(U, A, "hold", "0", at(1_000))).toEqual([]);
+    expect(book.get(U, A, "hold")).toBeUndefined();
+  });
+
+  it("position updates, status changes and reprices cut windows without changing the balance", () => {
+    const book = new WindowBook();
+    book.applyDelta(U, A, "stake", "4", at(1_000));
+    expect(book.positionUpdate(U, A, "stake", at(2_000)).map(span)).toEqual([["4", 1_000, 2_000, "positionUpdate"]]);
+    const off = book.setStatus(U, A, "stake", false, at(3_000));
+    expect(off.map((w) => [w.active, w.trigger])).toEqual([[true, "statusChange"]]);
+    expect(book.reprice(A, at(4_000)).map((w) => [w.active, w.balance, w.trigger])).toEqual([[false, "4", "reprice"]]);
+    expect(book.setStatus(U, A, "stake", false, at(5_000))).toEqual([]);
+  });
+
+  it("adds measure deltas to the asset's metric", () => {
+    const metrics = new Map<string, string>();
+    const ctx = { ts: 1, height: 1, txHash: "0x1", logIndex: 0 };
+    applyEvent(new WindowBook(), metrics, { type: "measureDelta", asset: A, metric: "sharePrice", amount: "1.5" }, ctx);
+    const applied = applyEvent(new WindowBook(), metrics, { type: "measureDelta", asset: A, metric: "sharePrice", amount: "-0.25" }, ctx);
+    expect(applied.metric).toEqual({ key: `${A}|sharePrice`, value: "1.25" });
+  });
+
+  it("restores open windows from persisted positions", () => {
+    const book = new WindowBook();
+    book.applyDelta(U, A, "hold", "7", at(1_000));
+    const restored = new WindowBook(book.takeDirty());
+    expect(restored.flush(at(H)).map(span)).toEqual([["7", 1_000, H, "flush"]]);
+  });
+
+  it("lists flush boundaries as multiples of flushMs after the last one passed", () => {
+    expect(boundariesBetween(0, 3 * H, H)).toEqual([H, 2 * H, 3 * H]);
+    expect(boundariesBetween(H, H + 1, H)).toEqual([]);
+    expect(boundariesBetween(H - 1, H, H)).toEqual([H]);
+  });
+
+  it("for any sequence of changes, windows tile the held time and sum balance x time exactly (property)", () => {
+    const change = fc.record({ gap: fc.integer({ min: 0, max: 3 * H }), amount: fc.integer({ min: -50, max: 100 }) });
+    fc.assert(
+      fc.property(fc.array(change, { minLength: 1, maxLength: 30 }), (changes) => {
+        const book = new WindowBook();
+        const windows: ClosedWindow[] = [];
+        let ts = 10_000;
+        let balance = 0;
+        let integral = 0; // balance x ms over the period, computed independently
+        let lastTs = ts;
+        for (const { gap, amount } of changes) {
+          const next = ts + gap;
+          for (const b of boundariesBetween(lastTs, next, H)) {
+            windows.push(...book.flush(at(b)));
+          }
+          integral += Math.max(0, balance) * (next - ts);
+          ts = next;
+          lastTs = next;
+          // Only deltas that keep the balance non-negative, as on a real token.
+          const delta = balance + amount < 0 ? -balance : amount;
+          balance += delta;
+          windows.push(...book.applyDelta(U, A, "hold", String(delta), at(ts)));
+        }
+        const sum = windows.reduce((acc, w) => acc.plus(new DecimalJs(w.balance).times(w.end.ts - w.start.ts)), new DecimalJs(0));
+        const open = book.get(U, A, "hold")?.openSince;
+        const stillOpen = open === undefined ? 0 : balance * (ts - open.ts);
+        expect(sum.plus(stillOpen).toNumber()).toBe(integral);
+        for (const w of windows) {
+          expect(w.end.ts).toBeGreaterThan(w.start.ts);
+          expect(Math.floor(w.start.ts / H)).toBe(Math.floor((w.end.ts - 1) / H));
+          expect(new DecimalJs(w.balance).gt(0)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
