@@ -1,16 +1,59 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { ValidationError } from "@pointwise/errors";
 import { createHttpApp, finishHttpApp } from "@pointwise/runtime";
-import express, { type Express } from "express";
+import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Deps } from "./deps";
-import { authRoutes } from "./routes/auth";
+import { apiKeyRoutes } from "./routes/api-keys";
+import { loginRoutes, operatorRoutes } from "./routes/auth";
 import { campaignRoutes } from "./routes/campaigns";
+import { csvImportRoutes } from "./routes/csv-imports";
+import { eventTypeRoutes } from "./routes/event-types";
+import { insightRoutes } from "./routes/insights";
+import { ruleRoutes } from "./routes/rules";
+import { userRoutes } from "./routes/users";
 import { requireOperator } from "./session";
 
-/** Builds the admin-api express app from its dependencies. */
+const DASHBOARD_HEADERS = {
+  "content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+};
+
+// body-parser reports a broken JSON body or an oversized one with its own error types; answer them in our codes.
+const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
+  if (err?.type === "entity.parse.failed") return next(new ValidationError("body must be valid JSON", { code: "malformed-json" }));
+  if (err?.type === "entity.too.large") return next(new ValidationError("body is larger than 1 MB", { code: "payload-too-large" }));
+  next(err);
+};
+
+/** Builds the admin-api express app: the operator API under /api and the dashboard at /. */
 export function createAdminApp(deps: Deps): Express {
   const app = createHttpApp({ logger: deps.logger, readiness: [{ name: "postgres", check: () => deps.db.ping() }] });
-  app.use(express.json({ limit: "256kb" }));
-  app.use(authRoutes(deps));
+  app.use((_req, res, next) => {
+    res.set(DASHBOARD_HEADERS);
+    next();
+  });
+  app.use("/api", express.json({ limit: "1mb" }));
+  app.get("/api/openapi.yaml", (_req, res) => {
+    res.type("application/yaml").sendFile(path.resolve(deps.env.OPENAPI_FILE));
+  });
+  app.use(loginRoutes(deps));
   app.use("/api", requireOperator(deps.env.ADMIN_JWT_SECRET));
+  app.use(operatorRoutes(deps));
   app.use(campaignRoutes(deps));
+  app.use(apiKeyRoutes(deps));
+  app.use(eventTypeRoutes(deps));
+  app.use(ruleRoutes(deps));
+  app.use(userRoutes(deps));
+  app.use(insightRoutes(deps));
+  app.use(csvImportRoutes(deps));
+  if (existsSync(deps.env.WEB_DIST_DIR)) {
+    // Hashed asset names never change content, so they can be cached for good; index.html never is.
+    app.use("/assets", express.static(path.join(deps.env.WEB_DIST_DIR, "assets"), { immutable: true, maxAge: "365d", fallthrough: false }));
+    app.use(express.static(deps.env.WEB_DIST_DIR, { index: "index.html", maxAge: 0 }));
+  }
+  app.use(bodyErrors);
   return finishHttpApp(app, deps.logger);
 }

@@ -1,10 +1,13 @@
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
 import type { Env } from "./env";
+import type { LazyIngest } from "./ingest";
 
 /** Everything admin-api's handlers need; main.ts builds it, tests build the same against real services. */
 export interface Deps {
   env: Env;
   logger: Logger;
   db: Database;
+  /** The ingest pipeline CSV uploads go through (connected to the bus on first use). */
+  ingest: LazyIngest;
 }

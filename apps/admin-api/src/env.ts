@@ -1,5 +1,11 @@
+import path from "node:path";
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
+
+const baseUrl = z
+  .url()
+  .refine((v) => /^https?:\/\//.test(v), { message: "must be an http:// or https:// URL" })
+  .transform((v) => v.replace(/\/+$/, ""));
 
 /** admin-api settings; parsed once at start, read nowhere else. */
 export const envSchema = z.object({
@@ -12,6 +18,22 @@ export const envSchema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
   ADMIN_PROJECT_NAME: z.string().default("Demo project"),
+  /** The ingest API as integrators reach it; the dashboard puts it into its ready-made curl command. */
+  INGEST_PUBLIC_URL: baseUrl.default("http://127.0.0.1:4001"),
+  /** The public read API, shown in the dashboard next to the leaderboard preview. */
+  READ_API_URL: baseUrl.default("http://127.0.0.1:4002"),
+  /** A dry run replays the whole campaign log in memory twice; larger logs are refused. */
+  DRY_RUN_MAX_EVENTS: z.coerce.number().int().min(1).max(5_000_000).default(200_000),
+  /** The built dashboard (vite output) served at `/`. */
+  WEB_DIST_DIR: z
+    .string()
+    .min(1)
+    .default(path.join(__dirname, "..", "web", "dist")),
+  /** The OpenAPI document served at /api/openapi.yaml. */
+  OPENAPI_FILE: z
+    .string()
+    .min(1)
+    .default(path.join(__dirname, "..", "..", "..", "docs", "api", "admin.openapi.yaml")),
 });
 
 /** admin-api settings. */

@@ -3,6 +3,7 @@ import { createLogger } from "@pointwise/logger";
 import { closeServer, listen, runService } from "@pointwise/runtime";
 import { createAdminApp } from "./app";
 import { loadEnv } from "./env";
+import { lazyIngest } from "./ingest";
 import { ensureFirstOperator } from "./operators";
 
 const logger = createLogger({ service: "admin-api" });
@@ -15,11 +16,14 @@ void runService("admin-api", logger, async () => {
     const { created } = await ensureFirstOperator(db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD, env.ADMIN_PROJECT_NAME);
     if (created) logger.info({ email: env.ADMIN_EMAIL }, "first operator created");
   }
-  const server = await listen(createAdminApp({ env, logger, db }), env.PORT, env.HOST);
+  const ingest = lazyIngest({ url: env.NATS_URL, namespace: env.NAMESPACE, db, logger });
+  const server = await listen(createAdminApp({ env, logger, db, ingest }), env.PORT, env.HOST);
   logger.info({ url: `http://${env.HOST}:${env.PORT}` }, "admin-api listening");
   return {
     async stop() {
+      // Uploads in flight finish (their publishes are awaited) before the bus is closed.
       await closeServer(server);
+      await ingest.close();
       await db.close();
     },
   };

@@ -4,12 +4,17 @@ import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { signSession } from "../session";
+import { createOperator } from "../operators";
+import { sessionOf, signSession } from "../session";
 
-const loginSchema = z.object({ email: z.email(), password: z.string().min(1) }).strict();
+const loginSchema = z.strictObject({ email: z.email("must be an e-mail address"), password: z.string().min(1, "must not be empty") });
+const operatorSchema = z.strictObject({
+  email: z.email("must be an e-mail address"),
+  password: z.string().min(12, "must be at least 12 characters").max(200, "must be at most 200 characters"),
+});
 
-/** POST /api/auth/login: e-mail and password in, a session token out. */
-export function authRoutes(deps: Deps): Router {
+/** POST /api/auth/login: e-mail and password in, a session token out (no session needed). */
+export function loginRoutes(deps: Deps): Router {
   const router = Router();
   router.post("/api/auth/login", async (req, res) => {
     const { email, password } = parseWith(loginSchema, req.body);
@@ -17,7 +22,41 @@ export function authRoutes(deps: Deps): Router {
     // Same answer for an unknown e-mail and a wrong password, so sign-in does not reveal who has an account.
     const ok = operator ? await verifyPassword(password, operator.passwordHash) : false;
     if (!operator || !ok) throw new AuthError("invalid-credentials", "e-mail or password is wrong");
+    deps.logger.info({ operator_id: operator.id, project_id: operator.projectId }, "operator signed in");
     res.json({ token: signSession(deps.env.ADMIN_JWT_SECRET, { operatorId: operator.id, projectId: operator.projectId }), project_id: operator.projectId });
   });
+  return router;
+}
+
+/** The signed-in operator, their project's operators, and the settings the dashboard shows. */
+export function operatorRoutes(deps: Deps): Router {
+  const router = Router();
+  const { prisma } = deps.db;
+
+  router.get("/api/me", async (_req, res) => {
+    const session = sessionOf(res.locals);
+    const operator = await prisma.operator.findFirst({ where: { id: session.operatorId, projectId: session.projectId }, include: { project: true } });
+    if (!operator) throw new AuthError("unauthenticated", "this operator no longer exists; sign in again");
+    res.json({
+      operator: { id: operator.id, email: operator.email, created_at: operator.createdAt.toISOString() },
+      project: { id: operator.project.id, name: operator.project.name },
+      settings: { ingest_public_url: deps.env.INGEST_PUBLIC_URL, read_api_url: deps.env.READ_API_URL },
+    });
+  });
+
+  router.get("/api/operators", async (_req, res) => {
+    const rows = await prisma.operator.findMany({ where: { projectId: sessionOf(res.locals).projectId }, orderBy: { createdAt: "asc" } });
+    res.json({ operators: rows.map((o) => ({ id: o.id, email: o.email, created_at: o.createdAt.toISOString() })) });
+  });
+
+  router.post("/api/operators", async (req, res) => {
+    const session = sessionOf(res.locals);
+    const body = parseWith(operatorSchema, req.body);
+    // A new operator always joins the inviting operator's project: nobody can add people to another tenant.
+    const row = await createOperator(deps.db, session.projectId, body.email, body.password);
+    deps.logger.info({ operator_id: row.id, invited_by: session.operatorId, project_id: session.projectId }, "operator created");
+    res.status(201).json({ id: row.id, email: row.email, created_at: row.createdAt.toISOString() });
+  });
+
   return router;
 }

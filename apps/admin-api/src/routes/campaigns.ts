@@ -1,13 +1,13 @@
 import { randomInt } from "node:crypto";
-import { generateApiKey } from "@pointwise/auth";
-import type { Prisma } from "@pointwise/db";
-import { ConflictError, NotFoundError } from "@pointwise/errors";
+import { ConflictError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, currencyNamesSchema } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { type OperatorSession, sessionOf } from "../session";
+import { campaignJson } from "../json";
+import { loadCampaign, loadWritableCampaign } from "../scope";
+import { sessionOf } from "../session";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -17,43 +17,40 @@ export function newCampaignId(): string {
   return `${pick()}-${pick()}`;
 }
 
+const isoTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-01-01T00:00:00Z" });
+const name = z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
+
+const endsAfterStarts = (c: { starts_at?: string | null | undefined; ends_at?: string | null | undefined }) =>
+  !c.starts_at || !c.ends_at || Date.parse(c.ends_at) > Date.parse(c.starts_at);
+const ENDS_AFTER = { message: "must be later than starts_at", path: ["ends_at"] };
+
 const createCampaignSchema = z
-  .object({
+  .strictObject({
     id: campaignIdSchema.optional(),
-    name: z.string().min(1).max(120),
+    name,
     currencies: currencyNamesSchema,
     primary_currency: z.string(),
-    starts_at: z.iso.datetime().optional(),
-    ends_at: z.iso.datetime().optional(),
+    starts_at: isoTime.optional(),
+    ends_at: isoTime.optional(),
   })
-  .strict()
-  .refine((c) => Object.hasOwn(c.currencies, c.primary_currency), { message: "primary_currency must be one of the currency keys", path: ["primary_currency"] });
+  .refine((c) => Object.hasOwn(c.currencies, c.primary_currency), { message: "must be one of the currency keys", path: ["primary_currency"] })
+  .refine(endsAfterStarts, ENDS_AFTER);
 
-const eventTypeSchema = z.object({ name: z.string().min(1).max(80), description: z.string().max(500).optional() }).strict();
-const apiKeySchema = z.object({ label: z.string().max(80).optional() }).strict();
-const ruleVersionSchema = z.object({ document: z.record(z.string(), z.unknown()) }).strict();
+const updateCampaignSchema = z
+  .strictObject({
+    name: name.optional(),
+    currencies: currencyNamesSchema.optional(),
+    primary_currency: z.string().optional(),
+    starts_at: isoTime.nullable().optional(),
+    ends_at: isoTime.nullable().optional(),
+  })
+  .refine((c) => Object.keys(c).length > 0, { message: "must change at least one field" });
 
-function campaignJson(c: { id: string; name: string; currencies: Prisma.JsonValue; primaryCurrency: string; startsAt: Date | null; endsAt: Date | null; archivedAt: Date | null; createdAt: Date }) {
-  return {
-    id: c.id,
-    name: c.name,
-    currencies: c.currencies,
-    primary_currency: c.primaryCurrency,
-    starts_at: c.startsAt?.toISOString() ?? null,
-    ends_at: c.endsAt?.toISOString() ?? null,
-    archived_at: c.archivedAt?.toISOString() ?? null,
-    created_at: c.createdAt.toISOString(),
-  };
-}
+const badWordsSchema = z.strictObject({
+  bad_words: z.array(z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters")).max(1000, "must list at most 1000 words"),
+});
 
-/** Loads a campaign of the operator's project; another project's campaign is "not found", never "forbidden". */
-export async function loadCampaign(deps: Deps, session: OperatorSession, id: string) {
-  const campaign = await deps.db.prisma.campaign.findFirst({ where: { id, projectId: session.projectId } });
-  if (!campaign) throw new NotFoundError(`campaign ${id} not found`, { code: "campaign-not-found" });
-  return campaign;
-}
-
-/** Campaigns, their API keys, event types and rule versions. */
+/** Campaigns of the operator's project: create, list, read, update, archive and restore, bad words. */
 export function campaignRoutes(deps: Deps): Router {
   const router = Router();
   const { prisma } = deps.db;
@@ -65,12 +62,15 @@ export function campaignRoutes(deps: Deps): Router {
 
   router.post("/api/campaigns", async (req, res) => {
     const body = parseWith(createCampaignSchema, req.body);
+    const session = sessionOf(res.locals);
     const id = body.id ?? newCampaignId();
-    if (await prisma.campaign.findUnique({ where: { id } })) throw new ConflictError("campaign-exists", `campaign ${id} already exists`);
+    // Campaign ids are global (events and the public leaderboard name them), so a taken id is a conflict
+    // whichever project holds it; the answer says nothing else about that campaign.
+    if (await prisma.campaign.findUnique({ where: { id }, select: { id: true } })) throw new ConflictError("campaign-exists", `campaign id ${id} is taken`);
     const campaign = await prisma.campaign.create({
       data: {
         id,
-        projectId: sessionOf(res.locals).projectId,
+        projectId: session.projectId,
         name: body.name,
         currencies: body.currencies,
         primaryCurrency: body.primary_currency,
@@ -78,6 +78,7 @@ export function campaignRoutes(deps: Deps): Router {
         endsAt: body.ends_at ? new Date(body.ends_at) : null,
       },
     });
+    deps.logger.info({ campaign_id: id, operator_id: session.operatorId }, "campaign created");
     res.status(201).json(campaignJson(campaign));
   });
 
@@ -85,75 +86,73 @@ export function campaignRoutes(deps: Deps): Router {
     res.json(campaignJson(await loadCampaign(deps, sessionOf(res.locals), req.params.id)));
   });
 
-  router.post("/api/campaigns/:id/api-keys", async (req, res) => {
-    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
-    const body = parseWith(apiKeySchema, req.body ?? {});
-    const generated = generateApiKey();
-    const row = await prisma.apiKey.create({ data: { campaignId: campaign.id, prefix: generated.prefix, hash: generated.hash, label: body.label ?? null } });
-    // The only time the whole key is ever returned.
-    res.status(201).json({ id: row.id, key: generated.key, prefix: row.prefix, label: row.label, created_at: row.createdAt.toISOString() });
-  });
-
-  router.get("/api/campaigns/:id/api-keys", async (req, res) => {
-    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
-    const rows = await prisma.apiKey.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "asc" } });
-    res.json({
-      api_keys: rows.map((k) => ({
-        id: k.id,
-        prefix: k.prefix,
-        label: k.label,
-        created_at: k.createdAt.toISOString(),
-        last_used_at: k.lastUsedAt?.toISOString() ?? null,
-        revoked_at: k.revokedAt?.toISOString() ?? null,
-      })),
+  router.patch("/api/campaigns/:id", async (req, res) => {
+    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const body = parseWith(updateCampaignSchema, req.body);
+    const currencies = body.currencies ?? (campaign.currencies as Record<string, string>);
+    const primary = body.primary_currency ?? campaign.primaryCurrency;
+    parseWith(z.object({ primary_currency: z.string().refine((p) => Object.hasOwn(currencies, p), "must be one of the currency keys") }), {
+      primary_currency: primary,
     });
-  });
-
-  router.post("/api/campaigns/:id/api-keys/:keyId/revoke", async (req, res) => {
-    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
-    const updated = await prisma.apiKey.updateMany({ where: { id: req.params.keyId, campaignId: campaign.id, revokedAt: null }, data: { revokedAt: new Date() } });
-    const key = await prisma.apiKey.findFirst({ where: { id: req.params.keyId, campaignId: campaign.id } });
-    if (!key) throw new NotFoundError("API key not found", { code: "api-key-not-found" });
-    res.json({ id: key.id, revoked_at: key.revokedAt?.toISOString() ?? null, changed: updated.count === 1 });
-  });
-
-  router.post("/api/campaigns/:id/event-types", async (req, res) => {
-    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
-    const body = parseWith(eventTypeSchema, req.body);
-    const exists = await prisma.eventType.findUnique({ where: { campaignId_name: { campaignId: campaign.id, name: body.name } } });
-    if (exists) throw new ConflictError("event-type-exists", `event type ${body.name} is already registered`);
-    const row = await prisma.eventType.create({ data: { campaignId: campaign.id, name: body.name, description: body.description ?? null } });
-    res.status(201).json({ reg_event_id: row.id, name: row.name, description: row.description, created_at: row.createdAt.toISOString() });
-  });
-
-  router.get("/api/campaigns/:id/event-types", async (req, res) => {
-    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
-    const rows = await prisma.eventType.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "asc" } });
-    res.json({
-      event_types: rows.map((t) => ({ reg_event_id: t.id, name: t.name, description: t.description, created_at: t.createdAt.toISOString(), retired_at: t.retiredAt?.toISOString() ?? null })),
+    const startsAt = body.starts_at === undefined ? campaign.startsAt?.toISOString() : body.starts_at;
+    const endsAt = body.ends_at === undefined ? campaign.endsAt?.toISOString() : body.ends_at;
+    parseWith(z.object({ starts_at: z.any(), ends_at: z.any() }).refine(endsAfterStarts, ENDS_AFTER), { starts_at: startsAt, ends_at: endsAt });
+    if (body.currencies) {
+      const removed = Object.keys(campaign.currencies as Record<string, string>).filter((k) => !Object.hasOwn(currencies, k));
+      if (removed.length > 0) {
+        const used = await deps.db.pool.query<{ currency: string }>(
+          `SELECT DISTINCT currency FROM score WHERE campaign_id = $1 AND currency = ANY($2::text[])
+           UNION SELECT DISTINCT currency FROM ledger_entry WHERE campaign_id = $1 AND currency = ANY($2::text[])`,
+          [campaign.id, removed],
+        );
+        // Scores are history: a currency that has points keeps existing (rename it instead).
+        if (used.rows.length > 0) {
+          throw new ConflictError("currency-in-use", `currencies: ${used.rows.map((r) => r.currency).join(", ")} already has points and cannot be removed`);
+        }
+      }
+    }
+    const updated = await prisma.campaign.update({
+      where: { id: campaign.id },
+      data: {
+        ...(body.name === undefined ? {} : { name: body.name }),
+        ...(body.currencies === undefined ? {} : { currencies: body.currencies }),
+        ...(body.primary_currency === undefined ? {} : { primaryCurrency: body.primary_currency }),
+        ...(body.starts_at === undefined ? {} : { startsAt: body.starts_at === null ? null : new Date(body.starts_at) }),
+        ...(body.ends_at === undefined ? {} : { endsAt: body.ends_at === null ? null : new Date(body.ends_at) }),
+      },
     });
+    res.json(campaignJson(updated));
   });
 
-  router.post("/api/campaigns/:id/rule-versions", async (req, res) => {
-    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
-    const body = parseWith(ruleVersionSchema, req.body);
-    const row = await prisma.$transaction(async (tx) => {
-      const last = await tx.ruleVersion.findFirst({ where: { campaignId: campaign.id }, orderBy: { version: "desc" } });
-      return tx.ruleVersion.create({ data: { campaignId: campaign.id, version: (last?.version ?? 0) + 1, document: body.document as Prisma.InputJsonValue } });
-    });
-    res.status(201).json({ id: row.id, version: row.version, status: row.status });
+  router.post("/api/campaigns/:id/archive", async (req, res) => {
+    const session = sessionOf(res.locals);
+    const campaign = await loadCampaign(deps, session, req.params.id);
+    // Archiving hides a campaign from day-to-day work and freezes it; every row it owns stays.
+    await prisma.campaign.updateMany({ where: { id: campaign.id, archivedAt: null }, data: { archivedAt: new Date() } });
+    deps.logger.info({ campaign_id: campaign.id, operator_id: session.operatorId }, "campaign archived");
+    res.json(campaignJson(await loadCampaign(deps, session, campaign.id)));
   });
 
-  router.post("/api/campaigns/:id/rule-versions/:version/activate", async (req, res) => {
+  router.post("/api/campaigns/:id/restore", async (req, res) => {
+    const session = sessionOf(res.locals);
+    const campaign = await loadCampaign(deps, session, req.params.id);
+    const updated = await prisma.campaign.update({ where: { id: campaign.id }, data: { archivedAt: null } });
+    res.json(campaignJson(updated));
+  });
+
+  router.get("/api/campaigns/:id/bad-words", async (req, res) => {
     const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
-    const version = Number(req.params.version);
-    const row = await prisma.ruleVersion.findFirst({ where: { campaignId: campaign.id, version } });
-    if (!row) throw new NotFoundError(`rule version ${req.params.version} not found`, { code: "rule-version-not-found" });
-    await prisma.$transaction([
-      prisma.ruleVersion.updateMany({ where: { campaignId: campaign.id, status: "active" }, data: { status: "superseded" } }),
-      prisma.ruleVersion.update({ where: { id: row.id }, data: { status: "active", activatedAt: new Date() } }),
-    ]);
-    res.json({ version, status: "active" });
+    res.json({ bad_words: campaign.badWords });
+  });
+
+  router.put("/api/campaigns/:id/bad-words", async (req, res) => {
+    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const body = parseWith(badWordsSchema, req.body);
+    // Matching is case-insensitive, so words differing only in case are one word.
+    const seen = new Set<string>();
+    const words = body.bad_words.map((w) => w.toLowerCase()).filter((w) => !seen.has(w) && seen.add(w));
+    const updated = await prisma.campaign.update({ where: { id: campaign.id }, data: { badWords: words } });
+    res.json({ bad_words: updated.badWords });
   });
 
   return router;

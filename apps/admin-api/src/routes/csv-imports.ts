@@ -1,0 +1,71 @@
+import { NotFoundError, ValidationError } from "@pointwise/errors";
+import { CSV_IMPORT_MODES, type CsvRowError, getCsvImport, importCsv } from "@pointwise/ingest-core";
+import { parseWith } from "@pointwise/runtime";
+import { Router } from "express";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
+import { sessionOf } from "../session";
+
+/** Invalid rows returned in the upload's answer; the import row keeps the first 100 for later. */
+const ANSWER_ROW_ERRORS = 1000;
+
+const uploadQuery = z.strictObject({
+  mode: z.enum(CSV_IMPORT_MODES, { message: `must be ${CSV_IMPORT_MODES.join(" or ")}` }).optional(),
+  file_name: z.string().trim().min(1).max(200, "must be at most 200 characters").optional(),
+});
+
+/** CSV uploads of earn events through the ingest pipeline, their progress and their row errors. */
+export function csvImportRoutes(deps: Deps): Router {
+  const router = Router();
+  const { pool } = deps.db;
+
+  // The body is streamed straight into the import (never buffered): a file may have millions of rows.
+  router.post("/api/campaigns/:id/csv-imports", async (req, res) => {
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
+    const query = parseWith(uploadQuery, req.query);
+    if (!req.is("text/csv"))
+      throw new ValidationError("Content-Type must be text/csv (the file's bytes as the request body)", { code: "unsupported-media-type" });
+    const pipeline = await deps.ingest.get();
+    const result = await importCsv(pipeline, {
+      campaignId: campaign.id,
+      input: req,
+      origin: "admin-api",
+      ...(query.mode ? { mode: query.mode } : {}),
+      ...(query.file_name ? { fileName: query.file_name } : {}),
+    });
+    try {
+      const rows: CsvRowError[] = [];
+      for await (const row of result.invalidRows()) {
+        if (rows.length === ANSWER_ROW_ERRORS) break;
+        rows.push(row);
+      }
+      deps.logger.info({ campaign_id: campaign.id, import_id: result.importId, operator_id: session.operatorId, status: result.status }, "csv import finished");
+      res.json({
+        import: await getCsvImport(deps.db, campaign.id, result.importId),
+        invalid_rows: rows,
+        invalid_rows_truncated: result.rowsInvalid > rows.length,
+      });
+    } finally {
+      await result.dispose();
+    }
+  });
+
+  router.get("/api/campaigns/:id/csv-imports", async (req, res) => {
+    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
+    const { rows } = await pool.query<{ id: string }>("SELECT id FROM csv_import WHERE campaign_id = $1 ORDER BY created_at DESC LIMIT 20", [campaign.id]);
+    const imports = await Promise.all(rows.map((r) => getCsvImport(deps.db, campaign.id, r.id)));
+    res.json({ csv_imports: imports.filter((i) => i !== null) });
+  });
+
+  router.get("/api/campaigns/:id/csv-imports/:importId", async (req, res) => {
+    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
+    const id = uuidParam(req.params.importId, "import_id");
+    const found = await getCsvImport(deps.db, campaign.id, id);
+    if (!found) throw new NotFoundError(`CSV import ${id} not found`, { code: "csv-import-not-found" });
+    res.json(found);
+  });
+
+  return router;
+}

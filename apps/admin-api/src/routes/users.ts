@@ -1,0 +1,205 @@
+import type { Database } from "@pointwise/db";
+import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
+import { parseWith } from "@pointwise/runtime";
+import { IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
+import { Router } from "express";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { queueIdentityRecompute, X_HANDLE_PATTERN } from "../identities";
+import { identityJson, recomputeJobJson } from "../json";
+import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
+import { activeRules, readableScore, type StoredScore } from "../scores";
+import { sessionOf } from "../session";
+import { lockCampaign, withTransaction } from "../tx";
+
+const identityType = z.enum(IDENTITY_TYPES, { message: `must be one of ${IDENTITY_TYPES.join(", ")}` });
+const handle = z
+  .string()
+  .trim()
+  .transform((h) => h.replace(/^@/, ""))
+  .refine((h) => X_HANDLE_PATTERN.test(h), "must be an X username: 1-15 letters, digits or _");
+
+const findSchema = z.strictObject({ identity_type: identityType, account_id: z.string().min(1, "must not be empty") });
+const linkSchema = z
+  .strictObject({ identity_type: identityType, account_id: z.string().min(1, "must not be empty"), handle: handle.optional() })
+  .refine((b) => b.handle === undefined || b.identity_type === "X_PROVIDER_ID", { message: "can only be set for an X_PROVIDER_ID identity", path: ["handle"] });
+const handleSchema = z.strictObject({ handle: handle.nullable() });
+const updateUserSchema = z
+  .strictObject({
+    display_name: z
+      .string()
+      .trim()
+      .min(1, "must not be empty (use null to clear it)")
+      .max(64, "must be at most 64 characters")
+      .refine((n) => !/\p{Cc}/u.test(n), "must not contain control characters")
+      .nullable()
+      .optional(),
+    referrer_id: z
+      .string()
+      .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a uuid")
+      .nullable()
+      .optional(),
+  })
+  .refine((b) => b.display_name !== undefined || b.referrer_id !== undefined, { message: "must change display_name or referrer_id" });
+
+/** Everything the dashboard shows about one user: identities, referral link and readable scores. */
+async function userDetail(db: Database, campaignId: string, userId: string) {
+  const user = await db.prisma.user.findFirst({ where: { id: userId, campaignId } });
+  if (!user) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
+  const [identities, scores, active] = await Promise.all([
+    db.prisma.identity.findMany({ where: { userId, campaignId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+    db.pool.query<StoredScore>(
+      "SELECT currency, score::text, referral_score::text, total::text, lifetime::text, tier FROM score WHERE campaign_id = $1 AND user_id = $2 ORDER BY currency",
+      [campaignId, userId],
+    ),
+    activeRules(db, campaignId),
+  ]);
+  const now = new Date();
+  return {
+    id: user.id,
+    campaign_id: campaignId,
+    display_name: user.displayName,
+    referrer_id: user.referrerId,
+    referred_at: user.referredAt?.toISOString() ?? null,
+    created_at: user.createdAt.toISOString(),
+    identities: identities.map(identityJson),
+    scores: scores.rows.map((s) => readableScore(s, active?.rules ?? null, now)),
+  };
+}
+
+/** Users of a campaign: find by identity, link/unlink identities, display name, referrer, X username. */
+export function userRoutes(deps: Deps): Router {
+  const router = Router();
+  const { prisma, pool } = deps.db;
+
+  router.get("/api/campaigns/:id/users", async (req, res) => {
+    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
+    const query = parseWith(findSchema, req.query);
+    const accountId = normalizeAccountId(query.identity_type, query.account_id);
+    const identity = await prisma.identity.findUnique({
+      where: { campaignId_identityType_accountId: { campaignId: campaign.id, identityType: query.identity_type, accountId } },
+    });
+    if (!identity) throw new NotFoundError(`no user has the ${query.identity_type} ${accountId} in this campaign`, { code: "user-not-found" });
+    res.json(await userDetail(deps.db, campaign.id, identity.userId));
+  });
+
+  router.get("/api/campaigns/:id/users/:userId", async (req, res) => {
+    const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
+    res.json(await userDetail(deps.db, campaign.id, uuidParam(req.params.userId, "user_id")));
+  });
+
+  router.patch("/api/campaigns/:id/users/:userId", async (req, res) => {
+    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const userId = uuidParam(req.params.userId, "user_id");
+    const body = parseWith(updateUserSchema, req.body);
+    await withTransaction(pool, async (client) => {
+      // Referral links are checked for cycles against the whole chain; one change at a time per campaign.
+      await lockCampaign(client, campaign.id, "users");
+      const { rows } = await client.query<{ referrer_id: string | null }>("SELECT referrer_id FROM app_user WHERE id = $1 AND campaign_id = $2 FOR UPDATE", [
+        userId,
+        campaign.id,
+      ]);
+      const user = rows[0];
+      if (!user) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
+      if (body.display_name !== undefined) await client.query("UPDATE app_user SET display_name = $2 WHERE id = $1", [userId, body.display_name]);
+      const referrer = body.referrer_id?.toLowerCase() ?? body.referrer_id;
+      if (referrer === undefined || referrer === user.referrer_id) return;
+      // Referral points already paid were computed under the link, so it never changes once made.
+      if (user.referrer_id !== null) throw new ConflictError("referrer-already-set", `referrer_id is already set to ${user.referrer_id} and cannot be changed`);
+      if (referrer === null) return;
+      if (referrer === userId) throw new ValidationError("referrer_id must not be the user itself", { field: "referrer_id" });
+      const { rows: found } = await client.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [referrer, campaign.id]);
+      if (found.length === 0) throw new ValidationError("referrer_id must be a user of this campaign", { field: "referrer_id" });
+      const { rows: cycle } = await client.query(
+        `WITH RECURSIVE chain(id, referrer_id, depth) AS (
+           SELECT id, referrer_id, 1 FROM app_user WHERE id = $1
+           UNION ALL SELECT u.id, u.referrer_id, c.depth + 1 FROM app_user u JOIN chain c ON u.id = c.referrer_id WHERE c.depth < 100000
+         ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
+        [referrer, userId],
+      );
+      if (cycle.length > 0)
+        throw new ValidationError(`referrer_id would make a referral cycle: ${referrer} is referred by this user, directly or through others`, {
+          field: "referrer_id",
+        });
+      await client.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [userId, referrer]);
+    });
+    res.json(await userDetail(deps.db, campaign.id, userId));
+  });
+
+  router.post("/api/campaigns/:id/users/:userId/identities", async (req, res) => {
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
+    const userId = uuidParam(req.params.userId, "user_id");
+    const body = parseWith(linkSchema, req.body);
+    const accountId = normalizeAccountId(body.identity_type, body.account_id);
+    const outcome = await withTransaction(pool, async (client) => {
+      await lockCampaign(client, campaign.id, "users");
+      const { rows: users } = await client.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
+      if (users.length === 0) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
+      const { rows } = await client.query<{ id: string; user_id: string }>(
+        "SELECT id, user_id FROM identity WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3 FOR UPDATE",
+        [campaign.id, body.identity_type, accountId],
+      );
+      const existing = rows[0];
+      if (!existing) {
+        const { rows: created } = await client.query<{ id: string }>(
+          "INSERT INTO identity(campaign_id, user_id, identity_type, account_id, handle) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+          [campaign.id, userId, body.identity_type, accountId, body.handle ?? null],
+        );
+        return { identityId: created[0]?.id as string, movedFrom: null, jobId: null, status: 201 };
+      }
+      if (body.handle !== undefined) await client.query("UPDATE identity SET handle = $2 WHERE id = $1", [existing.id, body.handle]);
+      if (existing.user_id === userId) return { identityId: existing.id, movedFrom: null, jobId: null, status: 200 };
+      // Merge: the identity (and with it every event it sent) now belongs to this user; the log keeps
+      // its rows as they are and the recompute attributes them to the identity's current owner.
+      await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [existing.id, userId]);
+      return { identityId: existing.id, movedFrom: existing.user_id, jobId: await queueIdentityRecompute(client, campaign.id), status: 200 };
+    });
+    if (outcome.movedFrom)
+      deps.logger.info({ campaign_id: campaign.id, user_id: userId, from_user_id: outcome.movedFrom, operator_id: session.operatorId }, "identity moved");
+    const identity = await prisma.identity.findUniqueOrThrow({ where: { id: outcome.identityId } });
+    const job = outcome.jobId ? await prisma.recomputeJob.findUnique({ where: { id: outcome.jobId } }) : null;
+    res
+      .status(outcome.status)
+      .json({ identity: identityJson(identity), moved_from_user_id: outcome.movedFrom, recompute_job: job ? recomputeJobJson(job) : null });
+  });
+
+  router.patch("/api/campaigns/:id/users/:userId/identities/:identityId", async (req, res) => {
+    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const userId = uuidParam(req.params.userId, "user_id");
+    const identityId = uuidParam(req.params.identityId, "identity_id");
+    const body = parseWith(handleSchema, req.body);
+    const identity = await prisma.identity.findFirst({ where: { id: identityId, userId, campaignId: campaign.id } });
+    if (!identity) throw new NotFoundError(`identity ${identityId} not found`, { code: "identity-not-found" });
+    if (identity.identityType !== "X_PROVIDER_ID") throw new ValidationError("handle can only be set for an X_PROVIDER_ID identity", { field: "handle" });
+    res.json(identityJson(await prisma.identity.update({ where: { id: identityId }, data: { handle: body.handle } })));
+  });
+
+  router.delete("/api/campaigns/:id/users/:userId/identities/:identityId", async (req, res) => {
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
+    const userId = uuidParam(req.params.userId, "user_id");
+    const identityId = uuidParam(req.params.identityId, "identity_id");
+    const outcome = await withTransaction(pool, async (client) => {
+      await lockCampaign(client, campaign.id, "users");
+      const { rows } = await client.query("SELECT 1 FROM identity WHERE id = $1 AND user_id = $2 AND campaign_id = $3 FOR UPDATE", [
+        identityId,
+        userId,
+        campaign.id,
+      ]);
+      if (rows.length === 0) throw new NotFoundError(`identity ${identityId} not found`, { code: "identity-not-found" });
+      const { rows: count } = await client.query<{ n: string }>("SELECT count(*) AS n FROM identity WHERE user_id = $1", [userId]);
+      if (Number(count[0]?.n) <= 1) throw new ConflictError("last-identity", "this is the user's only identity; link another one before unlinking it");
+      // Unlinking detaches the identity into a user of its own, with its events, so nothing is lost.
+      const { rows: created } = await client.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaign.id]);
+      const newUserId = created[0]?.id as string;
+      await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [identityId, newUserId]);
+      return { newUserId, jobId: await queueIdentityRecompute(client, campaign.id) };
+    });
+    deps.logger.info({ campaign_id: campaign.id, user_id: userId, new_user_id: outcome.newUserId, operator_id: session.operatorId }, "identity unlinked");
+    const job = outcome.jobId ? await prisma.recomputeJob.findUnique({ where: { id: outcome.jobId } }) : null;
+    res.json({ user: await userDetail(deps.db, campaign.id, userId), detached_user_id: outcome.newUserId, recompute_job: job ? recomputeJobJson(job) : null });
+  });
+
+  return router;
+}

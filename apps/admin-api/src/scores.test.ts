@@ -1,0 +1,44 @@
+import { decayedValue, parseRuleVersion } from "@pointwise/rules";
+import { readableScore, trimDecimal } from "./scores";
+
+describe("trimDecimal", () => {
+  it.each([
+    ["41.500000", "41.5"],
+    ["3.000", "3"],
+    ["120", "120"],
+    ["0.000", "0"],
+    ["100.0100", "100.01"],
+  ])("%s reads as %s", (input, output) => {
+    expect(trimDecimal(input)).toBe(output);
+  });
+});
+
+describe("readableScore", () => {
+  const rules = parseRuleVersion({
+    campaignId: "abcd-2026",
+    version: 1,
+    primaryCurrency: "xp",
+    currencies: { xp: { name: "XP", decay: { halfLifeSeconds: 86400, epoch: "2026-01-01T00:00:00Z" } }, gems: { name: "Gems" } },
+    rules: [],
+  });
+  const row = { currency: "xp", score: "80.000", referral_score: "8", total: "88", lifetime: "50.50", tier: "gold" };
+
+  it("decays score, referral_score and total with the engine's own function and keeps lifetime", () => {
+    const at = new Date("2026-01-03T12:00:00Z");
+    const shown = readableScore(row, rules, at);
+    expect(shown).toEqual({
+      currency: "xp",
+      score: trimDecimal(decayedValue("80.000", at, rules.currencies.xp?.decay)),
+      referral_score: trimDecimal(decayedValue("8", at, rules.currencies.xp?.decay)),
+      total: trimDecimal(decayedValue("88", at, rules.currencies.xp?.decay)),
+      lifetime: "50.5",
+      tier: "gold",
+    });
+    expect(Number(shown.total)).toBeLessThan(88);
+  });
+
+  it("shows stored values of a currency without decay, or when no rules are active", () => {
+    expect(readableScore({ ...row, currency: "gems" }, rules, new Date())).toMatchObject({ score: "80", total: "88" });
+    expect(readableScore(row, null, new Date())).toMatchObject({ score: "80", referral_score: "8", total: "88" });
+  });
+});

@@ -1,0 +1,132 @@
+import { type Harness, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
+import { loadOpenApi } from "./openapi";
+import { listRoutes } from "./routes";
+import { activateAsWorker, logEvents } from "./seed";
+
+let h: Harness;
+let op: Operator;
+const api = loadOpenApi();
+
+beforeAll(async () => {
+  h = await startHarness();
+  op = await h.newProject();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Express's `:camelCase` parameters as the document spells them: `{snake_case}`, the campaign as `{campaign_id}`. */
+function documented(route: string): string {
+  return route.replace(/:id\b/, "{campaign_id}").replace(/:(\w+)/g, (_, name: string) => `{${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}}`);
+}
+
+describe("the OpenAPI document", () => {
+  it("is OpenAPI 3.1 and describes exactly the endpoints the app serves", () => {
+    expect(api.doc.openapi).toMatch(/^3\.1\./);
+    const served = listRoutes(h.app)
+      .filter((r) => r.includes(" /api/"))
+      .map((r) => {
+        const [method, path] = r.split(" ");
+        return `${method} ${documented(path as string)}`;
+      });
+    expect(served.sort()).toEqual(api.operations().sort());
+  });
+
+  it("is served at /api/openapi.yaml without signing in", async () => {
+    const res = await h.call("GET", "/api/openapi.yaml");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/yaml");
+    expect(res.body).toBe(api.text);
+  });
+
+  it("has a checker that notices a body, a status or a path the document does not describe", () => {
+    expect(() => api.check("GET", "/api/campaigns", 200, { campaigns: [{ id: "abcd-0000" }] })).toThrow(/does not match/);
+    expect(() => api.check("GET", "/api/campaigns/abcd-0000", 418, {})).toThrow(/does not list/);
+    expect(() => api.check("GET", "/api/nowhere", 200, {})).toThrow(/not in the OpenAPI document/);
+    expect(() => api.check("GET", "/api/campaigns/abcd-0000", 404, { error: { code: "campaign-not-found", message: "m" } })).not.toThrow();
+  });
+
+  it("matches every answer of a full walk through the API, success and failure", async () => {
+    const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>, who: Operator | null = op) => {
+      const res = who ? await who.call(method, path, body, headers) : await h.call(method, path, body, headers);
+      api.check(method, path, res.status, res.body);
+      return res;
+    };
+    await call("POST", "/api/auth/login", { email: op.email, password: "a-long-enough-password" }, undefined, null);
+    await call("POST", "/api/auth/login", { email: op.email, password: "wrong" }, undefined, null);
+    await call("GET", "/api/me");
+    await call("GET", "/api/campaigns", undefined, undefined, null);
+    await call("POST", "/api/operators", { email: "doc@pointwise.test", password: "documented-password" });
+    await call("POST", "/api/operators", { email: "doc@pointwise.test", password: "documented-password" });
+    await call("GET", "/api/operators");
+
+    const { campaignId: id, regEventId } = await setUpCampaign(op);
+    const c = `/api/campaigns/${id}`;
+    await call("POST", "/api/campaigns", { name: "Doc", currencies: { xp: "XP" }, primary_currency: "xp", starts_at: "2026-01-01T00:00:00Z" });
+    await call("POST", "/api/campaigns", { name: "" });
+    await call("GET", "/api/campaigns");
+    await call("GET", c);
+    await call("GET", "/api/campaigns/zzzz-0000");
+    await call("PATCH", c, { name: "Renamed", ends_at: null });
+    await call("GET", `${c}/bad-words`);
+    await call("PUT", `${c}/bad-words`, { bad_words: ["scam"] });
+
+    const key = await call("POST", `${c}/api-keys`, { label: "doc" });
+    await call("GET", `${c}/api-keys`);
+    await call("POST", `${c}/api-keys/${key.body.id}/revoke`);
+    await call("POST", `${c}/api-keys/nope/revoke`);
+    await call("GET", `${c}/event-types`);
+    const extra = await call("POST", `${c}/event-types`, { name: "to_retire", description: "gone soon" });
+    await call("POST", `${c}/event-types`, { name: "to_retire" });
+    await call("POST", `${c}/event-types/${extra.body.reg_event_id}/retire`);
+
+    const [userA, userB] = await logEvents(h.deps.db, id, [
+      { identityType: "EVM_ADDRESS", accountId: "0x00000000000000000000000000000000000000a1", amount: "10", regEventId },
+      { identityType: "EMAIL", accountId: "b@pointwise.test", amount: "4", regEventId },
+    ]);
+    await call("POST", `${c}/rule-versions/validate`, { document: perUnitRules(regEventId, "0") });
+    await call("POST", `${c}/rule-versions/validate`, { document: perUnitRules(regEventId, "1") });
+    await call("POST", `${c}/rule-versions`, { document: perUnitRules(regEventId, "0") });
+    await call("POST", `${c}/rule-versions`, { document: perUnitRules(regEventId, "1") });
+    await call("POST", `${c}/rule-versions/1/dry-run`, {});
+    await call("POST", `${c}/rule-versions/1/activate`, {});
+    await call("POST", `${c}/rule-versions/1/activate`, {});
+    await h.deps.db.pool.query("UPDATE recompute_job SET status = 'done' WHERE campaign_id = $1", [id]);
+    await activateAsWorker(h.deps.db, id, 1);
+    await call("POST", `${c}/rule-versions`, { document: perUnitRules(regEventId, "2") });
+    await call("GET", `${c}/rule-versions`);
+    await call("GET", `${c}/rule-versions/2`);
+    await call("GET", `${c}/rule-versions/x`);
+    await call("POST", `${c}/rule-versions/2/dry-run`, { at: "2030-01-01T00:00:00Z", limit: 5 });
+    const activation = await call("POST", `${c}/rule-versions/2/activate`, {});
+    await call("GET", `${c}/recompute-jobs`);
+    await call("GET", `${c}/recompute-jobs/${activation.body.job.id}`);
+
+    await call("GET", `${c}/users?identity_type=EMAIL&account_id=b@pointwise.test`);
+    await call("GET", `${c}/users?identity_type=EMAIL&account_id=nobody@pointwise.test`);
+    await call("GET", `${c}/users/${userA}`);
+    await call("PATCH", `${c}/users/${userB}`, { display_name: "Bee", referrer_id: userA });
+    await call("PATCH", `${c}/users/${userB}`, { referrer_id: null });
+    const linked = await call("POST", `${c}/users/${userA}/identities`, { identity_type: "X_PROVIDER_ID", account_id: "12345", handle: "doc_user" });
+    await call("POST", `${c}/users/${userA}/identities`, { identity_type: "EMAIL", account_id: "b@pointwise.test" });
+    await call("PATCH", `${c}/users/${userA}/identities/${linked.body.identity.id}`, { handle: "renamed" });
+    await call("DELETE", `${c}/users/${userA}/identities/${linked.body.identity.id}`);
+    await call("GET", `${c}/users/${userA}/ledger?limit=1`);
+    await call("GET", `${c}/leaderboard`);
+    await call("GET", `${c}/chart?bucket=hour&points=3`);
+
+    const csv = `account_id,identity_type,amount,reg_event_id\n0x00000000000000000000000000000000000000a1,EVM_ADDRESS,1,${regEventId}\nx,EMAIL,1,${regEventId}\n`;
+    const upload = await call("POST", `${c}/csv-imports?mode=accept-valid`, csv, { "content-type": "text/csv" });
+    await call("POST", `${c}/csv-imports`, "nope", { "content-type": "text/csv" });
+    await call("GET", `${c}/csv-imports`);
+    await call("GET", `${c}/csv-imports/${upload.body.import.import_id}`);
+
+    await call("POST", `${c}/archive`);
+    await call("POST", `${c}/api-keys`, {});
+    await call("POST", `${c}/restore`);
+
+    const withSuccess = new Set([...api.covered].filter((k) => / 2\d\d$/.test(k)).map((k) => k.replace(/ \d+$/, "")));
+    const missing = api.operations().filter((o) => o !== "GET /api/openapi.yaml" && !withSuccess.has(o));
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,101 @@
+import { type FormEvent, useState } from "react";
+import { api } from "../api";
+import type { ApiKey } from "../types";
+import { Badge, Card, CopyButton, Field, formatTime, Notice, useAction, useLoad } from "../ui";
+import type { CampaignContext } from "./CampaignPage";
+
+/** API keys: create (the key is shown once, to copy), list with last use, revoke. */
+export function ApiKeysTab({ ctx }: { ctx: CampaignContext }) {
+  const path = `/api/campaigns/${ctx.campaign.id}/api-keys`;
+  const keys = useLoad(() => api<{ api_keys: ApiKey[] }>("GET", path), [path]);
+  const [label, setLabel] = useState("");
+  const [created, setCreated] = useState<ApiKey | null>(null);
+  const action = useAction();
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    const key = await action.run(() => api<ApiKey>("POST", path, label ? { label } : {}));
+    if (key?.key) {
+      setCreated(key);
+      ctx.setFreshKey(key.key);
+      setLabel("");
+      keys.reload();
+    }
+  };
+  const revoke = async (key: ApiKey) => {
+    if (!window.confirm(`Revoke ${key.prefix}…? Anything still using it will be refused at once.`)) return;
+    await action.run(() => api("POST", `${path}/${key.id}/revoke`));
+    keys.reload();
+  };
+
+  return (
+    <>
+      <Card title="Create an API key">
+        <p className="muted">
+          Your backend (or the indexer) sends events with this key: <code>Authorization: Bearer &lt;key&gt;</code>.
+        </p>
+        <form className="form-row" onSubmit={create}>
+          <Field label="Label (optional)">
+            <input name="key-label" value={label} onChange={(e) => setLabel(e.target.value)} placeholder="production backend" maxLength={80} />
+          </Field>
+          <button type="submit" className="btn btn-primary" disabled={action.busy || Boolean(ctx.campaign.archived_at)}>
+            Generate key
+          </button>
+        </form>
+        <Notice kind="error">{action.error}</Notice>
+        {created?.key && (
+          <div className="secret" data-testid="new-api-key">
+            <div>
+              <strong>Copy this key now: it is shown only once.</strong> Only a hash of it is stored; if it is lost, generate a new one and revoke this one.
+            </div>
+            <div className="secret-value">
+              <code>{created.key}</code>
+              <CopyButton text={created.key} label="Copy key" />
+            </div>
+          </div>
+        )}
+      </Card>
+      <Card title="Keys">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Key</th>
+              <th>Label</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>Status</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data?.api_keys.map((k) => (
+              <tr key={k.id}>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{k.label ?? <span className="muted">—</span>}</td>
+                <td>{formatTime(k.created_at)}</td>
+                <td>{k.last_used_at ? formatTime(k.last_used_at) : <span className="muted">never</span>}</td>
+                <td>{k.revoked_at ? <Badge tone="red">revoked {formatTime(k.revoked_at)}</Badge> : <Badge tone="green">active</Badge>}</td>
+                <td className="right">
+                  {!k.revoked_at && (
+                    <button type="button" className="btn btn-small btn-danger" onClick={() => revoke(k)}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+            {keys.data?.api_keys.length === 0 && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  No keys yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </Card>
+    </>
+  );
+}

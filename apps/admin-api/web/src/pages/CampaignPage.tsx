@@ -1,0 +1,88 @@
+import { useState } from "react";
+import { api } from "../api";
+import type { Campaign, EventType, Me } from "../types";
+import { Badge, Notice, useLoad } from "../ui";
+import { ApiKeysTab } from "./ApiKeysTab";
+import { EventTypesTab } from "./EventTypesTab";
+import { ImportsTab } from "./ImportsTab";
+import { LeaderboardTab } from "./LeaderboardTab";
+import { OverviewTab } from "./OverviewTab";
+import { RulesTab } from "./RulesTab";
+import { UsersTab } from "./UsersTab";
+
+const TABS: [string, string][] = [
+  ["overview", "Overview"],
+  ["keys", "API keys"],
+  ["events", "Event types"],
+  ["rules", "Rules"],
+  ["imports", "CSV import"],
+  ["leaderboard", "Leaderboard"],
+  ["users", "Users"],
+];
+
+/** What every tab of a campaign gets. */
+export interface CampaignContext {
+  campaign: Campaign;
+  eventTypes: EventType[];
+  me: Me;
+  /** The key created in this browser session, kept only in memory so the curl example can use it. */
+  freshKey: string | null;
+  setFreshKey: (key: string) => void;
+  reloadCampaign: () => void;
+  reloadEventTypes: () => void;
+}
+
+/** One campaign: its header and tabs. */
+export function CampaignPage(props: { campaignId: string; tab: string; me: Me; onChanged: () => void }) {
+  const campaign = useLoad(() => api<Campaign>("GET", `/api/campaigns/${props.campaignId}`), [props.campaignId]);
+  const eventTypes = useLoad(() => api<{ event_types: EventType[] }>("GET", `/api/campaigns/${props.campaignId}/event-types`), [props.campaignId]);
+  const [freshKey, setFreshKey] = useState<string | null>(null);
+
+  if (campaign.error) return <Notice kind="error">{campaign.error}</Notice>;
+  if (!campaign.data) return <p className="muted">Loading…</p>;
+  const ctx: CampaignContext = {
+    campaign: campaign.data,
+    eventTypes: eventTypes.data?.event_types ?? [],
+    me: props.me,
+    freshKey,
+    setFreshKey,
+    reloadCampaign: () => {
+      campaign.reload();
+      props.onChanged();
+    },
+    reloadEventTypes: eventTypes.reload,
+  };
+  const c = campaign.data;
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>
+            {c.name} {c.archived_at ? <Badge>archived</Badge> : <Badge tone="green">live</Badge>}
+          </h1>
+          <div className="muted">
+            Campaign id <code data-testid="campaign-id">{c.id}</code> · primary currency {c.currencies[c.primary_currency]} ({c.primary_currency})
+          </div>
+        </div>
+      </div>
+      {c.archived_at && (
+        <Notice kind="warn">This campaign is archived: its data is kept and readable, but it cannot be changed until it is restored (Overview).</Notice>
+      )}
+      <nav className="tabs">
+        {TABS.map(([key, label]) => (
+          <a key={key} className={props.tab === key ? "active" : ""} href={`#/campaigns/${c.id}/${key}`}>
+            {label}
+          </a>
+        ))}
+      </nav>
+      {props.tab === "overview" && <OverviewTab ctx={ctx} />}
+      {props.tab === "keys" && <ApiKeysTab ctx={ctx} />}
+      {props.tab === "events" && <EventTypesTab ctx={ctx} />}
+      {props.tab === "rules" && <RulesTab ctx={ctx} />}
+      {props.tab === "imports" && <ImportsTab ctx={ctx} />}
+      {props.tab === "leaderboard" && <LeaderboardTab ctx={ctx} />}
+      {props.tab === "users" && <UsersTab ctx={ctx} />}
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { type FormEvent, useState } from "react";
+import { api } from "../api";
+import type { EventType } from "../types";
+import { Badge, Card, CopyButton, Field, formatTime, Notice, useAction } from "../ui";
+import type { CampaignContext } from "./CampaignPage";
+
+/** Event types: register (-> reg_event_id to copy), list, retire. */
+export function EventTypesTab({ ctx }: { ctx: CampaignContext }) {
+  const path = `/api/campaigns/${ctx.campaign.id}/event-types`;
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [created, setCreated] = useState<EventType | null>(null);
+  const action = useAction();
+
+  const register = async (e: FormEvent) => {
+    e.preventDefault();
+    const type = await action.run(() => api<EventType>("POST", path, { name, ...(description ? { description } : {}) }));
+    if (type) {
+      setCreated(type);
+      setName("");
+      setDescription("");
+      ctx.reloadEventTypes();
+    }
+  };
+  const retire = async (type: EventType) => {
+    if (!window.confirm(`Retire ${type.name}? Events of this type will be refused from now on. This cannot be undone.`)) return;
+    await action.run(() => api("POST", `${path}/${type.reg_event_id}/retire`));
+    ctx.reloadEventTypes();
+  };
+
+  return (
+    <>
+      <Card title="Register an event type">
+        <p className="muted">
+          Every kind of activity you send (a trade, a login, a quest) is registered once. Events carry its <code>reg_event_id</code>, and rules turn them into
+          points.
+        </p>
+        <form className="form-row" onSubmit={register}>
+          <Field label="Name">
+            <input name="event-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="trade_volume" required />
+          </Field>
+          <Field label="Description (optional)" wide>
+            <input value={description} onChange={(e) => setDescription(e.target.value)} placeholder="Swap volume in USD" />
+          </Field>
+          <button type="submit" className="btn btn-primary" disabled={action.busy || Boolean(ctx.campaign.archived_at)}>
+            Register
+          </button>
+        </form>
+        <Notice kind="error">{action.error}</Notice>
+        {created && (
+          <Notice kind="success">
+            Registered <strong>{created.name}</strong>: reg_event_id <code data-testid="new-reg-event-id">{created.reg_event_id}</code>{" "}
+            <CopyButton text={created.reg_event_id} />
+          </Notice>
+        )}
+      </Card>
+      <Card title="Event types">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>reg_event_id</th>
+              <th>Registered</th>
+              <th>Status</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {ctx.eventTypes.map((t) => (
+              <tr key={t.reg_event_id}>
+                <td>
+                  <strong>{t.name}</strong>
+                  {t.description && <div className="muted small">{t.description}</div>}
+                </td>
+                <td>
+                  <code>{t.reg_event_id}</code> <CopyButton text={t.reg_event_id} />
+                </td>
+                <td>{formatTime(t.created_at)}</td>
+                <td>{t.retired_at ? <Badge tone="red">retired</Badge> : <Badge tone="green">active</Badge>}</td>
+                <td className="right">
+                  {!t.retired_at && (
+                    <button type="button" className="btn btn-small btn-ghost" onClick={() => retire(t)} disabled={Boolean(ctx.campaign.archived_at)}>
+                      Retire
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+            {ctx.eventTypes.length === 0 && (
+              <tr>
+                <td colSpan={5} className="muted">
+                  No event types yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,199 @@
+import { type FormEvent, useState } from "react";
+import { api } from "../api";
+import type { ApiKey, Campaign, RuleVersion } from "../types";
+import { Card, CopyButton, Field, Notice, useAction, useLoad } from "../ui";
+import type { CampaignContext } from "./CampaignPage";
+import { CurrencyEditor, type CurrencyRow, currencyMap } from "./CampaignsPage";
+
+/** A ready-to-paste curl that sends one earn event to this campaign. */
+export function curlFor(ingestUrl: string, apiKey: string, regEventId: string): string {
+  const body = JSON.stringify({
+    account_id: "0x52908400098527886E0F7030069857D2E4169EE7",
+    identity_type: "EVM_ADDRESS",
+    amount: "10",
+    reg_event_id: regEventId,
+  });
+  return [
+    `curl -s -X POST ${ingestUrl}/api/rest/earn-event \\`,
+    `  -H 'Authorization: Bearer ${apiKey}' \\`,
+    "  -H 'Content-Type: application/json' \\",
+    `  -d '${body}'`,
+  ].join("\n");
+}
+
+const toLocal = (iso: string | null) => (iso ? new Date(new Date(iso).getTime() - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "");
+
+/** First steps with real ids, settings, bad words, archive. */
+export function OverviewTab({ ctx }: { ctx: CampaignContext }) {
+  const c = ctx.campaign;
+  const base = `/api/campaigns/${c.id}`;
+  const keys = useLoad(() => api<{ api_keys: ApiKey[] }>("GET", `${base}/api-keys`), [base]);
+  const rules = useLoad(() => api<{ rule_versions: RuleVersion[] }>("GET", `${base}/rule-versions`), [base]);
+  const activeTypes = ctx.eventTypes.filter((t) => !t.retired_at);
+  const [typeId, setTypeId] = useState("");
+  const regEventId = typeId || activeTypes[0]?.reg_event_id || "<REG_EVENT_ID>";
+  const curl = curlFor(ctx.me.settings.ingest_public_url, ctx.freshKey ?? "<YOUR_API_KEY>", regEventId);
+  const liveKeys = keys.data?.api_keys.filter((k) => !k.revoked_at).length ?? 0;
+  const active = rules.data?.rule_versions.find((v) => v.status === "active");
+  const steps: [boolean, string, string][] = [
+    [liveKeys > 0, "Generate an API key", "keys"],
+    [activeTypes.length > 0, "Register an event type", "events"],
+    [Boolean(active), "Write and activate rules", "rules"],
+  ];
+
+  return (
+    <>
+      <Card title="Send an event">
+        <ol className="checklist">
+          {steps.map(([done, text, tab]) => (
+            <li key={tab} className={done ? "done" : ""}>
+              <span className="check">{done ? "✓" : "○"}</span> <a href={`#/campaigns/${c.id}/${tab}`}>{text}</a>
+            </li>
+          ))}
+        </ol>
+        <div className="form-row">
+          <Field label="Event type">
+            <select value={regEventId} onChange={(e) => setTypeId(e.target.value)}>
+              {activeTypes.map((t) => (
+                <option key={t.reg_event_id} value={t.reg_event_id}>
+                  {t.name}
+                </option>
+              ))}
+              {activeTypes.length === 0 && <option value="">register an event type first</option>}
+            </select>
+          </Field>
+        </div>
+        <pre className="code" data-testid="curl">
+          {curl}
+        </pre>
+        <div className="row">
+          <CopyButton text={curl} label="Copy curl" />
+          {!ctx.freshKey && (
+            <span className="muted small">The key is only shown when it is created: generate one under API keys and it appears here for this session.</span>
+          )}
+        </div>
+        <p className="muted small">
+          Public leaderboard: <code>{`${ctx.me.settings.read_api_url}/leaderboard?campaign_id=${c.id}`}</code>
+        </p>
+      </Card>
+      <SettingsCard campaign={c} onSaved={ctx.reloadCampaign} />
+      <BadWordsCard campaign={c} onSaved={ctx.reloadCampaign} />
+      <ArchiveCard campaign={c} onSaved={ctx.reloadCampaign} />
+    </>
+  );
+}
+
+function SettingsCard(props: { campaign: Campaign; onSaved: () => void }) {
+  const c = props.campaign;
+  const [name, setName] = useState(c.name);
+  const [rows, setRows] = useState<CurrencyRow[]>(Object.entries(c.currencies).map(([key, n]) => ({ key, name: n })));
+  const [primary, setPrimary] = useState(c.primary_currency);
+  const [startsAt, setStartsAt] = useState(toLocal(c.starts_at));
+  const [endsAt, setEndsAt] = useState(toLocal(c.ends_at));
+  const action = useAction();
+  const [saved, setSaved] = useState(false);
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    const body = {
+      name,
+      currencies: currencyMap(rows),
+      primary_currency: primary,
+      starts_at: startsAt ? new Date(startsAt).toISOString() : null,
+      ends_at: endsAt ? new Date(endsAt).toISOString() : null,
+    };
+    if (await action.run(() => api("PATCH", `/api/campaigns/${c.id}`, body))) {
+      setSaved(true);
+      props.onSaved();
+    }
+  };
+
+  return (
+    <Card title="Settings">
+      <form className="stack" onSubmit={save}>
+        <Field label="Name">
+          <input value={name} onChange={(e) => setName(e.target.value)} required />
+        </Field>
+        <Field label="Currencies" hint="A currency that already has points cannot be removed; you can rename it.">
+          <CurrencyEditor
+            rows={rows}
+            primary={primary}
+            onChange={(r, p) => {
+              setRows(r);
+              setPrimary(p);
+            }}
+          />
+        </Field>
+        <div className="form-row">
+          <Field label="Starts">
+            <input type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} />
+          </Field>
+          <Field label="Ends">
+            <input type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} />
+          </Field>
+        </div>
+        <Notice kind="error">{action.error}</Notice>
+        {saved && <Notice kind="success">Saved.</Notice>}
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={action.busy || Boolean(c.archived_at)}>
+            Save settings
+          </button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function BadWordsCard(props: { campaign: Campaign; onSaved: () => void }) {
+  const [text, setText] = useState(props.campaign.bad_words.join("\n"));
+  const action = useAction();
+  const [saved, setSaved] = useState(false);
+  const save = async () => {
+    setSaved(false);
+    const words = text
+      .split("\n")
+      .map((w) => w.trim())
+      .filter(Boolean);
+    const res = await action.run(() => api<{ bad_words: string[] }>("PUT", `/api/campaigns/${props.campaign.id}/bad-words`, { bad_words: words }));
+    if (res) {
+      setText(res.bad_words.join("\n"));
+      setSaved(true);
+      props.onSaved();
+    }
+  };
+  return (
+    <Card title="Bad words">
+      <p className="muted">
+        A display name containing one of these (anywhere, any case) is not shown on the public leaderboard; the X username or an anonymous name is shown
+        instead. These add to the service's default list.
+      </p>
+      <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder="one word per line" />
+      <Notice kind="error">{action.error}</Notice>
+      {saved && <Notice kind="success">Saved.</Notice>}
+      <button type="button" className="btn" onClick={save} disabled={action.busy || Boolean(props.campaign.archived_at)}>
+        Save bad words
+      </button>
+    </Card>
+  );
+}
+
+function ArchiveCard(props: { campaign: Campaign; onSaved: () => void }) {
+  const action = useAction();
+  const archived = Boolean(props.campaign.archived_at);
+  const toggle = async () => {
+    if (!archived && !window.confirm("Archive this campaign? Nothing is deleted; it becomes read-only until you restore it.")) return;
+    if (await action.run(() => api("POST", `/api/campaigns/${props.campaign.id}/${archived ? "restore" : "archive"}`))) props.onSaved();
+  };
+  return (
+    <Card title={archived ? "Restore" : "Archive"}>
+      <p className="muted">
+        {archived ? "Restoring makes the campaign editable again." : "Archiving keeps every event, score and key, and makes the campaign read-only."}
+      </p>
+      <Notice kind="error">{action.error}</Notice>
+      <button type="button" className={archived ? "btn" : "btn btn-danger"} onClick={toggle} disabled={action.busy}>
+        {archived ? "Restore campaign" : "Archive campaign"}
+      </button>
+    </Card>
+  );
+}

@@ -1,0 +1,276 @@
+import { useEffect, useState } from "react";
+import { api } from "../api";
+import { describePath, editable, type RuleDocument, starterDocument } from "../rules/model";
+import { RuleForm } from "../rules/RuleForm";
+import type { DryRun, RecomputeJob, RuleIssue, RuleVersion } from "../types";
+import { Badge, Card, formatPoints, formatTime, labelOf, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
+import type { CampaignContext } from "./CampaignPage";
+
+const STATUS_TONE = { active: "green", draft: "blue", superseded: "grey" } as const;
+
+function JobProgress({ job }: { job: RecomputeJob }) {
+  const label =
+    job.status === "queued"
+      ? "queued: waiting for the scoring worker"
+      : job.status === "running"
+        ? `recomputing ${job.events_done} of ${job.events_total} events`
+        : job.status === "done"
+          ? "done: the new rules are live"
+          : `failed: ${job.error ?? "see the worker log"}`;
+  return (
+    <div data-testid="activation-progress">
+      <Progress value={job.progress} label={label} />
+    </div>
+  );
+}
+
+/** Rule versions: a readable editor (with a JSON view), checks, dry-run diff, activation and its progress. */
+export function RulesTab({ ctx }: { ctx: CampaignContext }) {
+  const base = `/api/campaigns/${ctx.campaign.id}/rule-versions`;
+  const versions = useLoad(() => api<{ rule_versions: RuleVersion[] }>("GET", base), [base]);
+  const list = versions.data?.rule_versions ?? [];
+  const active = list.find((v) => v.status === "active");
+  const [doc, setDoc] = useState<RuleDocument | null>(null);
+  const [mode, setMode] = useState<"form" | "json">("form");
+  const [jsonText, setJsonText] = useState("");
+  const [jsonError, setJsonError] = useState<string | null>(null);
+  const [issues, setIssues] = useState<RuleIssue[] | null>(null);
+  const [saved, setSaved] = useState<number | null>(null);
+  const [dryRun, setDryRun] = useState<DryRun | null>(null);
+  const [job, setJob] = useState<RecomputeJob | null>(null);
+  const action = useAction();
+
+  // Start from the active version (or a starter document) once the versions are known.
+  useEffect(() => {
+    if (doc || !versions.data) return;
+    if (active) api<RuleVersion>("GET", `${base}/${active.version}`).then((v) => setDoc(editable(v.document ?? {})));
+    else setDoc(starterDocument(ctx.campaign, ctx.eventTypes));
+  }, [versions.data, active, doc, base, ctx.campaign, ctx.eventTypes]);
+
+  const pending = list.find((v) => v.activation_job && ["queued", "running"].includes(v.activation_job.status))?.activation_job ?? null;
+  const shownJob = job ?? pending;
+  usePoll(
+    async () => {
+      if (!shownJob) return;
+      const next = await api<RecomputeJob>("GET", `/api/campaigns/${ctx.campaign.id}/recompute-jobs/${shownJob.id}`);
+      setJob(next);
+      if (next.status === "done" || next.status === "failed") versions.reload();
+    },
+    1000,
+    Boolean(shownJob && ["queued", "running"].includes(shownJob.status)),
+  );
+
+  const switchMode = (next: "form" | "json") => {
+    if (next === "json") {
+      setJsonText(JSON.stringify(doc, null, 2));
+      setJsonError(null);
+      setMode("json");
+      return;
+    }
+    try {
+      setDoc(JSON.parse(jsonText));
+      setMode("form");
+    } catch (e) {
+      setJsonError(`The JSON does not parse: ${(e as Error).message}`);
+    }
+  };
+  const current = (): RuleDocument | null => {
+    if (mode === "form") return doc;
+    try {
+      return JSON.parse(jsonText);
+    } catch (e) {
+      setJsonError(`The JSON does not parse: ${(e as Error).message}`);
+      return null;
+    }
+  };
+  const check = async () => {
+    const d = current();
+    if (!d) return;
+    const res = await action.run(() => api<{ valid: boolean; issues: RuleIssue[] }>("POST", `${base}/validate`, { document: d }));
+    if (res) setIssues(res.issues);
+  };
+  const save = async () => {
+    const d = current();
+    if (!d) return;
+    const res = await action.run(() => api<{ valid: boolean; issues: RuleIssue[] }>("POST", `${base}/validate`, { document: d }));
+    if (!res) return;
+    setIssues(res.issues);
+    if (!res.valid) return;
+    const created = await action.run(() => api<RuleVersion>("POST", base, { document: d }));
+    if (created) {
+      setSaved(created.version);
+      versions.reload();
+      await preview(created.version);
+    }
+  };
+  const preview = async (version: number) => {
+    const res = await action.run(() => api<DryRun>("POST", `${base}/${version}/dry-run`, {}));
+    if (res) setDryRun(res);
+  };
+  const activate = async (version: number) => {
+    const res = await action.run(() => api<{ job: RecomputeJob }>("POST", `${base}/${version}/activate`, {}));
+    if (res) {
+      setJob(res.job);
+      setDryRun(null);
+      setSaved(null);
+      versions.reload();
+    }
+  };
+  const edit = async (version: number) => {
+    setSaved(null);
+    const v = await action.run(() => api<RuleVersion>("GET", `${base}/${version}`));
+    if (v?.document) {
+      setDoc(editable(v.document));
+      setMode("form");
+      setIssues(null);
+    }
+  };
+
+  return (
+    <>
+      <Card title="Rule versions">
+        <p className="muted">
+          A version is never edited: save a new one, preview how the leaderboard would change, then activate it. Activation recomputes every score from the
+          event log in the background; the current scores stay live until it finishes.
+        </p>
+        {shownJob && <JobProgress job={shownJob} />}
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Version</th>
+              <th>Status</th>
+              <th>Rules</th>
+              <th>Saved</th>
+              <th>Activated</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((v) => (
+              <tr key={v.version}>
+                <td>v{v.version}</td>
+                <td>
+                  <Badge tone={STATUS_TONE[v.status]}>{v.status}</Badge>
+                  {v.activation_job && ["queued", "running"].includes(v.activation_job.status) && <Badge tone="amber">activating</Badge>}
+                </td>
+                <td>{v.rule_count}</td>
+                <td>{formatTime(v.created_at)}</td>
+                <td>{formatTime(v.activated_at)}</td>
+                <td className="right nowrap">
+                  <button type="button" className="btn btn-small btn-ghost" onClick={() => edit(v.version)}>
+                    Edit a copy
+                  </button>
+                  {v.status !== "active" && (
+                    <button type="button" className="btn btn-small" onClick={() => preview(v.version)}>
+                      Preview changes
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+            {list.length === 0 && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  No rules yet. Write the first version below.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </Card>
+
+      {dryRun && (
+        <Card
+          title={`Preview: v${dryRun.after_version} against ${dryRun.before_version ? `v${dryRun.before_version} (active)` : "no active rules"}`}
+          testId="dry-run"
+        >
+          <p className="muted">
+            Replayed {dryRun.events} event{dryRun.events === 1 ? "" : "s"}. {dryRun.moves_total} user{dryRun.moves_total === 1 ? "" : "s"} would move or change
+            points, {dryRun.unchanged} stay the same ({dryRun.currency}).
+          </p>
+          <table className="table">
+            <thead>
+              <tr>
+                <th>User</th>
+                <th>Rank now</th>
+                <th>Rank after</th>
+                <th className="num">Points now</th>
+                <th className="num">Points after</th>
+                <th className="num">Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {dryRun.moves.map((m) => (
+                <tr key={m.user_id}>
+                  <td>{labelOf(m)}</td>
+                  <td>{m.rank_before ?? "—"}</td>
+                  <td>
+                    {m.rank_after ?? "off the board"}
+                    {m.rank_change ? (
+                      <span className={m.rank_change > 0 ? "up" : "down"}>{m.rank_change > 0 ? ` ▲${m.rank_change}` : ` ▼${-m.rank_change}`}</span>
+                    ) : null}
+                  </td>
+                  <td className="num">{formatPoints(m.points_before)}</td>
+                  <td className="num">{formatPoints(m.points_after)}</td>
+                  <td className={`num ${m.points_change.startsWith("-") ? "down" : "up"}`}>{formatPoints(m.points_change)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.find((v) => v.version === dryRun.after_version)?.status !== "active" && (
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => activate(dryRun.after_version)}
+              disabled={action.busy || Boolean(pending) || Boolean(ctx.campaign.archived_at)}
+            >
+              Activate v{dryRun.after_version}
+            </button>
+          )}
+        </Card>
+      )}
+
+      <Card
+        title="Edit rules"
+        actions={
+          <div className="segmented">
+            <button type="button" className={mode === "form" ? "on" : ""} onClick={() => switchMode("form")}>
+              Form
+            </button>
+            <button type="button" className={mode === "json" ? "on" : ""} onClick={() => switchMode("json")}>
+              JSON
+            </button>
+          </div>
+        }
+      >
+        {!doc && <p className="muted">Loading…</p>}
+        {doc && mode === "form" && <RuleForm doc={doc} campaign={ctx.campaign} eventTypes={ctx.eventTypes} onChange={setDoc} />}
+        {mode === "json" && <textarea className="json" rows={24} value={jsonText} onChange={(e) => setJsonText(e.target.value)} spellCheck={false} />}
+        <Notice kind="error">{jsonError}</Notice>
+        {issues && issues.length > 0 && doc && (
+          <div className="notice notice-error" role="alert">
+            <strong>Fix these before saving:</strong>
+            <ul>
+              {issues.map((i) => (
+                <li key={`${i.path}:${i.message}`}>
+                  {describePath(i.path, doc)}: {i.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {issues?.length === 0 && <Notice kind="success">These rules are valid.</Notice>}
+        {saved !== null && <Notice kind="success">Saved as v{saved}. Check the preview above, then activate it.</Notice>}
+        <Notice kind="error">{action.error}</Notice>
+        <div className="row">
+          <button type="button" className="btn" onClick={check} disabled={action.busy}>
+            Check
+          </button>
+          <button type="button" className="btn btn-primary" onClick={save} disabled={action.busy || Boolean(ctx.campaign.archived_at)}>
+            Save as new version
+          </button>
+        </div>
+      </Card>
+    </>
+  );
+}

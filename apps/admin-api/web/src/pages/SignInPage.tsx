@@ -1,0 +1,42 @@
+import { type FormEvent, useState } from "react";
+import { api, setSessionToken } from "../api";
+import { Notice, useAction } from "../ui";
+
+/** E-mail and password in, a session for this browser tab out. */
+export function SignInPage(props: { onSignedIn: () => void }) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const action = useAction();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const res = await action.run(() => api<{ token: string }>("POST", "/api/auth/login", { email, password }));
+    if (res) {
+      setSessionToken(res.token);
+      props.onSignedIn();
+    }
+  };
+
+  return (
+    <div className="signin">
+      <form className="card signin-card" onSubmit={submit}>
+        <div className="brand brand-large">
+          <span className="brand-mark">◆</span> Pointwise
+        </div>
+        <p className="muted">Sign in to manage your campaigns.</p>
+        <label className="field">
+          <span className="field-label">E-mail</span>
+          <input name="email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
+        </label>
+        <label className="field">
+          <span className="field-label">Password</span>
+          <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+        </label>
+        <Notice kind="error">{action.error}</Notice>
+        <button type="submit" className="btn btn-primary" disabled={action.busy}>
+          {action.busy ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+    </div>
+  );
+}

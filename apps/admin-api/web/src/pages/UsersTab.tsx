@@ -1,0 +1,151 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { api } from "../api";
+import { go, hashQuery } from "../router";
+import { IDENTITY_TYPES, type LedgerEntry, type User } from "../types";
+import { Card, Field, formatPoints, formatTime, Notice, useAction, useLoad } from "../ui";
+import type { CampaignContext } from "./CampaignPage";
+import { UserDetail } from "./UserDetail";
+
+/** Find a user by any identity (or from the leaderboard), manage identities and see where each point came from. */
+export function UsersTab({ ctx }: { ctx: CampaignContext }) {
+  const base = `/api/campaigns/${ctx.campaign.id}`;
+  const [identityType, setIdentityType] = useState<string>("EVM_ADDRESS");
+  const [accountId, setAccountId] = useState("");
+  const [userId, setUserId] = useState<string | null>(hashQuery().get("user"));
+  const lookup = useAction();
+
+  useEffect(() => {
+    const on = () => setUserId(hashQuery().get("user"));
+    window.addEventListener("hashchange", on);
+    return () => window.removeEventListener("hashchange", on);
+  }, []);
+
+  const find = async (e: FormEvent) => {
+    e.preventDefault();
+    const query = new URLSearchParams({ identity_type: identityType, account_id: accountId.trim() });
+    const user = await lookup.run(() => api<User>("GET", `${base}/users?${query}`));
+    if (user) go(`/campaigns/${ctx.campaign.id}/users?user=${user.id}`);
+  };
+
+  return (
+    <>
+      <Card title="Find a user">
+        <form className="form-row" onSubmit={find}>
+          <Field label="Identity type">
+            <select name="identity-type" value={identityType} onChange={(e) => setIdentityType(e.target.value)}>
+              {IDENTITY_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Account id" wide>
+            <input
+              name="account-id"
+              value={accountId}
+              onChange={(e) => setAccountId(e.target.value)}
+              placeholder="0x…, e-mail, or numeric provider id"
+              required
+            />
+          </Field>
+          <button type="submit" className="btn btn-primary" disabled={lookup.busy}>
+            Find
+          </button>
+        </form>
+        <Notice kind="error">{lookup.error}</Notice>
+      </Card>
+      {userId && <UserDetail key={userId} ctx={ctx} userId={userId} />}
+      {userId && <Ledger key={`ledger-${userId}`} base={base} userId={userId} />}
+    </>
+  );
+}
+
+function multipliersText(entry: LedgerEntry): string {
+  const list = entry.lineage?.multipliers ?? [];
+  return list.length ? list.map((m) => `x${m.factor} (${m.source})`).join(", ") : "—";
+}
+
+/** The user's ledger entries, newest first, page by page. */
+function Ledger(props: { base: string; userId: string }) {
+  const [pages, setPages] = useState<LedgerEntry[][]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const first = useLoad(
+    () =>
+      api<{ entries: LedgerEntry[]; next_before: string | null; rule_version: number | null }>("GET", `${props.base}/users/${props.userId}/ledger?limit=50`),
+    [props.base, props.userId],
+  );
+  useEffect(() => {
+    if (first.data) {
+      setPages([first.data.entries]);
+      setNext(first.data.next_before);
+    }
+  }, [first.data]);
+  const more = async () => {
+    if (!next) return;
+    const page = await api<{ entries: LedgerEntry[]; next_before: string | null }>("GET", `${props.base}/users/${props.userId}/ledger?limit=50&before=${next}`);
+    setPages((p) => [...p, page.entries]);
+    setNext(page.next_before);
+  };
+  const entries = pages.flat();
+
+  return (
+    <Card title="Where the points came from" testId="ledger">
+      <p className="muted small">
+        Every award of the rules in force{first.data?.rule_version ? ` (v${first.data.rule_version})` : ""}: which event, which rule, which multipliers, and
+        what a cap withheld.
+      </p>
+      <Notice kind="error">{first.error}</Notice>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Event received</th>
+            <th>Event</th>
+            <th className="num">Amount</th>
+            <th>Rule</th>
+            <th>Multipliers</th>
+            <th className="num">Points</th>
+            <th className="num">Capped</th>
+            <th className="num">Paid</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.id}>
+              <td>{formatTime(e.event.received_at)}</td>
+              <td>
+                {e.event.event_type ?? "—"}
+                <div className="muted small">
+                  {e.event.identity_type} · {e.event.source}
+                </div>
+              </td>
+              <td className="num">{e.event.amount ? formatPoints(e.event.amount) : "—"}</td>
+              <td>
+                <code>{e.rule_id}</code> v{e.rule_version}
+                <div className="muted small">{e.kind}</div>
+              </td>
+              <td className="small">{multipliersText(e)}</td>
+              <td className="num">{formatPoints(e.points)}</td>
+              <td className="num">{e.capped_points === "0" ? "—" : formatPoints(e.capped_points)}</td>
+              <td className="num">
+                <strong>{formatPoints(e.paid)}</strong> {e.currency}
+              </td>
+            </tr>
+          ))}
+          {first.data && entries.length === 0 && (
+            <tr>
+              <td colSpan={8} className="muted">
+                No points yet.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {next && (
+        <button type="button" className="btn btn-small" onClick={more}>
+          Older entries
+        </button>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,166 @@
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { ApiError } from "./api";
+import type { UserLabel } from "./types";
+
+/** Loads data once (and again on `reload`), keeping the last error for display. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists what the loader depends on; tick reloads on demand.
+  useEffect(() => {
+    let live = true;
+    load()
+      .then((d) => {
+        if (!live) return;
+        setData(d);
+        setError(null);
+      })
+      .catch((e: unknown) => live && setError(messageOf(e)));
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  return { data, error, reload: () => setTick((t) => t + 1), setData };
+}
+
+/** Calls `fn` every `ms` while `active` is true. */
+export function usePoll(fn: () => void, ms: number, active: boolean) {
+  const saved = useRef(fn);
+  saved.current = fn;
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => saved.current(), ms);
+    return () => clearInterval(t);
+  }, [ms, active]);
+}
+
+/** The message to show for a failed call. */
+export function messageOf(e: unknown): string {
+  if (e instanceof ApiError) return e.message;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Runs an action, tracking busy state and its error. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await fn();
+    } catch (e) {
+      setError(messageOf(e));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}
+
+/** A white panel with an optional title and actions. */
+export function Card(props: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; testId?: string }) {
+  return (
+    <section className={`card ${props.className ?? ""}`} data-testid={props.testId}>
+      {(props.title || props.actions) && (
+        <header className="card-head">
+          {props.title && <h2>{props.title}</h2>}
+          {props.actions && <div className="card-actions">{props.actions}</div>}
+        </header>
+      )}
+      {props.children}
+    </section>
+  );
+}
+
+/** A coloured message; renders nothing when empty. */
+export function Notice(props: { kind?: "error" | "success" | "info" | "warn"; children: ReactNode }) {
+  if (!props.children) return null;
+  return (
+    <div className={`notice notice-${props.kind ?? "info"}`} role={props.kind === "error" ? "alert" : "status"}>
+      {props.children}
+    </div>
+  );
+}
+
+/** A small coloured label. */
+export function Badge(props: { tone?: "green" | "grey" | "amber" | "red" | "blue"; children: ReactNode }) {
+  return <span className={`badge badge-${props.tone ?? "grey"}`}>{props.children}</span>;
+}
+
+/** A labelled form control with an optional hint. */
+export function Field(props: { label: string; hint?: ReactNode; children: ReactNode; wide?: boolean }) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as a child.
+    <label className={`field ${props.wide ? "field-wide" : ""}`}>
+      <span className="field-label">{props.label}</span>
+      {props.children}
+      {props.hint && <span className="field-hint">{props.hint}</span>}
+    </label>
+  );
+}
+
+/** Copies text to the clipboard and says so for a moment. */
+export function CopyButton(props: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.text);
+    } catch {
+      // Older browsers and non-secure origins have no async clipboard; fall back to a selection copy.
+      const area = document.createElement("textarea");
+      area.value = props.text;
+      document.body.appendChild(area);
+      area.select();
+      document.execCommand("copy");
+      area.remove();
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <button type="button" className="btn btn-small" onClick={copy}>
+      {copied ? "Copied" : (props.label ?? "Copy")}
+    </button>
+  );
+}
+
+/** A progress bar with a label. */
+export function Progress(props: { value: number; label?: string }) {
+  const pct = Math.max(0, Math.min(100, Math.round(props.value * 100)));
+  return (
+    <div className="progress" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+      <div className="progress-bar" style={{ width: `${pct}%` }} />
+      <span className="progress-label">{props.label ?? `${pct}%`}</span>
+    </div>
+  );
+}
+
+/** A short, readable time: "2026-03-10 14:05 UTC". */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** A wallet or id shortened in the middle: 0x5290…9ee7. */
+export function shorten(value: string, keep = 6): string {
+  return value.length > keep * 2 + 3 ? `${value.slice(0, keep)}…${value.slice(-4)}` : value;
+}
+
+/** How operators recognise a user: the name they set, else their first identity, else the id. */
+export function labelOf(user: UserLabel & { user_id: string }): string {
+  if (user.display_name) return user.display_name;
+  if (user.identity?.handle) return `@${user.identity.handle}`;
+  if (user.identity) return shorten(user.identity.account_id, 8);
+  return shorten(user.user_id, 8);
+}
+
+/** A decimal string with thousands separators, for reading only (the value itself is never converted). */
+export function formatPoints(value: string): string {
+  const [int, frac] = value.split(".");
+  const sign = int?.startsWith("-") ? "-" : "";
+  const digits = (int ?? "0").replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${digits}${frac ? `.${frac.slice(0, 6)}` : ""}`;
+}
