@@ -1,6 +1,6 @@
 import { leaderboardResponseSchema } from "@pointwise/schemas";
 import { waitUntil } from "@pointwise/testkit";
-import { OPERATOR, type Stack, call, startStack } from "./stack";
+import { call, OPERATOR, type Stack, startStack } from "./stack";
 
 let stack: Stack;
 
@@ -22,7 +22,12 @@ describe("an event flows from the ingest API to the leaderboard", () => {
     expect(login.status).toBe(200);
     const auth = { authorization: `Bearer ${login.body.token}` };
 
-    const campaign = await call("POST", `${stack.admin.url}/api/campaigns`, { name: "Season 1", currencies: { xp: "Experience" }, primary_currency: "xp" }, auth);
+    const campaign = await call(
+      "POST",
+      `${stack.admin.url}/api/campaigns`,
+      { name: "Season 1", currencies: { xp: "Experience" }, primary_currency: "xp" },
+      auth,
+    );
     expect(campaign.status).toBe(201);
     campaignId = campaign.body.id;
     expect(campaignId).toMatch(/^[a-z0-9]{4}-[a-z0-9]{4}$/);
@@ -35,10 +40,22 @@ describe("an event flows from the ingest API to the leaderboard", () => {
     expect(eventType.status).toBe(201);
     regEventId = eventType.body.reg_event_id;
 
-    const rules = await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/rule-versions`, { document: { rules: [{ id: "volume", reg_event_id: regEventId, currency: "xp", per_unit: "2" }] } }, auth);
+    const document = {
+      primaryCurrency: "xp",
+      currencies: { xp: { name: "Experience", decimals: 2 } },
+      rules: [{ id: "volume", regEventId, currency: "xp", base: { kind: "perUnit", points: "2" } }],
+    };
+    const rules = await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/rule-versions`, { document }, auth);
     expect(rules.status).toBe(201);
     const activated = await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/rule-versions/${rules.body.version}/activate`, {}, auth);
-    expect(activated.body).toEqual({ version: 1, status: "active" });
+    expect(activated.status).toBe(202);
+    expect(activated.body).toMatchObject({ version: 1, job: { reason: "rule-activation", rule_version: 1 } });
+    // The scoring worker runs the activation job and switches the version in.
+    await waitUntil(
+      async () => (await call("GET", `${stack.admin.url}/api/campaigns/${campaignId}/rule-versions/1`, undefined, auth)).body.status === "active",
+      15_000,
+      "rule version 1 to become active",
+    );
   });
 
   it("accepts an earn event only with the campaign's key, answering 200 with the event id", async () => {
@@ -51,7 +68,9 @@ describe("an event flows from the ingest API to the leaderboard", () => {
     const again = await call("POST", `${stack.ingest.url}/api/rest/earn-event`, body, { authorization: `Bearer ${apiKey}` });
     expect(again.body.data.event_id).not.toBe(ok.body.data.event_id);
 
-    const wrongKey = await call("POST", `${stack.ingest.url}/api/rest/earn-event`, body, { authorization: "Bearer pw_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" });
+    const wrongKey = await call("POST", `${stack.ingest.url}/api/rest/earn-event`, body, {
+      authorization: "Bearer pw_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    });
     expect(wrongKey).toEqual({ status: 200, body: { data: null, errors: [{ message: "invalid API key", extensions: { code: "invalid-api-key" } }] } });
 
     const badType = await call("POST", `${stack.ingest.url}/api/rest/earn-event`, { ...body, identity_type: "PHONE" }, { authorization: `Bearer ${apiKey}` });

@@ -2,6 +2,7 @@ import { createBus } from "@pointwise/bus";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, createHttpApp, finishHttpApp, listen, runService } from "@pointwise/runtime";
+import type { WorkerDeps } from "./deps";
 import { loadEnv } from "./env";
 import { startWorker } from "./worker";
 
@@ -12,7 +13,8 @@ void runService("scoring-worker", logger, async () => {
   logger.level = env.LOG_LEVEL;
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "scoring-worker" });
   const bus = await createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, name: "scoring-worker" });
-  const worker = await startWorker({ env, logger, db, bus });
+  const deps: WorkerDeps = { env, logger, db, bus };
+  const worker = await startWorker(deps);
   const health = createHttpApp({
     logger,
     readiness: [

@@ -1,117 +1,155 @@
-import { type Bus, type JsMsg, decodeRawEvent, ensureEventsConsumer } from "@pointwise/bus";
-import type { Database } from "@pointwise/db";
-import type { Logger } from "@pointwise/logger";
-import type { RawEventMessage } from "@pointwise/schemas";
-import { applyBatch } from "./apply";
-import type { Env } from "./env";
+import { RetryableError } from "@pointwise/errors";
+import { createApplier } from "./applier";
+import type { WorkerDeps } from "./deps";
+import { startIntake } from "./intake";
+import { batchChange, type ScoresChanged, scoresSubject } from "./invalidate";
+import { runNextJob } from "./recompute";
+import { RuleVersionCache } from "./rules";
 
-/** What the worker needs. */
-export interface WorkerDeps {
-  env: Env;
-  logger: Logger;
-  db: Database;
-  bus: Bus;
-}
-
-/** A running consume loop. */
+/** A running worker: intake, applier and recompute loops. */
 export interface Worker {
-  /** Resolves when the loop has stopped after `stop()`. */
-  done: Promise<void>;
-  /** Stops fetching, finishes the batch in hand (commit and ack), then resolves. */
+  /** Stops taking messages, finishes what is in hand (commit and ack) or releases it, then resolves. */
   stop(): Promise<void>;
-  /** Events applied since start (new to the log). */
-  stats(): { applied: number; deadLettered: number; batches: number };
+  stats(): WorkerStats;
 }
 
-async function deadLetter(deps: WorkerDeps, msg: JsMsg, error: string): Promise<void> {
-  await deps.db.pool.query(
-    `INSERT INTO dead_letter(stream, stream_seq, subject, payload, error, deliveries) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (stream, stream_seq) DO NOTHING`,
-    [msg.info.stream, msg.seq, msg.subject, Buffer.from(msg.data).toString("utf8"), error, msg.info.redeliveryCount],
-  );
-  msg.ack();
-  deps.logger.warn({ stream_seq: msg.seq, deliveries: msg.info.redeliveryCount, error }, "message dead-lettered");
+/** Counters since start. */
+export interface WorkerStats {
+  /** Messages staged into the inbox and acknowledged. */
+  staged: number;
+  /** Events new to the log. */
+  logged: number;
+  /** Apply transactions committed. */
+  batches: number;
+  /** Recompute jobs run. */
+  recomputes: number;
 }
 
-async function applyInTransaction(deps: WorkerDeps, events: RawEventMessage[]): Promise<number> {
-  const client = await deps.db.pool.connect();
-  try {
-    await client.query("BEGIN");
-    const applied = await applyBatch(client, events);
-    await client.query("COMMIT");
-    return applied;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+/** A promise that resolves after `ms` or as soon as `poke` is called, whichever is first. */
+function napper() {
+  let poke: (() => void) | undefined;
+  return {
+    nap(ms: number) {
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        poke = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+    poke() {
+      poke?.();
+      poke = undefined;
+    },
+  };
 }
 
-/** Starts consuming the raw event stream with the shared durable consumer. */
+/**
+ * Starts the worker: the intake stages bus messages into the inbox and acknowledges them, the
+ * applier moves them into the log and the scores in stream order, and the recompute loop runs
+ * queued rule activations and identity-link recomputes.
+ */
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
-  const { env, logger, bus } = deps;
-  await bus.ensureStreams();
-  await ensureEventsConsumer(bus, { durable: env.CONSUMER_NAME, maxDeliver: env.MAX_DELIVER, ackWaitMs: env.ACK_WAIT_MS });
-  const consumer = await bus.js.consumers.get(bus.names.eventsStream, env.CONSUMER_NAME);
+  const { env, logger, db, bus } = deps;
+  const rules = new RuleVersionCache();
+  const stats: WorkerStats = { staged: 0, logged: 0, batches: 0, recomputes: 0 };
   let stopping = false;
-  const stats = { applied: 0, deadLettered: 0, batches: 0 };
+  const applyNap = napper();
+  const recomputeNap = napper();
 
-  async function handle(messages: JsMsg[]): Promise<void> {
-    const good: { msg: JsMsg; event: RawEventMessage }[] = [];
-    for (const msg of messages) {
-      const decoded = decodeRawEvent(msg);
-      if (decoded.ok) good.push({ msg, event: decoded.event });
-      else {
-        await deadLetter(deps, msg, decoded.reason);
-        stats.deadLettered++;
-      }
-    }
-    if (good.length === 0) return;
+  const publish = (change: ScoresChanged) => {
     try {
-      stats.applied += await applyInTransaction(deps, good.map((g) => g.event));
-      for (const g of good) g.msg.ack();
-      stats.batches++;
-      return;
+      bus.nc.publish(scoresSubject(env.NAMESPACE, change.campaign_id), JSON.stringify(change));
     } catch (err) {
-      logger.warn({ err, size: good.length }, "batch failed; retrying its messages one by one");
+      logger.warn({ err, campaign_id: change.campaign_id }, "publishing a score change failed; readers catch up within their cache window");
     }
-    // One bad message must not hold back the rest: apply each alone, and dead-letter the ones that keep failing.
-    for (const g of good) {
-      try {
-        stats.applied += await applyInTransaction(deps, [g.event]);
-        g.msg.ack();
-      } catch (err) {
-        if (g.msg.info.redeliveryCount >= env.MAX_DELIVER) {
-          await deadLetter(deps, g.msg, (err as Error).message).catch((e) => logger.error({ err: e }, "dead-letter failed"));
-          stats.deadLettered++;
-        } else {
-          g.msg.nak(Math.min(1000 * 2 ** g.msg.info.redeliveryCount, 30_000));
-        }
-      }
-    }
-  }
+  };
 
-  const done = (async () => {
+  const intake = await startIntake({
+    bus,
+    pool: db.pool,
+    logger,
+    consumerName: env.CONSUMER_NAME,
+    batchSize: env.BATCH_SIZE,
+    ackWaitMs: env.ACK_WAIT_MS,
+    pullExpiresMs: env.FETCH_EXPIRES_MS,
+    maxDeliver: env.MAX_DELIVER,
+    retryDelayMs: env.RETRY_DELAY_MS,
+    onStaged(count) {
+      stats.staged += count;
+      applyNap.poke();
+    },
+  });
+
+  const applier = createApplier({
+    pool: db.pool,
+    logger,
+    rules,
+    stream: bus.names.eventsStream,
+    batchSize: env.APPLY_BATCH_SIZE,
+    maxAttempts: env.MAX_DELIVER,
+    retryDelayMs: env.RETRY_DELAY_MS,
+    floor: () => intake.floor(),
+    onApplied(campaignId, outcome) {
+      stats.batches++;
+      stats.logged += outcome.logged.length;
+      const last = outcome.logged.at(-1)?.seq ?? null;
+      logger.debug({ campaign_id: campaignId, rows: outcome.rows, logged: outcome.logged.length, last_seq: last }, "batch applied");
+      if (outcome.result && outcome.ruleVersion !== null) {
+        const change = batchChange(campaignId, outcome.ruleVersion, outcome.result, last, new Date());
+        if (change) publish(change);
+      }
+    },
+  });
+
+  const applyLoop = (async () => {
     while (!stopping) {
       try {
-        const batch: JsMsg[] = [];
-        const iter = await consumer.fetch({ max_messages: env.BATCH_SIZE, expires: env.FETCH_EXPIRES_MS });
-        for await (const msg of iter) batch.push(msg);
-        if (batch.length > 0) await handle(batch);
+        if ((await applier.runOnce()) === 0) await applyNap.nap(env.APPLY_IDLE_MS);
       } catch (err) {
         if (stopping) break;
-        logger.warn({ err }, "fetch failed; retrying");
-        await new Promise((r) => setTimeout(r, 500));
+        logger.warn({ err }, "applying failed; retrying");
+        await applyNap.nap(env.RETRY_DELAY_MS);
+      }
+    }
+  })();
+
+  const recomputeLoop = (async () => {
+    while (!stopping) {
+      try {
+        const ran = await runNextJob({
+          pool: db.pool,
+          logger,
+          rules,
+          chunkSize: env.RECOMPUTE_CHUNK,
+          leaseMs: env.RECOMPUTE_LEASE_MS,
+          onSwitched(change) {
+            stats.recomputes++;
+            publish(change);
+          },
+          async afterChunk(job) {
+            await deps.afterRecomputeChunk?.(job);
+            // Between chunks is a safe place to stop: the job resumes from its checkpoint elsewhere.
+            if (stopping) throw new RetryableError("worker-stopping", "the worker is stopping");
+          },
+        });
+        if (!ran) await recomputeNap.nap(env.RECOMPUTE_POLL_MS);
+      } catch (err) {
+        if (stopping) break;
+        logger.warn({ err }, "recompute loop failed; retrying");
+        await recomputeNap.nap(env.RETRY_DELAY_MS);
       }
     }
   })();
 
   return {
-    done,
     async stop() {
       stopping = true;
-      await done;
+      await intake.stop();
+      applyNap.poke();
+      recomputeNap.poke();
+      await Promise.all([applyLoop, recomputeLoop]);
     },
     stats: () => ({ ...stats }),
   };

@@ -1,0 +1,103 @@
+import type { Logger } from "@pointwise/logger";
+import type { Pool } from "pg";
+import { applyInboxBatch, type BatchOutcome } from "./apply";
+import { describeFailure, isEventSpecific, isTransient } from "./failures";
+import { campaignsWaiting, nextInboxRows, recordApplyFailure } from "./inbox";
+import type { RuleVersionCache } from "./rules";
+
+/** What the applier needs. */
+export interface ApplierDeps {
+  pool: Pool;
+  logger: Logger;
+  rules: RuleVersionCache;
+  stream: string;
+  /** Inbox rows per apply transaction. */
+  batchSize: number;
+  /** Failed attempts after which an inbox row goes to the dead-letter table. */
+  maxAttempts: number;
+  /** First delay before a held-back campaign is tried again; it doubles up to 30 s. */
+  retryDelayMs: number;
+  /** The stream seq up to which every message has been staged (the consumer's ack floor). */
+  floor(): Promise<number>;
+  /** Called after each committed batch that logged something. */
+  onApplied?(campaignId: string, outcome: Extract<BatchOutcome, { status: "applied" }>): void;
+}
+
+/** Moves staged events from the inbox into the log and the scores, campaign by campaign. */
+export interface Applier {
+  /** Applies everything staged at or below the current floor; returns the number of inbox rows consumed. */
+  runOnce(): Promise<number>;
+  /** Applies one campaign's rows at or below `floor` until none are left or another replica holds it. */
+  drainCampaign(campaignId: string, floor: number): Promise<number>;
+}
+
+/** Creates an applier over the inbox of one stream. */
+export function createApplier(deps: ApplierDeps): Applier {
+  const { pool, logger, stream } = deps;
+
+  async function drainCampaign(campaignId: string, floor: number): Promise<number> {
+    let consumed = 0;
+    // After a batch fails for a reason that will repeat, go one row at a time until past it, so the
+    // rows before the bad one are applied, the bad one is dead-lettered, and the order is kept.
+    let oneByOne = 0;
+    for (;;) {
+      const limit = oneByOne > 0 ? 1 : deps.batchSize;
+      // Read the head row first when going one by one, so a failure is charged to the row that failed.
+      const [head] = limit === 1 ? await nextInboxRows(pool, stream, campaignId, floor, 1) : [];
+      let outcome: BatchOutcome;
+      try {
+        outcome = await applyInboxBatch({ pool, rules: deps.rules, stream, campaignId, floor, limit });
+      } catch (err) {
+        // Not about this event: hold the campaign back (runOnce retries it later) rather than dead-letter.
+        if (!isEventSpecific(err)) throw err;
+        if (!head) {
+          logger.warn({ campaign_id: campaignId, err }, "apply batch failed; applying its rows one by one");
+          oneByOne = limit;
+          continue;
+        }
+        const error = describeFailure(err);
+        const dead = await recordApplyFailure(pool, stream, head, error, deps.maxAttempts);
+        const fields = { campaign_id: campaignId, stream_seq: head.streamSeq, event_id: head.eventId, attempts: head.attempts + 1, error };
+        if (dead) {
+          logger.error(fields, "event dead-lettered");
+          oneByOne--;
+          consumed++;
+        } else {
+          logger.warn(fields, "applying an event failed; retrying");
+        }
+        continue;
+      }
+      if (outcome.status !== "applied") return consumed;
+      consumed += outcome.rows;
+      if (oneByOne > 0) oneByOne -= outcome.rows;
+      deps.onApplied?.(campaignId, outcome);
+    }
+  }
+
+  // Campaigns held back by a failure that is not about one event, and when to try them again.
+  const backoff = new Map<string, { until: number; delay: number }>();
+  const MAX_BACKOFF_MS = 30_000;
+
+  return {
+    drainCampaign,
+    async runOnce() {
+      const floor = await deps.floor();
+      let consumed = 0;
+      for (const campaignId of await campaignsWaiting(pool, stream, floor)) {
+        const held = backoff.get(campaignId);
+        if (held && held.until > Date.now()) continue;
+        try {
+          consumed += await drainCampaign(campaignId, floor);
+          backoff.delete(campaignId);
+        } catch (err) {
+          const delay = Math.min(MAX_BACKOFF_MS, held ? held.delay * 2 : deps.retryDelayMs);
+          backoff.set(campaignId, { until: Date.now() + delay, delay });
+          const fields = { campaign_id: campaignId, err, retry_in_ms: delay };
+          if (isTransient(err)) logger.warn(fields, "applying failed; retrying");
+          else logger.error(fields, "applying failed for a reason that is not about one event; the campaign's events wait");
+        }
+      }
+      return consumed;
+    },
+  };
+}

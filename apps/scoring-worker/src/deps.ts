@@ -1,0 +1,15 @@
+import type { Bus } from "@pointwise/bus";
+import type { Database } from "@pointwise/db";
+import type { Logger } from "@pointwise/logger";
+import type { Env } from "./env";
+import type { RecomputeJob } from "./recompute";
+
+/** What the worker is built from; main.ts fills it from the environment, tests from their own services. */
+export interface WorkerDeps {
+  env: Env;
+  logger: Logger;
+  db: Database;
+  bus: Bus;
+  /** Test hook: runs after each background recompute chunk (lets a test look at the served scores mid-job). */
+  afterRecomputeChunk?(job: RecomputeJob): Promise<void>;
+}

@@ -1,0 +1,127 @@
+import type { RawEventMessage } from "@pointwise/schemas";
+import type { Pool, PoolClient } from "pg";
+
+/** A decoded bus message with where it sits in the stream. */
+export interface StagedMessage {
+  stream: string;
+  streamSeq: number;
+  subject: string;
+  event: RawEventMessage;
+}
+
+/** An inbox row as the applier reads it. */
+export interface InboxRow {
+  streamSeq: string;
+  subject: string;
+  eventId: string;
+  campaignId: string;
+  regEventId: string;
+  identityType: string;
+  accountId: string;
+  amount: string;
+  receivedAt: string;
+  source: string;
+  attempts: number;
+}
+
+/**
+ * Puts messages into the inbox (a message staged before, e.g. redelivered after a crash, is a no-op).
+ * After this commits the messages may be acknowledged: the inbox holds them until they are applied.
+ */
+export async function stageMessages(db: Pool | PoolClient, messages: readonly StagedMessage[]): Promise<number> {
+  if (messages.length === 0) return 0;
+  const col = <T>(f: (m: StagedMessage) => T) => messages.map(f);
+  const { rowCount } = await db.query(
+    `INSERT INTO event_inbox(stream, stream_seq, subject, event_id, campaign_id, reg_event_id, identity_type, account_id, amount, received_at, source)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+     ON CONFLICT (stream, stream_seq) DO NOTHING`,
+    [
+      col((m) => m.stream),
+      col((m) => m.streamSeq),
+      col((m) => m.subject),
+      col((m) => m.event.event_id),
+      col((m) => m.event.campaign_id),
+      col((m) => m.event.reg_event_id),
+      col((m) => m.event.identity_type),
+      col((m) => m.event.account_id),
+      col((m) => m.event.amount),
+      col((m) => m.event.received_at),
+      col((m) => m.event.source),
+    ],
+  );
+  return rowCount ?? 0;
+}
+
+/** Campaigns with inbox rows at or below `floor`, the one waiting longest first. */
+export async function campaignsWaiting(db: Pool, stream: string, floor: number): Promise<string[]> {
+  const { rows } = await db.query<{ campaign_id: string }>(
+    `SELECT campaign_id FROM event_inbox WHERE stream = $1 AND stream_seq <= $2 GROUP BY campaign_id ORDER BY min(stream_seq)`,
+    [stream, floor],
+  );
+  return rows.map((r) => r.campaign_id);
+}
+
+/** The campaign's next inbox rows in stream order, at most `limit`, none above `floor`. */
+export async function nextInboxRows(client: Pool | PoolClient, stream: string, campaignId: string, floor: number, limit: number): Promise<InboxRow[]> {
+  const { rows } = await client.query<InboxRow>(
+    `SELECT stream_seq::text AS "streamSeq", subject, event_id AS "eventId", campaign_id AS "campaignId", reg_event_id AS "regEventId",
+            identity_type AS "identityType", account_id AS "accountId", amount, received_at AS "receivedAt", source, attempts
+       FROM event_inbox WHERE stream = $1 AND campaign_id = $2 AND stream_seq <= $3
+      ORDER BY stream_seq LIMIT $4`,
+    [stream, campaignId, floor, limit],
+  );
+  return rows;
+}
+
+/** Removes applied rows from the inbox (in the transaction that applied them). */
+export async function removeInboxRows(client: PoolClient, stream: string, streamSeqs: readonly string[]): Promise<void> {
+  await client.query("DELETE FROM event_inbox WHERE stream = $1 AND stream_seq = ANY($2::bigint[])", [stream, streamSeqs]);
+}
+
+/** The raw event message an inbox row came from, as it travelled on the bus. */
+export function inboxPayload(row: InboxRow): string {
+  return JSON.stringify({
+    v: 1,
+    event_id: row.eventId,
+    campaign_id: row.campaignId,
+    reg_event_id: row.regEventId,
+    identity_type: row.identityType,
+    account_id: row.accountId,
+    amount: row.amount,
+    received_at: row.receivedAt,
+    source: row.source,
+  });
+}
+
+/**
+ * Records a failed attempt to apply an inbox row; once it has failed `maxAttempts` times the row
+ * moves to the dead-letter table instead, so the campaign behind it moves on. Returns true when
+ * the row was dead-lettered.
+ */
+export async function recordApplyFailure(pool: Pool, stream: string, row: InboxRow, error: string, maxAttempts: number): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<{ attempts: number }>(
+      "UPDATE event_inbox SET attempts = attempts + 1, last_error = $3 WHERE stream = $1 AND stream_seq = $2 RETURNING attempts",
+      [stream, row.streamSeq, error],
+    );
+    const attempts = rows[0]?.attempts;
+    const dead = attempts !== undefined && attempts >= maxAttempts;
+    if (dead) {
+      await client.query(
+        `INSERT INTO dead_letter(stream, stream_seq, subject, payload, error, deliveries) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (stream, stream_seq) DO NOTHING`,
+        [stream, row.streamSeq, row.subject, inboxPayload(row), error, attempts],
+      );
+      await client.query("DELETE FROM event_inbox WHERE stream = $1 AND stream_seq = $2", [stream, row.streamSeq]);
+    }
+    await client.query("COMMIT");
+    return dead;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

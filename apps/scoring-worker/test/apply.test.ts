@@ -1,0 +1,247 @@
+// The worker's SQL path without the bus: messages staged into the inbox, then applied campaign by
+// campaign, against a real PostgreSQL schema.
+import { createLogger } from "@pointwise/logger";
+import { parseRuleVersion } from "@pointwise/rules";
+import type { RawEventMessage } from "@pointwise/schemas";
+import { createTestDatabase, uniqueName } from "@pointwise/testkit";
+import { createApplier } from "../src/applier";
+import { stageMessages } from "../src/inbox";
+import { RuleVersionCache } from "../src/rules";
+import { addRuleVersion, createCampaign, LOGIN, message, replayed, richRules, scoreTable } from "./support";
+
+type Db = Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Db;
+const logger = createLogger({ service: "test", level: "silent" });
+const STREAM = "T_EVENTS";
+let streamSeq = 0;
+
+beforeAll(async () => {
+  db = await createTestDatabase(uniqueName("t_worker_apply"));
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+function applier(maxAttempts = 3) {
+  return createApplier({
+    pool: db.pool,
+    logger,
+    rules: new RuleVersionCache(),
+    stream: STREAM,
+    batchSize: 100,
+    maxAttempts,
+    retryDelayMs: 50,
+    floor: async () => Number.MAX_SAFE_INTEGER,
+  });
+}
+
+async function stage(messages: RawEventMessage[], seqs?: number[]): Promise<number[]> {
+  const at = seqs ?? messages.map(() => ++streamSeq);
+  await stageMessages(
+    db.pool,
+    messages.map((event, i) => ({ stream: STREAM, streamSeq: at[i] as number, subject: `t.events.${event.campaign_id}`, event })),
+  );
+  return at;
+}
+
+async function newCampaign(rules = true, opts: Parameters<typeof richRules>[2] = {}): Promise<string> {
+  const id = `${Math.random().toString(36).slice(2, 6)}-${Math.random().toString(36).slice(2, 6)}`.padEnd(9, "0");
+  await createCampaign(db.pool, id);
+  if (rules) await addRuleVersion(db.pool, richRules(id, 1, opts), "active");
+  return id;
+}
+
+const WALLET_A = "0x00000000000000000000000000000000000000aa";
+const WALLET_B = "0x00000000000000000000000000000000000000bb";
+
+describe("applying staged events", () => {
+  it("pays 1.5 xp per unit and 3 gems for a swap of 10 (15 xp), logging it once with its lineage", async () => {
+    const c = await newCampaign();
+    const m = message(c, { account_id: WALLET_A, amount: "10" });
+    await stage([m]);
+    expect(await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER)).toBe(1);
+
+    const { rows: log } = await db.pool.query("SELECT id, user_id, amount::text, referrer_id FROM event_log WHERE campaign_id = $1", [c]);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ id: m.event_id, amount: "10.000000000000000000", referrer_id: null });
+
+    const scores = await scoreTable(db.pool, c);
+    expect(scores.find((r) => r.currency === "xp")).toMatchObject({ score: "15", total: "15", lifetime: "15", tier: "bronze", reachedAt: m.received_at });
+    expect(scores).toEqual(await replayed(db, c, richRules(c)));
+
+    const { rows: ledger } = await db.pool.query(
+      "SELECT entry_key, rule_id, rule_version, kind, currency, points::text, capped_points::text, lineage FROM ledger_entry WHERE campaign_id = $1 ORDER BY id",
+      [c],
+    );
+    expect(ledger.map((l) => l.entry_key)).toEqual([`${m.event_id}/swap-volume/base`, `${m.event_id}/swap-gems/base`]);
+    expect(ledger[0]).toMatchObject({ rule_id: "swap-volume", rule_version: 1, kind: "base", currency: "xp", points: "15", capped_points: "0" });
+    expect(ledger[0].lineage).toMatchObject({ basePoints: "15", paid: "15", cappedBy: [], multipliers: [] });
+
+    const { rows: state } = await db.pool.query("SELECT rule_version, state FROM user_state WHERE campaign_id = $1", [c]);
+    expect(state[0].rule_version).toBe(1);
+    expect(state[0].state.rules["swap-volume"]).toMatchObject({ count: "1", amount: "10" });
+    const { rows: inbox } = await db.pool.query("SELECT count(*)::int AS n FROM event_inbox WHERE campaign_id = $1", [c]);
+    expect(inbox[0].n).toBe(0);
+  });
+
+  it("changes nothing for a redelivered message or a repeated event id", async () => {
+    const c = await newCampaign();
+    const first = message(c, { account_id: WALLET_A, amount: "7" });
+    const [seq] = await stage([first, message(c, { account_id: WALLET_B, amount: "3" })]);
+    await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
+    const before = await scoreTable(db.pool, c);
+    const ledgerBefore = await db.pool.query("SELECT count(*)::int AS n FROM ledger_entry WHERE campaign_id = $1", [c]);
+
+    // The same stream message again (acked after commit but redelivered) and the same event id at a new stream seq.
+    await stage([first], [seq as number]);
+    await stage([first]);
+    await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
+
+    expect(await scoreTable(db.pool, c)).toEqual(before);
+    const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM event_log WHERE campaign_id = $1", [c]);
+    expect(rows[0].n).toBe(2);
+    expect((await db.pool.query("SELECT count(*)::int AS n FROM ledger_entry WHERE campaign_id = $1", [c])).rows[0].n).toBe(ledgerBefore.rows[0].n);
+  });
+
+  it("caps 1000 x 1.5 = 1500 xp at the week cap 900, then the day cap 700, and records 800 as capped", async () => {
+    const c = await newCampaign();
+    await stage([message(c, { account_id: WALLET_A, amount: "1000" })]);
+    await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
+    const { rows } = await db.pool.query(
+      "SELECT points::text, capped_points::text, lineage FROM ledger_entry WHERE campaign_id = $1 AND rule_id = 'swap-volume' AND kind = 'base'",
+      [c],
+    );
+    expect(rows[0]).toMatchObject({ points: "1500", capped_points: "800" });
+    expect(rows[0].lineage.cappedBy).toEqual(["rule:swap-volume:week", "currency:xp:day"]);
+    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+  });
+
+  it("resolves a linked identity to its user and credits the referrer stored on each event", async () => {
+    const c = await newCampaign();
+    await stage([message(c, { account_id: WALLET_A, amount: "1" }), message(c, { account_id: WALLET_B, amount: "1" })]);
+    await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
+    const userOf = async (account: string) =>
+      (await db.pool.query("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [c, account])).rows[0].user_id as string;
+    const alice = await userOf(WALLET_A);
+    const bob = await userOf(WALLET_B);
+    // Alice referred Bob from now on; Bob also has an e-mail identity linked to him.
+    await db.pool.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [bob, alice]);
+    await db.pool.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EMAIL', 'bob@example.com', $2)", [c, bob]);
+
+    await stage([
+      message(c, { account_id: WALLET_B, amount: "100", received_at: "2026-03-02T11:00:00.000Z" }),
+      message(c, { identity_type: "EMAIL", account_id: "bob@example.com", reg_event_id: LOGIN, amount: "1", received_at: "2026-03-02T12:00:00.000Z" }),
+    ]);
+    await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
+
+    const { rows: log } = await db.pool.query("SELECT user_id, referrer_id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
+    expect(log.map((l) => l.referrer_id)).toEqual([null, null, alice, alice]);
+    expect(log[3].user_id).toBe(bob);
+    const scores = await scoreTable(db.pool, c);
+    // Bob's xp: nothing for the first swap (1 is under the minimum of 2), 150 for the second (bronze, x1),
+    // which makes him silver, so the login pays 10 x 1.1 = 11: 161. Alice earns 10% of 150 and of 11.
+    expect(scores.find((r) => r.userId === bob && r.currency === "xp")).toMatchObject({ score: "161", lifetime: "161", tier: "silver" });
+    expect(scores.find((r) => r.userId === alice && r.currency === "xp")).toMatchObject({ score: "0", referralScore: "16.1", total: "16.1" });
+    expect(scores).toEqual(await replayed(db, c, richRules(c)));
+  });
+
+  it("keeps reached_at at the latest paid event time, not the time of applying", async () => {
+    const c = await newCampaign();
+    await stage([
+      message(c, { account_id: WALLET_A, amount: "5", received_at: "2026-03-05T08:00:00.000Z" }),
+      message(c, { account_id: WALLET_A, amount: "5", received_at: "2026-03-04T08:00:00.000Z" }),
+    ]);
+    await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
+    const xp = (await scoreTable(db.pool, c)).find((r) => r.currency === "xp");
+    expect(xp?.reachedAt).toBe("2026-03-05T08:00:00.000Z");
+  });
+
+  it("logs events of a campaign without an active rule version and scores nothing yet", async () => {
+    const c = await newCampaign(false);
+    await stage([message(c, { account_id: WALLET_A })]);
+    await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
+    expect((await db.pool.query("SELECT count(*)::int AS n FROM event_log WHERE campaign_id = $1", [c])).rows[0].n).toBe(1);
+    expect(await scoreTable(db.pool, c)).toEqual([]);
+  });
+
+  it("keeps a budgeted campaign's state and stops paying gems once 7 of a budget of 7 are paid", async () => {
+    const c = await newCampaign(true, { budget: "7" });
+    await stage([1, 2, 3].map((i) => message(c, { account_id: `0x${String(i).padStart(40, "0")}`, amount: "1" })));
+    await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
+    const { rows } = await db.pool.query("SELECT state FROM campaign_state WHERE campaign_id = $1", [c]);
+    expect(rows[0].state.budgetUsed).toEqual({ gems: "7" });
+    const { rows: gems } = await db.pool.query(
+      "SELECT (points - capped_points)::text AS paid, lineage->'cappedBy' AS capped_by FROM ledger_entry WHERE campaign_id = $1 AND currency = 'gems' AND kind = 'base' ORDER BY id",
+      [c],
+    );
+    expect(gems.map((g) => g.paid)).toEqual(["3", "3", "1"]);
+    expect(gems[2].capped_by).toEqual(["budget:gems"]);
+    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c, 1, { budget: "7" })));
+  });
+
+  it("dead-letters an event that can never be applied after MAX_DELIVER attempts, applying the good ones around it", async () => {
+    const c = await newCampaign();
+    const good1 = message(c, { account_id: WALLET_A, amount: "1" });
+    // 10^40 does not fit the log's NUMERIC(48,18): the insert fails the same way every time.
+    const poison = message(c, { account_id: WALLET_A, amount: `1${"0".repeat(40)}` });
+    const good2 = message(c, { account_id: WALLET_A, amount: "2" });
+    const [, poisonSeq] = await stage([good1, poison, good2]);
+    await applier(3).drainCampaign(c, Number.MAX_SAFE_INTEGER);
+
+    const { rows: log } = await db.pool.query("SELECT id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
+    expect(log.map((l) => l.id)).toEqual([good1.event_id, good2.event_id]);
+    const { rows: dead } = await db.pool.query(
+      "SELECT stream, stream_seq::int, deliveries, error, payload FROM dead_letter WHERE stream = $1 AND stream_seq = $2",
+      [STREAM, poisonSeq],
+    );
+    expect(dead[0]).toMatchObject({ deliveries: 3 });
+    expect(dead[0].error).toMatch(/numeric field overflow/);
+    expect(JSON.parse(dead[0].payload)).toEqual(poison);
+    expect((await db.pool.query("SELECT count(*)::int AS n FROM event_inbox WHERE campaign_id = $1", [c])).rows[0].n).toBe(0);
+    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+  });
+
+  it("holds a campaign's events back, dead-lettering none, while a failure is not about the events themselves", async () => {
+    const c = await newCampaign();
+    const events = [message(c, { account_id: WALLET_A, amount: "4" }), message(c, { account_id: WALLET_B, amount: "5" })];
+    await stage(events);
+    // A broken deployment: the ledger lost the unique index its inserts rely on.
+    await db.pool.query("DROP INDEX ledger_entry_campaign_id_rule_version_entry_key_key");
+    const a = applier(2);
+    try {
+      await expect(a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).rejects.toThrow(/no unique or exclusion constraint/);
+      expect(await a.runOnce()).toBe(0);
+      const { rows } = await db.pool.query("SELECT attempts FROM event_inbox WHERE campaign_id = $1", [c]);
+      expect(rows).toEqual([{ attempts: 0 }, { attempts: 0 }]);
+      expect((await db.pool.query("SELECT count(*)::int AS n FROM dead_letter WHERE payload LIKE $1", [`%${c}%`])).rows[0].n).toBe(0);
+    } finally {
+      await db.pool.query(
+        `CREATE UNIQUE INDEX "ledger_entry_campaign_id_rule_version_entry_key_key" ON "ledger_entry"("campaign_id", "rule_version", "entry_key")`,
+      );
+    }
+    expect(await a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).toBe(2);
+    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+  });
+
+  it("applies only up to the floor, so a message still in flight below it is never overtaken", async () => {
+    const c = await newCampaign();
+    const [s1] = await stage([message(c, { account_id: WALLET_A, amount: "1" })]);
+    // Stream seq s1 + 1 is still being staged by another replica; s1 + 2 is already here.
+    await stage([message(c, { account_id: WALLET_A, amount: "2" })], [(s1 as number) + 2]);
+    streamSeq += 2;
+    const a = applier();
+    expect(await a.drainCampaign(c, s1 as number)).toBe(1);
+    const late = message(c, { account_id: WALLET_A, amount: "3" });
+    await stage([late], [(s1 as number) + 1]);
+    expect(await a.drainCampaign(c, (s1 as number) + 2)).toBe(2);
+    const { rows } = await db.pool.query("SELECT amount::int AS amount FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
+    expect(rows.map((r) => r.amount)).toEqual([1, 3, 2]);
+  });
+
+  it("parses each stored rule version once", () => {
+    const cache = new RuleVersionCache();
+    const doc = richRules("abcd-0001");
+    expect(cache.parse("row-1", doc)).toBe(cache.parse("row-1", doc));
+    expect(cache.parse("row-1", doc)).toEqual(parseRuleVersion(doc));
+  });
+});

@@ -1,0 +1,136 @@
+// Property: whatever the batch splits, redeliveries and repeated event ids, the worker's real SQL
+// path leaves exactly the scores (and ledger) of one replay of the events in stream order.
+import { randomUUID } from "node:crypto";
+import { createLogger } from "@pointwise/logger";
+import { parseRuleVersion, type RawEvent, replayCampaign } from "@pointwise/rules";
+import type { RawEventMessage } from "@pointwise/schemas";
+import { createTestDatabase, uniqueName } from "@pointwise/testkit";
+import fc from "fast-check";
+import { createApplier } from "../src/applier";
+import { type StagedMessage, stageMessages } from "../src/inbox";
+import { RuleVersionCache } from "../src/rules";
+import { addRuleVersion, canonicalRow, createCampaign, LOGIN, logOf, richRules, SWAP, scoreTable } from "./support";
+
+type Db = Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Db;
+const logger = createLogger({ service: "test", level: "silent" });
+const USERS = 4;
+const AMOUNTS = ["0", "1", "2.5", "10", "99.99", "150", "333.33", "1000"];
+
+beforeAll(async () => {
+  db = await createTestDatabase(uniqueName("t_worker_prop"));
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+const eventArb = fc.record({
+  user: fc.nat(USERS - 1),
+  email: fc.boolean(),
+  login: fc.boolean(),
+  amount: fc.constantFrom(...AMOUNTS),
+  // Minutes over four days: crosses day caps, cooldowns and decay.
+  minute: fc.nat(4 * 24 * 60),
+});
+
+const caseArb = fc.record({
+  budget: fc.constantFrom(undefined, "40"),
+  events: fc.array(eventArb, { minLength: 1, maxLength: 30 }),
+  stageSizes: fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }),
+  applyBatch: fc.integer({ min: 1, max: 12 }),
+  /** Per event: staged again later under the same stream seq (a redelivery). */
+  redeliver: fc.array(fc.boolean(), { maxLength: 30 }),
+  /** Per event: published again under a new stream seq (a client retry after the duplicate window). */
+  republish: fc.array(fc.boolean(), { maxLength: 30 }),
+});
+
+let stream = 0;
+
+it("applies random logs in random batch splits, with redeliveries and repeats, exactly as one replay in stream order", async () => {
+  await fc.assert(
+    fc.asyncProperty(caseArb, async (t) => {
+      const campaignId = `p${String(++stream).padStart(3, "0")}-${randomUUID().slice(0, 4)}`;
+      const streamName = `PROP_${stream}`;
+      await createCampaign(db.pool, campaignId);
+      const doc = richRules(campaignId, 1, t.budget ? { budget: t.budget } : {});
+      await addRuleVersion(db.pool, doc, "active");
+
+      // Users with a wallet and a linked e-mail; every odd user was referred by the one before.
+      const users: string[] = Array.from({ length: USERS }, () => randomUUID());
+      for (const [i, id] of users.entries()) {
+        await db.pool.query(
+          "INSERT INTO app_user(id, campaign_id, referrer_id, referred_at) VALUES ($1, $2, $3, CASE WHEN $3::uuid IS NOT NULL THEN now() END)",
+          [id, campaignId, i % 2 === 1 ? users[i - 1] : null],
+        );
+        await db.pool.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EVM_ADDRESS', $2, $4), ($1, 'EMAIL', $3, $4)", [
+          campaignId,
+          `0x${String(i).padStart(40, "0")}`,
+          `u${i}@example.com`,
+          id,
+        ]);
+      }
+
+      const messages: RawEventMessage[] = t.events.map((e) => ({
+        v: 1,
+        event_id: randomUUID(),
+        campaign_id: campaignId,
+        reg_event_id: e.login ? LOGIN : SWAP,
+        identity_type: e.email ? "EMAIL" : "EVM_ADDRESS",
+        account_id: e.email ? `u${e.user}@example.com` : `0x${String(e.user).padStart(40, "0")}`,
+        amount: e.amount,
+        received_at: new Date(Date.UTC(2026, 2, 2) + e.minute * 60_000).toISOString(),
+        source: "api",
+      }));
+      // The stream: every message once, some again later under a new stream seq.
+      const published: RawEventMessage[] = [...messages, ...messages.filter((_, i) => t.republish[i])];
+      const staged: StagedMessage[] = published.map((event, i) => ({ stream: streamName, streamSeq: i + 1, subject: "p.events", event }));
+
+      const applier = createApplier({
+        pool: db.pool,
+        logger,
+        rules: new RuleVersionCache(),
+        stream: streamName,
+        batchSize: t.applyBatch,
+        maxAttempts: 3,
+        retryDelayMs: 50,
+        floor: async () => Number.MAX_SAFE_INTEGER,
+      });
+      let at = 0;
+      let k = 0;
+      while (at < staged.length) {
+        const size = t.stageSizes[k++ % t.stageSizes.length] as number;
+        const batch = staged.slice(at, at + size);
+        // Redeliveries of messages staged (and maybe applied) earlier ride along with the batch.
+        const again = staged.slice(0, at).filter((_, i) => t.redeliver[i]);
+        await stageMessages(db.pool, [...again, ...batch]);
+        at += size;
+        await applier.drainCampaign(campaignId, at);
+      }
+
+      const userOf = (e: RawEventMessage) => users[Number(e.identity_type === "EMAIL" ? e.account_id.slice(1, 2) : e.account_id.slice(-1))] as string;
+      const inStreamOrder: RawEvent[] = messages.map((m, i) => ({
+        id: m.event_id,
+        seq: String(i + 1),
+        campaignId,
+        userId: userOf(m),
+        regEventId: m.reg_event_id,
+        identityType: m.identity_type,
+        amount: m.amount,
+        occurredAt: m.received_at,
+        referrerId: users.indexOf(userOf(m)) % 2 === 1 ? (users[users.indexOf(userOf(m)) - 1] as string) : null,
+      }));
+      const expected = replayCampaign(parseRuleVersion(doc), inStreamOrder);
+
+      expect(await scoreTable(db.pool, campaignId)).toEqual(expected.rows.map(canonicalRow));
+      const log = await logOf(db.pool, campaignId);
+      expect(log.map((e) => e.id)).toEqual(messages.map((m) => m.event_id));
+      const { rows: ledger } = await db.pool.query<{ entry_key: string }>("SELECT entry_key FROM ledger_entry WHERE campaign_id = $1 ORDER BY id", [
+        campaignId,
+      ]);
+      expect(ledger.map((l) => l.entry_key)).toEqual(expected.entries.map((e) => e.key));
+      const { rows: left } = await db.pool.query("SELECT count(*)::int AS n FROM event_inbox WHERE stream = $1", [streamName]);
+      expect(left[0].n).toBe(0);
+    }),
+    { numRuns: 15 },
+  );
+}, 120_000);
