@@ -6,17 +6,21 @@ import type { Deps } from "./deps";
 import { createPortalVerifier } from "./jwt";
 import { buildAround, buildLeaderboard } from "./leaderboard";
 import { parseCampaignId, parseLimit, parseNeighbours, parseUserId } from "./params";
-import { createResponseCache } from "./response-cache";
+import { createResponseCache, type ResponseCache } from "./response-cache";
 import { buildUserScores } from "./user-scores";
 
 function sendJson(res: Response, body: string, cacheControl: string): void {
   res.set("Cache-Control", cacheControl).type("application/json").send(body);
 }
 
+/** The response cache of read-api's settings; main.ts shares it with the score-change subscription. */
+export function createReadResponses(deps: Deps): ResponseCache {
+  return createResponseCache({ cache: deps.cache, logger: deps.logger, ttlMs: deps.env.CACHE_TTL_MS, staleTtlMs: deps.env.STALE_TTL_MS });
+}
+
 /** Builds the read-api express app: the public leaderboard and around-me, and per-user scores behind credentials. */
-export function createReadApp(deps: Deps): Express {
+export function createReadApp(deps: Deps, responses: ResponseCache = createReadResponses(deps)): Express {
   const { env } = deps;
-  const responses = createResponseCache({ cache: deps.cache, logger: deps.logger, ttlMs: env.CACHE_TTL_MS, staleTtlMs: env.STALE_TTL_MS });
   const verifier = createPortalVerifier({
     secret: env.PORTAL_JWT_SECRET,
     publicKeyPem: env.PORTAL_JWT_PUBLIC_KEY,

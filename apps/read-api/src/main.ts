@@ -2,9 +2,10 @@ import { createCache } from "@pointwise/cache";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen, runService } from "@pointwise/runtime";
-import { createReadApp } from "./app";
+import { createReadApp, createReadResponses } from "./app";
 import { loadBadWords } from "./bad-words";
 import { loadEnv } from "./env";
+import { subscribeInvalidations } from "./invalidation";
 
 const logger = createLogger({ service: "read-api" });
 
@@ -14,11 +15,15 @@ void runService("read-api", logger, async () => {
   const badWords = loadBadWords(env.BAD_WORDS_FILE);
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "read-api" });
   const cache = await createCache({ url: env.REDIS_URL, prefix: env.NAMESPACE });
-  const server = await listen(createReadApp({ env, logger, db, cache, badWords }), env.PORT, env.HOST);
+  const deps = { env, logger, db, cache, badWords };
+  const responses = createReadResponses(deps);
+  const invalidations = subscribeInvalidations({ url: env.NATS_URL, namespace: env.NAMESPACE, responses, logger });
+  const server = await listen(createReadApp(deps, responses), env.PORT, env.HOST);
   logger.info({ url: `http://${env.HOST}:${env.PORT}`, bad_words: badWords.length }, "read-api listening");
   return {
     async stop() {
       await closeServer(server);
+      await invalidations.close();
       await cache.close();
       await db.close();
     },

@@ -20,6 +20,11 @@ export interface ResponseCache {
    * When `build` fails with a retryable error (PostgreSQL down) the last good copy is served instead.
    */
   get(parts: readonly string[], build: () => Promise<string>): Promise<string>;
+  /**
+   * Drops every fresh entry whose parts start with `prefix` (in Redis and in this process's local
+   * copies); the last good copies stay for outages.
+   */
+  drop(prefix: readonly string[]): Promise<number>;
 }
 
 // A cached "not found" starts with a byte no JSON body starts with.
@@ -36,6 +41,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   // still serves the same bytes within a window; the hot path then needs no Redis round trip.
   const local = new Map<string, { value: string; expires: number }>();
   let localChars = 0;
+  // Bumped by every drop: a read that started before a drop must not store what it read locally.
+  let epoch = 0;
 
   function remember(key: string, value: string, ttlLeftMs: number): void {
     if (localChars + value.length > LOCAL_CHARS) {
@@ -53,6 +60,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       local.delete(key);
       localChars -= hit.value.length;
     }
+    const seen = epoch;
     const reply = await cache.client
       .multi()
       .get(key)
@@ -61,7 +69,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       .catch(() => null);
     const [value, ttlLeft] = (reply ?? []) as unknown as [string | null, number];
     if (typeof value !== "string") return null;
-    if (typeof ttlLeft === "number" && ttlLeft > 0) remember(key, value, ttlLeft);
+    if (typeof ttlLeft === "number" && ttlLeft > 0 && seen === epoch) remember(key, value, ttlLeft);
     return value;
   }
 
@@ -74,6 +82,27 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   }
 
   return {
+    async drop(prefix) {
+      const head = cache.key("read", ...prefix);
+      const forgetLocal = () => {
+        // Reads in flight across this point must not store what they read (see `epoch`).
+        epoch += 1;
+        for (const [k, v] of local) {
+          if (k === head || k.startsWith(`${head}:`)) {
+            local.delete(k);
+            localChars -= v.value.length;
+          }
+        }
+      };
+      forgetLocal();
+      let dropped = 0;
+      for await (const batch of cache.client.scanIterator({ MATCH: `${head}*`, COUNT: 500 })) {
+        const keys = (Array.isArray(batch) ? batch : [batch]).filter((k) => k === head || k.startsWith(`${head}:`));
+        if (keys.length > 0) dropped += await cache.client.del(keys);
+      }
+      forgetLocal();
+      return dropped;
+    },
     async get(parts, build) {
       const key = cache.key("read", ...parts);
       const known = await shared(key);
