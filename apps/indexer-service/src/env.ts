@@ -13,7 +13,7 @@ const baseSchema = z.object({
  * Settings of a deployed indexer run. POINTWISE_API_KEY, RPC_URL and PRICE_API_KEY are required, and the config
  * comes from INDEXER_CONFIG (base64 of `.pointwise.json`), INDEXER_CONFIG_FILE or `run --config <file>`.
  */
-const runSchema = baseSchema.extend({
+export const runSchema = baseSchema.extend({
   POINTWISE_API_KEY: z.string().min(1, "must not be empty"),
   INDEXER_CONFIG: z.string().min(1, "must not be empty").optional(),
   INDEXER_CONFIG_FILE: z.string().min(1, "must not be empty").optional(),
