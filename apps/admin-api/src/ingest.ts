@@ -50,7 +50,7 @@ export function lazyIngest(options: { url: string; namespace: string; db: Databa
       const current = pending;
       pending = undefined;
       const connected = await current?.catch(() => undefined);
-      connected?.pipeline.close();
+      await connected?.pipeline.close();
       await connected?.bus.close();
     },
   };

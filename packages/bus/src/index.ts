@@ -1,4 +1,3 @@
-import { RetryableError } from "@pointwise/errors";
 import { type RawEventMessage, rawEventMessageSchema } from "@pointwise/schemas";
 import {
   AckPolicy,
@@ -13,24 +12,12 @@ import {
   StorageType,
 } from "nats";
 
+import { type BusNames, busNames } from "./names";
+import { createEventPublisher } from "./publisher";
+
 export type { JsMsg } from "nats";
-
-/** Stream and subject names of one namespace (one deployment or one test run). */
-export interface BusNames {
-  eventsStream: string;
-  eventsSubjects: string;
-  /** Subject a raw event of a campaign is published on. */
-  eventSubject(campaignId: string): string;
-}
-
-/** Names for a namespace: stream `<NS>_EVENTS`, subjects `<ns>.events.<campaign_id>`. */
-export function busNames(namespace: string): BusNames {
-  return {
-    eventsStream: `${namespace.toUpperCase()}_EVENTS`,
-    eventsSubjects: `${namespace}.events.>`,
-    eventSubject: (campaignId) => `${namespace}.events.${campaignId}`,
-  };
-}
+export { type BusNames, busNames } from "./names";
+export { createEventPublisher, type EventPublisher, type PubAck } from "./publisher";
 
 /** Options for connecting to NATS. */
 export interface BusOptions {
@@ -50,8 +37,9 @@ export interface Bus {
   /** Creates or updates the streams this service needs (file storage). */
   ensureStreams(): Promise<void>;
   /**
-   * Publishes a raw event and resolves only once JetStream has stored it.
-   * `msgId` lets JetStream drop a repeat inside its duplicate window.
+   * Validates and publishes a raw event and resolves only once JetStream has stored it; refuses at
+   * once (bus-unavailable) while disconnected rather than buffering. `msgId` (the event id by
+   * default) lets JetStream drop a repeat inside its duplicate window.
    */
   publishRawEvent(message: RawEventMessage, msgId?: string): Promise<{ seq: number; duplicate: boolean }>;
   /** True when the server answers a JetStream account-info request. */
@@ -76,7 +64,8 @@ export async function createBus(options: BusOptions): Promise<Bus> {
   const publishTimeout = options.publishTimeoutMs ?? 3000;
   const js = nc.jetstream({ timeout: publishTimeout });
   const names = busNames(options.namespace);
-  const encoder = new TextEncoder();
+  // Created on first use: apps that only consume never open its reply subscription.
+  let publisher: ReturnType<typeof createEventPublisher> | undefined;
 
   return {
     nc,
@@ -99,16 +88,8 @@ export async function createBus(options: BusOptions): Promise<Bus> {
       }
     },
     async publishRawEvent(message, msgId) {
-      const data = encoder.encode(JSON.stringify(rawEventMessageSchema.parse(message)));
-      try {
-        const ack = await js.publish(names.eventSubject(message.campaign_id), data, {
-          timeout: publishTimeout,
-          ...(msgId ? { msgID: msgId } : {}),
-        });
-        return { seq: ack.seq, duplicate: ack.duplicate };
-      } catch (err) {
-        throw new RetryableError("bus-unavailable", "event bus unavailable; the event was not accepted, retry later", { cause: err });
-      }
+      publisher ??= createEventPublisher(nc, names, { timeoutMs: publishTimeout });
+      return publisher.publish(rawEventMessageSchema.parse(message), msgId);
     },
     async ping() {
       if (nc.isClosed()) return false;
@@ -120,6 +101,7 @@ export async function createBus(options: BusOptions): Promise<Bus> {
       }
     },
     async close() {
+      await publisher?.close();
       if (!nc.isClosed()) await nc.drain();
     },
   };

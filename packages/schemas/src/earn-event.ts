@@ -24,9 +24,17 @@ export interface FieldProblem {
 }
 
 /** The outcome of validating a body: the event, or every problem found. */
-export type EarnEventResult = { ok: true; event: EarnEvent } | { ok: false, problems: FieldProblem[] };
+export type EarnEventResult = { ok: true; event: EarnEvent } | { ok: false; problems: FieldProblem[] };
 
 const ALLOWED = new Set<string>(EARN_EVENT_FIELDS);
+/** Unknown keys reported one by one; the rest are summed up, so a hostile body cannot make a huge answer. */
+const MAX_UNKNOWN_REPORTED = 10;
+/** Longest key name echoed back in a message. */
+const MAX_KEY_ECHO = 64;
+
+function echoKey(key: string): string {
+  return JSON.stringify(key.length > MAX_KEY_ECHO ? `${key.slice(0, MAX_KEY_ECHO)}...` : key);
+}
 
 function problemOf(err: unknown, field: string): FieldProblem {
   if (err instanceof ValidationError) return { message: err.message, code: err.code, field };
@@ -42,8 +50,12 @@ export function validateEarnEvent(body: unknown): EarnEventResult {
     return { ok: false, problems: [{ message: "body must be a JSON object", code: "invalid-body" }] };
   }
   const problems: FieldProblem[] = [];
-  for (const key of Object.keys(body)) {
-    if (!ALLOWED.has(key)) problems.push({ message: `unknown field ${JSON.stringify(key)}`, code: "unknown-field", field: key });
+  const unknown = Object.keys(body).filter((key) => !ALLOWED.has(key));
+  for (const key of unknown.slice(0, MAX_UNKNOWN_REPORTED)) {
+    problems.push({ message: `unknown field ${echoKey(key)}`, code: "unknown-field", field: key });
+  }
+  if (unknown.length > MAX_UNKNOWN_REPORTED) {
+    problems.push({ message: `${unknown.length - MAX_UNKNOWN_REPORTED} more unknown fields`, code: "unknown-field" });
   }
   const record = body as Record<string, unknown>;
   for (const field of EARN_EVENT_FIELDS) {
@@ -58,14 +70,15 @@ export function validateEarnEvent(body: unknown): EarnEventResult {
   else problems.push({ message: "invalid identity_type", code: "validation-failed", field: "identity_type" });
 
   let accountId: string | undefined;
-  if (typeof record.account_id !== "string") {
-    problems.push({ message: "account_id must be a string", code: "invalid-account-id", field: "account_id" });
-  } else if (identityType) {
+  if (identityType) {
+    // The message names the type for a wrong JSON type too ("... X_PROVIDER_ID: must be a string, got a number").
     try {
       accountId = normalizeAccountId(identityType, record.account_id);
     } catch (err) {
       problems.push(problemOf(err, "account_id"));
     }
+  } else if (typeof record.account_id !== "string") {
+    problems.push({ message: "account_id must be a string", code: "invalid-account-id", field: "account_id" });
   }
 
   let amount: string | undefined;

@@ -1,11 +1,21 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
+
+// One system call fills randomness for 1024 ids; per-id calls showed up in profiles of the batch path.
+const POOL_IDS = 1024;
+const pool = Buffer.alloc(16 * POOL_IDS);
+let offset = pool.length;
 
 /**
  * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. Time-ordered ids keep the
  * event log's unique index append-friendly.
  */
 export function newEventId(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  if (offset >= pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(offset, offset + 16));
+  offset += 16;
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;

@@ -1,0 +1,33 @@
+import { BaseError } from "@pointwise/errors";
+import type { ErrorRequestHandler } from "express";
+import type { IngestContext } from "./context";
+
+/**
+ * Whatever goes wrong on an ingest route still answers 200 with the envelope: body-parser's errors
+ * become their stable codes, typed errors keep theirs, anything else is `internal` (and logged).
+ */
+export function envelopeErrors(ctx: IngestContext): ErrorRequestHandler {
+  const { logger, env } = ctx.deps;
+  return (err, req, res, next) => {
+    if (!req.path.startsWith("/api/rest/")) return next(err);
+    const type = typeof err?.type === "string" ? (err.type as string) : undefined;
+    if (type === "entity.too.large") {
+      const limit = ctx.state(res).route === "earn-events" ? env.BATCH_BODY_LIMIT_BYTES : env.BODY_LIMIT_BYTES;
+      if (!res.headersSent) res.setHeader("Connection", "close");
+      return ctx.refuse(res, [{ message: `body is larger than ${limit} bytes`, code: "payload-too-large" }]);
+    }
+    if (type === "encoding.unsupported" || type === "charset.unsupported") {
+      return ctx.refuse(res, [{ message: "Content-Encoding must be gzip, deflate, br or identity", code: "unsupported-media-type" }]);
+    }
+    if (type !== undefined || (typeof err?.status === "number" && err.status >= 400 && err.status < 500)) {
+      // Aborted uploads, a Content-Length that does not match the body, a corrupt gzip stream, ...
+      return ctx.refuse(res, [{ message: "body could not be read", code: "invalid-body" }]);
+    }
+    if (err instanceof BaseError) {
+      if (err.retryable) logger.warn({ err: err.cause ?? err, code: err.code }, "ingest request not accepted");
+      return ctx.refuse(res, [{ message: err.message, code: err.code }]);
+    }
+    logger.error({ err }, "ingest request failed");
+    ctx.refuse(res, [{ message: "internal error; nothing was accepted", code: "internal" }]);
+  };
+}

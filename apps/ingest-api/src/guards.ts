@@ -1,0 +1,97 @@
+import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, type Problem } from "@pointwise/ingest-core";
+import type { EventSource } from "@pointwise/schemas";
+import type { Request, RequestHandler, Response } from "express";
+import type { IngestContext } from "./context";
+
+/** The Bearer token of an Authorization header, or null when there is none. */
+export function bearer(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** True when Content-Type is `expected`, with no charset other than UTF-8. */
+export function mediaTypeIs(header: string | undefined, expected: string): boolean {
+  if (!header) return false;
+  const [type = "", ...params] = header.split(";");
+  if (type.trim().toLowerCase() !== expected) return false;
+  for (const param of params) {
+    const [name = "", value = ""] = param.split("=");
+    if (
+      name.trim().toLowerCase() === "charset" &&
+      value
+        .trim()
+        .replace(/^"(.*)"$/, "$1")
+        .toLowerCase() !== "utf-8"
+    )
+      return false;
+  }
+  return true;
+}
+
+/** Starts a request's state under a route name (the first middleware of every ingest route). */
+export function begin(ctx: IngestContext, route: string): RequestHandler {
+  return (_req, res, next) => {
+    ctx.state(res, route);
+    next();
+  };
+}
+
+/**
+ * Resolves the Bearer key before any body is read: missing -> missing-api-key; malformed, unknown or
+ * revoked -> invalid-api-key (one answer for all three); a key of an archived campaign -> campaign-archived.
+ */
+export function authenticate(ctx: IngestContext): RequestHandler {
+  return async (req, res, next) => {
+    const key = bearer(req.get("authorization"));
+    if (key === null) return ctx.refuse(res, [{ message: "missing API key: send Authorization: Bearer <API_KEY>", code: "missing-api-key" }]);
+    const owner = await ctx.keys.resolve(key);
+    if (owner === null) return ctx.refuse(res, [{ message: "invalid API key", code: "invalid-api-key" }]);
+    ctx.state(res).owner = owner;
+    if (owner.archived) return ctx.refuse(res, [{ message: "the campaign of this API key is archived and accepts no events", code: "campaign-archived" }]);
+    ctx.keys.markUsed(owner);
+    next();
+  };
+}
+
+/** Reads the optional headers every event route shares; returns the problems, or records them on the state. */
+export function readEventHeaders(ctx: IngestContext, req: Request, res: Response, fallback: EventSource, contentType: string): Problem[] {
+  const state = ctx.state(res);
+  if (!mediaTypeIs(req.get("content-type"), contentType)) {
+    return [{ message: `Content-Type must be ${contentType}${contentType === "text/csv" ? "" : " (charset utf-8 if any)"}`, code: "unsupported-media-type" }];
+  }
+  const source = req.get("x-pointwise-source");
+  if (source !== undefined) {
+    if (fallback === "csv" || source.trim().toLowerCase() !== "indexer") {
+      return [
+        {
+          message: fallback === "csv" ? "X-Pointwise-Source is not accepted on CSV uploads" : "X-Pointwise-Source must be indexer when present",
+          code: "invalid-source",
+        },
+      ];
+    }
+    state.source = "indexer";
+  } else {
+    state.source = fallback;
+  }
+  const key = req.get("idempotency-key");
+  if (key !== undefined && fallback !== "csv") {
+    if (!isValidIdempotencyKey(key)) {
+      return [
+        { message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`, code: "invalid-idempotency-key" },
+      ];
+    }
+    state.idempotencyKey = key;
+  }
+  return [];
+}
+
+/** Parses a JSON body read as bytes; an empty body and invalid JSON are problems, not exceptions. */
+export function parseJson(body: unknown): { ok: true; value: unknown } | { ok: false; problem: Problem } {
+  if (!Buffer.isBuffer(body) || body.length === 0) return { ok: false, problem: { message: "body is empty: send a JSON object", code: "invalid-body" } };
+  try {
+    return { ok: true, value: JSON.parse(body.toString("utf8")) };
+  } catch {
+    return { ok: false, problem: { message: "body is not valid JSON", code: "malformed-json" } };
+  }
+}

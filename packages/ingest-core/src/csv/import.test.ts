@@ -1,0 +1,162 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { type NatsServer, startNatsServer } from "@pointwise/testkit";
+import { seed } from "../../test/fixtures";
+import { createIngestPipeline } from "../pipeline";
+import { csvImportAnswer } from "./answer";
+import { importCsv } from "./import";
+import { getCsvImport } from "./jobs";
+
+// Real services and real processes: the root jest run does not apply the preset's timeout.
+jest.setTimeout(60_000);
+
+const HEADER = "account_id,identity_type,amount,reg_event_id";
+async function collect(chunks: AsyncIterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const chunk of chunks) out.push(chunk);
+  return out;
+}
+
+describe("importCsv (as admin-api calls it)", () => {
+  let s: Awaited<ReturnType<typeof seed>>;
+  let pipeline: ReturnType<typeof createIngestPipeline>;
+  beforeAll(async () => {
+    s = await seed();
+    pipeline = createIngestPipeline({ db: s.db, bus: s.bus, logger: s.logger });
+  });
+  afterAll(async () => {
+    await pipeline?.close();
+    await s?.drop();
+  });
+
+  it("rejects the whole file in all-or-nothing mode and keeps the first bad rows on the job row", async () => {
+    const text = `${HEADER}\n1,DISCORD_PROVIDER_ID,1,${s.regEventId}\n2,DISCORD_PROVIDER_ID,x,${s.regEventId}\n`;
+    let started = "";
+    const result = await importCsv(pipeline, {
+      campaignId: s.campaignId,
+      input: Readable.from([text]),
+      origin: "admin-api",
+      fileName: "june.csv",
+      onStart: (id) => (started = id),
+    });
+    expect(started).toBe(result.importId);
+    expect(result).toMatchObject({ status: "rejected", mode: "all-or-nothing", rowsRead: 2, rowsValid: 1, rowsInvalid: 1, rowsPublished: 0 });
+    const job = await getCsvImport(s.db, s.campaignId, result.importId);
+    expect(job).toMatchObject({ origin: "admin-api", file_name: "june.csv", status: "rejected", rows_invalid: 1 });
+    expect(job?.sample_errors).toEqual([{ line: 3, errors: [{ message: expect.stringContaining("amount"), extensions: { code: "invalid-amount" } }] }]);
+    const body = JSON.parse((await collect(csvImportAnswer(result))).join(""));
+    expect(body.data.invalid_rows).toEqual(job?.sample_errors);
+    expect(body.data).toMatchObject({ import_id: result.importId, status: "rejected", rows_read: 2 });
+    await result.dispose();
+    expect(await s.count()).toBe(0);
+    expect(await getCsvImport(s.db, "othr-0000", result.importId)).toBeNull();
+    expect(await getCsvImport(s.db, s.campaignId, "not-a-uuid")).toBeNull();
+  });
+
+  it("streams the answer of a file with many bad rows in order", async () => {
+    let text = `${HEADER}\n`;
+    for (let i = 0; i < 5000; i++) text += `x${i},EMAIL,1,${s.regEventId}\n`;
+    const result = await importCsv(pipeline, { campaignId: s.campaignId, input: Readable.from([text]), origin: "admin-api" });
+    const chunks = await collect(csvImportAnswer(result));
+    expect(chunks.length).toBeGreaterThan(2);
+    const body = JSON.parse(chunks.join(""));
+    expect(body.data.invalid_rows).toHaveLength(5000);
+    expect(body.data.invalid_rows.map((r: { line: number }) => r.line)).toEqual(Array.from({ length: 5000 }, (_, i) => i + 2));
+    expect((await getCsvImport(s.db, s.campaignId, result.importId))?.sample_errors).toHaveLength(100);
+    await result.dispose();
+  });
+
+  it("stops reading a stream past maxBytes with payload-too-large", async () => {
+    async function* endless() {
+      yield `${HEADER}\n`;
+      for (let i = 0; i < 10_000; i++) yield `${i + 1},GITHUB_PROVIDER_ID,1,${s.regEventId}\n`;
+    }
+    await expect(importCsv(pipeline, { campaignId: s.campaignId, input: Readable.from(endless()), origin: "admin-api", maxBytes: 4096 })).rejects.toMatchObject(
+      {
+        code: "payload-too-large",
+        message: "CSV file is larger than 4096 bytes",
+      },
+    );
+  });
+
+  it("treats a row longer than 64 KiB as a malformed file, naming the line", async () => {
+    const text = `${HEADER}\n1,GITHUB_PROVIDER_ID,1,${s.regEventId}\n${"x".repeat(70_000)},EMAIL,1,${s.regEventId}\n`;
+    await expect(importCsv(pipeline, { campaignId: s.campaignId, input: Readable.from([text]), origin: "admin-api" })).rejects.toMatchObject({
+      code: "csv-malformed",
+      message: expect.stringMatching(/^CSV is malformed at line 3: a row is longer than 65536 characters/),
+    });
+  });
+
+  it("removes its spool files whether it succeeds or fails", async () => {
+    const spoolDir = mkdtempSync(path.join(os.tmpdir(), "pw-test-spool-"));
+    try {
+      const ok = await importCsv(pipeline, { campaignId: s.campaignId, input: Readable.from([`${HEADER}\n1,EMAIL,1,x\n`]), origin: "admin-api", spoolDir });
+      expect(readdirSync(spoolDir)).toHaveLength(1);
+      await ok.dispose();
+      expect(readdirSync(spoolDir)).toEqual([]);
+      await expect(importCsv(pipeline, { campaignId: s.campaignId, input: Readable.from(["nope\n"]), origin: "admin-api", spoolDir })).rejects.toMatchObject({
+        code: "csv-invalid-header",
+      });
+      expect(readdirSync(spoolDir)).toEqual([]);
+    } finally {
+      rmSync(spoolDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("importCsv while the bus is away", () => {
+  let nats: NatsServer;
+  let s: Awaited<ReturnType<typeof seed>>;
+  let pipeline: ReturnType<typeof createIngestPipeline>;
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    s = await seed({ natsUrl: nats.url });
+    pipeline = createIngestPipeline({ db: s.db, bus: s.bus, logger: s.logger }, { publishTimeoutMs: 500 });
+  });
+  afterAll(async () => {
+    await pipeline?.close();
+    await s?.drop();
+    await nats?.destroy();
+  });
+
+  const file = (n: number) => {
+    let text = `${HEADER}\n`;
+    for (let i = 1; i <= n; i++) text += `${i},GITHUB_PROVIDER_ID,${i},${s.regEventId}\n`;
+    return text;
+  };
+
+  it("keeps retrying with the same event ids and publishes every row exactly once when the bus comes back", async () => {
+    await nats.stop();
+    const restart = setTimeout(() => void nats.start(), 700);
+    const result = await importCsv(pipeline, {
+      campaignId: s.campaignId,
+      input: Readable.from([file(2500)]),
+      mode: "accept-valid",
+      origin: "admin-api",
+      publishRetryMs: 20_000,
+    });
+    clearTimeout(restart);
+    expect(result).toMatchObject({ status: "done", rowsPublished: 2500 });
+    expect(await s.count()).toBe(2500);
+    await result.dispose();
+  });
+
+  it("fails with bus-unavailable after its retry window, saying how many rows went out, and records it", async () => {
+    await nats.stop();
+    const error = await importCsv(pipeline, {
+      campaignId: s.campaignId,
+      input: Readable.from([file(10)]),
+      mode: "accept-valid",
+      origin: "admin-api",
+      publishRetryMs: 300,
+    }).catch((err: unknown) => err);
+    expect(error).toMatchObject({ code: "bus-unavailable", message: expect.stringMatching(/^event bus unavailable; 0 of 10 rows were published/) });
+    const { rows } = await s.db.pool.query<{ id: string }>("SELECT id FROM csv_import ORDER BY created_at DESC LIMIT 1");
+    const job = await getCsvImport(s.db, s.campaignId, rows[0]?.id ?? "");
+    expect(job).toMatchObject({ status: "failed", rows_valid: 10, rows_published: 0, error: expect.stringMatching(/^bus-unavailable: /) });
+    expect(job?.finished_at).not.toBeNull();
+    await nats.start();
+  });
+});

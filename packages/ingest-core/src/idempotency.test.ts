@@ -1,0 +1,108 @@
+import { seed } from "../test/fixtures";
+import { createIdempotencyStore, isValidIdempotencyKey, requestFingerprint } from "./idempotency";
+
+// Real services and real processes: the root jest run does not apply the preset's timeout.
+jest.setTimeout(60_000);
+
+let s: Awaited<ReturnType<typeof seed>>;
+beforeAll(async () => {
+  s = await seed();
+});
+afterAll(async () => {
+  await s?.drop();
+});
+
+describe("Idempotency-Key store (PostgreSQL)", () => {
+  it("gives the first claimer the key with fresh event ids, and replays its stored answer to the next", async () => {
+    const store = createIdempotencyStore(s.db, { leaseMs: 10_000, waitMs: 0 });
+    const fp = requestFingerprint("earn-event", "api", "{}");
+    const first = await store.claim(s.campaignId, "k1", fp, 2);
+    if (first.kind !== "owner") throw new Error(`expected owner, got ${first.kind}`);
+    expect(first.eventIds).toHaveLength(2);
+    expect(new Set(first.eventIds).size).toBe(2);
+    await first.complete('{"data":{"x":1}}');
+    expect(await store.claim(s.campaignId, "k1", fp, 2)).toEqual({ kind: "replay", response: '{"data":{"x":1}}' });
+    expect(await store.claim(s.campaignId, "k1", requestFingerprint("earn-event", "api", "{ }"), 2)).toEqual({ kind: "reused" });
+  });
+
+  it("answers in-progress while the owner's lease is live, and lets a retry take over with the same ids once it is released", async () => {
+    const store = createIdempotencyStore(s.db, { leaseMs: 10_000, waitMs: 50 });
+    const fp = requestFingerprint("earn-events", "batch", "[]");
+    const owner = await store.claim(s.campaignId, "k2", fp, 3);
+    if (owner.kind !== "owner") throw new Error("expected owner");
+    expect(await store.claim(s.campaignId, "k2", fp, 3)).toEqual({ kind: "in-progress" });
+    await owner.release();
+    const again = await store.claim(s.campaignId, "k2", fp, 3);
+    if (again.kind !== "owner") throw new Error("expected a takeover");
+    expect(again.eventIds).toEqual(owner.eventIds);
+    expect(again.receivedAt).toBe(owner.receivedAt);
+  });
+
+  it("lets a waiting request pick up the answer the owner stores meanwhile", async () => {
+    const store = createIdempotencyStore(s.db, { leaseMs: 10_000, waitMs: 5000 });
+    const fp = requestFingerprint("earn-event", "api", "wait");
+    const owner = await store.claim(s.campaignId, "k3", fp, 1);
+    if (owner.kind !== "owner") throw new Error("expected owner");
+    const waiting = store.claim(s.campaignId, "k3", fp, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    await owner.complete('"done"');
+    expect(await waiting).toEqual({ kind: "replay", response: '"done"' });
+  });
+
+  it("takes over a claim whose owner died (its lease ran out)", async () => {
+    const store = createIdempotencyStore(s.db, { leaseMs: 1, waitMs: 1000 });
+    const fp = requestFingerprint("earn-event", "api", "died");
+    const owner = await store.claim(s.campaignId, "k4", fp, 1);
+    if (owner.kind !== "owner") throw new Error("expected owner");
+    await new Promise((r) => setTimeout(r, 20));
+    const next = await store.claim(s.campaignId, "k4", fp, 1);
+    expect(next.kind === "owner" && next.eventIds).toEqual(owner.eventIds);
+  });
+
+  it("treats a record older than the ttl as gone, and purges it", async () => {
+    const store = createIdempotencyStore(s.db, { leaseMs: 10_000, waitMs: 0 });
+    const fp = requestFingerprint("earn-event", "api", "old");
+    const owner = await store.claim(s.campaignId, "k5", fp, 1);
+    if (owner.kind !== "owner") throw new Error("expected owner");
+    await owner.complete('"first"');
+    await s.db.pool.query("UPDATE idempotency_key SET created_at = now() - interval '25 hours' WHERE key = 'k5'");
+    const fresh = await store.claim(s.campaignId, "k5", requestFingerprint("earn-event", "api", "another body"), 1);
+    expect(fresh.kind).toBe("owner");
+    expect(fresh.kind === "owner" && fresh.eventIds).not.toEqual(owner.eventIds);
+    await s.db.pool.query("UPDATE idempotency_key SET created_at = now() - interval '25 hours' WHERE key = 'k5'");
+    expect(await store.purge()).toBe(1);
+    const { rowCount } = await s.db.pool.query("SELECT 1 FROM idempotency_key WHERE key = 'k5'");
+    expect(rowCount).toBe(0);
+  });
+
+  it("lets exactly one of many concurrent claimers own a key", async () => {
+    const store = createIdempotencyStore(s.db, { leaseMs: 10_000, waitMs: 0 });
+    const fp = requestFingerprint("earn-event", "api", "race");
+    const claims = await Promise.all(Array.from({ length: 10 }, () => store.claim(s.campaignId, "k6", fp, 1)));
+    expect(claims.filter((c) => c.kind === "owner")).toHaveLength(1);
+    expect(claims.filter((c) => c.kind === "in-progress")).toHaveLength(9);
+  });
+});
+
+describe("isValidIdempotencyKey", () => {
+  it("accepts 1 to 255 printable ASCII characters and nothing else", () => {
+    expect(isValidIdempotencyKey("a")).toBe(true);
+    expect(isValidIdempotencyKey("x".repeat(255))).toBe(true);
+    expect(isValidIdempotencyKey("0c5b1e2e-0b6a-4f0e-9a56-3f1f0d0d7c11")).toBe(true);
+    expect(isValidIdempotencyKey("")).toBe(false);
+    expect(isValidIdempotencyKey("x".repeat(256))).toBe(false);
+    expect(isValidIdempotencyKey("with space")).toBe(false);
+    expect(isValidIdempotencyKey("tab\t")).toBe(false);
+    expect(isValidIdempotencyKey("naïve")).toBe(false);
+  });
+});
+
+describe("requestFingerprint", () => {
+  it("differs when the endpoint, the source or any byte of the body differs", () => {
+    const base = requestFingerprint("earn-event", "api", '{"a":1}');
+    expect(requestFingerprint("earn-event", "api", Buffer.from('{"a":1}'))).toBe(base);
+    expect(requestFingerprint("earn-events", "api", '{"a":1}')).not.toBe(base);
+    expect(requestFingerprint("earn-event", "indexer", '{"a":1}')).not.toBe(base);
+    expect(requestFingerprint("earn-event", "api", '{"a": 1}')).not.toBe(base);
+  });
+});

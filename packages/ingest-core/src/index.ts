@@ -1,0 +1,42 @@
+export { type BatchBodyResult, MAX_BATCH_EVENTS, parseBatchBody } from "./batch-body";
+export { INGEST_ERROR_CODE_LIST, INGEST_ERROR_CODES, type IngestErrorCode } from "./codes";
+export { csvImportAnswer } from "./csv/answer";
+export { CSV_MAX_ROW_CHARS, type CsvImportOptions, type CsvImportResult, DEFAULT_CSV_MAX_BYTES, DEFAULT_CSV_MAX_ROWS, importCsv } from "./csv/import";
+export {
+  CSV_IMPORT_MODES,
+  type CsvCounts,
+  type CsvImportMode,
+  type CsvImportOrigin,
+  type CsvImportProgress,
+  type CsvImportStatus,
+  type CsvRowError,
+  getCsvImport,
+} from "./csv/jobs";
+export { type EnvelopeError, envelopeErrors, type FailureBody, failure, type Problem, success } from "./envelope";
+export { newEventId } from "./event-id";
+export { createEventTypeLookup, type EventTypeLookup } from "./event-types";
+export {
+  type Claim,
+  createIdempotencyStore,
+  IDEMPOTENCY_TTL_MS,
+  type IdempotencyOptions,
+  type IdempotencyStore,
+  isValidIdempotencyKey,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  requestFingerprint,
+} from "./idempotency";
+export { createKeyResolver, type KeyOwner, type KeyResolver, type KeyResolverOptions } from "./keys";
+export {
+  type BatchItemResult,
+  createIngestPipeline,
+  type IdempotencyInput,
+  type IngestAnswer,
+  type IngestOptions,
+  type IngestPipeline,
+  type ItemCheck,
+  type PipelineDeps,
+  type PipelineOptions,
+  toMessage,
+} from "./pipeline";
+export { createRateLimiter, type RateDecision, type RateLimiter, type RateLimitOptions } from "./rate-limit";
+export { TtlCache } from "./ttl-cache";

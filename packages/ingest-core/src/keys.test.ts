@@ -1,0 +1,87 @@
+import { generateApiKey } from "@pointwise/auth";
+import { seed } from "../test/fixtures";
+import { createKeyResolver } from "./keys";
+
+// Real services and real processes: the root jest run does not apply the preset's timeout.
+jest.setTimeout(60_000);
+
+let s: Awaited<ReturnType<typeof seed>>;
+beforeAll(async () => {
+  s = await seed();
+});
+afterAll(async () => {
+  await s?.drop();
+});
+
+const lastUsed = async (id: string) =>
+  (await s.db.pool.query<{ last_used_at: Date | null }>("SELECT last_used_at FROM api_key WHERE id = $1", [id])).rows[0]?.last_used_at ?? null;
+
+describe("API key resolver", () => {
+  it("resolves a key to its campaign and refuses malformed, unknown and revoked keys alike", async () => {
+    const keys = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
+    expect(await keys.resolve(s.key)).toEqual({ keyId: s.keyId, campaignId: s.campaignId, prefix: s.key.slice(0, 11), archived: false });
+    expect(await keys.resolve("pw_short")).toBeNull();
+    expect(await keys.resolve(generateApiKey().key)).toBeNull();
+    // Same prefix, different secret: found by prefix, refused by the hash comparison.
+    const forged = s.key.slice(0, 11) + "a".repeat(32);
+    expect(forged).not.toBe(s.key);
+    expect(await keys.resolve(forged)).toBeNull();
+    const revoked = generateApiKey();
+    await s.db.pool.query("INSERT INTO api_key(campaign_id, prefix, hash, revoked_at) VALUES ($1, $2, $3, now())", [
+      s.campaignId,
+      revoked.prefix,
+      revoked.hash,
+    ]);
+    expect(await keys.resolve(revoked.key)).toBeNull();
+  });
+
+  it("trusts a cached answer for its ttl, so a revocation takes effect within it", async () => {
+    const fresh = generateApiKey();
+    const { rows } = await s.db.pool.query<{ id: string }>("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ($1, $2, $3) RETURNING id", [
+      s.campaignId,
+      fresh.prefix,
+      fresh.hash,
+    ]);
+    const cached = createKeyResolver(s.db, { ttlMs: 60_000, touchIntervalMs: 60_000, logger: s.logger });
+    const uncached = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
+    expect(await cached.resolve(fresh.key)).not.toBeNull();
+    await s.db.pool.query("UPDATE api_key SET revoked_at = now() WHERE id = $1", [rows[0]?.id]);
+    expect(await cached.resolve(fresh.key)).not.toBeNull();
+    expect(await uncached.resolve(fresh.key)).toBeNull();
+  });
+
+  it("flags the key of an archived campaign", async () => {
+    await s.db.pool.query(
+      "INSERT INTO campaign(id, project_id, name, currencies, primary_currency, archived_at) VALUES ('arch-0009', '00000000-0000-4000-8000-0000000000c1', 'a', '{}', 'xp', now())",
+    );
+    const key = generateApiKey();
+    await s.db.pool.query("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ('arch-0009', $1, $2)", [key.prefix, key.hash]);
+    const keys = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
+    expect((await keys.resolve(key.key))?.archived).toBe(true);
+  });
+
+  it("writes last_used_at on first use and then at most once per interval", async () => {
+    const keys = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 1000, logger: s.logger });
+    const owner = await keys.resolve(s.key);
+    if (owner === null) throw new Error("key should resolve");
+    await s.db.pool.query("UPDATE api_key SET last_used_at = NULL WHERE id = $1", [s.keyId]);
+    keys.markUsed(owner);
+    let first: Date | null = null;
+    for (let i = 0; i < 100 && first === null; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      first = await lastUsed(s.keyId);
+    }
+    expect(first).not.toBeNull();
+    for (let i = 0; i < 20; i++) keys.markUsed(owner);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await lastUsed(s.keyId)).toEqual(first);
+    await new Promise((r) => setTimeout(r, 1100));
+    keys.markUsed(owner);
+    let second: Date | null = first;
+    for (let i = 0; i < 100 && second?.getTime() === first?.getTime(); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      second = await lastUsed(s.keyId);
+    }
+    expect(second?.getTime()).toBeGreaterThan(first?.getTime() ?? 0);
+  });
+});

@@ -1,0 +1,247 @@
+import { type Bus, createEventPublisher, type EventPublisher } from "@pointwise/bus";
+import type { Database } from "@pointwise/db";
+import type { Logger } from "@pointwise/logger";
+import { type EarnEvent, type EventSource, type RawEventMessage, validateEarnEvent } from "@pointwise/schemas";
+import { type EnvelopeError, envelopeErrors, type FailureBody, failure, type Problem, success } from "./envelope";
+import { newEventId } from "./event-id";
+import { createEventTypeLookup, type EventTypeLookup } from "./event-types";
+import { createIdempotencyStore, type IdempotencyStore } from "./idempotency";
+
+/** The result of checking one item: the normalised event, or every problem with it. */
+export type ItemCheck = { ok: true; event: EarnEvent } | { ok: false; problems: Problem[] };
+
+/** One item of a batch answer. */
+export type BatchItemResult = { ok: true; event_id: string } | { ok: false; errors: EnvelopeError[] };
+
+/** What to answer and what happened, for the caller's response, log line and metrics. */
+export interface IngestAnswer {
+  body: { data: unknown } | FailureBody;
+  /** The answer as sent: JSON text of `body` (for a replay, the text first sent). */
+  json: string;
+  /** accepted: all valid items published; partial: some publishes failed; replayed: an earlier answer; rejected: nothing published. */
+  outcome: "accepted" | "partial" | "replayed" | "rejected";
+  /** Distinct error codes in the answer. */
+  codes: string[];
+  /** Events this request published (0 for a replay). */
+  published: number;
+  /** Items that were refused. */
+  refused: number;
+}
+
+/** An Idempotency-Key and the fingerprint of the request it came with. */
+export interface IdempotencyInput {
+  key: string;
+  fingerprint: string;
+}
+
+/** How an event entered, and the optional Idempotency-Key of the request. */
+export interface IngestOptions {
+  source: EventSource;
+  idempotency?: IdempotencyInput;
+}
+
+/** What the pipeline needs. */
+export interface PipelineDeps {
+  db: Database;
+  bus: Bus;
+  logger: Logger;
+}
+
+/** Settings of the pipeline. */
+export interface PipelineOptions {
+  /** How long an event type's registration is trusted before it is looked up again (ms). */
+  lookupTtlMs?: number;
+  /** How long a claimed Idempotency-Key protects a request in flight (ms). */
+  idempotencyLeaseMs?: number;
+  /** How long a request waits for another with the same Idempotency-Key (ms). */
+  idempotencyWaitMs?: number;
+  /** How long a publish waits for JetStream's acknowledgement (ms). */
+  publishTimeoutMs?: number;
+}
+
+/** The channel-independent ingest pipeline: validation, idempotency and durable publishing. */
+export interface IngestPipeline {
+  deps: PipelineDeps;
+  eventTypes: EventTypeLookup;
+  idempotency: IdempotencyStore;
+  publisher: EventPublisher;
+  /** Validates items and checks their event types against the campaign; one result per item, same order. */
+  validateItems(campaignId: string, items: readonly unknown[]): Promise<ItemCheck[]>;
+  /** Publishes messages concurrently and waits for every acknowledgement; one error (or null) per message. */
+  publishAll(messages: readonly RawEventMessage[]): Promise<(Error | null)[]>;
+  /** `POST /api/rest/earn-event`: one event. */
+  ingestOne(campaignId: string, body: unknown, options: IngestOptions): Promise<IngestAnswer>;
+  /** `POST /api/rest/earn-events`: up to 1,000 events, a result per item. */
+  ingestBatch(campaignId: string, items: readonly unknown[], options: IngestOptions): Promise<IngestAnswer>;
+  /** Waits for publishes in flight, then stops the publisher. */
+  close(): Promise<void>;
+}
+
+const BUS_UNAVAILABLE: Problem = { message: "event bus unavailable; the event was not accepted, retry later", code: "bus-unavailable" };
+
+/** The bus message of a validated event. */
+export function toMessage(campaignId: string, event: EarnEvent, eventId: string, receivedAt: string, source: EventSource): RawEventMessage {
+  return {
+    v: 1,
+    event_id: eventId,
+    campaign_id: campaignId,
+    account_id: event.account_id,
+    identity_type: event.identity_type,
+    amount: event.amount,
+    reg_event_id: event.reg_event_id,
+    received_at: receivedAt,
+    source,
+  };
+}
+
+function codesOf(problems: readonly Problem[]): string[] {
+  return [...new Set(problems.map((p) => p.code))];
+}
+
+function rejected(problems: Problem[], refused = 1): IngestAnswer {
+  return answer(failure(...problems), { outcome: "rejected", codes: codesOf(problems), published: 0, refused });
+}
+
+function answer(body: IngestAnswer["body"], rest: Omit<IngestAnswer, "body" | "json">): IngestAnswer {
+  return { body, json: JSON.stringify(body), ...rest };
+}
+
+/** Creates the pipeline over a database and a bus. */
+export function createIngestPipeline(deps: PipelineDeps, options: PipelineOptions = {}): IngestPipeline {
+  const eventTypes = createEventTypeLookup(deps.db, options.lookupTtlMs ?? 5000);
+  const leaseMs = options.idempotencyLeaseMs ?? 15_000;
+  const idempotency = createIdempotencyStore(deps.db, { leaseMs, waitMs: options.idempotencyWaitMs ?? leaseMs });
+  const publisher = createEventPublisher(deps.bus.nc, deps.bus.names, { timeoutMs: options.publishTimeoutMs ?? 3000 });
+
+  async function validateItems(campaignId: string, items: readonly unknown[]): Promise<ItemCheck[]> {
+    const checks: ItemCheck[] = items.map((item) => {
+      const result = validateEarnEvent(item);
+      return result.ok ? { ok: true, event: result.event } : { ok: false, problems: result.problems.map(({ message, code }) => ({ message, code })) };
+    });
+    const ids = checks.flatMap((c) => (c.ok ? [c.event.reg_event_id] : []));
+    if (ids.length === 0) return checks;
+    const active = await eventTypes.active(campaignId, ids);
+    return checks.map((c) =>
+      c.ok && !active.has(c.event.reg_event_id)
+        ? { ok: false, problems: [{ message: "reg_event_id is not a registered event type of this campaign", code: "unknown-event-type" }] }
+        : c,
+    );
+  }
+
+  async function publishAll(messages: readonly RawEventMessage[]): Promise<(Error | null)[]> {
+    // Every publish is sent before any acknowledgement is awaited, so a batch costs about one round trip.
+    const settled = await Promise.allSettled(messages.map((m) => publisher.publish(m)));
+    return settled.map((s) => (s.status === "fulfilled" ? null : (s.reason as Error)));
+  }
+
+  /** Runs `work` under the request's Idempotency-Key (if any), storing or releasing the claim by its outcome. */
+  async function underKey(
+    campaignId: string,
+    count: number,
+    input: IdempotencyInput | undefined,
+    work: (eventIds: string[], receivedAt: string) => Promise<IngestAnswer & { remember: boolean }>,
+  ): Promise<IngestAnswer> {
+    if (input === undefined) {
+      const now = Date.now();
+      return work(
+        Array.from({ length: count }, () => newEventId(now)),
+        new Date(now).toISOString(),
+      );
+    }
+    const claim = await idempotency.claim(campaignId, input.key, input.fingerprint, count);
+    switch (claim.kind) {
+      case "replay":
+        return { body: JSON.parse(claim.response) as IngestAnswer["body"], json: claim.response, outcome: "replayed", codes: [], published: 0, refused: 0 };
+      case "reused":
+        return rejected([{ message: "Idempotency-Key was already used with a different request in the last 24 hours", code: "idempotency-key-reused" }]);
+      case "in-progress":
+        return rejected([{ message: "a request with this Idempotency-Key is still in progress; retry later", code: "idempotency-key-in-progress" }]);
+      case "owner":
+        break;
+    }
+    let result: IngestAnswer & { remember: boolean };
+    try {
+      result = await work(claim.eventIds, claim.receivedAt);
+    } catch (err) {
+      await claim.release().catch(() => undefined);
+      throw err;
+    }
+    if (!result.remember) {
+      await claim.release().catch((err: unknown) => deps.logger.warn({ err }, "could not release an Idempotency-Key"));
+      return result;
+    }
+    // The events are in the stream whatever happens here: a failed write only means a retry
+    // republishes the same event ids once the lease ends, and the repeats are dropped downstream.
+    await claim.complete(result.json).catch((err: unknown) => deps.logger.warn({ err }, "could not store an Idempotency-Key answer"));
+    return result;
+  }
+
+  return {
+    deps,
+    eventTypes,
+    idempotency,
+    publisher,
+    validateItems,
+    publishAll,
+    close: () => publisher.close(),
+    async ingestOne(campaignId, body, options) {
+      const [check] = await validateItems(campaignId, [body]);
+      if (check === undefined || !check.ok) return rejected(check?.problems ?? []);
+      const { event } = check;
+      return underKey(campaignId, 1, options.idempotency, async ([eventId], receivedAt) => {
+        const id = eventId as string;
+        const [error] = await publishAll([toMessage(campaignId, event, id, receivedAt, options.source)]);
+        if (error) {
+          deps.logger.warn({ err: error.cause ?? error, campaign_id: campaignId }, "publish failed");
+          return { ...rejected([BUS_UNAVAILABLE]), remember: false };
+        }
+        return { ...answer(success({ event_id: id, received_at: receivedAt }), { outcome: "accepted", codes: [], published: 1, refused: 0 }), remember: true };
+      });
+    },
+    async ingestBatch(campaignId, items, options) {
+      const checks = await validateItems(campaignId, items);
+      const valid = checks.flatMap((c, i) => (c.ok ? [i] : []));
+      const problems = checks.flatMap((c) => (c.ok ? [] : c.problems));
+      const refusedItems = checks.length - valid.length;
+      if (valid.length === 0) {
+        // Nothing to publish, so nothing to remember: the same batch can be resent once it is fixed.
+        const results: BatchItemResult[] = checks.map((c) => ({ ok: false, errors: envelopeErrors(c.ok ? [] : c.problems) }));
+        return answer(success({ results }), {
+          outcome: refusedItems > 0 ? "rejected" : "accepted",
+          codes: codesOf(problems),
+          published: 0,
+          refused: refusedItems,
+        });
+      }
+      return underKey(campaignId, items.length, options.idempotency, async (eventIds, receivedAt) => {
+        const messages = valid.map((i) => toMessage(campaignId, (checks[i] as { event: EarnEvent }).event, eventIds[i] as string, receivedAt, options.source));
+        const errors = await publishAll(messages);
+        const failed = errors.filter((e) => e !== null).length;
+        if (failed > 0) {
+          deps.logger.warn({ err: errors.find((e) => e !== null), campaign_id: campaignId, failed, of: messages.length }, "publish failed");
+        }
+        // A retry under the same key republishes the same ids, so the whole batch is refused and retried;
+        // without a key only the failed items are marked, since resending the rest would duplicate them.
+        if (failed === messages.length || (failed > 0 && options.idempotency !== undefined)) {
+          return { ...rejected([BUS_UNAVAILABLE], items.length), remember: false };
+        }
+        const failedAt = new Set(valid.filter((_, k) => errors[k] !== null));
+        const results: BatchItemResult[] = checks.map((c, i) => {
+          if (!c.ok) return { ok: false, errors: envelopeErrors(c.problems) };
+          if (failedAt.has(i)) return { ok: false, errors: envelopeErrors([BUS_UNAVAILABLE]) };
+          return { ok: true, event_id: eventIds[i] as string };
+        });
+        const allProblems = failed > 0 ? [...problems, BUS_UNAVAILABLE] : problems;
+        return {
+          ...answer(success({ results }), {
+            outcome: failed > 0 ? "partial" : "accepted",
+            codes: codesOf(allProblems),
+            published: messages.length - failed,
+            refused: refusedItems + failed,
+          }),
+          remember: failed === 0,
+        };
+      });
+    },
+  };
+}

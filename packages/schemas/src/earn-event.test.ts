@@ -1,0 +1,120 @@
+import fc from "fast-check";
+import { EARN_EVENT_FIELDS, validateEarnEvent } from "./earn-event";
+import { IDENTITY_TYPES } from "./identity";
+
+const REG = "5F33E576-104E-4131-AFD3-38E90CFFB252";
+const base = { account_id: "0x52908400098527886E0F7030069857D2E4169EE7", identity_type: "EVM_ADDRESS", amount: "10.50", reg_event_id: REG };
+
+const codes = (body: unknown) => {
+  const result = validateEarnEvent(body);
+  return result.ok ? [] : result.problems.map((p) => p.code);
+};
+
+describe("validateEarnEvent", () => {
+  it("returns the normalised event: lowercase address and UUID, canonical amount", () => {
+    expect(validateEarnEvent(base)).toEqual({
+      ok: true,
+      event: { account_id: "0x52908400098527886e0f7030069857d2e4169ee7", identity_type: "EVM_ADDRESS", amount: "10.5", reg_event_id: REG.toLowerCase() },
+    });
+  });
+
+  it.each([
+    ["EVM_ADDRESS", "0xde709f2102306220921060314715629080e2fb77", "0xde709f2102306220921060314715629080e2fb77"],
+    ["SOLANA_ADDRESS", "11111111111111111111111111111111", "11111111111111111111111111111111"],
+    ["BTC_ADDRESS", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"],
+    ["EMAIL", "Someone@Example.COM", "someone@example.com"],
+    ["DISCORD_PROVIDER_ID", "80351110224678912", "80351110224678912"],
+    ["X_PROVIDER_ID", "18446744073709551615", "18446744073709551615"],
+    ["GITHUB_PROVIDER_ID", "1", "1"],
+  ])("accepts a valid %s and stores it normalised", (identity_type, account_id, stored) => {
+    const result = validateEarnEvent({ ...base, identity_type, account_id });
+    expect(result.ok && result.event.account_id).toBe(stored);
+  });
+
+  it("requires all four fields (absent or null), naming each", () => {
+    expect(validateEarnEvent({})).toEqual({
+      ok: false,
+      problems: EARN_EVENT_FIELDS.map((field) => ({ message: `${field} is required`, code: "missing-field", field })),
+    });
+    expect(codes({ ...base, amount: null })).toEqual(["missing-field"]);
+  });
+
+  it.each(["__proto__", "constructor", "prototype", "toString", "points", "Account_Id"])("refuses the key %j as an unknown field", (key) => {
+    const body = JSON.parse(`{${JSON.stringify(key)}: 1, ${JSON.stringify(base).slice(1)}`);
+    const result = validateEarnEvent(body);
+    expect(result).toEqual({ ok: false, problems: [{ message: `unknown field ${JSON.stringify(key)}`, code: "unknown-field", field: key }] });
+  });
+
+  it("reports ten unknown fields by name and sums up the rest, shortening long names", () => {
+    const body: Record<string, unknown> = { ...base };
+    for (let i = 0; i < 25; i++) body[`extra${i}`] = i;
+    body["k".repeat(500)] = 1;
+    const result = validateEarnEvent(body);
+    if (result.ok) throw new Error("must fail");
+    expect(result.problems).toHaveLength(11);
+    expect(result.problems[10]).toEqual({ message: "16 more unknown fields", code: "unknown-field" });
+    const long = validateEarnEvent({ ...base, ["k".repeat(500)]: 1 });
+    expect(!long.ok && long.problems[0]?.message).toBe(`unknown field "${"k".repeat(64)}..."`);
+  });
+
+  it("answers an unknown identity_type exactly as the interface shows", () => {
+    expect(validateEarnEvent({ ...base, identity_type: "PHONE" })).toEqual({
+      ok: false,
+      problems: [{ message: "invalid identity_type", code: "validation-failed", field: "identity_type" }],
+    });
+  });
+
+  it("names the identity type when account_id has the wrong JSON type", () => {
+    const result = validateEarnEvent({ ...base, identity_type: "DISCORD_PROVIDER_ID", account_id: 80351110224678912 });
+    expect(!result.ok && result.problems[0]?.message).toBe(
+      "account_id is not a valid DISCORD_PROVIDER_ID: must be a string, got a number (a number would lose precision)",
+    );
+    expect(codes({ ...base, identity_type: "NOPE", account_id: 1 })).toEqual(["validation-failed", "invalid-account-id"]);
+  });
+
+  it("refuses a negative amount with negative-amount and other bad amounts with invalid-amount", () => {
+    expect(codes({ ...base, amount: -0.01 })).toEqual(["negative-amount"]);
+    expect(codes({ ...base, amount: "1,5" })).toEqual(["invalid-amount"]);
+    expect(codes({ ...base, amount: [] })).toEqual(["invalid-amount"]);
+  });
+
+  it("refuses a reg_event_id that is not a UUID", () => {
+    expect(codes({ ...base, reg_event_id: "5f33e576104e4131afd338e90cffb252" })).toEqual(["invalid-reg-event-id"]);
+  });
+
+  it("refuses anything that is not a JSON object", () => {
+    for (const body of [null, [], "x", 1, true]) expect(codes(body)).toEqual(["invalid-body"]);
+  });
+
+  it("accepts no body with a key outside the four fields (property)", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), (extra) => {
+        const keys = Object.keys(extra).filter((k) => !(EARN_EVENT_FIELDS as readonly string[]).includes(k));
+        fc.pre(keys.length > 0);
+        return validateEarnEvent({ ...base, ...extra }).ok === false;
+      }),
+    );
+  });
+
+  it("never throws and only ever returns an identity type from the list (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.record(
+          {
+            account_id: fc.oneof(fc.string(), fc.jsonValue()),
+            identity_type: fc.oneof(fc.constantFrom(...IDENTITY_TYPES), fc.string()),
+            amount: fc.jsonValue(),
+            reg_event_id: fc.oneof(fc.uuid(), fc.string()),
+          },
+          { requiredKeys: [] },
+        ),
+        (body) => {
+          const result = validateEarnEvent(body);
+          if (result.ok) expect(IDENTITY_TYPES).toContain(result.event.identity_type);
+          else expect(result.problems.length).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
