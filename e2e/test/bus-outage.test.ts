@@ -1,4 +1,4 @@
-import { type AppProcess, type NatsServer, createTestDatabase, spawnApp, startNatsServer, testUrls, uniqueName } from "@pointwise/testkit";
+import { type AppProcess, createTestDatabase, type NatsServer, spawnApp, startNatsServer, testUrls, uniqueName } from "@pointwise/testkit";
 import { call } from "./stack";
 
 /** ingest-api against a NATS server of this test's own, so stopping it disturbs nobody else. */
@@ -17,7 +17,9 @@ describe("ingest-api when NATS stops and comes back", () => {
     const key = generateApiKey();
     apiKey = key.key;
     await db.pool.query("INSERT INTO project(id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p')");
-    await db.pool.query("INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ('outa-ge01', '00000000-0000-4000-8000-000000000001', 'c', '{\"xp\":\"XP\"}', 'xp')");
+    await db.pool.query(
+      "INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ('outa-ge01', '00000000-0000-4000-8000-000000000001', 'c', '{\"xp\":\"XP\"}', 'xp')",
+    );
     await db.pool.query("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ('outa-ge01', $1, $2)", [key.prefix, key.hash]);
     const { rows } = await db.pool.query("INSERT INTO event_type(campaign_id, name) VALUES ('outa-ge01', 'e') RETURNING id");
     regEventId = rows[0].id;
@@ -37,7 +39,12 @@ describe("ingest-api when NATS stops and comes back", () => {
   });
 
   const send = () =>
-    call("POST", `${ingest.url}/api/rest/earn-event`, { account_id: "123456789", identity_type: "DISCORD_PROVIDER_ID", amount: 1, reg_event_id: regEventId }, { authorization: `Bearer ${apiKey}` });
+    call(
+      "POST",
+      `${ingest.url}/api/rest/earn-event`,
+      { account_id: "123456789", identity_type: "DISCORD_PROVIDER_ID", amount: 1, reg_event_id: regEventId },
+      { authorization: `Bearer ${apiKey}` },
+    );
 
   it("answers bus-unavailable (not success, not a hang) while NATS is down, and succeeds once it is back", async () => {
     expect((await send()).body.data.event_id).toBeDefined();
