@@ -11,6 +11,7 @@ const read = process.env.READ_API_URL ?? "http://127.0.0.1:4002";
 const CAMPAIGN_ID = "demo-2026";
 const EVENT_NAME = "swap_volume";
 
+// biome-ignore lint/suspicious/noExplicitAny: a throwaway script reading a few fields of admin-api answers
 async function api(method: string, url: string, token?: string, body?: unknown): Promise<any> {
   const res = await fetch(`${admin}${url}`, {
     method,
@@ -50,7 +51,12 @@ async function main(): Promise<void> {
 
   const { campaigns } = await api("GET", "/api/campaigns", token);
   if (!campaigns.some((c: { id: string }) => c.id === CAMPAIGN_ID)) {
-    await api("POST", "/api/campaigns", token, { id: CAMPAIGN_ID, name: "Demo season 2026", currencies: { xp: "Experience", gems: "Gems" }, primary_currency: "xp" });
+    await api("POST", "/api/campaigns", token, {
+      id: CAMPAIGN_ID,
+      name: "Demo season 2026",
+      currencies: { xp: "Experience", gems: "Gems" },
+      primary_currency: "xp",
+    });
   }
 
   const { event_types } = await api("GET", `/api/campaigns/${CAMPAIGN_ID}/event-types`, token);
@@ -71,7 +77,12 @@ async function main(): Promise<void> {
     writeFileSync(stateFile, JSON.stringify({ apiKey }, null, 2), { mode: 0o600 });
   }
 
-  const body = JSON.stringify({ account_id: "0x52908400098527886E0F7030069857D2E4169EE7", identity_type: "EVM_ADDRESS", amount: "125.5", reg_event_id: regEventId });
+  const body = JSON.stringify({
+    account_id: "0x52908400098527886E0F7030069857D2E4169EE7",
+    identity_type: "EVM_ADDRESS",
+    amount: "125.5",
+    reg_event_id: regEventId,
+  });
   process.stdout.write(`
   Pointwise is running.
 

@@ -53,6 +53,7 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
 }
 
 /** JSON request helper: returns the status and parsed body. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read response bodies field by field and check their shapes with the schemas
 export async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
     method,

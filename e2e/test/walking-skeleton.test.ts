@@ -78,6 +78,7 @@ describe("an event flows from the ingest API to the leaderboard", () => {
   });
 
   it("scores both occurrences (2 x 10.25 x 2 xp = 41) and shows them on the cached leaderboard without the wallet", async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: checked against leaderboardResponseSchema below
     let board: any;
     await waitUntil(
       async () => {

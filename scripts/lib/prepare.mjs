@@ -54,12 +54,18 @@ export function ensurePrismaClient() {
   const dbDir = path.join(root, "packages", "db");
   const schemaDir = path.join(dbDir, "prisma", "schema");
   const files = ["base.prisma", "scoring.prisma"].map((f) => path.join(schemaDir, f));
-  const extra = spawnSync("ls", [schemaDir], { encoding: "utf8" }).stdout.split("\n").filter((f) => f.endsWith(".prisma")).map((f) => path.join(schemaDir, f));
+  const extra = spawnSync("ls", [schemaDir], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter((f) => f.endsWith(".prisma"))
+    .map((f) => path.join(schemaDir, f));
   const stamp = path.join(root, "node_modules", ".prisma", ".pointwise-schema");
   const schemaHash = hashOf([...new Set([...files, ...extra])].sort());
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === schemaHash) return;
   step("generating the Prisma client");
-  run(path.join(root, "node_modules", ".bin", "prisma"), ["generate", "--no-hints"], { cwd: dbDir, env: { DATABASE_URL: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" } });
+  run(path.join(root, "node_modules", ".bin", "prisma"), ["generate", "--no-hints"], {
+    cwd: dbDir,
+    env: { DATABASE_URL: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+  });
   writeFileSync(stamp, schemaHash);
 }
 

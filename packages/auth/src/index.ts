@@ -1,2 +1,2 @@
-export { API_KEY_PREFIX, apiKeyMatches, apiKeyPrefix, generateApiKey, hashApiKey, type GeneratedApiKey } from "./api-key";
+export { API_KEY_PREFIX, apiKeyMatches, apiKeyPrefix, type GeneratedApiKey, generateApiKey, hashApiKey } from "./api-key";
 export { hashPassword, verifyPassword } from "./password";

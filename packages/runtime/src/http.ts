@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import { AuthError, BaseError, ConflictError, NotFoundError, RetryableError, ValidationError } from "@pointwise/errors";
-import type { z } from "zod";
 import type { Logger } from "@pointwise/logger";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from "express";
+import type { z } from "zod";
 
 /** A dependency `/readyz` checks: PostgreSQL, Redis, NATS, ... */
 export interface ReadinessCheck {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Bus, createBus } from "@pointwise/bus";
 import { type Cache, createCache } from "@pointwise/cache";
-import { type Database, createDatabase, dropSchema, migrate } from "@pointwise/db";
+import { createDatabase, type Database, dropSchema, migrate } from "@pointwise/db";
 
 /** Where the real services of the test run are (npm test sets these; the defaults fit this machine). */
 export const testUrls = {
