@@ -1,205 +1,92 @@
-// Indexer benchmark: logs per second through the amm-v2 adapter with time-weighted balances, enrichment
-// (pegged and LP pricing rules) and the csv sink, beside a decode-only baseline (ABI-decoding the same logs)
-// in the same run. Chain reads are left out on purpose: they depend on the RPC provider, and this measures
-// what the engine itself costs per log.
+// Indexer benchmark: logs per second through the engine's own block-range step (indexRange: the amm-v2 adapter,
+// event validation, time-weighted balances with hourly flushes, enrichment with pricing rules, the csv sink with
+// its fsync, and the state commit to Redis), beside a baseline that decodes the same logs with ethers and nothing
+// else, in the same run. The logs come from a recorded pool history (recorded-chain.ts) read in the block ranges
+// the engine's adaptive fetcher picks; reading them is the RPC node's work and is left out of both figures.
 
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ammV2Adapter, decodeAddress, decodeSwapAmounts, decodeTransferValue, poolKeyPrefix, SWAP_TOPIC, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
-import { applyEvent, type BatchItem, boundariesBetween, type ChainLog, CsvSink, Enricher, Pricer, StateStore, WindowBook } from "@pointwise/indexer-engine";
-import { createLogger } from "@pointwise/logger";
-import { AbiCoder, zeroPadValue } from "ethers";
-import { emit, type Figure, median, peakRssMb, quick } from "../lib/measure";
+import { emit, type Figure, median, quick } from "../lib/measure";
+import { adapterDecode, engineRun, profiledRun, type SubjectRun } from "./engine-run";
+import { fingerprint, HOLDERS, rangeFor } from "./recorded-chain";
 
-const LOGS = quick ? 5_000 : 20_000;
+const LOGS = quick ? 20_000 : 100_000;
 const ROUNDS = quick ? 1 : 3;
-const BATCH = 1_000;
-const USERS = 500;
-const FLUSH_MS = 3_600_000;
-const POOL = "0x00000000000000000000000000000000000000a0";
-const T0 = "0x00000000000000000000000000000000000000f0";
-const T1 = "0x00000000000000000000000000000000000000f1";
-const coder = AbiCoder.defaultAbiCoder();
-const logger = createLogger({ service: "bench-indexer", level: "silent" });
-
-interface TimedLog {
-  log: ChainLog;
-  ts: number;
-  from: string;
-}
-
-/** Synthetic pool history: LP transfers between users (70%) and swaps both ways (30%), 5 logs per 12-second block. */
-function makeLogs(count: number): TimedLog[] {
-  const user = (i: number) => `0x${(i + 1).toString(16).padStart(40, "0")}`;
-  const out: TimedLog[] = [];
-  for (let i = 0; i < count; i++) {
-    const block = 1_000 + Math.floor(i / 5);
-    const base = { address: POOL, blockNumber: block, transactionHash: `0x${i.toString(16).padStart(64, "0")}`, logIndex: i % 5 };
-    const a = user((i * 7) % USERS);
-    const b = user((i * 13 + 1) % USERS);
-    const log: ChainLog =
-      i % 10 < 7
-        ? {
-            ...base,
-            topics: [TRANSFER_TOPIC, zeroPadValue(i < USERS ? "0x0000000000000000000000000000000000000000" : a, 32), zeroPadValue(b, 32)],
-            data: coder.encode(["uint256"], [10n ** 15n * BigInt((i % 97) + 1)]),
-          }
-        : {
-            ...base,
-            topics: [SWAP_TOPIC, zeroPadValue(a, 32), zeroPadValue(b, 32)],
-            data: coder.encode(
-              ["uint256", "uint256", "uint256", "uint256"],
-              i % 2 === 0 ? [1_000_000n * BigInt((i % 50) + 1), 0n, 0n, 10n ** 14n * BigInt((i % 50) + 1)] : [0n, 10n ** 14n, 1_900_000n, 0n],
-            ),
-          };
-    out.push({ log, ts: 1_704_067_200_000 + block * 12_000, from: a });
-  }
-  return out;
-}
-
-/** Baseline: decode every log's topics and data with ethers' ABI coder, nothing else. */
-function ethersDecode(logs: TimedLog[]): number {
-  const start = process.hrtime.bigint();
-  let sink = 0n;
-  for (const { log } of logs) {
-    const values =
-      log.topics[0] === TRANSFER_TOPIC ? coder.decode(["uint256"], log.data) : coder.decode(["uint256", "uint256", "uint256", "uint256"], log.data);
-    sink += values[0] as bigint;
-    coder.decode(["address"], log.topics[1] ?? "0x");
-  }
-  if (sink < 0n) throw new Error("unreachable");
-  return logs.length / (Number(process.hrtime.bigint() - start) / 1e9);
-}
-
-/** The adapter's own decoders alone (fixed 32-byte words), for comparison. */
-function decodeOnly(logs: TimedLog[]): number {
-  const start = process.hrtime.bigint();
-  let sink = 0n;
-  for (const { log } of logs) {
-    sink += log.topics[0] === TRANSFER_TOPIC ? decodeTransferValue(log.data) : decodeSwapAmounts(log.data).amount0In;
-    sink += BigInt(decodeAddress(log.topics[1] ?? "0x").length);
-  }
-  if (sink < 0n) throw new Error("unreachable");
-  return logs.length / (Number(process.hrtime.bigint() - start) / 1e9);
-}
-
-/** Subject: adapter, time-weighted balances with hourly flushes, enrichment with pricing, csv sink per batch of logs. */
-async function fullPipeline(logs: TimedLog[], store: StateStore, dir: string): Promise<{ logsPerSec: number; rows: number }> {
-  const runtime = {
-    chainId: 1,
-    chain: { call: () => Promise.reject(new Error("no chain in the benchmark")) },
-    store: store.kv,
-    labels: store.labels,
-    adapterConfigHash: "bench",
-    logger,
-  };
-  const adapter = await ammV2Adapter.create({ poolAddress: POOL, trackSwaps: true, trackLP: true }, runtime);
-  await adapter.init?.();
-  const pricer = new Pricer({
-    rules: [
-      { match: { key: T0 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 1 } } },
-      { match: { key: T1 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 2000 } } },
-      { match: { key: POOL }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 44.5 } } },
-    ],
-    pricingRange: undefined,
-    chain: runtime.chain,
-    labels: store.labels,
-    facts: store.kv,
-    market: undefined,
-    logger,
-  });
-  const enricher = new Enricher({ runner: { indexerId: "bench", chainId: 1, adapterId: "amm-v2", adapterVersion: "0.0.1" }, pricer, logger });
-  const csv = new CsvSink("0-csv", path.join(dir, `rows-${randomBytes(3).toString("hex")}.csv`), logger);
-  await csv.recover(undefined);
-  const book = new WindowBook();
-  const metrics = new Map<string, string>();
-  let rows = 0;
-  let lastTs = logs[0]?.ts ?? 0;
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < logs.length; i += BATCH) {
-    const items: BatchItem[] = [];
-    for (const { log, ts, from } of logs.slice(i, i + BATCH)) {
-      for (const boundary of boundariesBetween(lastTs, ts, FLUSH_MS))
-        for (const window of book.flush({ ts: boundary, block: log.blockNumber - 1 })) items.push({ kind: "window", window });
-      lastTs = ts;
-      const ctx = { ts, height: log.blockNumber, txHash: log.transactionHash, logIndex: log.logIndex };
-      for (const event of await adapter.handle(log, { ...ctx, transaction: { from } })) {
-        if (!enricher.accept(event, ctx)) continue;
-        const applied = applyEvent(book, metrics, event, ctx);
-        for (const window of applied.windows) items.push({ kind: "window", window });
-        if (applied.action !== undefined) items.push({ kind: "action", action: applied.action, ctx });
-      }
-    }
-    const out = await enricher.rows(items);
-    await csv.write(out);
-    rows += out.length;
-  }
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  await csv.close();
-  return { logsPerSec: logs.length / seconds, rows };
-}
+/** Every fourth range is also decoded by the baseline, just before it is indexed. */
+const PROBE_EVERY = 4;
+const TARGET = 20_000;
 
 async function main(): Promise<void> {
-  const logs = makeLogs(LOGS);
-  const store = await StateStore.connect(
-    { url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", keyPrefix: `pwbench-${randomBytes(3).toString("hex")}`, indexerId: "bench", configHash: "bench" },
-    logger,
-  );
-  const prefix = poolKeyPrefix("bench", POOL);
-  for (const [k, v] of Object.entries({ token0: T0, token1: T1, decimals0: "6", decimals1: "18" })) await store.kv.set(`${prefix}:${k}`, v);
+  const one = rangeFor(LOGS);
+  const ten = rangeFor(LOGS * 10);
   const dir = mkdtempSync(path.join(os.tmpdir(), "pw-bench-indexer-"));
-  const baseline: number[] = [];
   const own: number[] = [];
-  const subject: number[] = [];
-  let rows = 0;
-  let tenfold = { logsPerSec: 0, rows: 0 };
+  const runs: SubjectRun[] = [];
+  let tenfold: SubjectRun;
+  let profile: string;
   try {
+    // A long-running indexer runs JIT-compiled code: one short untimed run first, so round one is not the cold start.
+    await engineRun(rangeFor(Math.min(LOGS, 20_000)).toBlock, dir);
     for (let round = 0; round < ROUNDS; round++) {
-      baseline.push(ethersDecode(logs));
-      own.push(decodeOnly(logs));
-      const r = await fullPipeline(logs, store, dir);
-      subject.push(r.logsPerSec);
-      rows = r.rows;
+      own.push(await adapterDecode(one.toBlock));
+      runs.push(await engineRun(one.toBlock, dir, { probeEvery: PROBE_EVERY }));
     }
-    tenfold = await fullPipeline(makeLogs(LOGS * 10), store, dir);
+    tenfold = await engineRun(ten.toBlock, dir, { probeEvery: PROBE_EVERY });
+    profile = await profiledRun(rangeFor(Math.min(LOGS, 20_000)).toBlock, dir);
   } finally {
-    await store.clearIndexer();
-    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  const value = median(subject);
-  const base = median(baseline);
+  const value = median(runs.map((r) => r.logsPerSec));
+  const base = median(runs.map((r) => r.baselineLogsPerSec));
+  const ratio = median(runs.map((r) => r.logsPerSec / r.baselineLogsPerSec));
+  const tenRatio = tenfold.logsPerSec / tenfold.baselineLogsPerSec;
+  const cpu = median(runs.map((r) => r.cpuUsPerLog));
+  const first = runs[0] as SubjectRun;
+  const met = value >= TARGET;
+  const fmt = (n: number) => Math.round(n).toLocaleString("en");
   const figures: Figure[] = [
     {
       name: "amm-v2 logs/s with time-weighted balances into csv",
       unit: "logs/s",
       value,
       baseline: base,
-      ratio: value / base,
+      ratio,
       target: ">= 20,000 logs/s",
-      met: value >= 20_000,
-      note: "baseline: decoding the same logs with ethers only",
+      met,
+      note: "baseline: decoding the same logs with ethers' ABI coder only, interleaved with the run",
     },
     {
-      name: "the same at 10x the logs",
+      name: `the same at 10x the logs (${fmt(tenfold.logs)})`,
       unit: "logs/s",
       value: tenfold.logsPerSec,
-      baseline: value,
-      ratio: tenfold.logsPerSec / value,
-      note: "baseline: the figure above",
+      baseline: tenfold.baselineLogsPerSec,
+      ratio: tenRatio,
+      note: "baseline: the same ethers decoding, interleaved with this run",
+    },
+    {
+      name: "cost per log at 10x the logs, relative to 1x (from the ratios to the baseline)",
+      unit: "x",
+      value: ratio / tenRatio,
+      note: "1.0 means the cost per log does not grow with the number of logs",
     },
   ];
   emit({
     path: "indexer",
     figures,
-    memory: [{ process: "benchmark (engine in-process)", peakRssMb: peakRssMb(process.pid) }],
+    memory: [
+      { process: `benchmark process, ${fmt(first.logs)}-log run (engine in-process)`, peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)) },
+      { process: `benchmark process, ${fmt(tenfold.logs)}-log run`, peakRssMb: tenfold.peakRssMb },
+    ],
     notes: [
-      `${LOGS.toLocaleString("en")} synthetic logs (70% LP transfers among ${USERS} holders, 30% swaps, 5 per 12-second block), ${ROUNDS} round(s), batches of ${BATCH}; ${rows.toLocaleString("en")} rows per round, ${tenfold.rows.toLocaleString("en")} at 10x.`,
-      `The adapter's own word decoder reads ${Math.round(median(own)).toLocaleString("en")} logs/s in the same run (ethers' generic ABI decoder: ${Math.round(base).toLocaleString("en")}).`,
-      "Chain reads (eth_getLogs, block timestamps, senders) are excluded: on a real backfill the RPC provider's throughput bounds the rate.",
-      "Most of the remaining time is exact decimal arithmetic (decimal.js, 60 digits) for window values and USD x hours.",
+      `Recorded set: ${fmt(first.logs)} logs of one amm-v2 pool (fingerprint ${fingerprint(one.toBlock)}): ${HOLDERS} LP holders minted first, then 68% LP transfers, 2% burns, 30% swaps through a router, 1 to 9 logs per 12-second block; ${fmt(first.rows)} rows per run (${(first.rows / first.logs).toFixed(2)} per log), in ${first.ranges} block ranges sized by the engine's adaptive fetcher. The 10x set continues the same history to ${fmt(tenfold.logs)} logs (${fmt(tenfold.rows)} rows).`,
+      `Measured: the engine's indexRange per block range (adapter, validation, windows with hourly flushes, pegged pricing, csv write with fsync, Redis state commit), ${ROUNDS} round(s) after an untimed warm-up, median: ${((1 / value) * 1e6).toFixed(1)} µs of wall time and ${cpu.toFixed(1)} µs of CPU time (all threads) per log; ${((1 / tenfold.logsPerSec) * 1e6).toFixed(1)} and ${tenfold.cpuUsPerLog.toFixed(1)} µs at 10x. Reading the set (the RPC node's work) is outside every figure.`,
+      `The baseline decodes every ${PROBE_EVERY}th range just before the engine indexes it, so both meet the same machine load; the adapter's own word decoder reads ${fmt(median(own))} logs/s over the same logs.`,
+      `Peak RSS is measured per run (VmHWM reset at its start): ${fmt(Math.max(...runs.map((r) => r.peakRssMb)))} MiB at ${fmt(first.logs)} logs, ${fmt(tenfold.peakRssMb)} MiB at ${fmt(tenfold.logs)}. Memory is bounded rather than proportional to the logs: ranges are read, indexed, written and committed one at a time, the csv sink reuses one line buffer, and every cache is a bounded LRU; the largest, the action-id dedupe (100,000 ids), fills after about ${fmt(100_000 / 0.3)} logs of this set (one id per swap, 30% of the logs), which is most of the growth from the 1x to the 10x run. The rest is Node and V8 themselves plus garbage between collections.`,
+      met
+        ? `Target met (${fmt(value)} >= ${fmt(TARGET)} logs/s). Where the time goes (profile of a separate run): ${profile}.`
+        : `Target missed by ${fmt(TARGET - value)} logs/s (${((1 - value / TARGET) * 100).toFixed(0)}% short). What bounds it (profile of a separate run): ${profile}. The step used ${cpu.toFixed(1)} µs of CPU time per log (all threads) against ${((1 / value) * 1e6).toFixed(1)} µs of wall time${cpu < 1e6 / value ? `: ${((1 - (cpu * value) / 1e6) * 100).toFixed(0)}% of the wall time it waited, for a CPU on this shared machine (load average ${os.loadavg()[0]?.toFixed(1)} at the end, 2 cores) and for fsync` : ""}.`,
+      "A real backfill also waits for eth_getLogs, block timestamps and transaction senders; with a remote RPC provider those reads, not this step, usually bound the rate.",
     ],
   });
 }

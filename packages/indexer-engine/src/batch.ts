@@ -1,17 +1,17 @@
 import type { Logger } from "@pointwise/logger";
 import type { Adapter, ChainLog } from "./adapter";
 import { lastBlockBefore } from "./chain/boundary";
-import type { ChainReader } from "./chain/reader";
-import { Dec } from "./decimal";
+import type { BlockSource } from "./chain/reader";
 import type { BatchItem, Enricher } from "./enrich";
 import { type ActionEvent, type EventContext, type IndexerEvent, NULL_ADDRESS } from "./events";
+import { addFixed, parseFixed, plainDecimal } from "./fixed";
 import { mapLimit } from "./util/retry";
 import { boundariesBetween, type ClosedWindow, type Point, type WindowBook } from "./windows";
 
 /** What turning logs into items needs. */
 export interface BatchDeps {
   adapter: Adapter;
-  reader: ChainReader;
+  reader: BlockSource;
   book: WindowBook;
   metrics: Map<string, string>;
   enricher: Enricher;
@@ -55,24 +55,27 @@ export async function processBatch(deps: BatchDeps, logs: readonly ChainLog[], t
     }
   };
 
-  const ingest = (event: IndexerEvent, ctx: EventContext) => {
-    const applied = applyEvent(book, deps.metrics, event, ctx);
+  const ingest = (event: IndexerEvent, ctx: EventContext, at: Point) => {
+    const applied = applyEvent(book, deps.metrics, event, ctx, at);
     if (applied.metric !== undefined) dirtyMetrics.set(applied.metric.key, applied.metric.value);
     for (const window of applied.windows) items.push({ kind: "window", window });
     if (applied.action !== undefined) items.push({ kind: "action", action: applied.action, ctx });
   };
 
+  let point = last;
   for (const log of logs) {
-    const ts = timestamps.get(log.blockNumber) as number;
-    const point = { block: log.blockNumber, ts };
-    if (point.block !== last.block) {
-      await flushUntil(point);
+    if (log.blockNumber !== point.block) {
+      // One point per block, shared by its events and the windows they close, so prices are asked once per block.
+      point = { block: log.blockNumber, ts: timestamps.get(log.blockNumber) as number };
+      if (Math.floor(point.ts / deps.flushMs) > Math.floor(last.ts / deps.flushMs)) await flushUntil(point);
       last = point;
     }
-    const ctx: EventContext = { ts, height: log.blockNumber, txHash: log.transactionHash, logIndex: log.logIndex };
+    const ctx: EventContext = { ts: point.ts, height: point.block, txHash: log.transactionHash, logIndex: log.logIndex };
     const from = senders.get(log.transactionHash);
-    const events = await adapter.handle(log, from === undefined ? ctx : { ...ctx, transaction: { from } });
-    for (const event of events) if (enricher.accept(event, ctx)) ingest(event, ctx);
+    const handled = adapter.handle(log, from === undefined ? ctx : { ...ctx, transaction: { from } });
+    // Most adapters answer synchronously; awaiting a plain array would still cost a trip through the microtask queue.
+    const events = Array.isArray(handled) ? handled : await handled;
+    for (const event of events) if (enricher.accept(event, ctx)) ingest(event, ctx, point);
   }
   const end = { block: to, ts: timestamps.get(to) as number };
   if (end.block !== last.block) {
@@ -94,8 +97,13 @@ export interface Applied {
  * so mints and burns need no filtering), position events cut windows, measure deltas add to a metric, actions
  * pass through to enrichment.
  */
-export function applyEvent(book: WindowBook, metrics: Map<string, string>, event: IndexerEvent, ctx: EventContext): Applied {
-  const at = { ts: ctx.ts, block: ctx.height };
+export function applyEvent(
+  book: WindowBook,
+  metrics: Map<string, string>,
+  event: IndexerEvent,
+  ctx: EventContext,
+  at: Point = { ts: ctx.ts, block: ctx.height },
+): Applied {
   const cause = { txHash: ctx.txHash, logIndex: ctx.logIndex };
   switch (event.type) {
     case "balanceDelta":
@@ -108,7 +116,8 @@ export function applyEvent(book: WindowBook, metrics: Map<string, string>, event
       return { windows: book.reprice(event.asset, at, cause) };
     case "measureDelta": {
       const key = `${event.asset}|${event.metric}`;
-      const value = new Dec(metrics.get(key) ?? "0").plus(event.amount).toFixed();
+      const sum = addFixed(parseFixed(metrics.get(key) ?? "0"), parseFixed(event.amount));
+      const value = plainDecimal(sum.units, sum.scale);
       metrics.set(key, value);
       return { windows: [], metric: { key, value } };
     }

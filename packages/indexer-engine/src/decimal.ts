@@ -1,8 +1,9 @@
 import DecimalJs from "decimal.js";
 
 /**
- * The decimal type every amount, balance and price uses: 60 significant digits and banker's rounding,
- * so sums of 18-decimal token amounts stay exact and no value ever passes through a JS number.
+ * The decimal type prices are computed in: a pool's net asset value divides, so it needs a precision (60
+ * significant digits, banker's rounding). Balances, window values and earn amounts are exact fixed-point bigints
+ * (fixed.ts); no amount or balance ever passes through a JS number.
  */
 export const Dec = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
 
@@ -21,12 +22,17 @@ export function formatDecimal(value: Dec, dp = OUTPUT_DECIMALS): string {
 
 /** Converts an integer amount in base units (wei-like) to token units exactly: 1500000 with 6 decimals is "1.5". */
 export function unitsFromRaw(raw: bigint, decimals: number): string {
+  if (raw === 0n) return "0";
   const negative = raw < 0n;
-  const digits = (negative ? -raw : raw).toString().padStart(decimals + 1, "0");
-  const whole = digits.slice(0, digits.length - decimals);
-  const fraction = decimals === 0 ? "" : digits.slice(digits.length - decimals).replace(/0+$/, "");
-  const text = fraction === "" ? whole : `${whole}.${fraction}`;
-  return negative && text !== "0" ? `-${text}` : text;
+  let digits = (negative ? -raw : raw).toString();
+  if (decimals > 0) {
+    digits = digits.padStart(decimals + 1, "0");
+    const point = digits.length - decimals;
+    let end = digits.length;
+    while (end > point && digits.charCodeAt(end - 1) === 48) end--;
+    digits = end === point ? digits.slice(0, point) : `${digits.slice(0, point)}.${digits.slice(point, end)}`;
+  }
+  return negative ? `-${digits}` : digits;
 }
 
 /** True when `text` is a plain decimal number (optional minus, digits, optional fraction), the wire form of amounts. */

@@ -1,8 +1,7 @@
 import { ConfigError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { Adapter } from "./adapter";
-import { processBatch } from "./batch";
-import { AdaptiveLogFetcher } from "./chain/logs";
+import { AdaptiveLogFetcher, type LogBatch } from "./chain/logs";
 import { ChainReader } from "./chain/reader";
 import { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
 import { adapterConfigHash, configHash } from "./config/hash";
@@ -11,6 +10,7 @@ import { Enricher } from "./enrich";
 import type { MarketPriceClient } from "./pricing/market";
 import { Pricer } from "./pricing/pricer";
 import type { ProgressReporter } from "./progress";
+import { indexRange } from "./range";
 import type { AdapterRegistry } from "./registry";
 import { createSinks } from "./sinks";
 import type { Sink } from "./sinks/sink";
@@ -220,7 +220,7 @@ export class IndexerEngine {
       const total = limit - this.#checkpoint.fromBlock + 1;
       while (this.#checkpoint.nextBlock <= limit && !stopping()) {
         const batch = await fetcher.next(addresses, topics, this.#checkpoint.nextBlock, limit);
-        await this.#commitBatch(batch.from, batch.to, batch.logs);
+        await this.#commitBatch(batch);
         this.deps.progress?.update(this.#checkpoint.nextBlock - this.#checkpoint.fromBlock, total);
       }
     }
@@ -229,33 +229,24 @@ export class IndexerEngine {
     return result(false);
   }
 
-  async #commitBatch(from: number, to: number, logs: Parameters<typeof processBatch>[1]): Promise<void> {
+  async #commitBatch(batch: LogBatch): Promise<void> {
     const { config, logger } = this.deps;
-    logger.info({ fromBlock: from, toBlock: to, logs: logs.length }, `Processing block ${from}`);
-    const batch = await processBatch(
-      { adapter: this.adapter, reader: this.reader, book: this.book, metrics: this.metrics, enricher: this.enricher, flushMs: config.flushMs, logger },
-      logs,
-      to,
-      this.#checkpoint.prev,
+    logger.info({ fromBlock: batch.from, toBlock: batch.to, logs: batch.logs.length }, `Processing block ${batch.from}`);
+    this.#checkpoint = await indexRange(
+      {
+        adapter: this.adapter,
+        reader: this.reader,
+        book: this.book,
+        metrics: this.metrics,
+        enricher: this.enricher,
+        flushMs: config.flushMs,
+        logger,
+        sinks: this.sinks,
+        store: this.store,
+      },
+      this.#checkpoint,
+      batch,
     );
-    const rows = await this.enricher.rows(batch.items);
-    // Rows go to the sinks before the checkpoint moves; each sink's cursor is committed with it, and `recover`
-    // undoes anything written after the last committed cursor.
-    const cursors: Record<string, string> = { ...this.#checkpoint.sinks };
-    for (const sink of this.sinks) {
-      const cursor = await sink.write(rows, { from, to });
-      if (cursor !== undefined) cursors[sink.id] = cursor;
-    }
-    const checkpoint: Checkpoint = {
-      ...this.#checkpoint,
-      nextBlock: to + 1,
-      prev: batch.last,
-      sinks: cursors,
-      rowsWritten: this.#checkpoint.rowsWritten + rows.length,
-    };
-    await this.store.commit({ positions: this.book.takeDirty(), metrics: batch.dirtyMetrics, checkpoint });
-    this.#checkpoint = checkpoint;
-    for (const sink of this.sinks) await sink.committed(cursors[sink.id]);
   }
 
   /** Closes sinks, the state store and the RPC providers. */

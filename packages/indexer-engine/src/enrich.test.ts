@@ -1,5 +1,8 @@
-import { Enricher } from "./enrich";
+import DecimalJs from "decimal.js";
+import fc from "fast-check";
+import { Enricher, twapOf } from "./enrich";
 import type { ActionEvent, EventContext } from "./events";
+import { parseFixed, plainDecimal } from "./fixed";
 import { Pricer } from "./pricing/pricer";
 import type { StateStore } from "./state/store";
 import { capturingLogger, testStore } from "./testing/fixtures";
@@ -99,5 +102,46 @@ describe("enrichment", () => {
     };
     const [r] = await e.rows([{ kind: "window", window: w }]);
     expect([r?.priceUsd, r?.valueUsd, r?.usdHours, r?.durationMs, r?.startBlock, r?.endBlock]).toEqual(["2.5", "7.5", "11.25", 5_400_000, 1, 9]);
+  });
+
+  it("values a window exactly and rounds USD x hours once, at 18 places (property)", async () => {
+    const { e } = enricher();
+    const R = DecimalJs.clone({ precision: 200, rounding: DecimalJs.ROUND_HALF_EVEN });
+    const out = (d: DecimalJs) => d.toDecimalPlaces(18).toFixed();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.bigInt({ min: 1n, max: 10n ** 40n }),
+        fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: 1, max: 90_000_000 }),
+        async (units, scale, ms) => {
+          const balance = plainDecimal(units, scale);
+          const w: ClosedWindow = {
+            user: USER,
+            asset: PRICED,
+            activity: "hold",
+            balance,
+            active: true,
+            start: { ts: 0, block: 1 },
+            end: { ts: ms, block: 2 },
+            trigger: "flush",
+          };
+          const [r] = await e.rows([{ kind: "window", window: w }]);
+          const value = new R(balance).times("2.5");
+          expect([r?.amount, r?.valueUsd, r?.usdHours]).toEqual([balance, out(value), out(value.times(ms).div(3_600_000))]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("takes the TWAP of two different boundary prices exactly", () => {
+    const R = DecimalJs.clone({ precision: 200 });
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{1,12}\.\d{1,30}$/), fc.stringMatching(/^\d{1,12}(\.\d{1,8})?$/), (a, b) => {
+        const twap = twapOf(parseFixed(a), parseFixed(b));
+        expect(twap && plainDecimal(twap.units, twap.scale)).toBe(new R(a).plus(b).div(2).toFixed());
+      }),
+    );
+    expect(twapOf(parseFixed("2"), undefined)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { Dec, formatDecimal, isDecimalString, unitsFromRaw } from "./decimal";
-import { invalidEventReason } from "./events";
+import { eventSchemas, invalidEventReason } from "./events";
 
 const U = "0x00000000000000000000000000000000000000aa";
 
@@ -43,5 +44,79 @@ describe("event validation", () => {
       "balanceDelta.amount must be a decimal string",
     );
     expect(invalidEventReason({ type: "mint" })).toBe("type must be one of balanceDelta, measureDelta, positionUpdate, positionStatusChange, reprice, action");
+  });
+});
+
+describe("event validation without zod", () => {
+  // What the schemas alone say about an event; the fast path must never disagree with it.
+  const schemaReason = (event: Record<string, unknown>): string | undefined => {
+    const type = event.type as keyof typeof eventSchemas;
+    const result = eventSchemas[type].safeParse(event);
+    const first = result.success ? undefined : result.error.issues[0];
+    return first === undefined ? undefined : `${type}.${first.path.join(".")} ${first.message}`;
+  };
+  const address = fc.oneof(
+    fc.constant(U),
+    fc.constant("0x00000000000000000000000000000000000000AA"),
+    fc.constant("0xabc"),
+    fc.stringMatching(/^0x[0-9a-f]{40}$/),
+    fc.constant(undefined),
+    fc.integer(),
+  );
+  const decimal = fc.oneof(
+    fc.constant("-1.5"),
+    fc.constant("1e3"),
+    fc.constant(""),
+    fc.stringMatching(/^-?\d{1,30}(\.\d{1,20})?$/),
+    fc.double(),
+    fc.constant(undefined),
+  );
+  const name = fc.oneof(fc.constant("hold"), fc.constant(""), fc.string(), fc.constant(null));
+  const flag = fc.oneof(fc.boolean(), fc.constant("true"), fc.constant(undefined));
+  const meta = fc.oneof(
+    fc.constant(undefined),
+    fc.dictionary(fc.string(), fc.string()),
+    fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer())),
+    fc.constant([]),
+    fc.constant(null),
+  );
+  const amount = fc.oneof(fc.constant(undefined), fc.record({ asset: address, amount: decimal }), fc.constant("1"), fc.constant(null));
+  const event = fc.record(
+    {
+      type: fc.constantFrom(...(Object.keys(eventSchemas) as (keyof typeof eventSchemas)[])),
+      user: address,
+      asset: address,
+      amount: fc.oneof(decimal, amount),
+      activity: name,
+      metric: name,
+      key: name,
+      active: flag,
+      priceable: flag,
+      meta,
+    },
+    // Any field may be absent as well as undefined or wrong.
+    { requiredKeys: ["type"] },
+  );
+
+  it("accepts and rejects exactly what the schemas accept and reject, with the same reason (property)", () => {
+    let valid = 0;
+    fc.assert(
+      fc.property(event, (e) => {
+        const reason = schemaReason(e);
+        if (reason === undefined) valid++;
+        expect(invalidEventReason(e)).toBe(reason);
+      }),
+      { numRuns: 1_500 },
+    );
+    // The generator must reach both sides, or the property says little.
+    expect(valid).toBeGreaterThan(15);
+  });
+
+  it("defers unusual objects to the schemas", () => {
+    const meta = Object.create({ inherited: 1 }) as Record<string, string>;
+    meta.a = "b";
+    const action = { type: "action", key: "k", activity: "claim", user: U, priceable: false, meta };
+    expect(invalidEventReason(action)).toBe(schemaReason(action));
+    expect(invalidEventReason([])).toBe("type must be one of balanceDelta, measureDelta, positionUpdate, positionStatusChange, reprice, action");
   });
 });

@@ -3,7 +3,7 @@ export { defineAdapter } from "./adapter";
 export { type Applied, applyEvent, type BatchDeps, type BatchResult, processBatch } from "./batch";
 export { lastBlockBefore } from "./chain/boundary";
 export { AdaptiveLogFetcher, type LogBatch, type LogRangeOptions } from "./chain/logs";
-export { ChainReader, type ChainReaderOptions, RpcResponseError } from "./chain/reader";
+export { type BlockSource, ChainReader, type ChainReaderOptions, type LogSource, RpcResponseError } from "./chain/reader";
 export { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
 export { CHAINS, type ChainInfo, findChain } from "./config/chains";
 export { adapterConfigHash, canonicalJson, configHash, shortHash } from "./config/hash";
@@ -41,11 +41,13 @@ export {
   type PositionUpdate,
   type Reprice,
 } from "./events";
+export { addFixed, type Fixed, formatFixed, formatScaled, mulFixed, parseFixed, plainDecimal } from "./fixed";
 export { IntervalLimiter } from "./pricing/limiter";
 export { MarketPriceClient, type MarketPriceOptions } from "./pricing/market";
 export { findFeed, matches } from "./pricing/match";
 export { Pricer, type PricerDeps } from "./pricing/pricer";
 export { createProgressReporter, formatDuration, type ProgressReporter, type ProgressSnapshot, progressSnapshot, renderBar } from "./progress";
+export { indexRange, type RangeDeps } from "./range";
 export { AdapterRegistry, isSemver } from "./registry";
 export { type OutputRow, ROW_COLUMNS, type RunnerInfo } from "./rows";
 export { createSinks, type SinkDeps } from "./sinks";

@@ -59,6 +59,19 @@ describe("time-weighted balance windows", () => {
     expect(book.setStatus(U, A, "stake", false, at(5_000))).toEqual([]);
   });
 
+  it("keeps balances exact: tenths add up, and digits beyond decimal.js's 60 are never rounded away", () => {
+    const book = new WindowBook();
+    for (let i = 0; i < 10; i++) book.applyDelta(U, A, "hold", "0.1", at(1_000 + i * 1_000));
+    expect(book.get(U, A, "hold")?.balance).toBe("1");
+    const big = `${"9".repeat(61)}.123456789012345678`;
+    const tiny = "0.000000000000000001";
+    book.applyDelta(U, A, "stake", big, at(1_000));
+    const [closed] = book.applyDelta(U, A, "stake", tiny, at(2_000));
+    const R = DecimalJs.clone({ precision: 200 });
+    expect(closed?.balance).toBe(big);
+    expect(book.get(U, A, "stake")?.balance).toBe(new R(big).plus(tiny).toFixed());
+  });
+
   it("adds measure deltas to the asset's metric", () => {
     const metrics = new Map<string, string>();
     const ctx = { ts: 1, height: 1, txHash: "0x1", logIndex: 0 };

@@ -1,4 +1,4 @@
-import { Dec } from "./decimal";
+import { addFixed, type Fixed, parseFixed, plainDecimal } from "./fixed";
 
 /** A moment on the chain: Unix ms and the block whose state represents it. */
 export interface Point {
@@ -52,21 +52,23 @@ export function boundariesBetween(afterTs: number, uptoTs: number, flushMs: numb
  * window is open only while the balance is positive.
  */
 export class WindowBook {
-  readonly #positions = new Map<string, Position>();
+  // Each position's balance is kept as an exact bigint beside its string form, so a delta costs one parse and one
+  // addition; the string is what windows, the state store and callers see.
+  readonly #positions = new Map<string, Slot>();
   readonly #open = new Set<string>();
   readonly #dirty = new Set<string>();
 
   constructor(initial: readonly Position[] = []) {
     for (const p of initial) {
       const key = positionKey(p.user, p.asset, p.activity);
-      this.#positions.set(key, { ...p });
+      this.#positions.set(key, { key, position: { ...p }, balance: parseFixed(p.balance) });
       if (p.openSince !== undefined) this.#open.add(key);
     }
   }
 
   /** The position for a key, if known. */
   get(user: string, asset: string, activity: string): Position | undefined {
-    return this.#positions.get(positionKey(user, asset, activity));
+    return this.#positions.get(positionKey(user, asset, activity))?.position;
   }
 
   /** Number of positions with an open window. */
@@ -74,64 +76,72 @@ export class WindowBook {
     return this.#open.size;
   }
 
-  #position(user: string, asset: string, activity: string): [string, Position] {
+  #slot(user: string, asset: string, activity: string): Slot {
     const key = positionKey(user, asset, activity);
-    let position = this.#positions.get(key);
-    if (position === undefined) {
-      position = { user, asset, activity, balance: "0", active: true };
-      this.#positions.set(key, position);
+    let slot = this.#positions.get(key);
+    if (slot === undefined) {
+      slot = { key, position: { user, asset, activity, balance: "0", active: true }, balance: { units: 0n, scale: 0 } };
+      this.#positions.set(key, slot);
     }
-    return [key, position];
+    return slot;
   }
 
-  /** Closes the open window of a position at `at` (emitting it when it has length) and reopens it per the current balance. */
-  #cut(key: string, position: Position, at: Point, trigger: WindowTrigger, cause: ClosedWindow["cause"], out: ClosedWindow[]): void {
+  /** Emits the open window of a position closed at `at`, when it has length. */
+  #close(slot: Slot, at: Point, trigger: WindowTrigger, cause: ClosedWindow["cause"], out: ClosedWindow[]): void {
+    const { position } = slot;
     const open = position.openSince;
     if (open !== undefined && at.ts > open.ts) {
       const { user, asset, activity, balance, active } = position;
-      out.push({ user, asset, activity, balance, active, start: open, end: at, trigger, ...(cause === undefined ? {} : { cause }) });
+      // Every window has the same properties (cause may be undefined), so V8 keeps one shape for all of them.
+      out.push({ user, asset, activity, balance, active, start: open, end: at, trigger, cause });
     }
-    this.#reopen(key, position, at);
   }
 
-  #reopen(key: string, position: Position, at: Point): void {
-    this.#dirty.add(key);
-    if (new Dec(position.balance).gt(0)) {
-      position.openSince = at;
-      this.#open.add(key);
+  /** Opens a window at `at` while the balance is positive, otherwise leaves none open. */
+  #reopen(slot: Slot, at: Point): void {
+    this.#dirty.add(slot.key);
+    if (slot.balance.units > 0n) {
+      slot.position.openSince = at;
+      this.#open.add(slot.key);
     } else {
-      delete position.openSince;
-      this.#open.delete(key);
+      delete slot.position.openSince;
+      this.#open.delete(slot.key);
     }
+  }
+
+  #cut(slot: Slot, at: Point, trigger: WindowTrigger, cause: ClosedWindow["cause"], out: ClosedWindow[]): void {
+    this.#close(slot, at, trigger, cause, out);
+    this.#reopen(slot, at);
   }
 
   /** Applies a balance change at `at`; returns the window it closed, if any. A zero amount changes nothing. */
   applyDelta(user: string, asset: string, activity: string, amount: string, at: Point, cause?: ClosedWindow["cause"]): ClosedWindow[] {
-    const delta = new Dec(amount);
-    if (delta.isZero()) return [];
-    const [key, position] = this.#position(user, asset, activity);
+    const delta = parseFixed(amount);
+    if (delta.units === 0n) return [];
+    const slot = this.#slot(user, asset, activity);
     const out: ClosedWindow[] = [];
-    this.#cut(key, position, at, "balanceDelta", cause, out);
-    position.balance = new Dec(position.balance).plus(delta).toFixed();
-    this.#reopen(key, position, at);
+    this.#close(slot, at, "balanceDelta", cause, out);
+    slot.balance = addFixed(slot.balance, delta);
+    slot.position.balance = plainDecimal(slot.balance.units, slot.balance.scale);
+    this.#reopen(slot, at);
     return out;
   }
 
   /** Forces a new window for a position without a balance change. */
   positionUpdate(user: string, asset: string, activity: string, at: Point, cause?: ClosedWindow["cause"]): ClosedWindow[] {
-    const [key, position] = this.#position(user, asset, activity);
+    const slot = this.#slot(user, asset, activity);
     const out: ClosedWindow[] = [];
-    this.#cut(key, position, at, "positionUpdate", cause, out);
+    this.#cut(slot, at, "positionUpdate", cause, out);
     return out;
   }
 
   /** Marks a position active or inactive; the open window closes so each window has one status. */
   setStatus(user: string, asset: string, activity: string, active: boolean, at: Point, cause?: ClosedWindow["cause"]): ClosedWindow[] {
-    const [key, position] = this.#position(user, asset, activity);
-    if (position.active === active) return [];
+    const slot = this.#slot(user, asset, activity);
+    if (slot.position.active === active) return [];
     const out: ClosedWindow[] = [];
-    this.#cut(key, position, at, "statusChange", cause, out);
-    position.active = active;
+    this.#cut(slot, at, "statusChange", cause, out);
+    slot.position.active = active;
     return out;
   }
 
@@ -139,8 +149,8 @@ export class WindowBook {
   reprice(asset: string, at: Point, cause?: ClosedWindow["cause"]): ClosedWindow[] {
     const out: ClosedWindow[] = [];
     for (const key of [...this.#open].sort()) {
-      const position = this.#positions.get(key);
-      if (position !== undefined && position.asset === asset) this.#cut(key, position, at, "reprice", cause, out);
+      const slot = this.#positions.get(key);
+      if (slot !== undefined && slot.position.asset === asset) this.#cut(slot, at, "reprice", cause, out);
     }
     return out;
   }
@@ -149,8 +159,8 @@ export class WindowBook {
   flush(at: Point): ClosedWindow[] {
     const out: ClosedWindow[] = [];
     for (const key of [...this.#open].sort()) {
-      const position = this.#positions.get(key);
-      if (position !== undefined) this.#cut(key, position, at, "flush", undefined, out);
+      const slot = this.#positions.get(key);
+      if (slot !== undefined) this.#cut(slot, at, "flush", undefined, out);
     }
     return out;
   }
@@ -158,10 +168,17 @@ export class WindowBook {
   /** Positions changed since the last call, for the state store to persist. */
   takeDirty(): Position[] {
     const out = [...this.#dirty].flatMap((key) => {
-      const p = this.#positions.get(key);
-      return p === undefined ? [] : [{ ...p }];
+      const slot = this.#positions.get(key);
+      return slot === undefined ? [] : [{ ...slot.position }];
     });
     this.#dirty.clear();
     return out;
   }
+}
+
+/** A position with its balance as an exact decimal. */
+interface Slot {
+  key: string;
+  position: Position;
+  balance: Fixed;
 }

@@ -129,5 +129,11 @@ describe("amm-v2 log decoding", () => {
     expect(decodeAddress(topic("0xAbCdEf0000000000000000000000000000000001"))).toBe("0xabcdef0000000000000000000000000000000001");
     expect(() => decodeSwapAmounts("0x1234")).toThrow("expected a 32-byte word at index 0");
     expect(() => decodeAddress(`0x${"f".repeat(64)}`)).toThrow("an address word has non-zero upper bytes");
+    // What BigInt alone would let through: a word ending in whitespace, or a non-hex character inside it.
+    const { decodeTransferValue } = await import("./abi");
+    expect(() => decodeTransferValue(`0x${"0".repeat(62)}1 `)).toThrow("expected a 32-byte word at index 0");
+    expect(() => decodeTransferValue(`0x${"0".repeat(31)}g${"0".repeat(32)}`)).toThrow("expected a 32-byte word at index 0");
+    expect(decodeTransferValue(`0x${"0".repeat(60)}AbCd`)).toBe(0xabcdn);
+    expect(decodeAddress(`0x${"0".repeat(24)}${"Ab".repeat(20)}`)).toBe(`0x${"ab".repeat(20)}`);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { BaseError } from "@pointwise/errors";
 import { type Adapter, type AdapterRuntime, type ChainLog, type IndexerEvent, type LogContext, unitsFromRaw } from "@pointwise/indexer-engine";
 import { decodeAddress, decodeSwapAmounts, decodeTransferValue, SWAP_TOPIC, TRANSFER_TOPIC } from "./abi";
@@ -10,7 +10,7 @@ export const LP_DECIMALS = 18;
 
 /** The action key of a swap: MD5 of the transaction hash concatenated with the log index (decimal). */
 export function swapKey(txHash: string, logIndex: number): string {
-  return createHash("md5").update(`${txHash}${logIndex}`).digest("hex");
+  return hash("md5", `${txHash}${logIndex}`, "hex");
 }
 
 /** Turns an LP-token Transfer into two balance deltas: the sender loses the value, the recipient gains it. */

@@ -1,4 +1,4 @@
-import type { ChainReader } from "./reader";
+import type { BlockSource } from "./reader";
 
 /** A known block and its timestamp (Unix ms). */
 export interface BlockPoint {
@@ -10,7 +10,7 @@ export interface BlockPoint {
  * The last block with a timestamp before `boundaryTs`, given a block `before` known to be earlier than the
  * boundary and a block `after` known to be at or past it. Binary search over block timestamps.
  */
-export async function lastBlockBefore(reader: ChainReader, boundaryTs: number, before: BlockPoint, after: BlockPoint): Promise<number> {
+export async function lastBlockBefore(reader: Pick<BlockSource, "timestamp">, boundaryTs: number, before: BlockPoint, after: BlockPoint): Promise<number> {
   let lo = before.block;
   let hi = after.block;
   while (hi - lo > 1) {

@@ -1,5 +1,5 @@
 import type { ChainLog } from "../adapter";
-import { type ChainReader, RpcResponseError } from "./reader";
+import { type LogSource, RpcResponseError } from "./reader";
 
 /** Sizing of the adaptive log ranges. */
 export interface LogRangeOptions {
@@ -24,7 +24,7 @@ export class AdaptiveLogFetcher {
   #span: number;
 
   constructor(
-    private readonly reader: ChainReader,
+    private readonly reader: LogSource,
     private readonly options: LogRangeOptions,
   ) {
     this.#span = Math.max(1, Math.min(options.initialSpan, options.maxSpan));

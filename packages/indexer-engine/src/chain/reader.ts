@@ -19,6 +19,18 @@ export interface ChainReaderOptions {
   timeoutMs?: number;
 }
 
+/** The logs of a block range, as the adaptive fetcher asks for them (a ChainReader, or a recorded chain in benchmarks). */
+export interface LogSource {
+  logs(addresses: readonly string[], topics: readonly string[], from: number, to: number): Promise<ChainLog[]>;
+}
+
+/** The chain reads a block range needs besides its logs: block timestamps (Unix ms) and transaction senders. */
+export interface BlockSource {
+  timestamp(block: number): Promise<number>;
+  timestamps(blocks: readonly number[]): Promise<Map<number, number>>;
+  transactionFrom(hash: string): Promise<string | undefined>;
+}
+
 /** A JSON-RPC error answered by the node (as opposed to a failed connection). */
 export class RpcResponseError extends Error {
   constructor(
@@ -65,7 +77,7 @@ const RATE_LIMITED = /rate limit|too many requests|exceeded.*(capacity|quota)|da
  * Transient failures are retried with backoff; when they persist, or the endpoint rejects the key,
  * the error is RPC Connection Failed.
  */
-export class ChainReader implements ChainCalls {
+export class ChainReader implements ChainCalls, LogSource, BlockSource {
   readonly #live: JsonRpcProvider;
   readonly #archive: JsonRpcProvider;
   readonly #log: Logger;

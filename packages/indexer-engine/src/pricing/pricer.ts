@@ -5,6 +5,7 @@ import type { ChainCalls, KeyValueStore, LabelStore } from "../adapter";
 import type { AssetFeedRule, FeedSelector, IndexerConfig } from "../config/schema";
 import { Dec } from "../decimal";
 import { Lru } from "../util/lru";
+import { mapLimit } from "../util/retry";
 import type { Point } from "../windows";
 import type { MarketPriceClient } from "./market";
 import { findFeed } from "./match";
@@ -41,6 +42,8 @@ export class Pricer {
   readonly #points = new Lru<string, Promise<Dec | undefined>>(50_000);
   readonly #unpriced = new Set<string>();
   readonly #facts = new Map<string, string>();
+  readonly #pegs = new Map<number, Dec>();
+  readonly #feedKeys = new WeakMap<FeedSelector, string>();
 
   constructor(private readonly deps: PricerDeps) {}
 
@@ -54,19 +57,60 @@ export class Pricer {
   /** USD price of one unit of `asset` at `point`, or undefined when no rule prices it or pricing has not started. */
   async priceAt(asset: string, point: Point): Promise<Dec | undefined> {
     if (!this.isActive(point)) return undefined;
-    const labels = await this.deps.labels.get(asset);
-    const feed = findFeed(this.deps.rules, asset, labels);
+    const feed = await this.#feedOf(asset);
+    return feed === undefined ? undefined : this.priceWith(feed, asset, point);
+  }
+
+  /**
+   * USD prices of many (asset, point) pairs, in order. The feed is resolved once per asset, and a feed whose price
+   * does not depend on the point (pegged) is asked once: a batch of windows needs a handful of lookups, not two per
+   * window. Point-dependent lookups run at most `concurrency` at a time.
+   */
+  async priceMany(requests: readonly { asset: string; point: Point }[], concurrency = 16): Promise<(Dec | undefined)[]> {
+    const out = new Array<Dec | undefined>(requests.length).fill(undefined);
+    const feeds = new Map<string, FeedSelector | undefined>();
+    const pending: number[] = [];
+    for (let i = 0; i < requests.length; i++) {
+      const { asset, point } = requests[i] as { asset: string; point: Point };
+      if (!this.isActive(point)) continue;
+      if (!feeds.has(asset)) feeds.set(asset, await this.#feedOf(asset));
+      const feed = feeds.get(asset);
+      if (feed === undefined) continue;
+      if (feed.kind === "pegged") out[i] = this.#peg(feed.usdPegValue);
+      else pending.push(i);
+    }
+    const values = await mapLimit(pending, concurrency, (i) => {
+      const { asset, point } = requests[i] as { asset: string; point: Point };
+      return this.priceWith(feeds.get(asset) as FeedSelector, asset, point);
+    });
+    pending.forEach((index, k) => {
+      out[index] = values[k];
+    });
+    return out;
+  }
+
+  async #feedOf(asset: string): Promise<FeedSelector | undefined> {
+    const feed = findFeed(this.deps.rules, asset, await this.deps.labels.get(asset));
     if (feed === undefined) {
       if (!this.#unpriced.has(asset)) this.deps.logger.info({ asset }, "no asset feed rule matches; rows of this asset stay unpriced");
       this.#unpriced.add(asset);
-      return undefined;
     }
-    return this.priceWith(feed, asset, point);
+    return feed;
+  }
+
+  #peg(value: number): Dec {
+    let price = this.#pegs.get(value);
+    if (price === undefined) {
+      price = new Dec(String(value));
+      this.#pegs.set(value, price);
+    }
+    return price;
   }
 
   /** USD price of `asset` at `point` through a given selector. */
   priceWith(feed: FeedSelector, asset: string, point: Point): Promise<Dec | undefined> {
-    const key = `${JSON.stringify(feed)}|${asset}|${point.ts}|${point.block}`;
+    if (feed.kind === "pegged") return Promise.resolve(this.#peg(feed.usdPegValue));
+    const key = `${this.#feedKey(feed)}|${asset}|${point.ts}|${point.block}`;
     let cached = this.#points.get(key);
     if (cached === undefined) {
       cached = this.#compute(feed, asset, point);
@@ -76,10 +120,20 @@ export class Pricer {
     return cached;
   }
 
+  /** A feed's cache-key text, serialised once per feed object (feeds come from the parsed config and never change). */
+  #feedKey(feed: FeedSelector): string {
+    let key = this.#feedKeys.get(feed);
+    if (key === undefined) {
+      key = JSON.stringify(feed);
+      this.#feedKeys.set(feed, key);
+    }
+    return key;
+  }
+
   async #compute(feed: FeedSelector, asset: string, point: Point): Promise<Dec | undefined> {
     switch (feed.kind) {
       case "pegged":
-        return new Dec(String(feed.usdPegValue));
+        return this.#peg(feed.usdPegValue);
       case "market":
         if (this.deps.market === undefined) throw new BaseError("price-api-missing", "a market price feed needs PRICE_API_KEY");
         return this.deps.market.priceAt(feed.id, point.ts);

@@ -1,6 +1,8 @@
 import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
+import { type OutputRow, ROW_COLUMNS } from "../rows";
 import { capturingLogger, row } from "../testing/fixtures";
 import { CSV_HEADER, CsvSink, csvField, csvLine } from "./csv";
 
@@ -46,6 +48,51 @@ describe("csv sink", () => {
     await restarted.close();
     // Nothing follows the committed rows, not even the start of a line.
     expect(await readFile(path, "utf8")).toBe(CSV_HEADER + csvLine(row({ id: "kept" })));
+  });
+
+  it("writes every column in ROW_COLUMNS order for any row (property)", () => {
+    const text = fc.oneof(fc.string(), fc.constantFrom("a,b", 'say "hi"', "two\nlines", "cr\r", "é€😀"), fc.constant(null));
+    const num = fc.oneof(fc.integer(), fc.constant(1_700_000_000_123), fc.constant(null));
+    const anyRow = fc.record({
+      id: fc.string(),
+      activity: fc.string(),
+      user: fc.string(),
+      asset: text,
+      amount: text,
+      priceable: fc.oneof(fc.boolean(), fc.constant(null)),
+      active: fc.oneof(fc.boolean(), fc.constant(null)),
+      startTs: num,
+      endTs: num,
+      durationMs: num,
+      startBlock: num,
+      endBlock: num,
+      txHash: text,
+      logIndex: num,
+      trigger: text,
+      priceUsd: text,
+      valueUsd: text,
+      usdHours: text,
+      meta: text,
+    });
+    fc.assert(
+      fc.property(anyRow, (overrides) => {
+        const r = row(overrides as Partial<OutputRow>);
+        expect(csvLine(r)).toBe(`${ROW_COLUMNS.map((c) => csvField(r[c])).join(",")}\n`);
+      }),
+    );
+  });
+
+  it("writes a batch larger than its buffer, with multi-byte text, byte for byte", async () => {
+    const path = join(dir, "large.csv");
+    const sink = new CsvSink("0-csv", path, logger);
+    await sink.recover(undefined);
+    const rows = Array.from({ length: 40 }, (_, i) => row({ id: `r${i}`, meta: JSON.stringify({ note: `"é€😀",${"x".repeat(60_000)}` }) }));
+    const cursor = await sink.write(rows);
+    await sink.write([row({ id: "after" })]);
+    await sink.close();
+    const expected = CSV_HEADER + rows.map(csvLine).join("");
+    expect(Number(cursor)).toBe(Buffer.byteLength(expected));
+    expect(await readFile(path, "utf8")).toBe(expected + csvLine(row({ id: "after" })));
   });
 
   it("refuses a file shorter than its checkpoint, or a missing one", async () => {

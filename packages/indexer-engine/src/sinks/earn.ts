@@ -1,5 +1,5 @@
 import type { EarnMapping } from "../config/schema";
-import { Dec, formatDecimal } from "../decimal";
+import { formatFixed, formatScaled, parseFixed } from "../fixed";
 import type { OutputRow } from "../rows";
 
 /** One raw earn event of the Pointwise ingest API. */
@@ -10,21 +10,24 @@ export interface EarnEvent {
   reg_event_id: string;
 }
 
-const HOUR_MS = new Dec(3_600_000);
+const HOUR_MS = 3_600_000n;
 
-/** The amount a row is worth under a mapping, or undefined when the row lacks it (for example an unpriced row). */
-export function earnAmount(row: OutputRow, mapping: EarnMapping): Dec | undefined {
+/**
+ * The amount a row is worth under a mapping, as sent (exact, at most 18 places, rounded half to even once), or
+ * undefined when the row lacks it (for example an unpriced row).
+ */
+export function earnAmount(row: OutputRow, mapping: EarnMapping): string | undefined {
   switch (mapping.amount) {
     case "usd":
-      return row.valueUsd === null ? undefined : new Dec(row.valueUsd);
+      return row.valueUsd === null ? undefined : formatFixed(parseFixed(row.valueUsd));
     case "usdHours":
-      return row.usdHours === null ? undefined : new Dec(row.usdHours);
+      return row.usdHours === null ? undefined : formatFixed(parseFixed(row.usdHours));
     case "amount":
-      return row.amount === null ? undefined : new Dec(row.amount);
+      return row.amount === null ? undefined : formatFixed(parseFixed(row.amount));
     case "amountHours":
-      return row.amount === null || row.durationMs === null ? undefined : new Dec(row.amount).times(row.durationMs).div(HOUR_MS);
+      return row.amount === null || row.durationMs === null ? undefined : formatScaled(parseFixed(row.amount), BigInt(row.durationMs), HOUR_MS);
     case "count":
-      return new Dec(1);
+      return "1";
   }
 }
 
@@ -36,8 +39,7 @@ export function toEarnEvent(row: OutputRow, events: Readonly<Record<string, Earn
   const mapping = Object.hasOwn(events, row.activity) ? events[row.activity] : undefined;
   if (mapping === undefined || mapping.rowType !== row.rowType || row.active === false) return undefined;
   const amount = earnAmount(row, mapping);
-  if (amount === undefined || !amount.gt(0)) return undefined;
-  const text = formatDecimal(amount);
-  if (text === "0") return undefined;
-  return { account_id: row.user, identity_type: "EVM_ADDRESS", amount: text, reg_event_id: mapping.regEventId };
+  // Rounded once at 18 places: zero means not positive, or too small to send.
+  if (amount === undefined || amount === "0" || amount.startsWith("-")) return undefined;
+  return { account_id: row.user, identity_type: "EVM_ADDRESS", amount, reg_event_id: mapping.regEventId };
 }

@@ -1,0 +1,236 @@
+// The measured step of the indexer benchmark and its baselines, over the recorded pool history: the engine's own
+// block-range step (indexRange) with the amm-v2 adapter, pricing rules, the csv sink and the Redis state store,
+// and decode-only passes over the same logs. Reading the set (the RPC node's work) is kept out of every timing.
+
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import os from "node:os";
+import path from "node:path";
+import { ammV2Adapter, decodeAddress, decodeSwapAmounts, decodeTransferValue, poolKeyPrefix, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
+import {
+  AdaptiveLogFetcher,
+  type ChainLog,
+  type Checkpoint,
+  CsvSink,
+  DEFAULT_TUNING,
+  Enricher,
+  indexRange,
+  type LogBatch,
+  Pricer,
+  StateStore,
+  WindowBook,
+} from "@pointwise/indexer-engine";
+import { createLogger } from "@pointwise/logger";
+import { AbiCoder } from "ethers";
+import { peakRssMb } from "../lib/measure";
+import { describeProfile, summariseProfile } from "../lib/profile";
+import { blockTs, FIRST_BLOCK, POOL, RecordedChain, TOKEN0, TOKEN1 } from "./recorded-chain";
+
+const FLUSH_MS = 3_600_000;
+const coder = AbiCoder.defaultAbiCoder();
+const logger = createLogger({ service: "bench-indexer", level: "silent" });
+const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const now = () => process.hrtime.bigint();
+
+/** The recorded set's ranges, as the engine's fetcher sizes them (same spans and target as a real run). */
+async function* ranges(toBlock: number, chain = new RecordedChain()): AsyncGenerator<LogBatch> {
+  const fetcher = new AdaptiveLogFetcher(chain, {
+    initialSpan: DEFAULT_TUNING.initialBlockRange,
+    maxSpan: DEFAULT_TUNING.maxBlockRange,
+    targetLogs: DEFAULT_TUNING.targetLogsPerRange,
+  });
+  for (let next = FIRST_BLOCK; next <= toBlock; ) {
+    const batch = await fetcher.next([POOL], [], next, toBlock);
+    yield batch;
+    next = batch.to + 1;
+  }
+}
+
+/** Baseline: decodes logs' data and indexed addresses with ethers' ABI coder, nothing else; returns the seconds taken. */
+function ethersDecode(logs: readonly ChainLog[]): number {
+  const start = now();
+  let sink = 0n;
+  for (const log of logs) {
+    const values =
+      log.topics[0] === TRANSFER_TOPIC ? coder.decode(["uint256"], log.data) : coder.decode(["uint256", "uint256", "uint256", "uint256"], log.data);
+    sink += values[0] as bigint;
+    sink += BigInt((coder.decode(["address"], log.topics[1] ?? "0x")[0] as string).length);
+    sink += BigInt((coder.decode(["address"], log.topics[2] ?? "0x")[0] as string).length);
+  }
+  if (sink < 0n) throw new Error("unreachable");
+  return Number(now() - start) / 1e9;
+}
+
+/** The adapter's own word decoder over the same logs, for comparison with the baseline. */
+export async function adapterDecode(toBlock: number): Promise<number> {
+  let busy = 0n;
+  let logs = 0;
+  let sink = 0n;
+  for await (const batch of ranges(toBlock)) {
+    const start = now();
+    for (const log of batch.logs) {
+      sink += log.topics[0] === TRANSFER_TOPIC ? decodeTransferValue(log.data) : decodeSwapAmounts(log.data).amount0In;
+      sink += BigInt(decodeAddress(log.topics[1] ?? "0x").length + decodeAddress(log.topics[2] ?? "0x").length);
+    }
+    busy += now() - start;
+    logs += batch.logs.length;
+  }
+  if (sink < 0n) throw new Error("unreachable");
+  return logs / (Number(busy) / 1e9);
+}
+
+/** A range read ahead of a run, with the senders its transactions had. */
+export interface Preloaded {
+  batch: LogBatch;
+  senders: ReadonlyMap<string, string>;
+}
+
+export interface SubjectRun {
+  logsPerSec: number;
+  /** The ethers baseline over every `probeEvery`-th range, decoded just before that range is indexed. */
+  baselineLogsPerSec: number;
+  /** CPU time (user + system, all threads) per log in the measured step: steadier than wall time on a busy machine. */
+  cpuUsPerLog: number;
+  logs: number;
+  rows: number;
+  ranges: number;
+  /** Peak RSS of this process during the run (VmHWM reset at its start), MiB. */
+  peakRssMb: number;
+}
+
+/** How a subject run is fed and paired with its baseline. */
+export interface RunOptions {
+  /** Ranges read ahead of the run, used as given (for the profile, so reading the set stays out of it). */
+  preloaded?: readonly Preloaded[];
+  /**
+   * Decode every n-th range with the baseline right before indexing it, so the baseline meets the same machine
+   * load as the subject at each moment of a long run (0: no baseline).
+   */
+  probeEvery?: number;
+}
+
+/** Resets the process's peak-RSS mark to its current RSS, so the next reading covers only what follows. */
+function resetPeakRss(): void {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+  } catch {
+    // Without clear_refs the reading is the lifetime peak, which only overstates.
+  }
+}
+
+/** Subject: the engine's block-range step over the recorded set, with a fresh state namespace and csv file. */
+export async function engineRun(toBlock: number, dir: string, options: RunOptions = {}): Promise<SubjectRun> {
+  const { preloaded, probeEvery = 0 } = options;
+  const indexerId = `bench-${randomBytes(4).toString("hex")}`;
+  const store = await StateStore.connect({ url: redisUrl, keyPrefix: "pwbench", indexerId, configHash: "bench" }, logger);
+  const csvPath = path.join(dir, `${indexerId}.csv`);
+  try {
+    const prefix = poolKeyPrefix("bench", POOL);
+    for (const [k, v] of Object.entries({ token0: TOKEN0, token1: TOKEN1, decimals0: "6", decimals1: "18" })) await store.kv.set(`${prefix}:${k}`, v);
+    const noCalls = { call: () => Promise.reject(new Error("the benchmark reads no chain state")) };
+    const adapter = await ammV2Adapter.create(
+      { poolAddress: POOL, trackSwaps: true, trackLP: true },
+      { chainId: 1, chain: noCalls, store: store.kv, labels: store.labels, adapterConfigHash: "bench", logger },
+    );
+    await adapter.init?.();
+    const pricer = new Pricer({
+      rules: [
+        { match: { key: TOKEN0 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 1 } } },
+        { match: { key: TOKEN1 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 2_451.37 } } },
+        { match: { matchLabels: { role: "lp" } }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 44.5 } } },
+      ],
+      pricingRange: undefined,
+      chain: noCalls,
+      labels: store.labels,
+      facts: store.kv,
+      market: undefined,
+      logger,
+    });
+    const enricher = new Enricher({ runner: { indexerId, chainId: 1, adapterId: ammV2Adapter.id, adapterVersion: ammV2Adapter.version }, pricer, logger });
+    const csv = new CsvSink("0-csv", csvPath, logger);
+    await csv.recover(undefined);
+    const chain = new RecordedChain();
+    const deps = {
+      adapter,
+      reader: chain,
+      book: new WindowBook(),
+      metrics: new Map<string, string>(),
+      enricher,
+      flushMs: FLUSH_MS,
+      logger,
+      sinks: [csv],
+      store,
+    };
+    let checkpoint: Checkpoint = {
+      fromBlock: FIRST_BLOCK,
+      nextBlock: FIRST_BLOCK,
+      prev: { block: FIRST_BLOCK - 1, ts: blockTs(FIRST_BLOCK - 1) },
+      sinks: {},
+      rowsWritten: 0,
+    };
+    let busy = 0n;
+    let cpuUs = 0;
+    let logs = 0;
+    let count = 0;
+    let probeSeconds = 0;
+    let probeLogs = 0;
+    resetPeakRss();
+    const source =
+      preloaded ??
+      (async function* () {
+        // The chain that serves a range also answers its senders, as a node would.
+        for await (const batch of ranges(toBlock, chain)) yield { batch, senders: chain.senders };
+      })();
+    for await (const { batch, senders } of source) {
+      if (preloaded !== undefined) chain.replay(senders);
+      if (probeEvery > 0 && count % probeEvery === 0) {
+        probeSeconds += ethersDecode(batch.logs);
+        probeLogs += batch.logs.length;
+      }
+      const start = now();
+      const cpu = process.cpuUsage();
+      checkpoint = await indexRange(deps, checkpoint, batch);
+      const used = process.cpuUsage(cpu);
+      busy += now() - start;
+      cpuUs += used.user + used.system;
+      logs += batch.logs.length;
+      count++;
+    }
+    await csv.close();
+    return {
+      logsPerSec: logs / (Number(busy) / 1e9),
+      baselineLogsPerSec: probeSeconds > 0 ? probeLogs / probeSeconds : 0,
+      cpuUsPerLog: cpuUs / logs,
+      logs,
+      rows: checkpoint.rowsWritten,
+      ranges: count,
+      peakRssMb: peakRssMb(process.pid),
+    };
+  } finally {
+    await store.clearIndexer();
+    await store.close();
+    rmSync(csvPath, { force: true });
+  }
+}
+
+/** One more subject run under the V8 sampling profiler, summarised by package and hottest function. */
+export async function profiledRun(toBlock: number, dir: string): Promise<string> {
+  const preloaded: Preloaded[] = [];
+  const chain = new RecordedChain();
+  for await (const batch of ranges(toBlock, chain)) preloaded.push({ batch, senders: chain.senders });
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  await engineRun(toBlock, dir, { preloaded });
+  const { profile } = await session.post("Profiler.stop");
+  session.disconnect();
+  const profileDir = mkdtempSync(path.join(os.tmpdir(), "pw-bench-indexer-prof-"));
+  try {
+    writeFileSync(path.join(profileDir, "indexer.cpuprofile"), JSON.stringify(profile));
+    return describeProfile(summariseProfile(profileDir, 10));
+  } finally {
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,73 @@
+import DecimalJs from "decimal.js";
+import fc from "fast-check";
+import { addFixed, divRoundHalfEven, eqFixed, type Fixed, formatFixed, formatScaled, halveFixed, mulFixed, parseFixed, plainDecimal } from "./fixed";
+
+// The reference: decimal.js with far more digits than any value here, so its results are exact, and its own
+// half-to-even rounding at the output.
+const R = DecimalJs.clone({ precision: 400, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -500, toExpPos: 500 });
+const ref = (f: Fixed) => new R(f.units.toString()).div(new R(10).pow(f.scale));
+const out = (d: DecimalJs, dp = 18) => {
+  const text = d.toDecimalPlaces(dp, R.ROUND_HALF_EVEN).toFixed();
+  return text === "-0" ? "0" : text;
+};
+
+const fixedArb = fc.record({ units: fc.bigInt({ min: -(10n ** 45n), max: 10n ** 45n }), scale: fc.integer({ min: 0, max: 30 }) });
+
+describe("fixed-point decimals", () => {
+  it("parses and prints plain decimals exactly, without exponent or trailing zeros", () => {
+    expect(parseFixed("-12.50")).toEqual({ units: -1250n, scale: 2 });
+    expect(plainDecimal(-1250n, 2)).toBe("-12.5");
+    expect(plainDecimal(0n, 7)).toBe("0");
+    expect(plainDecimal(5n, 20)).toBe("0.00000000000000000005");
+    expect(plainDecimal(10n ** 70n, 0)).toBe(`1${"0".repeat(70)}`);
+    for (const bad of ["1e5", ".5", "1.", "", "0x10", " 1", "1 "]) expect(() => parseFixed(bad)).toThrow(`"${bad}" is not a plain decimal number`);
+  });
+
+  it("round-trips any decimal string to its canonical form (property)", () => {
+    fc.assert(
+      fc.property(fixedArb, (f) => {
+        const text = plainDecimal(f.units, f.scale);
+        expect(text).toBe(ref(f).toFixed() === "-0" ? "0" : ref(f).toFixed());
+        expect(eqFixed(parseFixed(text), f)).toBe(true);
+      }),
+    );
+  });
+
+  it("adds, multiplies and halves exactly at any size (property)", () => {
+    fc.assert(
+      fc.property(fixedArb, fixedArb, (a, b) => {
+        expect(ref(addFixed(a, b)).eq(ref(a).plus(ref(b)))).toBe(true);
+        expect(ref(mulFixed(a, b)).eq(ref(a).times(ref(b)))).toBe(true);
+        expect(ref(halveFixed(a)).eq(ref(a).div(2))).toBe(true);
+      }),
+    );
+  });
+
+  it("rounds half to even, symmetrically around zero", () => {
+    expect([5n, 15n, 25n, -5n, -15n, 14n, 16n, -16n].map((n) => divRoundHalfEven(n, 10n))).toEqual([0n, 2n, 2n, 0n, -2n, 1n, 2n, -2n]);
+    expect(formatFixed(parseFixed("0.0000000000000000025"))).toBe("0.000000000000000002");
+    expect(formatFixed(parseFixed("0.0000000000000000035"))).toBe("0.000000000000000004");
+    expect(formatFixed(parseFixed("-0.0000000000000000001"))).toBe("0");
+  });
+
+  it("formats to at most 18 places exactly as decimal.js rounds the exact value (property)", () => {
+    fc.assert(
+      fc.property(fixedArb, fc.integer({ min: 0, max: 20 }), (f, dp) => {
+        expect(formatFixed(f, dp)).toBe(out(ref(f), dp));
+      }),
+    );
+  });
+
+  it("scales by a ratio with a single rounding, as for USD x hours (property)", () => {
+    const ratio = fc.record({ n: fc.bigInt({ min: 0n, max: 10n ** 12n }), d: fc.bigInt({ min: 1n, max: 10n ** 9n }) });
+    fc.assert(
+      fc.property(fixedArb, ratio, ({ units, scale }, { n, d }) => {
+        const f = { units, scale };
+        expect(formatScaled(f, n, d)).toBe(out(ref(f).times(n.toString()).div(d.toString())));
+      }),
+    );
+    // 7.5 USD held for 20 minutes: 2.5 USD-hours; 1 USD for 1 ms: 1/3,600,000 rounded at 18 places.
+    expect(formatScaled(parseFixed("7.5"), 1_200_000n, 3_600_000n)).toBe("2.5");
+    expect(formatScaled(parseFixed("1"), 1n, 3_600_000n)).toBe("0.000000277777777778");
+  });
+});
