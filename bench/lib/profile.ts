@@ -24,6 +24,8 @@ function packageOf(url: string): string {
     const rest = url.slice(nm + 13).split("/");
     return rest[0]?.startsWith("@") ? `${rest[0]}/${rest[1]}` : (rest[0] ?? url);
   }
+  const adapter = /\/packages\/adapters\/([^/]+)\//.exec(url);
+  if (adapter) return `@pointwise/adapter-${adapter[1]}`;
   const apps = /\/(apps|packages)\/([^/]+)\//.exec(url);
   return apps ? `@pointwise/${apps[2]}` : path.basename(url);
 }

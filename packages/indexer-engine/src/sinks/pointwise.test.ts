@@ -22,7 +22,7 @@ const EVENTS: Record<string, EarnMapping> = {
 let server: TestServer;
 let store: StateStore;
 let recorded: Received[];
-let calls: { key: string; size: number; auth: string | undefined; contentType: string | undefined }[];
+let calls: { key: string; size: number; auth: string | undefined; contentType: string | undefined; source: string | string[] | undefined }[];
 let responses: Map<string, unknown>;
 /** What the stand-in does with the n-th call: a whole-request error code, "drop" (record, then cut the connection) or nothing. */
 let plan: (n: number) => string | undefined;
@@ -34,7 +34,7 @@ beforeAll(async () => {
     const key = String(req.headers["idempotency-key"]);
     const events = (JSON.parse(body) as { events: Received[] }).events;
     const n = calls.length;
-    calls.push({ key, size: events.length, auth: req.headers.authorization, contentType: req.headers["content-type"] });
+    calls.push({ key, size: events.length, auth: req.headers.authorization, contentType: req.headers["content-type"], source: req.headers["x-pointwise-source"] });
     if (req.headers.authorization !== "Bearer right-key") {
       const code = req.headers.authorization === undefined || req.headers.authorization.trim() === "Bearer" ? "missing-api-key" : "invalid-api-key";
       return json(res, 200, { data: null, errors: [{ message: "bad key", extensions: { code } }] });
@@ -120,15 +120,16 @@ describe("pointwise sink", () => {
       [idempotencyKey("idx:cfg", "1-pointwise", 1, 2), 2],
       [idempotencyKey("idx:cfg", "1-pointwise", 3, 3), 1],
     ]);
-    expect(calls.every((c) => c.auth === "Bearer right-key" && c.contentType === "application/json")).toBe(true);
+    expect(calls.every((c) => c.auth === "Bearer right-key" && c.contentType === "application/json" && c.source === "indexer")).toBe(true);
   });
 
-  it("retries rate-limited and bus-unavailable with the same Idempotency-Key", async () => {
-    plan = (n) => (n === 0 ? "rate-limited" : n === 1 ? "bus-unavailable" : undefined);
+  it("retries rate-limited, bus-unavailable, idempotency-key-in-progress and service-unavailable with the same Idempotency-Key", async () => {
+    const transient = ["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable"];
+    plan = (n) => transient[n];
     const { s } = sink();
     await s.recover(undefined);
     await s.committed(await s.write([swap(U1, "5")]));
-    expect(calls.length).toBe(3);
+    expect(calls.length).toBe(5);
     expect(new Set(calls.map((c) => c.key)).size).toBe(1);
     expect(recorded.length).toBe(1);
   });

@@ -38,7 +38,8 @@ interface ApiBody {
   errors?: ApiError[];
 }
 
-const RETRY_CODES = new Set(["rate-limited", "bus-unavailable"]);
+// Transient answers of the ingest API: the same chunk is sent again with the same Idempotency-Key.
+const RETRY_CODES = new Set(["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable"]);
 const AUTH_CODES = new Set(["invalid-api-key", "missing-api-key"]);
 
 /** The Idempotency-Key of the outbox chunk [from, to]: the same chunk always gets the same key. */
@@ -129,7 +130,7 @@ export class PointwiseSink implements Sink {
       try {
         const res = await fetch(url, {
           method: "POST",
-          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "idempotency-key": key },
+          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "idempotency-key": key, "x-pointwise-source": "indexer" },
           body: JSON.stringify({ events }),
           signal: AbortSignal.timeout(30_000),
         });
