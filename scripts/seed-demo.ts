@@ -101,6 +101,11 @@ async function main(): Promise<void> {
 
     curl -s '${read}/leaderboard?campaign_id=${CAMPAIGN_ID}&limit=10'
 
+  A user's own scores (the dashboard's Users page shows user ids):
+
+    curl -s ${read}/users/<user_id>/scores -H "Authorization: Bearer $(node --import tsx scripts/demo-token.ts <user_id>)"
+    curl -s ${read}/users/<user_id>/scores -H 'X-API-Key: ${apiKey}'
+
   Ctrl-C stops everything.
 `);
 }
