@@ -70,7 +70,7 @@ function markdown(results, startedAt) {
     "",
   ];
   for (const r of results) {
-    lines.push(`### ${r.path}`, "");
+    lines.push(`### ${r.path}`, "", ...(r.measuredAt ? [`Measured ${r.measuredAt}.`, ""] : []));
     if (r.missing) {
       lines.push("No benchmark script yet.", "");
       continue;
@@ -97,12 +97,21 @@ const results = [];
 for (const p of paths) results.push(await runBench(p));
 const dir = path.join(root, "bench", "results");
 mkdirSync(dir, { recursive: true });
-const record = { startedAt, quick, machine, results };
-writeFileSync(path.join(dir, "latest.json"), JSON.stringify(record, null, 2));
-writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, "-")}.json`), JSON.stringify(record, null, 2));
-const md = markdown(results, startedAt);
+// `--only` refreshes some paths of the last full record and keeps the others, so one slow path
+// can be measured again without re-running everything; each path says when it was measured.
+const latestPath = path.join(dir, "latest.json");
+const previous = only && existsSync(latestPath) ? JSON.parse(readFileSync(latestPath, "utf8")) : null;
+const stamped = results.map((r) => ({ ...r, measuredAt: startedAt }));
+const merged =
+  previous && previous.quick === quick
+    ? ["ingest", "scoring", "read", "indexer"].map((p) => stamped.find((r) => r.path === p) ?? previous.results.find((r) => r.path === p)).filter(Boolean)
+    : stamped;
+const record = { startedAt, quick, machine, results: merged };
+writeFileSync(latestPath, JSON.stringify(record, null, 2));
+writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, "-")}.json`), JSON.stringify({ startedAt, quick, machine, results: stamped }, null, 2));
+const md = markdown(merged, startedAt);
 writeFileSync(path.join(dir, "latest.md"), md);
-if (!quick && !only) {
+if (!quick) {
   const docPath = path.join(root, "docs", "performance.md");
   const doc = readFileSync(docPath, "utf8");
   const start = "<!-- bench:results:start -->";
@@ -111,5 +120,5 @@ if (!quick && !only) {
   const j = doc.indexOf(end);
   if (i >= 0 && j > i) writeFileSync(docPath, `${doc.slice(0, i + start.length)}\n${md}\n${doc.slice(j)}`);
 }
-process.stdout.write(`\n${md}\nwritten to bench/results/latest.md${!quick && !only ? " and docs/performance.md" : ""}\n`);
+process.stdout.write(`\n${md}\nwritten to bench/results/latest.md${quick ? "" : " and docs/performance.md"}\n`);
 process.exit(results.some((r) => r.failed) ? 1 : 0);
