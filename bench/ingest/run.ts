@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   const ingestEnv = { ...fx.env, RATE_LIMIT_EVENTS_PER_SECOND: "10000000", RATE_LIMIT_BURST: "100000000", METRICS: "false" };
   const profiled = async (label: string, run: (url: string) => Promise<unknown>) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
-    const app = await spawnApp("ingest-api", { ...ingestEnv, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` });
+    const app = await spawnApp("ingest-api", ingestEnv, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
     await run(app.url);
     await app.stop();
     notes.push(`${label}: ${describeProfile(summariseProfile(dir))}`);

@@ -130,7 +130,7 @@ async function main(): Promise<void> {
   const missed = figures.filter((f) => f.met === false);
   if (missed.length > 0) {
     const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
-    const app = await spawnApp("read-api", { ...fx.env, CACHE_TTL_MS: "600000", NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` });
+    const app = await spawnApp("read-api", { ...fx.env, CACHE_TTL_MS: "600000" }, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
     for (const limit of [100, 1000]) {
       await fetch(`${app.url}/leaderboard?campaign_id=bnch-0001&limit=${limit}`);
       await load({ url: `${app.url}/leaderboard?campaign_id=bnch-0001&limit=${limit}`, connections: 100, durationSec: DURATION });

@@ -49,12 +49,12 @@ export type AppName = "ingest-api" | "scoring-worker" | "read-api" | "admin-api"
  * Starts a built app as a real process on a free port and waits until its /readyz answers 200.
  * `npm test` builds the apps before running tests.
  */
-export async function spawnApp(name: AppName, env: Record<string, string>, options: { waitReady?: boolean } = {}): Promise<AppProcess> {
+export async function spawnApp(name: AppName, env: Record<string, string>, options: { waitReady?: boolean; nodeArgs?: string[] } = {}): Promise<AppProcess> {
   const entry = path.join(repoRoot, "apps", name, "dist", "main.js");
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run "npm run build" first (npm test does it)`);
   const port = Number(env.PORT ?? (await freePort()));
   let out = "";
-  const child = spawn(process.execPath, ["--enable-source-maps", entry], {
+  const child = spawn(process.execPath, ["--enable-source-maps", ...(options.nodeArgs ?? []), entry], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
