@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { AuthError } from "@pointwise/errors";
 import { createHttpApp, finishHttpApp } from "@pointwise/runtime";
 import type { Express, Response } from "express";
@@ -9,8 +10,33 @@ import { parseCampaignId, parseLimit, parseNeighbours, parseUserId } from "./par
 import { createResponseCache, type ResponseCache } from "./response-cache";
 import { buildUserScores } from "./user-scores";
 
+// Cached bodies come back as the same string instances for a whole window, so their bytes and ETag
+// are computed once per body, not once per request (UTF-8 encoding and SHA-1 of a 1000-entry
+// leaderboard dominated the profile of cached reads).
+const ENCODED_BYTES_MAX = 64 * 1024 * 1024;
+const encoded = new Map<string, { bytes: Buffer; etag: string }>();
+let encodedBytes = 0;
+
+function encode(body: string): { bytes: Buffer; etag: string } {
+  const known = encoded.get(body);
+  if (known) return known;
+  const bytes = Buffer.from(body, "utf8");
+  if (encodedBytes + bytes.length > ENCODED_BYTES_MAX) {
+    encoded.clear();
+    encodedBytes = 0;
+  }
+  // The same weak ETag express would compute: W/"<length in hex>-<SHA-1 in base64, 27 characters>".
+  const etag = `W/"${bytes.length.toString(16)}-${createHash("sha1").update(bytes).digest("base64").slice(0, 27)}"`;
+  const entry = { bytes, etag };
+  encoded.set(body, entry);
+  encodedBytes += bytes.length;
+  return entry;
+}
+
 function sendJson(res: Response, body: string, cacheControl: string): void {
-  res.set("Cache-Control", cacheControl).type("application/json").send(body);
+  const { bytes, etag } = encode(body);
+  // res.send answers 304 itself when If-None-Match matches the ETag set here.
+  res.set({ "Cache-Control": cacheControl, "Content-Type": "application/json; charset=utf-8", ETag: etag }).send(bytes);
 }
 
 /** The response cache of read-api's settings; main.ts shares it with the score-change subscription. */

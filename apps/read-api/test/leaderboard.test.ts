@@ -1,3 +1,4 @@
+import http from "node:http";
 import { leaderboardResponseSchema } from "@pointwise/schemas";
 import { waitUntil } from "@pointwise/testkit";
 import Decimal from "decimal.js";
@@ -212,5 +213,33 @@ describe("GET /leaderboard", () => {
     // The index is read only as far as the top rows and the ties at the cut-off, never the whole board.
     expect(Number(scans[0]?.[2])).toBeLessThan(2000);
     expect(plan).not.toContain('"Node Type":"Seq Scan"');
+  });
+});
+
+describe("conditional requests", () => {
+  it("sends the weak ETag express would compute for the cached bytes, and 304 for a matching If-None-Match", async () => {
+    const campaign = await createCampaign(pool, { currencies: { xp: "Experience" } });
+    const user = await createUser(pool, campaign, { displayName: "Etta" });
+    await setScore(pool, campaign, user, "xp", { score: "7" });
+    const url = `${api.url}/leaderboard?campaign_id=${campaign}`;
+    const first = await fetch(url);
+    const bytes = Buffer.from(await first.arrayBuffer());
+    const etag = first.headers.get("etag");
+    // The `etag` package is what express itself uses for res.send bodies.
+    expect(etag).toBe(require("etag")(bytes, { weak: true }));
+    expect(first.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    // Not fetch: it sends Cache-Control: no-cache, which rightly makes every request unconditional.
+    const again = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      http
+        .get(url, { headers: { "if-none-match": etag as string } }, (res) => {
+          let body = "";
+          res.on("data", (d) => {
+            body += d;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        })
+        .on("error", reject);
+    });
+    expect(again).toEqual({ status: 304, body: "" });
   });
 });
