@@ -13,6 +13,8 @@ export interface ApplierDeps {
   stream: string;
   /** Inbox rows per apply transaction. */
   batchSize: number;
+  /** Events per engine call and per log and ledger statement within a transaction (default SLICE). */
+  sliceSize?: number;
   /** Failed attempts after which an inbox row goes to the dead-letter table. */
   maxAttempts: number;
   /** First delay before a held-back campaign is tried again; it doubles up to 30 s. */
@@ -37,22 +39,27 @@ export function createApplier(deps: ApplierDeps): Applier {
 
   async function drainCampaign(campaignId: string, floor: number): Promise<number> {
     let consumed = 0;
-    // After a batch fails for a reason that will repeat, go one row at a time until past it, so the
-    // rows before the bad one are applied, the bad one is dead-lettered, and the order is kept.
-    let oneByOne = 0;
+    // After a batch fails for a reason that will repeat, its rows are retried in halves until the
+    // failing row is alone: the rows before it are applied in order, and the failing one is charged
+    // an attempt (and dead-lettered once it has failed maxAttempts times). `suspect` counts the rows
+    // of the failed batch not yet applied; full batches resume once the failing row is gone. Halving
+    // finds the row in a few transactions where going one row at a time through a batch of
+    // thousands would take minutes.
+    let suspect = 0;
+    let limit = deps.batchSize;
     for (;;) {
-      const limit = oneByOne > 0 ? 1 : deps.batchSize;
-      // Read the head row first when going one by one, so a failure is charged to the row that failed.
+      // Read the head row first when it is alone, so a failure is charged to the row that failed.
       const [head] = limit === 1 ? await nextInboxRows(pool, stream, campaignId, floor, 1) : [];
       let outcome: BatchOutcome;
       try {
-        outcome = await applyInboxBatch({ pool, rules: deps.rules, stream, campaignId, floor, limit });
+        outcome = await applyInboxBatch({ pool, rules: deps.rules, stream, campaignId, floor, limit, sliceSize: deps.sliceSize });
       } catch (err) {
         // Not about this event: hold the campaign back (runOnce retries it later) rather than dead-letter.
         if (!isEventSpecific(err)) throw err;
         if (!head) {
-          logger.warn({ campaign_id: campaignId, err }, "apply batch failed; applying its rows one by one");
-          oneByOne = limit;
+          logger.warn({ campaign_id: campaignId, rows: limit, err }, "apply batch failed; retrying its rows in smaller batches");
+          if (suspect <= 0) suspect = limit;
+          limit = Math.ceil(limit / 2);
           continue;
         }
         const error = describeFailure(err);
@@ -60,8 +67,10 @@ export function createApplier(deps: ApplierDeps): Applier {
         const fields = { campaign_id: campaignId, stream_seq: head.streamSeq, event_id: head.eventId, attempts: head.attempts + 1, error };
         if (dead) {
           logger.error(fields, "event dead-lettered");
-          oneByOne--;
           consumed++;
+          // The failing row is gone; another one in the rest of the batch fails a full batch again.
+          suspect = 0;
+          limit = deps.batchSize;
         } else {
           logger.warn(fields, "applying an event failed; retrying");
         }
@@ -69,7 +78,10 @@ export function createApplier(deps: ApplierDeps): Applier {
       }
       if (outcome.status !== "applied") return consumed;
       consumed += outcome.rows;
-      if (oneByOne > 0) oneByOne -= outcome.rows;
+      if (suspect > 0) {
+        suspect -= outcome.rows;
+        if (suspect <= 0) limit = deps.batchSize;
+      }
       deps.onApplied?.(campaignId, outcome);
     }
   }

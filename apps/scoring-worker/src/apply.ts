@@ -1,10 +1,12 @@
-import type { ApplyResult, RawEvent } from "@pointwise/rules";
+import { type ApplyResult, needsGlobalOrder, type RawEvent } from "@pointwise/rules";
 import type { Pool } from "pg";
 import { type InboxRow, nextInboxRows, removeInboxRows } from "./inbox";
 import { tryLockCampaign } from "./locks";
 import { appendToLog, resolveUsers } from "./log";
+import { pipelined } from "./pipeline";
 import type { RuleVersionCache } from "./rules";
-import { scoreEvents } from "./store";
+import { scoreInSlices, slicesOf } from "./scoring";
+import { loadState, type Target } from "./store";
 import { withTransaction } from "./tx";
 
 /** What one apply transaction did for one campaign. */
@@ -31,6 +33,8 @@ export interface BatchInput {
   /** Only inbox rows at or below this stream seq are applied (everything below it has been staged). */
   floor: number;
   limit: number;
+  /** Events per engine call and per log and ledger statement (default SLICE). */
+  sliceSize?: number;
 }
 
 /** The first occurrence of each event id; a repeat (a publisher retry) is dropped. */
@@ -50,20 +54,35 @@ function firstOccurrences(rows: readonly InboxRow[]): InboxRow[] {
  * inbox. Either all of it commits or none of it does, so a crash at any point loses and repeats nothing.
  */
 export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> {
+  const { campaignId, stream } = input;
   return withTransaction(input.pool, async (client) => {
-    if (!(await tryLockCampaign(client, input.campaignId))) return { status: "busy" };
-    const rows = await nextInboxRows(client, input.stream, input.campaignId, input.floor, input.limit);
-    if (rows.length === 0) return { status: "empty" };
-    const unique = firstOccurrences(rows);
-    const users = await resolveUsers(client, input.campaignId, unique);
-    const logged = await appendToLog(client, input.campaignId, unique, users);
-    const rules = await input.rules.active(client, input.campaignId);
-    const result = rules ? await scoreEvents(client, { kind: "live", campaignId: input.campaignId }, rules, logged) : null;
-    await removeInboxRows(
-      client,
-      input.stream,
-      rows.map((r) => r.streamSeq),
-    );
-    return { status: "applied", rows: rows.length, logged, result, ruleVersion: rules?.version ?? null };
+    if (!(await tryLockCampaign(client, campaignId))) return { status: "busy" };
+    // Statements that do not depend on each other are queued together, and documents are
+    // serialised while PostgreSQL runs the statement before (see Pipeline).
+    return pipelined<BatchOutcome>(client, async (p) => {
+      const nextRows = p.track(nextInboxRows(p, stream, campaignId, input.floor, input.limit));
+      const activeRules = p.track(input.rules.active(p, campaignId));
+      const rows = await nextRows;
+      if (rows.length === 0) return { status: "empty" };
+      const unique = firstOccurrences(rows);
+      const users = await resolveUsers(p, campaignId, unique);
+      const rules = await activeRules;
+      const target: Target = { kind: "live", campaignId };
+      // Every user of the batch: a superset of those whose events turn out new to the log, and known before the log answers.
+      const stored = rules ? p.track(loadState(p, target, [...new Set(users.values())], needsGlobalOrder(rules))) : null;
+      // The log insert goes in slices, each gets its seqs in order; slice k is scored while slice k+1 is inserted.
+      const appended = slicesOf(unique, input.sliceSize).map((slice) => p.track(appendToLog(p, campaignId, slice, users)));
+      p.track(
+        removeInboxRows(
+          p,
+          stream,
+          rows.map((r) => r.streamSeq),
+        ),
+      );
+      const result = rules && stored ? await scoreInSlices(p, target, rules, await stored, appended) : null;
+      const logged: RawEvent[] = [];
+      for (const slice of appended) for (const e of await slice) logged.push(e);
+      return { status: "applied", rows: rows.length, logged, result, ruleVersion: rules?.version ?? null };
+    });
   });
 }

@@ -17,7 +17,7 @@ export const envSchema = z.object({
   /** Messages staged into the inbox per transaction. */
   BATCH_SIZE: int(1, 10_000, 500),
   /** Inbox rows applied (logged and scored) per transaction. */
-  APPLY_BATCH_SIZE: int(1, 10_000, 1000),
+  APPLY_BATCH_SIZE: int(1, 100_000, 1000),
   /** How often the applier looks at the inbox when nothing wakes it (ms). */
   APPLY_IDLE_MS: int(10, 10_000, 200),
   /** How long one pull request of the consumer stays open (ms). */

@@ -1,5 +1,6 @@
 import type { RawEventMessage } from "@pointwise/schemas";
 import type { Pool, PoolClient } from "pg";
+import type { Queryable } from "./pipeline";
 
 /** A decoded bus message with where it sits in the stream. */
 export interface StagedMessage {
@@ -62,7 +63,7 @@ export async function campaignsWaiting(db: Pool, stream: string, floor: number):
 }
 
 /** The campaign's next inbox rows in stream order, at most `limit`, none above `floor`. */
-export async function nextInboxRows(client: Pool | PoolClient, stream: string, campaignId: string, floor: number, limit: number): Promise<InboxRow[]> {
+export async function nextInboxRows(client: Queryable, stream: string, campaignId: string, floor: number, limit: number): Promise<InboxRow[]> {
   const { rows } = await client.query<InboxRow>(
     `SELECT stream_seq::text AS "streamSeq", subject, event_id AS "eventId", campaign_id AS "campaignId", reg_event_id AS "regEventId",
             identity_type AS "identityType", account_id AS "accountId", amount, received_at AS "receivedAt", source, attempts
@@ -74,7 +75,7 @@ export async function nextInboxRows(client: Pool | PoolClient, stream: string, c
 }
 
 /** Removes applied rows from the inbox (in the transaction that applied them). */
-export async function removeInboxRows(client: PoolClient, stream: string, streamSeqs: readonly string[]): Promise<void> {
+export async function removeInboxRows(client: Queryable, stream: string, streamSeqs: readonly string[]): Promise<void> {
   await client.query("DELETE FROM event_inbox WHERE stream = $1 AND stream_seq = ANY($2::bigint[])", [stream, streamSeqs]);
 }
 

@@ -7,7 +7,8 @@ import type { ScoresChanged } from "./invalidate";
 import { lockCampaign } from "./locks";
 import { readLog } from "./log";
 import type { RuleVersionCache } from "./rules";
-import { scoreEvents, type Target } from "./store";
+import { scoreEvents } from "./scoring";
+import type { Target } from "./store";
 import { withTransaction } from "./tx";
 
 /** A claimed recompute job. */
@@ -30,6 +31,8 @@ export interface RecomputeDeps {
   rules: RuleVersionCache;
   /** Events per background chunk (one transaction each). */
   chunkSize: number;
+  /** Events per engine call and per ledger statement within a chunk (default SLICE). */
+  sliceSize?: number;
   /** How long a claim lasts without a heartbeat; each chunk renews it. */
   leaseMs: number;
   /** Called after the switch committed. */
@@ -120,12 +123,12 @@ async function clearShadow(client: Pool | PoolClient, jobId: string): Promise<vo
 }
 
 /** Applies the next chunk of the log after the job's checkpoint to its shadow rows; returns how many events it read. */
-async function applyChunk(client: PoolClient, job: RecomputeJob, rules: RuleVersion, limit: number): Promise<number> {
+async function applyChunk(client: PoolClient, job: RecomputeJob, rules: RuleVersion, limit: number, sliceSize?: number): Promise<number> {
   const events = await readLog(client, job.campaignId, job.appliedSeq, limit);
   const last = events.at(-1);
   if (!last) return 0;
   const target: Target = { kind: "shadow", campaignId: job.campaignId, jobId: job.id };
-  await scoreEvents(client, target, rules, events);
+  await scoreEvents(client, target, rules, events, sliceSize);
   job.appliedSeq = last.seq;
   job.eventsDone = (BigInt(job.eventsDone) + BigInt(events.length)).toString();
   return events.length;
@@ -231,7 +234,7 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
     if (BigInt(job.appliedSeq) >= target) break;
     while (BigInt(job.appliedSeq) < target) {
       await withTransaction(pool, async (client) => {
-        await applyChunk(client, job, rules, deps.chunkSize);
+        await applyChunk(client, job, rules, deps.chunkSize, deps.sliceSize);
         await saveProgress(client, job, deps.leaseMs);
       });
       await deps.afterChunk?.(job);
@@ -241,7 +244,7 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
   await withTransaction(pool, async (client) => {
     // Live batches of this campaign wait from here to the commit, so nothing is logged that the switch misses.
     await lockCampaign(client, job.campaignId);
-    while ((await applyChunk(client, job, rules, deps.chunkSize)) > 0);
+    while ((await applyChunk(client, job, rules, deps.chunkSize, deps.sliceSize)) > 0);
     await switchIn(client, job, rules);
   });
   logger.info({ job_id: job.id, campaign_id: job.campaignId, rule_version: rules.version, events: job.eventsDone }, "recompute switched in");

@@ -1,6 +1,7 @@
 import { RetryableError } from "@pointwise/errors";
 import { parseRuleVersion, type RuleVersion } from "@pointwise/rules";
 import type { Pool, PoolClient } from "pg";
+import type { Queryable } from "./pipeline";
 
 /** Parsed rule versions by row id; a rule_version row never changes, so an entry never goes stale. */
 export class RuleVersionCache {
@@ -23,7 +24,7 @@ export class RuleVersionCache {
   }
 
   /** The campaign's active rule version, or null when none is active (events are only logged). */
-  async active(db: Pool | PoolClient, campaignId: string): Promise<RuleVersion | null> {
+  async active(db: Queryable, campaignId: string): Promise<RuleVersion | null> {
     const { rows } = await db.query<{ id: string; document: unknown }>(
       "SELECT id, document FROM rule_version WHERE campaign_id = $1 AND status = 'active' ORDER BY version DESC LIMIT 1",
       [campaignId],

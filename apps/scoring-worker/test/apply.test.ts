@@ -201,6 +201,41 @@ describe("applying staged events", () => {
     expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
   });
 
+  it("narrows a failed batch of 128 down to its one bad event in halves, applying the 127 others in order in a few transactions", async () => {
+    const c = await newCampaign();
+    const events = Array.from({ length: 128 }, (_, i) =>
+      message(c, { account_id: i % 2 ? WALLET_A : WALLET_B, amount: i === 69 ? `1${"0".repeat(40)}` : String(i + 1) }),
+    );
+    const [poisonSeq] = (await stage(events)).slice(69, 70);
+    let transactions = 0;
+    const a = createApplier({
+      pool: db.pool,
+      logger,
+      rules: new RuleVersionCache(),
+      stream: STREAM,
+      batchSize: 128,
+      sliceSize: 16,
+      maxAttempts: 2,
+      retryDelayMs: 50,
+      floor: async () => Number.MAX_SAFE_INTEGER,
+      onApplied: () => {
+        transactions++;
+      },
+    });
+    expect(await a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).toBe(128);
+
+    const { rows: log } = await db.pool.query("SELECT id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
+    expect(log.map((l) => l.id)).toEqual(events.filter((_, i) => i !== 69).map((e) => e.event_id));
+    const { rows: dead } = await db.pool.query("SELECT stream_seq::int AS seq, deliveries FROM dead_letter WHERE stream = $1 AND payload LIKE $2", [
+      STREAM,
+      `%${c}%`,
+    ]);
+    expect(dead).toEqual([{ seq: poisonSeq, deliveries: 2 }]);
+    // One row at a time through the batch would take over 60 transactions.
+    expect(transactions).toBeLessThan(12);
+    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+  });
+
   it("holds a campaign's events back, dead-lettering none, while a failure is not about the events themselves", async () => {
     const c = await newCampaign();
     const events = [message(c, { account_id: WALLET_A, amount: "4" }), message(c, { account_id: WALLET_B, amount: "5" })];

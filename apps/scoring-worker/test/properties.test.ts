@@ -1,4 +1,4 @@
-// Property: whatever the batch splits, redeliveries and repeated event ids, the worker's real SQL
+// Property: whatever the batch splits (and slices within a batch), redeliveries and repeated event ids, the worker's real SQL
 // path leaves exactly the scores (and ledger) of one replay of the events in stream order.
 import { randomUUID } from "node:crypto";
 import { createLogger } from "@pointwise/logger";
@@ -38,6 +38,8 @@ const caseArb = fc.record({
   events: fc.array(eventArb, { minLength: 1, maxLength: 30 }),
   stageSizes: fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }),
   applyBatch: fc.integer({ min: 1, max: 12 }),
+  /** Events per engine call and per log and ledger statement within one apply transaction. */
+  slice: fc.integer({ min: 1, max: 5 }),
   /** Per event: staged again later under the same stream seq (a redelivery). */
   redeliver: fc.array(fc.boolean(), { maxLength: 30 }),
   /** Per event: published again under a new stream seq (a client retry after the duplicate window). */
@@ -91,6 +93,7 @@ it("applies random logs in random batch splits, with redeliveries and repeats, e
         rules: new RuleVersionCache(),
         stream: streamName,
         batchSize: t.applyBatch,
+        sliceSize: t.slice,
         maxAttempts: 3,
         retryDelayMs: 50,
         floor: async () => Number.MAX_SAFE_INTEGER,

@@ -26,6 +26,8 @@ const deps = (over: Partial<RecomputeDeps> = {}): RecomputeDeps => ({
   logger,
   rules: new RuleVersionCache(),
   chunkSize: 3,
+  // Chunks are scored in slices of two events, so carrying state from slice to slice is tested too.
+  sliceSize: 2,
   leaseMs: 60_000,
   ...over,
 });

@@ -1,6 +1,6 @@
-import type { CompiledCap, CompiledCurrency, CompiledRule } from "./compile";
-import { scalePoints } from "./decay";
-import { type Dec, dec, floorTo, str, ZERO } from "./decimal";
+import type { CompiledCap, CompiledCurrency, CompiledRule, Factor } from "./compile";
+import { scaleFixed } from "./decay";
+import { type Fixed, FX_ZERO, fx } from "./fixed";
 import type { DeltaBook } from "./scores";
 import type { CampaignState, UserState } from "./state";
 import { periodKey } from "./time";
@@ -12,17 +12,16 @@ export function own<T>(rec: Readonly<Record<string, T>> | undefined, key: string
 }
 
 /** The highest tier whose minLifetime the lifetime total has reached, or null. */
-export function tierFor(currency: CompiledCurrency, lifetime: Dec): string | null {
+export function tierFor(currency: CompiledCurrency, lifetime: Fixed): string | null {
   let tier: string | null = null;
   for (const t of currency.tiers) if (lifetime.gte(t.min)) tier = t.key;
   return tier;
 }
 
-/** The user's current lifetime total and tier in a currency (a fresh user starts at 0 and the tier 0 reaches). */
-export function progressIn(state: UserState, currency: CompiledCurrency): { lifetime: Dec; tier: string | null } {
+/** The user's current tier in a currency (a fresh user has the tier a lifetime of 0 reaches). */
+export function tierIn(state: UserState, currency: CompiledCurrency): string | null {
   const p = own(state.currencies, currency.key);
-  if (p) return { lifetime: dec(p.lifetime), tier: p.tier };
-  return { lifetime: ZERO, tier: tierFor(currency, ZERO) };
+  return p ? p.tier : currency.startTier;
 }
 
 /** What one engine call carries from event to event besides the per-user states. */
@@ -33,53 +32,76 @@ export interface Run {
   book: DeltaBook;
 }
 
+/** One event being scored, with what every award of it shares worked out once. */
+export interface Scoring {
+  ev: RawEvent;
+  ms: number;
+  /** occurredAt in UTC with milliseconds, the form state, periods and score rows use. */
+  iso: string;
+  amount: Fixed;
+}
+
 /** One award the engine has decided on, before caps. */
 export interface Award {
   kind: "base" | "milestone";
-  ev: RawEvent;
-  ms: number;
+  at: Scoring;
   cr: CompiledRule;
   milestoneId: string | null;
-  basePoints: Dec;
+  basePoints: Fixed;
+  /** The factors of `multipliers`, in the same order. */
+  factors: Factor[];
   multipliers: AppliedMultiplier[];
 }
 
+function periodOf(cap: CompiledCap, at: Scoring): string {
+  // The same keys as periodKey, cut from the ISO string the event already has where possible.
+  switch (cap.period) {
+    case "day":
+      return at.iso.slice(0, 10);
+    case "month":
+      return at.iso.slice(0, 7);
+    default:
+      return periodKey(cap.period, at.ms);
+  }
+}
+
+/** How much of a cap the user has used in the period an award falls in. */
 interface Usage {
   cap: CompiledCap;
   period: string;
-  used: Dec;
+  used: Fixed;
 }
 
-function usageOf(state: UserState, cap: CompiledCap, ms: number): Usage {
-  const eventPeriod = periodKey(cap.period, ms);
+function usageOf(state: UserState, cap: CompiledCap, at: Scoring): Usage {
+  const eventPeriod = periodOf(cap, at);
   const prev = own(state.caps, cap.key);
   // A late event (occurredAt before the period already reached) counts against the current
   // period instead of reopening an old one, so a cap can never be paid twice over.
-  if (prev && prev.period >= eventPeriod) return { cap, period: prev.period, used: dec(prev.used) };
-  return { cap, period: eventPeriod, used: ZERO };
+  if (prev && prev.period >= eventPeriod) return { cap, period: prev.period, used: fx(prev.used) };
+  return { cap, period: eventPeriod, used: FX_ZERO };
 }
 
-function budgetLeft(run: Run, currency: CompiledCurrency): Dec | undefined {
+function budgetLeft(run: Run, currency: CompiledCurrency): Fixed | undefined {
   if (!currency.budget || !run.campaign) return undefined;
   const used = own(run.campaign.budgetUsed, currency.key);
-  const left = currency.budget.sub(used ?? "0");
-  return left.isNegative() ? ZERO : left;
+  const left = used === undefined ? currency.budget : currency.budget.sub(fx(used));
+  return left.isNegative() ? FX_ZERO : left;
 }
 
-function consumeBudget(run: Run, currency: CompiledCurrency, paid: Dec): void {
+function consumeBudget(run: Run, currency: CompiledCurrency, paid: Fixed): void {
   if (!currency.budget || !run.campaign || paid.isZero()) return;
-  const used = own(run.campaign.budgetUsed, currency.key) ?? "0";
-  run.campaign.budgetUsed[currency.key] = str(dec(used).add(paid));
+  const used = own(run.campaign.budgetUsed, currency.key);
+  run.campaign.budgetUsed[currency.key] = (used === undefined ? paid : fx(used).add(paid)).toString();
 }
 
-function limit(points: Dec, left: Dec, key: string, cappedBy: string[]): Dec {
+function limit(points: Fixed, left: Fixed, key: string, cappedBy: string[]): Fixed {
   if (left.gte(points)) return points;
   cappedBy.push(key);
-  return left.isNegative() ? ZERO : left;
+  return left.isNegative() ? FX_ZERO : left;
 }
 
-function entryKey(a: { ev: RawEvent; cr: CompiledRule; milestoneId: string | null }, referral: boolean): string {
-  const own = a.milestoneId === null ? `${a.ev.id}/${a.cr.rule.id}/base` : `${a.ev.id}/${a.cr.rule.id}/milestone/${a.milestoneId}`;
+function entryKey(a: Award, referral: boolean): string {
+  const own = a.milestoneId === null ? `${a.at.ev.id}/${a.cr.rule.id}/base` : `${a.at.ev.id}/${a.cr.rule.id}/milestone/${a.milestoneId}`;
   return referral ? `${own}/referral` : own;
 }
 
@@ -89,82 +111,88 @@ function entryKey(a: { ev: RawEvent; cr: CompiledRule; milestoneId: string | nul
  */
 export function payAward(run: Run, state: UserState, a: Award): void {
   const currency = a.cr.currency;
-  const product = a.multipliers.reduce((acc, m) => acc.mul(m.factor), a.basePoints);
-  const points = floorTo(product, currency.decimals);
+  let product = a.basePoints;
+  for (const f of a.factors) product = product.mul(f.value);
+  const points = product.floorTo(currency.decimals);
   if (points.isZero()) return;
   const cappedBy: string[] = [];
-  const usages = [...a.cr.caps, ...currency.caps].map((cap) => usageOf(state, cap, a.ms));
+  const caps = a.cr.caps;
+  const usages: Usage[] = [];
+  for (const cap of caps) usages.push(usageOf(state, cap, a.at));
   let paid = points;
   for (const u of usages) paid = limit(paid, u.cap.limit.sub(u.used), u.cap.key, cappedBy);
   const left = budgetLeft(run, currency);
-  if (left !== undefined) paid = limit(paid, left, `budget:${currency.key}`, cappedBy);
+  if (left !== undefined) paid = limit(paid, left, currency.budgetKey, cappedBy);
   // A cap limit may carry more decimals than the currency; never pay a fraction the currency lacks.
-  paid = floorTo(paid, currency.decimals);
+  paid = paid.floorTo(currency.decimals);
 
-  let scaled = ZERO;
+  let scaled = FX_ZERO;
   if (!paid.isZero()) {
-    for (const u of usages) state.caps[u.cap.key] = { period: u.period, used: str(u.used.add(paid)) };
+    for (const u of usages) state.caps[u.cap.key] = { period: u.period, used: u.used.add(paid).toString() };
     consumeBudget(run, currency, paid);
-    const lifetime = progressIn(state, currency).lifetime.add(paid);
+    const before = own(state.currencies, currency.key);
+    const lifetime = before ? fx(before.lifetime).add(paid) : paid;
     const tier = tierFor(currency, lifetime);
-    state.currencies[currency.key] = { lifetime: str(lifetime), tier };
-    scaled = scalePoints(paid, a.ms, currency.decay);
-    run.book.own(a.ev.userId, currency.key, paid, scaled, tier, new Date(a.ms).toISOString());
+    state.currencies[currency.key] = { lifetime: lifetime.toString(), tier };
+    scaled = scaleFixed(paid, a.at.ms, currency.decay);
+    run.book.own(a.at.ev.userId, currency.key, paid, scaled, tier, a.at.iso);
   }
+  const paidText = paid.toString();
   run.entries.push({
     key: entryKey(a, false),
-    eventId: a.ev.id,
-    seq: a.ev.seq,
-    userId: a.ev.userId,
-    sourceUserId: a.ev.userId,
+    eventId: a.at.ev.id,
+    seq: a.at.ev.seq,
+    userId: a.at.ev.userId,
+    sourceUserId: a.at.ev.userId,
     ruleId: a.cr.rule.id,
     ruleVersion: run.ruleVersion,
     milestoneId: a.milestoneId,
     kind: a.kind,
     currency: currency.key,
-    basePoints: str(a.basePoints),
+    basePoints: a.basePoints.toString(),
     multipliers: a.multipliers,
-    points: str(points),
-    capped: str(points.sub(paid)),
+    points: points.toString(),
+    capped: points.sub(paid).toString(),
     cappedBy,
-    paid: str(paid),
-    scaledPaid: str(scaled),
-    occurredAt: a.ev.occurredAt,
+    paid: paidText,
+    scaledPaid: scaled === paid ? paidText : scaled.toString(),
+    occurredAt: a.at.ev.occurredAt,
   });
-  if (!paid.isZero()) payReferral(run, a, paid);
+  if (!paid.isZero()) payReferral(run, a, paid, paidText);
 }
 
-function payReferral(run: Run, a: Award, refereePaid: Dec): void {
+function payReferral(run: Run, a: Award, refereePaid: Fixed, refereePaidText: string): void {
   const currency = a.cr.currency;
   const share = currency.referralShare;
-  const referrerId = a.ev.referrerId;
-  if (!share || !referrerId || referrerId === a.ev.userId) return;
-  const points = floorTo(refereePaid.mul(share), currency.decimals);
+  const referrerId = a.at.ev.referrerId;
+  if (!share || !referrerId || referrerId === a.at.ev.userId) return;
+  const points = refereePaid.mul(share.value).floorTo(currency.decimals);
   if (points.isZero()) return;
   const cappedBy: string[] = [];
   const left = budgetLeft(run, currency);
-  const paid = left === undefined ? points : floorTo(limit(points, left, `budget:${currency.key}`, cappedBy), currency.decimals);
+  const paid = left === undefined ? points : limit(points, left, currency.budgetKey, cappedBy).floorTo(currency.decimals);
   consumeBudget(run, currency, paid);
-  const scaled = scalePoints(paid, a.ms, currency.decay);
-  if (!paid.isZero()) run.book.referral(referrerId, currency.key, scaled, new Date(a.ms).toISOString());
+  const scaled = scaleFixed(paid, a.at.ms, currency.decay);
+  if (!paid.isZero()) run.book.referral(referrerId, currency.key, scaled, a.at.iso);
+  const paidText = paid.toString();
   run.entries.push({
     key: entryKey(a, true),
-    eventId: a.ev.id,
-    seq: a.ev.seq,
+    eventId: a.at.ev.id,
+    seq: a.at.ev.seq,
     userId: referrerId,
-    sourceUserId: a.ev.userId,
+    sourceUserId: a.at.ev.userId,
     ruleId: a.cr.rule.id,
     ruleVersion: run.ruleVersion,
     milestoneId: a.milestoneId,
     kind: "referral",
     currency: currency.key,
-    basePoints: str(refereePaid),
-    multipliers: [{ kind: "referralShare", factor: str(share), source: `referral.shares.${currency.key}` }],
-    points: str(points),
-    capped: str(points.sub(paid)),
+    basePoints: refereePaidText,
+    multipliers: [{ kind: "referralShare", factor: share.text, source: currency.referralSource }],
+    points: points.toString(),
+    capped: points.sub(paid).toString(),
     cappedBy,
-    paid: str(paid),
-    scaledPaid: str(scaled),
-    occurredAt: a.ev.occurredAt,
+    paid: paidText,
+    scaledPaid: scaled === paid ? paidText : scaled.toString(),
+    occurredAt: a.at.ev.occurredAt,
   });
 }

@@ -1,5 +1,5 @@
-import { type Dec, dec } from "./decimal";
-import type { Cap, CapPeriod, DecayConfig, Multiplier, Rule, RuleVersion } from "./schema";
+import { type Fixed, FX_ZERO, fx } from "./fixed";
+import type { Cap, CapPeriod, DecayConfig, Multiplier, RecurringWindow, Rule, RuleVersion } from "./schema";
 import { parseRuleVersion } from "./schema";
 import { timeOf } from "./time";
 
@@ -7,25 +7,59 @@ import { timeOf } from "./time";
 export interface CompiledCap {
   key: string;
   period: CapPeriod;
-  limit: Dec;
+  limit: Fixed;
 }
 
-/** A tier with its threshold parsed. */
+/** A configured factor parsed once: its exact value and the canonical string the ledger shows. */
+export interface Factor {
+  value: Fixed;
+  text: string;
+}
+
+/** A tier with its threshold and level multiplier parsed. */
 export interface CompiledTier {
   key: string;
-  min: Dec;
-  multiplier: string | undefined;
+  min: Fixed;
+  multiplier: Factor | undefined;
+  /** `currencies.<key>.tiers.<tier>`, the lineage source of the level multiplier. */
+  source: string;
+}
+
+/** A decay setting with its epoch and half-life as integers. */
+export interface CompiledDecay {
+  config: DecayConfig;
+  epochMs: bigint;
+  halfLifeMs: bigint;
 }
 
 /** A currency with everything the engine needs to pay into it. */
 export interface CompiledCurrency {
   key: string;
   decimals: number;
-  decay: DecayConfig | undefined;
+  decay: CompiledDecay | undefined;
   tiers: CompiledTier[];
+  /** The tier of a lifetime of 0 (what a user without progress in the currency has). */
+  startTier: string | null;
   caps: CompiledCap[];
-  budget: Dec | undefined;
-  referralShare: Dec | undefined;
+  budget: Fixed | undefined;
+  budgetKey: string;
+  referralShare: Factor | undefined;
+  referralSource: string;
+}
+
+/** A rule multiplier with its times, factors and lineage source parsed once. */
+export type CompiledMultiplier =
+  | { kind: "constant"; source: string; factor: Factor }
+  | { kind: "window"; source: string; factor: Factor; from: number; until: number }
+  | { kind: "recurring"; source: string; factor: Factor; window: RecurringWindow }
+  | { kind: "tier" | "identityType"; source: string; factors: Map<string, Factor> };
+
+/** A milestone with its level and bonus parsed. */
+export interface CompiledMilestone {
+  id: string;
+  metric: "amount" | "count";
+  level: Fixed;
+  points: Fixed;
 }
 
 /** A rule with its times and numbers parsed once per rule version. */
@@ -33,8 +67,12 @@ export interface CompiledRule {
   rule: Rule;
   activeFrom: number | undefined;
   activeUntil: number | undefined;
-  minAmount: Dec | undefined;
-  multipliers: readonly Multiplier[];
+  minAmount: Fixed | undefined;
+  base: { perUnit: boolean; points: Fixed } | undefined;
+  cooldownMs: number | undefined;
+  multipliers: CompiledMultiplier[];
+  milestones: CompiledMilestone[];
+  /** The rule's caps, then its currency's caps: the order limits apply in. */
   caps: CompiledCap[];
   currency: CompiledCurrency;
 }
@@ -49,22 +87,58 @@ export interface Compiled {
 
 const cache = new WeakMap<object, Compiled>();
 
+function factor(text: string): Factor {
+  const value = fx(text);
+  return { value, text: value.toString() };
+}
+
 function caps(list: readonly Cap[] | undefined, prefix: string): CompiledCap[] {
-  return (list ?? []).map((c) => ({ key: `${prefix}:${c.period}`, period: c.period, limit: dec(c.limit) }));
+  return (list ?? []).map((c) => ({ key: `${prefix}:${c.period}`, period: c.period, limit: fx(c.limit) }));
+}
+
+function factors(map: Readonly<Record<string, string | undefined>>): Map<string, Factor> {
+  const out = new Map<string, Factor>();
+  for (const [k, v] of Object.entries(map)) if (v !== undefined) out.set(k, factor(v));
+  return out;
+}
+
+function multiplier(m: Multiplier, source: string): CompiledMultiplier {
+  switch (m.kind) {
+    case "constant":
+      return { kind: m.kind, source, factor: factor(m.factor) };
+    case "window":
+      return { kind: m.kind, source, factor: factor(m.factor), from: timeOf(m.from), until: timeOf(m.until) };
+    case "recurring":
+      return { kind: m.kind, source, factor: factor(m.factor), window: m.window };
+    case "tier":
+    case "identityType":
+      return { kind: m.kind, source, factors: factors(m.factors) };
+  }
 }
 
 function build(rv: RuleVersion): Compiled {
   const currencies = new Map<string, CompiledCurrency>();
   for (const [key, cur] of Object.entries(rv.currencies)) {
     const share = rv.referral?.shares && Object.hasOwn(rv.referral.shares, key) ? rv.referral.shares[key] : undefined;
+    const tiers = (cur.tiers ?? []).map((t) => ({
+      key: t.key,
+      min: fx(t.minLifetime),
+      multiplier: t.multiplier === undefined ? undefined : factor(t.multiplier),
+      source: `currencies.${key}.tiers.${t.key}`,
+    }));
+    let startTier: string | null = null;
+    for (const t of tiers) if (FX_ZERO.gte(t.min)) startTier = t.key;
     currencies.set(key, {
       key,
       decimals: cur.decimals,
-      decay: cur.decay,
-      tiers: (cur.tiers ?? []).map((t) => ({ key: t.key, min: dec(t.minLifetime), multiplier: t.multiplier })),
+      decay: cur.decay && { config: cur.decay, epochMs: BigInt(timeOf(cur.decay.epoch)), halfLifeMs: BigInt(cur.decay.halfLifeSeconds) * 1000n },
+      tiers,
+      startTier,
       caps: caps(cur.caps, `currency:${key}`),
-      budget: cur.budget === undefined ? undefined : dec(cur.budget),
-      referralShare: share === undefined ? undefined : dec(share),
+      budget: cur.budget === undefined ? undefined : fx(cur.budget),
+      budgetKey: `budget:${key}`,
+      referralShare: share === undefined ? undefined : factor(share),
+      referralSource: `referral.shares.${key}`,
     });
   }
   const byEvent = new Map<string, CompiledRule[]>();
@@ -75,9 +149,12 @@ function build(rv: RuleVersion): Compiled {
       rule,
       activeFrom: rule.activeFrom === undefined ? undefined : timeOf(rule.activeFrom),
       activeUntil: rule.activeUntil === undefined ? undefined : timeOf(rule.activeUntil),
-      minAmount: rule.minAmount === undefined ? undefined : dec(rule.minAmount),
-      multipliers: rule.multipliers ?? [],
-      caps: caps(rule.caps, `rule:${rule.id}`),
+      minAmount: rule.minAmount === undefined ? undefined : fx(rule.minAmount),
+      base: rule.base && { perUnit: rule.base.kind === "perUnit", points: fx(rule.base.points) },
+      cooldownMs: rule.cooldownSeconds === undefined ? undefined : rule.cooldownSeconds * 1000,
+      multipliers: (rule.multipliers ?? []).map((m, i) => multiplier(m, `rules.${rule.id}.multipliers[${i}]`)),
+      milestones: (rule.milestones ?? []).map((m) => ({ id: m.id, metric: m.metric, level: fx(m.level), points: fx(m.points) })),
+      caps: [...caps(rule.caps, `rule:${rule.id}`), ...currency.caps],
       currency,
     };
     // Event type ids are uuids; compare them case-insensitively like PostgreSQL's uuid type does.

@@ -1,6 +1,8 @@
 import { ValidationError } from "@pointwise/errors";
 import Decimal from "decimal.js";
-import { D, type Dec, floorTo, SCALED_DECIMALS, str } from "./decimal";
+import type { CompiledDecay } from "./compile";
+import { D, type Dec, SCALED_DECIMALS, str } from "./decimal";
+import { type Fixed, fx, sig } from "./fixed";
 import type { DecayConfig } from "./schema";
 import { timeOf } from "./time";
 
@@ -25,7 +27,6 @@ const READ = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, t
  */
 const BITS = 128n;
 const ONE = 1n << BITS;
-const POINT_SCALE = 10n ** BigInt(SCALED_DECIMALS);
 
 function isqrt(n: bigint): bigint {
   if (n < 2n) return n;
@@ -46,10 +47,11 @@ for (let i = 0, x = 2n * ONE; i < Number(BITS); i++) {
 /** 2^(num/den) for 0 <= num < den, in fixed point (multiplied by 2^128). */
 function pow2Fraction(num: bigint, den: bigint): bigint {
   const bits = (num << BITS) / den;
+  if (bits === 0n) return ONE;
+  // The binary digits of the fraction, most significant first: digit i picks 2^(1/2^(i+1)).
+  const binary = bits.toString(2).padStart(Number(BITS), "0");
   let acc = ONE;
-  ROOTS.forEach((root, i) => {
-    if ((bits >> (BITS - 1n - BigInt(i))) & 1n) acc = (acc * root) >> BITS;
-  });
+  for (let i = 0; i < binary.length; i++) if (binary.charCodeAt(i) === 49) acc = (acc * (ROOTS[i] as bigint)) >> BITS;
   return acc;
 }
 
@@ -62,9 +64,8 @@ interface Split {
   halfLife: bigint;
 }
 
-function split(ms: number, decay: DecayConfig): Split {
-  const delta = BigInt(ms) - BigInt(timeOf(decay.epoch));
-  const halfLife = BigInt(decay.halfLifeSeconds) * 1000n;
+function split(ms: number, decay: DecayConfig, epochMs = BigInt(timeOf(decay.epoch)), halfLife = BigInt(decay.halfLifeSeconds) * 1000n): Split {
+  const delta = BigInt(ms) - epochMs;
   let whole = delta / halfLife;
   if (delta < 0n && whole * halfLife !== delta) whole -= 1n;
   if (whole > BigInt(MAX_HALF_LIVES) || whole < -BigInt(MAX_HALF_LIVES)) {
@@ -76,17 +77,39 @@ function split(ms: number, decay: DecayConfig): Split {
   return { whole, rest: delta - whole * halfLife, halfLife };
 }
 
+/** `points` in whole 10^-18 units, rounded half to even as decimal.js toFixed(0) rounds (exact for at most 18 places). */
+function unitsOf(points: Fixed): bigint {
+  const shift = SCALED_DECIMALS - points.s;
+  if (shift >= 0) return points.m * (POINT_SCALE_POW[shift] ?? 10n ** BigInt(shift));
+  const unit = 10n ** BigInt(-shift);
+  const q = points.m / unit;
+  const r = points.m - q * unit;
+  const twice = 2n * (r < 0n ? -r : r);
+  if (twice > unit || (twice === unit && (q & 1n) === 1n)) return points.m < 0n ? q - 1n : q + 1n;
+  return q;
+}
+
+const POINT_SCALE_POW: bigint[] = [];
+for (let i = 0; i <= 2 * SCALED_DECIMALS; i += 1) POINT_SCALE_POW.push(10n ** BigInt(i));
+
 /**
  * The stored (epoch-scaled) form of `points` earned at `ms`, rounded down to 18 places; exactly
  * `points` when the currency has no decay. `points` must have at most 18 decimal places.
  */
+export function scaleFixed(points: Fixed, ms: number, decay: CompiledDecay | undefined): Fixed {
+  if (!decay || points.isZero()) return points;
+  const { whole, rest, halfLife } = split(ms, decay.config, decay.epochMs, decay.halfLifeMs);
+  const product = unitsOf(points) * pow2Fraction(rest, halfLife);
+  const scaled = whole >= 0n ? (product << whole) >> BITS : product >> (BITS - whole);
+  // Dividing by 10^18 in decimal.js rounds to its precision; only a number of over 2000 digits notices.
+  return sig(scaled, SCALED_DECIMALS);
+}
+
+/** scaleFixed for a decimal.js value (the same digits). */
 export function scalePoints(points: Dec, ms: number, decay: DecayConfig | undefined): Dec {
   if (!decay || points.isZero()) return points;
-  const { whole, rest, halfLife } = split(ms, decay);
-  const units = BigInt(points.mul(POINT_SCALE.toString()).toFixed(0));
-  const product = units * pow2Fraction(rest, halfLife);
-  const scaled = whole >= 0n ? (product << whole) >> BITS : product >> (BITS - whole);
-  return floorTo(new D(scaled.toString()).div(POINT_SCALE.toString()), SCALED_DECIMALS);
+  const compiled = { config: decay, epochMs: BigInt(timeOf(decay.epoch)), halfLifeMs: BigInt(decay.halfLifeSeconds) * 1000n };
+  return new D(scaleFixed(fx(points.toFixed()), ms, compiled).toString());
 }
 
 /** The factor that turns a stored score into its decayed value at `at` (decimal string; "1" without decay). */

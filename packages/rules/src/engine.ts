@@ -1,7 +1,8 @@
 import { ConflictError, ValidationError } from "@pointwise/errors";
-import { type Award, own, payAward, progressIn, type Run } from "./award";
-import { type Compiled, type CompiledRule, compile } from "./compile";
-import { type Dec, dec, isDecimalString, MAX_DECIMAL_LENGTH, str } from "./decimal";
+import { own, payAward, type Run, type Scoring, tierIn } from "./award";
+import { type Compiled, type CompiledRule, compile, type Factor } from "./compile";
+import { isDecimalString, MAX_DECIMAL_LENGTH } from "./decimal";
+import { type Fixed, FX_ZERO, fx } from "./fixed";
 import type { RuleVersion } from "./schema";
 import { DeltaBook, type ScoreDelta } from "./scores";
 import { type CampaignState, emptyCampaignState, emptyUserState, parseCampaignState, parseUserState, type UserState } from "./state";
@@ -35,6 +36,8 @@ export interface ApplyResult {
   /** Events that can never score; their user's lastSeq still moves past them. */
   rejected: RejectedEvent[];
 }
+
+const ONE = fx("1");
 
 function fail(message: string, field: string, code = "event-invalid"): never {
   throw new ValidationError(message, { field, code });
@@ -85,74 +88,82 @@ function loadCampaign(c: Compiled, stored: CampaignState | null | undefined): Ca
   return state;
 }
 
-function qualifies(cr: CompiledRule, state: UserState, ms: number, amount: Dec): boolean {
+function qualifies(cr: CompiledRule, state: UserState, ms: number, amount: Fixed): boolean {
   const rule = cr.rule;
   if (cr.activeFrom !== undefined && ms < cr.activeFrom) return false;
   if (cr.activeUntil !== undefined && ms >= cr.activeUntil) return false;
   if (rule.schedule && !rule.schedule.some((w) => inRecurringWindow(ms, w))) return false;
   if (cr.minAmount && amount.lt(cr.minAmount)) return false;
-  const last = own(state.rules, rule.id)?.lastAt;
-  if (rule.cooldownSeconds !== undefined && last) {
+  if (cr.cooldownMs !== undefined) {
+    const last = own(state.rules, rule.id)?.lastAt;
     // An event received earlier than the last counted one (clock skew between receivers) is inside the cooldown too.
-    if (ms < timeOf(last) + rule.cooldownSeconds * 1000) return false;
+    if (last && ms < timeOf(last) + cr.cooldownMs) return false;
   }
   return true;
 }
 
-/** The multipliers that apply to a base award; they combine by multiplying. */
-function multipliersFor(cr: CompiledRule, ev: RawEvent, ms: number, tier: string | null): AppliedMultiplier[] {
-  const out: AppliedMultiplier[] = [];
-  cr.multipliers.forEach((m, i) => {
-    const source = `rules.${cr.rule.id}.multipliers[${i}]`;
-    let factor: string | undefined;
+/** The multipliers that apply to a base award, with their factors; they combine by multiplying. */
+function multipliersFor(cr: CompiledRule, ev: RawEvent, ms: number, tier: string | null): { factors: Factor[]; applied: AppliedMultiplier[] } {
+  const factors: Factor[] = [];
+  const applied: AppliedMultiplier[] = [];
+  for (const m of cr.multipliers) {
+    let factor: Factor | undefined;
     switch (m.kind) {
       case "constant":
         factor = m.factor;
         break;
       case "window":
-        if (ms >= timeOf(m.from) && ms < timeOf(m.until)) factor = m.factor;
+        if (ms >= m.from && ms < m.until) factor = m.factor;
         break;
       case "recurring":
         if (inRecurringWindow(ms, m.window)) factor = m.factor;
         break;
       case "tier":
-        if (tier !== null) factor = own(m.factors, tier);
+        if (tier !== null) factor = m.factors.get(tier);
         break;
       case "identityType":
-        factor = own(m.factors as Record<string, string>, ev.identityType);
+        factor = m.factors.get(ev.identityType);
         break;
     }
-    if (factor !== undefined) out.push({ kind: m.kind, factor: str(dec(factor)), source });
-  });
-  const level = tier === null ? undefined : cr.currency.tiers.find((t) => t.key === tier);
-  if (level?.multiplier !== undefined) {
-    out.push({ kind: "tierLevel", factor: str(dec(level.multiplier)), source: `currencies.${cr.currency.key}.tiers.${level.key}` });
+    if (factor !== undefined) {
+      factors.push(factor);
+      applied.push({ kind: m.kind, factor: factor.text, source: m.source });
+    }
   }
-  return out;
+  if (tier !== null) {
+    const level = cr.currency.tiers.find((t) => t.key === tier);
+    if (level?.multiplier !== undefined) {
+      factors.push(level.multiplier);
+      applied.push({ kind: "tierLevel", factor: level.multiplier.text, source: level.source });
+    }
+  }
+  return { factors, applied };
 }
 
-function scoreEvent(run: Run, c: Compiled, state: UserState, ev: RawEvent, ms: number, amount: Dec): void {
-  for (const cr of c.byEvent.get(ev.regEventId.toLowerCase()) ?? []) {
-    if (!qualifies(cr, state, ms, amount)) continue;
+const NO_FACTORS: { factors: Factor[]; applied: AppliedMultiplier[] } = { factors: [], applied: [] };
+
+function scoreEvent(run: Run, c: Compiled, state: UserState, at: Scoring): void {
+  const rules = c.byEvent.get(at.ev.regEventId) ?? c.byEvent.get(at.ev.regEventId.toLowerCase());
+  if (rules === undefined) return;
+  for (const cr of rules) {
+    if (!qualifies(cr, state, at.ms, at.amount)) continue;
     const rule = cr.rule;
     const prev = own(state.rules, rule.id);
-    const count = dec(prev?.count ?? "0").add(1);
-    const total = dec(prev?.amount ?? "0").add(amount);
-    const progress = { count: str(count), amount: str(total), lastAt: new Date(ms).toISOString(), milestones: [...(prev?.milestones ?? [])] };
+    const count = prev ? fx(prev.count).add(ONE) : ONE;
+    const total = prev ? fx(prev.amount).add(at.amount) : FX_ZERO.add(at.amount);
+    const progress = { count: count.toString(), amount: total.toString(), lastAt: at.iso, milestones: prev ? [...prev.milestones] : [] };
     state.rules[rule.id] = progress;
-    const award = (kind: Award["kind"], milestoneId: string | null, basePoints: Dec, multipliers: AppliedMultiplier[]) =>
-      payAward(run, state, { kind, ev, ms, cr, milestoneId, basePoints, multipliers });
-    if (rule.base) {
-      const points = dec(rule.base.points);
-      const basePoints = rule.base.kind === "perUnit" ? points.mul(amount) : points;
-      award("base", null, basePoints, multipliersFor(cr, ev, ms, progressIn(state, cr.currency).tier));
+    if (cr.base) {
+      const basePoints = cr.base.perUnit ? cr.base.points.mul(at.amount) : cr.base.points;
+      const m = cr.multipliers.length === 0 && cr.currency.tiers.length === 0 ? NO_FACTORS : multipliersFor(cr, at.ev, at.ms, tierIn(state, cr.currency));
+      payAward(run, state, { kind: "base", at, cr, milestoneId: null, basePoints, factors: m.factors, multipliers: m === NO_FACTORS ? [] : m.applied });
     }
     // Milestones are fixed bonuses: they are not multiplied, and the paid list makes each one pay once.
-    for (const m of rule.milestones ?? []) {
+    for (const m of cr.milestones) {
       if (progress.milestones.includes(m.id)) continue;
       if ((m.metric === "count" ? count : total).lt(m.level)) continue;
       progress.milestones.push(m.id);
-      award("milestone", m.id, dec(m.points), []);
+      payAward(run, state, { kind: "milestone", at, cr, milestoneId: m.id, basePoints: m.points, factors: [], multipliers: [] });
     }
   }
 }
@@ -216,7 +227,7 @@ export function applyEvents(input: ApplyInput): ApplyResult {
       rejected.push({ ...base, code: "occurred-at-invalid", message: `occurredAt must be an ISO 8601 time, got "${ev.occurredAt.slice(0, 40)}"` });
       return;
     }
-    scoreEvent(run, c, state, ev, ms, dec(ev.amount));
+    scoreEvent(run, c, state, { ev, ms, iso: new Date(ms).toISOString(), amount: fx(ev.amount) });
   });
 
   return {

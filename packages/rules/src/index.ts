@@ -25,7 +25,7 @@ export {
   type Tier,
   WEEKDAYS,
 } from "./schema";
-export { mergeScoreDeltas, type RankedRow, rankRows, type ScoreDelta, type ScoreRow } from "./scores";
+export { combineScoreDeltas, mergeScoreDeltas, type RankedRow, rankRows, type ScoreDelta, type ScoreRow } from "./scores";
 export {
   type CampaignState,
   emptyCampaignState,

@@ -1,4 +1,5 @@
-import { D, type Dec, dec, str, ZERO } from "./decimal";
+import { D, dec, str } from "./decimal";
+import { type Fixed, FX_ZERO, fx } from "./fixed";
 
 /**
  * A change to one score row (campaign, user, currency). score, referralScore and lifetime are
@@ -39,9 +40,9 @@ export interface ScoreRow {
 interface Acc {
   userId: string;
   currency: string;
-  score: Dec;
-  referralScore: Dec;
-  lifetime: Dec;
+  score: Fixed;
+  referralScore: Fixed;
+  lifetime: Fixed;
   tier: string | null | undefined;
   reachedAt: string;
 }
@@ -56,14 +57,14 @@ export class DeltaBook {
     const k = `${userId}${SEP}${currency}`;
     let acc = this.map.get(k);
     if (!acc) {
-      acc = { userId, currency, score: ZERO, referralScore: ZERO, lifetime: ZERO, tier: undefined, reachedAt: "" };
+      acc = { userId, currency, score: FX_ZERO, referralScore: FX_ZERO, lifetime: FX_ZERO, tier: undefined, reachedAt: "" };
       this.map.set(k, acc);
     }
     return acc;
   }
 
   /** Records own points paid to the event's user at `at` (ISO). */
-  own(userId: string, currency: string, paid: Dec, scaled: Dec, tier: string | null, at: string): void {
+  own(userId: string, currency: string, paid: Fixed, scaled: Fixed, tier: string | null, at: string): void {
     const acc = this.at(userId, currency);
     acc.lifetime = acc.lifetime.add(paid);
     acc.score = acc.score.add(scaled);
@@ -72,7 +73,7 @@ export class DeltaBook {
   }
 
   /** Records referral points paid to a referrer at `at` (ISO). */
-  referral(userId: string, currency: string, scaled: Dec, at: string): void {
+  referral(userId: string, currency: string, scaled: Fixed, at: string): void {
     const acc = this.at(userId, currency);
     acc.referralScore = acc.referralScore.add(scaled);
     this.grew(acc, at);
@@ -88,9 +89,9 @@ export class DeltaBook {
       const d: ScoreDelta = {
         userId: a.userId,
         currency: a.currency,
-        score: str(a.score),
-        referralScore: str(a.referralScore),
-        lifetime: str(a.lifetime),
+        score: a.score.toString(),
+        referralScore: a.referralScore.toString(),
+        lifetime: a.lifetime.toString(),
         reachedAt: a.reachedAt,
       };
       if (a.tier !== undefined) d.tier = a.tier;
@@ -103,6 +104,35 @@ function compareRowKeys(a: { userId: string; currency: string }, b: { userId: st
   if (a.userId !== b.userId) return a.userId < b.userId ? -1 : 1;
   if (a.currency !== b.currency) return a.currency < b.currency ? -1 : 1;
   return 0;
+}
+
+/**
+ * Combines the score deltas of consecutive engine calls into one list, as if the events had been
+ * applied in one call: amounts add up exactly, the later tier wins where one is given, reachedAt is
+ * the latest. Writing the combined list changes the rows exactly as writing each list in turn does,
+ * with one row write per (user, currency) instead of one per list. Sorted by user, then currency.
+ */
+export function combineScoreDeltas(lists: readonly (readonly ScoreDelta[])[]): ScoreDelta[] {
+  if (lists.length === 1) return [...(lists[0] ?? [])];
+  const map = new Map<string, { d: ScoreDelta; score: Fixed; referralScore: Fixed; lifetime: Fixed }>();
+  for (const list of lists) {
+    for (const d of list) {
+      const k = `${d.userId}${SEP}${d.currency}`;
+      const acc = map.get(k);
+      if (!acc) {
+        map.set(k, { d: { ...d }, score: fx(d.score), referralScore: fx(d.referralScore), lifetime: fx(d.lifetime) });
+        continue;
+      }
+      acc.score = acc.score.add(fx(d.score));
+      acc.referralScore = acc.referralScore.add(fx(d.referralScore));
+      acc.lifetime = acc.lifetime.add(fx(d.lifetime));
+      if (d.tier !== undefined) acc.d.tier = d.tier;
+      if (d.reachedAt > acc.d.reachedAt) acc.d.reachedAt = d.reachedAt;
+    }
+  }
+  return [...map.values()]
+    .map((a) => ({ ...a.d, score: a.score.toString(), referralScore: a.referralScore.toString(), lifetime: a.lifetime.toString() }))
+    .sort(compareRowKeys);
 }
 
 /**

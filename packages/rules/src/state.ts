@@ -70,9 +70,81 @@ function parseWith<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
   });
 }
 
-/** Checks a stored user state (for example read back from a jsonb column); throws ValidationError `state-invalid`. */
+/*
+ * The worker reads thousands of stored states per batch, and the zod schema above costs more than
+ * the scoring itself. The checks below accept exactly the plain JSON objects the schema accepts
+ * and copy them the way it does (keys in schema order); anything unusual (another prototype, an
+ * odd key, an invalid value) goes to the schema, which decides and names the problem.
+ */
+
+const DIGITS_RE = /^\d+$/;
+
+function plainKeys(o: unknown): string[] | undefined {
+  if (typeof o !== "object" || o === null || Object.getPrototypeOf(o) !== Object.prototype) return undefined;
+  const keys = Object.keys(o);
+  for (const k of keys) if (k === "__proto__") return undefined;
+  return Object.getOwnPropertySymbols(o).length === 0 ? keys : undefined;
+}
+
+function isDecimal(v: unknown): v is string {
+  return typeof v === "string" && isDecimalString(v);
+}
+
+function record<T>(o: unknown, item: (v: Record<string, unknown>) => T | undefined): Record<string, T> | undefined {
+  const keys = plainKeys(o);
+  if (!keys) return undefined;
+  const out: Record<string, T> = {};
+  for (const k of keys) {
+    const v = (o as Record<string, unknown>)[k];
+    const fields = plainKeys(v);
+    if (!fields) return undefined;
+    const copy = item(v as Record<string, unknown>);
+    if (copy === undefined || fields.length !== Object.keys(copy as object).length) return undefined;
+    out[k] = copy;
+  }
+  return out;
+}
+
+function progress(v: Record<string, unknown>): RuleProgress | undefined {
+  const { count, amount, lastAt, milestones } = v;
+  if (!isDecimal(count) || !isDecimal(amount) || (lastAt !== null && typeof lastAt !== "string") || !Array.isArray(milestones)) return undefined;
+  if (Object.getPrototypeOf(milestones) !== Array.prototype) return undefined;
+  const list: string[] = [];
+  for (let i = 0; i < milestones.length; i++) {
+    const m: unknown = milestones[i];
+    if (typeof m !== "string") return undefined;
+    list.push(m);
+  }
+  return { count, amount, lastAt, milestones: list };
+}
+
+function currencyProgress(v: Record<string, unknown>): UserState["currencies"][string] | undefined {
+  const { lifetime, tier } = v;
+  return isDecimal(lifetime) && (tier === null || typeof tier === "string") ? { lifetime, tier } : undefined;
+}
+
+function capUsage(v: Record<string, unknown>): UserState["caps"][string] | undefined {
+  const { period, used } = v;
+  return typeof period === "string" && isDecimal(used) ? { period, used } : undefined;
+}
+
+function fastUserState(input: unknown): UserState | undefined {
+  const keys = plainKeys(input);
+  if (keys?.length !== 6) return undefined;
+  const o = input as Record<string, unknown>;
+  const { format, ruleVersion, lastSeq } = o;
+  if (format !== STATE_FORMAT || typeof ruleVersion !== "number" || !Number.isSafeInteger(ruleVersion) || ruleVersion < 1) return undefined;
+  if (lastSeq !== null && (typeof lastSeq !== "string" || !DIGITS_RE.test(lastSeq))) return undefined;
+  const currencies = record(o.currencies, currencyProgress);
+  const rules = currencies && record(o.rules, progress);
+  const caps = rules && record(o.caps, capUsage);
+  if (!caps) return undefined;
+  return { format: STATE_FORMAT, ruleVersion, lastSeq, currencies: currencies as UserState["currencies"], rules: rules as UserState["rules"], caps };
+}
+
+/** Checks a stored user state (for example read back from a jsonb column) and copies it; throws ValidationError `state-invalid`. */
 export function parseUserState(input: unknown): UserState {
-  return parseWith(userStateSchema, input, "user state");
+  return fastUserState(input) ?? parseWith(userStateSchema, input, "user state");
 }
 
 /** Checks a stored campaign state; throws ValidationError `state-invalid`. */

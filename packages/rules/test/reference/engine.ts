@@ -1,0 +1,230 @@
+import { ConflictError, ValidationError } from "@pointwise/errors";
+import type { RuleVersion } from "../../src/schema";
+import type { AppliedMultiplier, LedgerEntry, RawEvent, RejectedEvent, SkippedEvent } from "../../src/types";
+import { type Award, own, payAward, progressIn, type Run } from "./award";
+import { type Compiled, type CompiledRule, compile } from "./compile";
+import { type Dec, dec, isDecimalString, MAX_DECIMAL_LENGTH, str } from "./decimal";
+import { DeltaBook, type ScoreDelta } from "./scores";
+import { type CampaignState, emptyCampaignState, emptyUserState, parseCampaignState, parseUserState, type UserState } from "./state";
+import { inRecurringWindow, parseTime, timeOf } from "./time";
+
+/** What the worker hands the engine for one batch of one campaign. */
+export interface ApplyInput {
+  /** The active rule version (treat it as immutable: it is validated once per object). */
+  rules: RuleVersion;
+  /** Events in log order (seq ascending), of one user or of many. */
+  events: readonly RawEvent[];
+  /** Prior state of each user in `events`, keyed by userId; a missing user starts empty. */
+  users?: Readonly<Record<string, UserState | undefined>>;
+  /** Prior campaign state; needed only when needsGlobalOrder(rules) (missing means none consumed yet). */
+  campaign?: CampaignState | null;
+}
+
+/** What one engine call produces; everything the worker writes in its transaction. */
+export interface ApplyResult {
+  /** Ledger entries in the order they were decided (log order, then rule order). */
+  entries: LedgerEntry[];
+  /** New state of every user that appears in `events` (unchanged for users whose events were all skipped). */
+  users: Record<string, UserState>;
+  /** New campaign state when needsGlobalOrder(rules), else null (nothing campaign-wide to store). */
+  campaign: CampaignState | null;
+  /** Per (user, currency) additions to the score rows, including referrers' referral points. */
+  scoreDeltas: ScoreDelta[];
+  /** Events already covered by their user's state (repeats): nothing was done for them. */
+  skipped: SkippedEvent[];
+  /** Events that can never score; their user's lastSeq still moves past them. */
+  rejected: RejectedEvent[];
+}
+
+function fail(message: string, field: string, code = "event-invalid"): never {
+  throw new ValidationError(message, { field, code });
+}
+
+function checkEvent(ev: RawEvent, index: number, campaignId: string): bigint {
+  const at = `events[${index}]`;
+  for (const f of ["id", "seq", "campaignId", "userId", "regEventId", "identityType", "amount", "occurredAt"] as const) {
+    if (typeof ev[f] !== "string") fail(`${at}.${f} must be a string`, `${at}.${f}`);
+  }
+  if (ev.id === "") fail(`${at}.id must not be empty`, `${at}.id`);
+  if (ev.userId === "") fail(`${at}.userId must not be empty`, `${at}.userId`);
+  if (ev.referrerId !== undefined && ev.referrerId !== null && (typeof ev.referrerId !== "string" || ev.referrerId === "")) {
+    fail(`${at}.referrerId must be a non-empty string or null`, `${at}.referrerId`);
+  }
+  if (!/^\d{1,30}$/.test(ev.seq)) fail(`${at}.seq must be a non-negative integer string`, `${at}.seq`);
+  if (ev.campaignId !== campaignId) {
+    fail(`${at}.campaignId must be ${campaignId}, the campaign of the rule version`, `${at}.campaignId`, "campaign-mismatch");
+  }
+  return BigInt(ev.seq);
+}
+
+function loadUser(users: ApplyInput["users"], userId: string, version: number): UserState {
+  const stored = own(users, userId);
+  if (stored === undefined || stored === null) return emptyUserState({ version });
+  const state = parseUserState(stored); // parsing also copies, so the caller's object is never mutated
+  if (state.ruleVersion !== version) {
+    fail(
+      `users.${userId}.ruleVersion is ${state.ruleVersion} but the rules are version ${version}; recompute from the log`,
+      `users.${userId}.ruleVersion`,
+      "state-rule-version-mismatch",
+    );
+  }
+  return state;
+}
+
+function loadCampaign(c: Compiled, stored: CampaignState | null | undefined): CampaignState | null {
+  if (!c.globalOrder) return null;
+  if (stored === undefined || stored === null) return emptyCampaignState(c.rv);
+  const state = parseCampaignState(stored);
+  if (state.ruleVersion !== c.rv.version) {
+    fail(
+      `campaign.ruleVersion is ${state.ruleVersion} but the rules are version ${c.rv.version}; recompute from the log`,
+      "campaign.ruleVersion",
+      "state-rule-version-mismatch",
+    );
+  }
+  return state;
+}
+
+function qualifies(cr: CompiledRule, state: UserState, ms: number, amount: Dec): boolean {
+  const rule = cr.rule;
+  if (cr.activeFrom !== undefined && ms < cr.activeFrom) return false;
+  if (cr.activeUntil !== undefined && ms >= cr.activeUntil) return false;
+  if (rule.schedule && !rule.schedule.some((w) => inRecurringWindow(ms, w))) return false;
+  if (cr.minAmount && amount.lt(cr.minAmount)) return false;
+  const last = own(state.rules, rule.id)?.lastAt;
+  if (rule.cooldownSeconds !== undefined && last) {
+    // An event received earlier than the last counted one (clock skew between receivers) is inside the cooldown too.
+    if (ms < timeOf(last) + rule.cooldownSeconds * 1000) return false;
+  }
+  return true;
+}
+
+/** The multipliers that apply to a base award; they combine by multiplying. */
+function multipliersFor(cr: CompiledRule, ev: RawEvent, ms: number, tier: string | null): AppliedMultiplier[] {
+  const out: AppliedMultiplier[] = [];
+  cr.multipliers.forEach((m, i) => {
+    const source = `rules.${cr.rule.id}.multipliers[${i}]`;
+    let factor: string | undefined;
+    switch (m.kind) {
+      case "constant":
+        factor = m.factor;
+        break;
+      case "window":
+        if (ms >= timeOf(m.from) && ms < timeOf(m.until)) factor = m.factor;
+        break;
+      case "recurring":
+        if (inRecurringWindow(ms, m.window)) factor = m.factor;
+        break;
+      case "tier":
+        if (tier !== null) factor = own(m.factors, tier);
+        break;
+      case "identityType":
+        factor = own(m.factors as Record<string, string>, ev.identityType);
+        break;
+    }
+    if (factor !== undefined) out.push({ kind: m.kind, factor: str(dec(factor)), source });
+  });
+  const level = tier === null ? undefined : cr.currency.tiers.find((t) => t.key === tier);
+  if (level?.multiplier !== undefined) {
+    out.push({ kind: "tierLevel", factor: str(dec(level.multiplier)), source: `currencies.${cr.currency.key}.tiers.${level.key}` });
+  }
+  return out;
+}
+
+function scoreEvent(run: Run, c: Compiled, state: UserState, ev: RawEvent, ms: number, amount: Dec): void {
+  for (const cr of c.byEvent.get(ev.regEventId.toLowerCase()) ?? []) {
+    if (!qualifies(cr, state, ms, amount)) continue;
+    const rule = cr.rule;
+    const prev = own(state.rules, rule.id);
+    const count = dec(prev?.count ?? "0").add(1);
+    const total = dec(prev?.amount ?? "0").add(amount);
+    const progress = { count: str(count), amount: str(total), lastAt: new Date(ms).toISOString(), milestones: [...(prev?.milestones ?? [])] };
+    state.rules[rule.id] = progress;
+    const award = (kind: Award["kind"], milestoneId: string | null, basePoints: Dec, multipliers: AppliedMultiplier[]) =>
+      payAward(run, state, { kind, ev, ms, cr, milestoneId, basePoints, multipliers });
+    if (rule.base) {
+      const points = dec(rule.base.points);
+      const basePoints = rule.base.kind === "perUnit" ? points.mul(amount) : points;
+      award("base", null, basePoints, multipliersFor(cr, ev, ms, progressIn(state, cr.currency).tier));
+    }
+    // Milestones are fixed bonuses: they are not multiplied, and the paid list makes each one pay once.
+    for (const m of rule.milestones ?? []) {
+      if (progress.milestones.includes(m.id)) continue;
+      if ((m.metric === "count" ? count : total).lt(m.level)) continue;
+      progress.milestones.push(m.id);
+      award("milestone", m.id, dec(m.points), []);
+    }
+  }
+}
+
+/**
+ * Applies events to prior state: the engine's one entry point for the worker. Pure and
+ * deterministic; inputs are never mutated. Events whose seq is at or below their user's
+ * `lastSeq` are skipped, so applying a batch twice changes nothing.
+ *
+ * Throws ValidationError for a structurally broken event or state, and ConflictError
+ * `ordering-violation` when a budgeted campaign's events arrive out of global log order.
+ */
+export function applyEvents(input: ApplyInput): ApplyResult {
+  const c = compile(input.rules);
+  const run: Run = {
+    ruleVersion: c.rv.version,
+    campaign: loadCampaign(c, input.campaign),
+    entries: [],
+    book: new DeltaBook(),
+  };
+  const users = new Map<string, UserState>();
+  const skipped: SkippedEvent[] = [];
+  const rejected: RejectedEvent[] = [];
+  let prev: { seq: bigint; id: string } | undefined;
+
+  input.events.forEach((raw, index) => {
+    const seq = checkEvent(raw, index, c.rv.campaignId);
+    if (prev && (seq < prev.seq || (seq === prev.seq && raw.id !== prev.id))) {
+      fail(`events[${index}].seq ${raw.seq} must be greater than the previous event's seq ${prev.seq}`, `events[${index}].seq`, "events-out-of-order");
+    }
+    prev = { seq, id: raw.id };
+    const ev: RawEvent = { ...raw, seq: seq.toString() };
+    let state = users.get(ev.userId);
+    if (!state) {
+      state = loadUser(input.users, ev.userId, c.rv.version);
+      users.set(ev.userId, state);
+    }
+    if (state.lastSeq !== null && seq <= BigInt(state.lastSeq)) {
+      skipped.push({ eventId: ev.id, seq: ev.seq, userId: ev.userId, reason: "already-applied" });
+      return;
+    }
+    const campaign = run.campaign;
+    if (campaign && campaign.lastSeq !== null && seq <= BigInt(campaign.lastSeq)) {
+      throw new ConflictError(
+        "ordering-violation",
+        `events[${index}].seq ${ev.seq} is not after the campaign's last applied seq ${campaign.lastSeq}; a budgeted campaign must be applied in global log order`,
+        { details: { eventId: ev.id, seq: ev.seq, campaignLastSeq: campaign.lastSeq } },
+      );
+    }
+    state.lastSeq = ev.seq;
+    if (campaign) campaign.lastSeq = ev.seq;
+
+    const base = { eventId: ev.id, seq: ev.seq, userId: ev.userId };
+    if (!isDecimalString(ev.amount)) {
+      const message = `amount must be a non-negative decimal string of at most ${MAX_DECIMAL_LENGTH} characters, got "${ev.amount.slice(0, 40)}"`;
+      rejected.push({ ...base, code: "amount-invalid", message });
+      return;
+    }
+    const ms = parseTime(ev.occurredAt);
+    if (ms === undefined) {
+      rejected.push({ ...base, code: "occurred-at-invalid", message: `occurredAt must be an ISO 8601 time, got "${ev.occurredAt.slice(0, 40)}"` });
+      return;
+    }
+    scoreEvent(run, c, state, ev, ms, dec(ev.amount));
+  });
+
+  return {
+    entries: run.entries,
+    users: Object.fromEntries(users),
+    campaign: run.campaign,
+    scoreDeltas: run.book.list(),
+    skipped,
+    rejected,
+  };
+}
