@@ -34,7 +34,13 @@ beforeAll(async () => {
     const key = String(req.headers["idempotency-key"]);
     const events = (JSON.parse(body) as { events: Received[] }).events;
     const n = calls.length;
-    calls.push({ key, size: events.length, auth: req.headers.authorization, contentType: req.headers["content-type"], source: req.headers["x-pointwise-source"] });
+    calls.push({
+      key,
+      size: events.length,
+      auth: req.headers.authorization,
+      contentType: req.headers["content-type"],
+      source: req.headers["x-pointwise-source"],
+    });
     if (req.headers.authorization !== "Bearer right-key") {
       const code = req.headers.authorization === undefined || req.headers.authorization.trim() === "Bearer" ? "missing-api-key" : "invalid-api-key";
       return json(res, 200, { data: null, errors: [{ message: "bad key", extensions: { code } }] });
