@@ -13,8 +13,9 @@ void runService("admin-api", logger, async () => {
   logger.level = env.LOG_LEVEL;
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "admin-api" });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
-    const { created } = await ensureFirstOperator(db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD, env.ADMIN_PROJECT_NAME);
+    const { created, passwordReset } = await ensureFirstOperator(db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD, env.ADMIN_PROJECT_NAME);
     if (created) logger.info({ email: env.ADMIN_EMAIL }, "first operator created");
+    if (passwordReset) logger.warn({ email: env.ADMIN_EMAIL }, "first operator's password reset to ADMIN_PASSWORD");
   }
   const ingest = lazyIngest({ url: env.NATS_URL, namespace: env.NAMESPACE, db, logger });
   const server = await listen(createAdminApp({ env, logger, db, ingest }), env.PORT, env.HOST);

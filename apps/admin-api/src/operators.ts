@@ -1,22 +1,28 @@
-import { hashPassword } from "@pointwise/auth";
+import { hashPassword, verifyPassword } from "@pointwise/auth";
 import type { Database } from "@pointwise/db";
 import { ConflictError } from "@pointwise/errors";
 
 /**
  * Creates the demo project and its first operator from settings when that e-mail is not known yet.
- * Idempotent: running it on every start changes nothing once the operator exists.
+ * The settings stay authoritative for that operator: when the stored password no longer matches
+ * ADMIN_PASSWORD (a new clone with newly generated secrets on the same database), it is reset to it.
+ * Otherwise running it on every start changes nothing.
  */
 export async function ensureFirstOperator(
   db: Database,
   email: string,
   password: string,
   projectName: string,
-): Promise<{ projectId: string; created: boolean }> {
+): Promise<{ projectId: string; created: boolean; passwordReset: boolean }> {
   const existing = await db.prisma.operator.findUnique({ where: { email: email.toLowerCase() } });
-  if (existing) return { projectId: existing.projectId, created: false };
+  if (existing) {
+    if (await verifyPassword(password, existing.passwordHash)) return { projectId: existing.projectId, created: false, passwordReset: false };
+    await db.prisma.operator.update({ where: { id: existing.id }, data: { passwordHash: await hashPassword(password) } });
+    return { projectId: existing.projectId, created: false, passwordReset: true };
+  }
   const passwordHash = await hashPassword(password);
   const project = await db.prisma.project.create({ data: { name: projectName, operators: { create: { email: email.toLowerCase(), passwordHash } } } });
-  return { projectId: project.id, created: true };
+  return { projectId: project.id, created: true, passwordReset: false };
 }
 
 /** Adds an operator to a project; e-mails are unique across projects because sign-in is by e-mail alone. */
