@@ -39,12 +39,13 @@ export function snapshot(): CpuSnapshot {
 }
 
 /**
- * CPU seconds used between two snapshots, grouped: `worker` (the given pid), `postgres` (its
- * backends), `postgres background` (WAL writer, checkpointer, background writer, autovacuum),
- * `nats-server`, and `other` (everything else on this shared machine, this process included).
+ * CPU seconds used between two snapshots, grouped: `worker` (the given pid), `postgres for the
+ * worker` (the backends of its connections, `workerBackends`), `other postgres` (every other
+ * backend: this benchmark's own queries and anyone else's on this shared machine), `postgres
+ * background` (WAL writer, checkpointer, background writer, autovacuum), `nats-server`, and `other`.
  */
-export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot, workerPid: number): Record<string, number> {
-  const groups: Record<string, number> = { worker: 0, postgres: 0, "postgres background": 0, "nats-server": 0, other: 0 };
+export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot, workerPid: number, workerBackends: ReadonlySet<number>): Record<string, number> {
+  const groups: Record<string, number> = { worker: 0, "postgres for the worker": 0, "other postgres": 0, "postgres background": 0, "nats-server": 0, other: 0 };
   for (const [pid, a] of after) {
     const used = a.ms - (before.get(pid)?.ms ?? 0);
     if (used <= 0) continue;
@@ -52,7 +53,9 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot, workerPid: n
       pid === workerPid
         ? "worker"
         : a.name === "postgres"
-          ? "postgres"
+          ? workerBackends.has(pid)
+            ? "postgres for the worker"
+            : "other postgres"
           : a.name.startsWith("postgres ")
             ? "postgres background"
             : a.name === "nats-server"

@@ -17,8 +17,8 @@ import { freePort, repoRoot, spawnApp, waitUntil } from "@pointwise/testkit";
 import { AckPolicy, DeliverPolicy, nanos } from "nats";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
 import { type BenchResult, emit, type Figure, peakRssMb, quick } from "../lib/measure";
-import { describeProfile, summariseProfile } from "../lib/profile";
 import { cpuBetween, sampleCpu } from "./cpu";
+import { describeWorkerProfile } from "./profile";
 import { benchRules } from "./rules";
 import { describeSteps, measureSteps } from "./steps";
 
@@ -153,6 +153,17 @@ async function runWorker({ fx }: { fx: Fixture }, events: number, profileDir?: s
   const worker = profileDir ? await spawnProfiled(env, profileDir) : await spawnApp("scoring-worker", env);
   const readyAt = performance.now();
   const sampler = sampleCpu();
+  // The worker's own backends, told apart from everyone else's by name, database and start time.
+  const backends = new Set<number>();
+  const spawnedAtWall = new Date(Date.now() - (performance.now() - spawnedAt));
+  const findBackends = async () => {
+    const { rows } = await pool.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = 'scoring-worker' AND datname = current_database() AND backend_start >= $1",
+      [spawnedAtWall],
+    );
+    for (const r of rows) backends.add(r.pid);
+  };
+  await findBackends();
   // Polling must not load PostgreSQL: max(seq) is one index probe, and count(*) (a scan) runs only once
   // max(seq) says the count can have been reached (seqs are distinct, so count >= n needs max >= n).
   const logged = async () => {
@@ -161,12 +172,14 @@ async function runWorker({ fx }: { fx: Fixture }, events: number, profileDir?: s
     return Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM event_log")).rows[0]?.n) >= events;
   };
   const deadline = Date.now() + 30 * 60_000;
-  while (!(await logged())) {
+  for (let polls = 0; !(await logged()); polls++) {
     if (Date.now() > deadline) throw new Error("timed out waiting for the backlog to be applied");
+    if (polls % 10 === 0) await findBackends();
     await new Promise((r) => setTimeout(r, 100));
   }
+  await findBackends();
   const seconds = (performance.now() - readyAt) / 1000;
-  const cpu = cpuBetween(sampler.first, sampler.stop(), worker.child.pid as number);
+  const cpu = cpuBetween(sampler.first, sampler.stop(), worker.child.pid as number, backends);
   const { rows } = await pool.query<{ ledger: string; scores: string; users: string }>(
     `SELECT (SELECT count(*) FROM ledger_entry)::text AS ledger, (SELECT count(*) FROM score WHERE campaign_id = $1)::text AS scores,
             (SELECT count(*) FROM app_user WHERE campaign_id = $1)::text AS users`,
@@ -214,14 +227,14 @@ async function main(): Promise<void> {
   }
   // A profile says where the worker's own time goes; without --profile it is taken on a smaller second backlog.
   if (profileDir) {
-    notes.push(`profile of the worker: ${describeProfile(summariseProfile(profileDir))}`);
+    notes.push(`profile of the worker: ${describeWorkerProfile(profileDir)}`);
   } else if (!met && !quick) {
     const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
     const second = await prepare(PROFILE_EVENTS);
     const profiled = await runWorker(second, PROFILE_EVENTS, dir);
     await cleanUp(second);
     notes.push(
-      `profile of the worker on ${PROFILE_EVENTS.toLocaleString("en")} events (${Math.round(PROFILE_EVENTS / profiled.seconds).toLocaleString("en")} events/s while profiled): ${describeProfile(summariseProfile(dir))}`,
+      `profile of the worker on ${PROFILE_EVENTS.toLocaleString("en")} events (${Math.round(PROFILE_EVENTS / profiled.seconds).toLocaleString("en")} events/s while profiled): ${describeWorkerProfile(dir)}`,
     );
   }
   if (!met && !quick) {
