@@ -6,14 +6,13 @@
 // the worker, PostgreSQL and NATS over the main run says which of them bounds it.
 //
 //   node --import tsx bench/scoring/run.ts [--events 200000] [--quick] [--profile]
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Bus, createBus, decodeRawEvent } from "@pointwise/bus";
 import { Prisma } from "@pointwise/db";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { freePort, repoRoot, spawnApp, waitUntil } from "@pointwise/testkit";
+import { spawnApp } from "@pointwise/testkit";
 import { AckPolicy, DeliverPolicy, nanos } from "nats";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
 import { type BenchResult, emit, type Figure, peakRssMb, quick } from "../lib/measure";
@@ -118,39 +117,14 @@ interface WorkerRun {
   users: string;
 }
 
-/**
- * The built worker as spawnApp starts it, but with `--cpu-prof` on the command line (Node refuses it
- * in NODE_OPTIONS); the profile is written when the process exits after SIGTERM.
- */
-async function spawnProfiled(env: Record<string, string>, dir: string) {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--enable-source-maps", path.join(repoRoot, "apps", "scoring-worker", "dist", "main.js")],
-    {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? "", ...env, PORT: String(port), HOST: "127.0.0.1" },
-      stdio: "ignore",
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 20_000, "the profiled worker to be ready");
-  return {
-    child,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
 /** Starts the built worker on the backlog and waits until every event is in the log; `profileDir` profiles it. */
 async function runWorker({ fx }: { fx: Fixture }, events: number, profileDir?: string): Promise<WorkerRun> {
   const { pool } = fx.db;
   // The worker starts consuming a moment before it answers /readyz, so timing from readiness slightly flatters it.
   const spawnedAt = performance.now();
   const env = { ...fx.env, ...WORKER_ENV };
-  const worker = profileDir ? await spawnProfiled(env, profileDir) : await spawnApp("scoring-worker", env);
+  // The profile is written when the process exits after SIGTERM.
+  const worker = await spawnApp("scoring-worker", env, profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {});
   const readyAt = performance.now();
   const sampler = sampleCpu();
   // The worker's own backends, told apart from everyone else's by name, database and start time.
