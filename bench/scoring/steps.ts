@@ -7,6 +7,8 @@
 //   node --import tsx bench/scoring/steps.ts [--events 40000] [--users N] [--stage 1000] [--apply 20000]
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { Writable } from "node:stream";
+import { finished } from "node:stream/promises";
 import type { RawEventMessage } from "@pointwise/schemas";
 import type { Pool, PoolClient } from "pg";
 import { applyInboxBatch } from "../../apps/scoring-worker/src/apply";
@@ -54,7 +56,7 @@ function cpuOf(pid: number): number {
 
 function labelOf(sql: string): string {
   const s = sql.replace(/\s+/g, " ").trim();
-  const m = /^WITH .*?\) (INSERT INTO \w+)|^(INSERT INTO \w+|DELETE FROM \w+|UPDATE \w+|SELECT pg_try\w*|BEGIN|COMMIT)|^SELECT .*? FROM (\w+)/.exec(s);
+  const m = /^WITH .*?\) (INSERT INTO \w+)|^(INSERT INTO \w+|COPY \w+|DELETE FROM \w+|UPDATE \w+|SELECT pg_try\w*|BEGIN|COMMIT)|^SELECT .*? FROM (\w+)/.exec(s);
   return m ? (m[1] ?? m[2] ?? `SELECT FROM ${m[3]}`) : s.slice(0, 40);
 }
 
@@ -99,19 +101,23 @@ export async function measureSteps(options: StepsOptions): Promise<StepsResult> 
       const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
       const pid = rows[0]?.pid as number;
       const query = client.query.bind(client) as (...a: unknown[]) => Promise<unknown>;
-      (client as unknown as { query: unknown }).query = async (...a: unknown[]) => {
+      (client as unknown as { query: unknown }).query = (...a: unknown[]) => {
         const label = labelOf(typeof a[0] === "string" ? a[0] : ((a[0] as { text?: string }).text ?? ""));
         const w0 = performance.now();
         const c0 = cpuOf(pid);
-        try {
-          return await query(...a);
-        } finally {
+        const record = () => {
           const t = costs.get(label) ?? { ms: 0, cpuMs: 0, n: 0 };
           t.ms += performance.now() - w0;
           t.cpuMs += cpuOf(pid) - c0;
           t.n++;
           costs.set(label, t);
-        }
+        };
+        const result = query(...a);
+        // A COPY is a stream the caller writes to, handed back as it is; it is timed until it finishes.
+        if (result instanceof Writable) finished(result).then(record, record);
+        // pg-pool's own calls pass a callback and get nothing back; those are not the worker's statements.
+        else if (result instanceof Promise) result.then(record, record);
+        return result;
       };
       return client;
     };

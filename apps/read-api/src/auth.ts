@@ -22,41 +22,67 @@ const MAX_REMEMBERED = 10_000;
 /**
  * Decides who may read a user's scores. A portal token may read only its own user (`sub`); a campaign
  * API key may read any user of its campaign and gets the same answer for a user of another campaign as
- * for an unknown one. Every check runs before any cached response is looked at.
+ * for an unknown one. Every check runs before any cached response is looked at. A key's lookup is
+ * trusted for `keyCacheMs` from the moment it starts (before PostgreSQL sees it), so a revoked key is refused by
+ * every request that arrives more than `keyCacheMs` after the revocation was committed.
  */
 export function createScoresAuthorizer(db: Database, verifier: PortalVerifier | null, keyCacheMs: number) {
-  // Keyed by the key's hash so no raw key sits in memory longer than the request.
-  const keys = new Map<string, Remembered<string | null>>();
+  // Keyed by the key's hash so no raw key sits in memory longer than the request. The lookup itself
+  // is remembered (not only its result), so requests arriving while it runs share it instead of each
+  // querying PostgreSQL; its window starts when it started, so sharing cannot stretch the bound.
+  const keys = new Map<string, Remembered<Promise<string | null>>>();
   // A user never changes campaign, so a found one can be remembered without expiry.
   const campaigns = new Map<string, string>();
+  // Campaign lookups in flight, by user, shared by the requests that arrive while they run.
+  const findingCampaigns = new Map<string, Promise<string | null>>();
 
-  async function campaignOfKey(key: string): Promise<string | null> {
-    const prefix = apiKeyPrefix(key);
-    if (!prefix) return null;
-    const hash = hashApiKey(key);
-    const hit = keys.get(hash);
-    if (hit && hit.expires > Date.now()) return hit.value;
+  async function lookUpKey(key: string, prefix: string): Promise<string | null> {
     const { rows } = await fromDatabase(() =>
       db.pool.query<{ campaign_id: string; hash: string }>("SELECT campaign_id, hash FROM api_key WHERE prefix = $1 AND revoked_at IS NULL", [prefix]),
     );
     const row = rows[0];
-    const campaignId = row && apiKeyMatches(key, row.hash) ? row.campaign_id : null;
-    if (keyCacheMs > 0) {
-      if (keys.size >= MAX_REMEMBERED) keys.clear();
-      keys.set(hash, { value: campaignId, expires: Date.now() + keyCacheMs });
-    }
-    return campaignId;
+    return row && apiKeyMatches(key, row.hash) ? row.campaign_id : null;
   }
 
-  async function campaignOf(userId: string): Promise<string | null> {
+  function campaignOfKey(key: string): Promise<string | null> {
+    const prefix = apiKeyPrefix(key);
+    if (!prefix) return Promise.resolve(null);
+    if (keyCacheMs <= 0) return lookUpKey(key, prefix);
+    const hash = hashApiKey(key);
+    const now = Date.now();
+    const hit = keys.get(hash);
+    if (hit && hit.expires > now) return hit.value;
+    const lookup = lookUpKey(key, prefix);
+    if (keys.size >= MAX_REMEMBERED) keys.clear();
+    keys.set(hash, { value: lookup, expires: now + keyCacheMs });
+    // A failed lookup (PostgreSQL away) is not an answer: the next request tries again.
+    lookup.catch(() => {
+      if (keys.get(hash)?.value === lookup) keys.delete(hash);
+    });
+    return lookup;
+  }
+
+  function campaignOf(userId: string): Promise<string | null> {
     const known = campaigns.get(userId);
-    if (known) return known;
-    const campaignId = await campaignOfUser(db.pool, userId);
-    if (campaignId !== null) {
-      if (campaigns.size >= MAX_REMEMBERED) campaigns.clear();
-      campaigns.set(userId, campaignId);
-    }
-    return campaignId;
+    if (known) return Promise.resolve(known);
+    const running = findingCampaigns.get(userId);
+    if (running) return running;
+    const lookup = campaignOfUser(db.pool, userId).then(
+      (campaignId) => {
+        findingCampaigns.delete(userId);
+        if (campaignId !== null) {
+          if (campaigns.size >= MAX_REMEMBERED) campaigns.clear();
+          campaigns.set(userId, campaignId);
+        }
+        return campaignId;
+      },
+      (err: unknown) => {
+        findingCampaigns.delete(userId);
+        throw err;
+      },
+    );
+    findingCampaigns.set(userId, lookup);
+    return lookup;
   }
 
   return {

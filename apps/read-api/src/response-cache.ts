@@ -18,6 +18,7 @@ export interface ResponseCache {
    * The body under `parts`, built by `build` on a miss (once across every process). A NotFoundError
    * from `build` is cached like a body, so unknown ids do not reach PostgreSQL on every request.
    * When `build` fails with a retryable error (PostgreSQL down) the last good copy is served instead.
+   * Concurrent calls for one key in a process share one lookup and so the first caller's `build`.
    */
   get(parts: readonly string[], build: () => Promise<string>): Promise<string>;
   /**
@@ -43,6 +44,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   let localChars = 0;
   // Bumped by every drop: a read that started before a drop must not store what it read locally.
   let epoch = 0;
+  // Lookups in flight, by key; a drop forgets the ones it covers so later requests look up afresh.
+  const pending = new Map<string, Promise<string>>();
 
   function remember(key: string, value: string, ttlLeftMs: number): void {
     if (localChars + value.length > LOCAL_CHARS) {
@@ -73,6 +76,36 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     return value;
   }
 
+  // The raw stored value under `key` (a body or a marked not-found), read or built; see `get`.
+  async function lookUp(key: string, parts: readonly string[], build: () => Promise<string>): Promise<string> {
+    const known = await shared(key);
+    if (known !== null) return known;
+    const staleKey = cache.key("read-stale", ...parts);
+    let servedStale = false;
+    const value = await cache.getOrBuild(key, ttlMs, async () => {
+      try {
+        const body = await build();
+        await cache.client.set(staleKey, body, { PX: staleTtlMs }).catch(() => undefined);
+        return body;
+      } catch (err) {
+        if (err instanceof NotFoundError) return NOT_FOUND_MARK + JSON.stringify({ code: err.code, message: err.message });
+        if (!isRetryable(err)) throw err;
+        const stale = await cache.client.get(staleKey).catch(() => null);
+        if (stale === null) throw err;
+        servedStale = true;
+        logger.warn({ key: parts.join(":"), err }, "serving the last good response while a dependency is down");
+        return stale;
+      }
+    });
+    // The stale copy was stored under the fresh key with the full window; shorten it so the next
+    // build is tried soon after PostgreSQL is back.
+    if (servedStale) await cache.client.pExpire(key, Math.min(STALE_RETRY_MS, ttlMs)).catch(() => undefined);
+    // Read back what Redis now holds, with its time left, so the local copy starts here instead of on
+    // the next request (one round trip per miss; `shared` keeps the rules on TTL and drops).
+    else await shared(key);
+    return value;
+  }
+
   function answer(value: string): string {
     if (value.startsWith(NOT_FOUND_MARK)) {
       const { code, message } = JSON.parse(value.slice(NOT_FOUND_MARK.length)) as { code: string; message: string };
@@ -93,6 +126,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
             localChars -= v.value.length;
           }
         }
+        for (const k of pending.keys()) if (k === head || k.startsWith(`${head}:`)) pending.delete(k);
       };
       forgetLocal();
       let dropped = 0;
@@ -105,29 +139,22 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     },
     async get(parts, build) {
       const key = cache.key("read", ...parts);
-      const known = await shared(key);
-      if (known !== null) return answer(known);
-      const staleKey = cache.key("read-stale", ...parts);
-      let servedStale = false;
-      const value = await cache.getOrBuild(key, ttlMs, async () => {
-        try {
-          const body = await build();
-          await cache.client.set(staleKey, body, { PX: staleTtlMs }).catch(() => undefined);
-          return body;
-        } catch (err) {
-          if (err instanceof NotFoundError) return NOT_FOUND_MARK + JSON.stringify({ code: err.code, message: err.message });
-          if (!isRetryable(err)) throw err;
-          const stale = await cache.client.get(staleKey).catch(() => null);
-          if (stale === null) throw err;
-          servedStale = true;
-          logger.warn({ key: parts.join(":"), err }, "serving the last good response while a dependency is down");
-          return stale;
-        }
-      });
-      // The stale copy was stored under the fresh key with the full window; shorten it so the next
-      // build is tried soon after PostgreSQL is back.
-      if (servedStale) await cache.client.pExpire(key, Math.min(STALE_RETRY_MS, ttlMs)).catch(() => undefined);
-      return answer(value);
+      const hit = local.get(key);
+      if (hit && hit.expires > Date.now()) return answer(hit.value);
+      // Concurrent requests for one key in this process share one lookup: without it every request
+      // that arrives while a key is missing (a new window, a dropped user) makes its own Redis round
+      // trips and, on a miss, polls the build lock every 15 ms; under load that was most of the work.
+      let lookup = pending.get(key);
+      if (!lookup) {
+        const started = lookUp(key, parts, build);
+        lookup = started;
+        pending.set(key, started);
+        const settle = () => {
+          if (pending.get(key) === started) pending.delete(key);
+        };
+        started.then(settle, settle);
+      }
+      return answer(await lookup);
     },
   };
 }

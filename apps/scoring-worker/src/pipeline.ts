@@ -1,4 +1,6 @@
+import { finished } from "node:stream/promises";
 import type { PoolClient, QueryResult, QueryResultRow } from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 
 /** Anything that runs a parameterised statement: a pool, one of its clients, or a Pipeline. */
 export interface Queryable {
@@ -22,9 +24,26 @@ export class Pipeline implements Queryable {
 
   /** Queues a statement; its promise may be awaited for its rows, and `flush` waits for it too. */
   query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
-    const send = (): Promise<QueryResult<R>> => {
+    return this.enqueue(() => this.client.query<R>(text, values));
+  }
+
+  /**
+   * Queues a `COPY ... FROM STDIN` of `data` (rows in COPY's text format); resolves with the number
+   * of rows once PostgreSQL has taken all of them.
+   */
+  copy(statement: string, data: string): Promise<number> {
+    return this.enqueue(async () => {
+      const stream = this.client.query(copyFrom(statement));
+      stream.end(data);
+      await finished(stream);
+      return stream.rowCount;
+    });
+  }
+
+  private enqueue<T>(run: () => Promise<T>): Promise<T> {
+    const send = (): Promise<T> => {
       if (this.failure) return Promise.reject(this.failure.error);
-      return this.client.query<R>(text, values).catch((error: unknown) => {
+      return run().catch((error: unknown) => {
         this.failure ??= { error };
         throw error;
       });

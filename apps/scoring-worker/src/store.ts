@@ -1,4 +1,5 @@
 import type { ApplyResult, CampaignState, LedgerEntry, RuleVersion, UserState } from "@pointwise/rules";
+import { copyRow } from "./copy-text";
 import type { Pipeline } from "./pipeline";
 
 /**
@@ -125,7 +126,7 @@ export function queueStates(p: Pipeline, t: Target, rules: RuleVersion, result: 
 }
 
 /**
- * The lineage kept in the ledger's jsonb column: what the columns do not already say. Always the
+ * The lineage kept in the ledger's json column: what the columns do not already say. Always the
  * base points, the multipliers and the limits that cut the award; the rest only when it adds
  * something (a referral's source, a milestone, a decay-scaled amount that differs from the paid one).
  */
@@ -137,10 +138,39 @@ export function lineageOf(x: LedgerEntry): Record<string, unknown> {
   return out;
 }
 
-/** Queues the insert of ledger entries (those of one engine call, in its order). */
+const LEDGER_COPY = `COPY ledger_entry(campaign_id, rule_version, entry_key, user_id, event_id, rule_id, currency, kind, points, capped_points, lineage) FROM STDIN`;
+
+/**
+ * Queues the insert of ledger entries (those of one engine call, in its order, so ids ascend with
+ * the log). The served ledger is written with COPY: it takes rows several times cheaper than an
+ * INSERT of a decoded document, and its only index is the primary key. An event's entries are
+ * written once, in the transaction that logs the event, so nothing needs a conflict clause there.
+ * A recompute job's shadow rows are inserted with ON CONFLICT instead, because a resumed job may
+ * score a chunk it had already written.
+ */
 export function queueLedger(p: Pipeline, t: Target, rules: RuleVersion, entries: readonly LedgerEntry[]): void {
   if (entries.length === 0) return;
   // `points` is the award before caps and `capped_points` what a cap withheld (paid = points - capped_points).
+  if (t.kind === "live") {
+    let data = "";
+    for (const x of entries) {
+      data += copyRow([
+        t.campaignId,
+        rules.version,
+        x.key,
+        x.userId,
+        x.eventId,
+        x.ruleId,
+        x.currency,
+        x.kind,
+        x.points,
+        x.capped,
+        JSON.stringify(lineageOf(x)),
+      ]);
+    }
+    p.copy(LEDGER_COPY, data);
+    return;
+  }
   // One JSON document instead of ten arrays: serialising and parsing it is much cheaper for thousands of rows.
   const rows = JSON.stringify(
     entries.map((x, ord) => ({
@@ -157,22 +187,12 @@ export function queueLedger(p: Pipeline, t: Target, rules: RuleVersion, entries:
       lineage: lineageOf(x),
     })),
   );
-  // json, not jsonb: the document is only read once, and building a jsonb of all of it first costs more than the rows.
-  const input = `json_to_recordset($2::json) AS x(ord int, seq bigint, entry_key text, user_id uuid, event_id uuid, rule_id text, currency text, kind text,
-                                                  points numeric, capped numeric, lineage jsonb)`;
-  if (t.kind === "live") {
-    p.query(
-      `INSERT INTO ledger_entry(campaign_id, rule_version, entry_key, user_id, event_id, rule_id, currency, kind, points, capped_points, lineage)
-       SELECT $1, $3, entry_key, user_id, event_id, rule_id, currency, kind, points, capped, lineage FROM ${input} ORDER BY ord
-       ON CONFLICT (campaign_id, rule_version, entry_key) DO NOTHING`,
-      [t.campaignId, rows, rules.version],
-    );
-  } else {
-    p.query(
-      `INSERT INTO recompute_ledger_entry(job_id, entry_key, seq, ord, user_id, event_id, rule_id, currency, kind, points, capped_points, lineage)
-       SELECT $1, entry_key, seq, ord, user_id, event_id, rule_id, currency, kind, points, capped, lineage FROM ${input}
-       ON CONFLICT (job_id, entry_key) DO NOTHING`,
-      [t.jobId, rows],
-    );
-  }
+  p.query(
+    `INSERT INTO recompute_ledger_entry(job_id, entry_key, seq, ord, user_id, event_id, rule_id, currency, kind, points, capped_points, lineage)
+     SELECT $1, entry_key, seq, ord, user_id, event_id, rule_id, currency, kind, points, capped, lineage
+       FROM json_to_recordset($2::json) AS x(ord int, seq bigint, entry_key text, user_id uuid, event_id uuid, rule_id text, currency text, kind text,
+                                             points numeric, capped numeric, lineage jsonb)
+     ON CONFLICT (job_id, entry_key) DO NOTHING`,
+    [t.jobId, rows],
+  );
 }

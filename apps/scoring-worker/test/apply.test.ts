@@ -240,8 +240,8 @@ describe("applying staged events", () => {
     const c = await newCampaign();
     const events = [message(c, { account_id: WALLET_A, amount: "4" }), message(c, { account_id: WALLET_B, amount: "5" })];
     await stage(events);
-    // A broken deployment: the ledger lost the unique index its inserts rely on.
-    await db.pool.query("DROP INDEX ledger_entry_campaign_id_rule_version_entry_key_key");
+    // A broken deployment: the score table lost the key its upserts rely on.
+    await db.pool.query("ALTER TABLE score DROP CONSTRAINT score_pkey");
     const a = applier(2);
     try {
       await expect(a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).rejects.toThrow(/no unique or exclusion constraint/);
@@ -250,9 +250,7 @@ describe("applying staged events", () => {
       expect(rows).toEqual([{ attempts: 0 }, { attempts: 0 }]);
       expect((await db.pool.query("SELECT count(*)::int AS n FROM dead_letter WHERE payload LIKE $1", [`%${c}%`])).rows[0].n).toBe(0);
     } finally {
-      await db.pool.query(
-        `CREATE UNIQUE INDEX "ledger_entry_campaign_id_rule_version_entry_key_key" ON "ledger_entry"("campaign_id", "rule_version", "entry_key")`,
-      );
+      await db.pool.query(`ALTER TABLE score ADD CONSTRAINT score_pkey PRIMARY KEY (campaign_id, user_id, currency)`);
     }
     expect(await a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).toBe(2);
     expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { RuleVersionInput } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
 import { type AppProcess, createTestBus, createTestDatabase, spawnApp, testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
-import { addRuleVersion, createCampaign, logOf, message, replayed, richRules, scoreTable } from "./support";
+import { addRuleVersion, createCampaign, ledgerBesideReplay, logOf, message, replayed, richRules, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 type Bus = Awaited<ReturnType<typeof createTestBus>>;
@@ -171,6 +171,8 @@ describe("scoring-worker processes", () => {
       const log = await logOf(d.db.pool, c);
       expect(log.map((e) => e.id)).toEqual(events.filter((e) => e.campaign_id === c).map((e) => e.event_id));
       expect(await scoreTable(d.db.pool, c)).toEqual(await replayed(d.db, c, rulesOf(c)));
+      const { ledger, replay } = await ledgerBesideReplay(d.db, c, rulesOf(c));
+      expect(ledger).toEqual(replay);
     }
     const { rows } = await d.db.pool.query("SELECT count(*)::int AS n FROM dead_letter");
     expect(rows[0].n).toBe(0);

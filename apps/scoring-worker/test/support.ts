@@ -175,3 +175,14 @@ export async function replayed(db: Database, campaignId: string, rules: RuleVers
   const { parseRuleVersion } = await import("@pointwise/rules");
   return replayCampaign(parseRuleVersion(rules), await logOf(db.pool, campaignId)).rows.map(canonicalRow);
 }
+
+/**
+ * The campaign's ledger entry keys in id order beside the keys a full replay of the log gives: equal
+ * lists mean no award was lost or written twice (the ledger has no unique index to stop a repeat).
+ */
+export async function ledgerBesideReplay(db: Database, campaignId: string, rules: RuleVersionInput): Promise<{ ledger: string[]; replay: string[] }> {
+  const { parseRuleVersion } = await import("@pointwise/rules");
+  const { rows } = await db.pool.query<{ entry_key: string }>("SELECT entry_key FROM ledger_entry WHERE campaign_id = $1 ORDER BY id", [campaignId]);
+  const replay = replayCampaign(parseRuleVersion(rules), await logOf(db.pool, campaignId));
+  return { ledger: rows.map((r) => r.entry_key), replay: replay.entries.map((e) => e.key) };
+}
