@@ -72,13 +72,7 @@ export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> 
       const stored = rules ? p.track(loadState(p, target, [...new Set(users.values())], needsGlobalOrder(rules))) : null;
       // The log insert goes in slices, each gets its seqs in order; slice k is scored while slice k+1 is inserted.
       const appended = slicesOf(unique, input.sliceSize).map((slice) => p.track(appendToLog(p, campaignId, slice, users)));
-      p.track(
-        removeInboxRows(
-          p,
-          stream,
-          rows.map((r) => r.streamSeq),
-        ),
-      );
+      p.track(removeInboxRows(p, stream, campaignId, rows[0]?.streamSeq as string, rows.at(-1)?.streamSeq as string));
       const result = rules && stored ? await scoreInSlices(p, target, rules, await stored, appended) : null;
       const logged: RawEvent[] = [];
       for (const slice of appended) for (const e of await slice) logged.push(e);

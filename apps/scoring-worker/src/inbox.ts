@@ -1,5 +1,8 @@
+import { finished } from "node:stream/promises";
 import type { RawEventMessage } from "@pointwise/schemas";
 import type { Pool, PoolClient } from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { copyRow } from "./copy-text";
 import type { Queryable } from "./pipeline";
 
 /** A decoded bus message with where it sits in the stream. */
@@ -25,12 +28,51 @@ export interface InboxRow {
   attempts: number;
 }
 
+const INBOX_COPY =
+  "COPY event_inbox(stream, stream_seq, subject, event_id, campaign_id, reg_event_id, identity_type, account_id, amount, received_at, source) FROM STDIN";
+const UNIQUE_VIOLATION = "23505";
+
 /**
  * Puts messages into the inbox (a message staged before, e.g. redelivered after a crash, is a no-op).
  * After this commits the messages may be acknowledged: the inbox holds them until they are applied.
+ * The usual batch goes in with one COPY; when a message of it is staged already, COPY refuses the
+ * whole batch and it is inserted again row by row with ON CONFLICT DO NOTHING.
  */
-export async function stageMessages(db: Pool | PoolClient, messages: readonly StagedMessage[]): Promise<number> {
+export async function stageMessages(pool: Pool, messages: readonly StagedMessage[]): Promise<number> {
   if (messages.length === 0) return 0;
+  let data = "";
+  for (const m of messages) {
+    const e = m.event;
+    data += copyRow([
+      m.stream,
+      m.streamSeq,
+      m.subject,
+      e.event_id,
+      e.campaign_id,
+      e.reg_event_id,
+      e.identity_type,
+      e.account_id,
+      e.amount,
+      e.received_at,
+      e.source,
+    ]);
+  }
+  // A connection of its own, outside any transaction: a refused COPY leaves it ready for the INSERT.
+  const client = await pool.connect();
+  try {
+    const stream = client.query(copyFrom(INBOX_COPY));
+    stream.end(data);
+    await finished(stream);
+    return stream.rowCount;
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err;
+    return insertMessages(client, messages);
+  } finally {
+    client.release();
+  }
+}
+
+async function insertMessages(db: PoolClient, messages: readonly StagedMessage[]): Promise<number> {
   const col = <T>(f: (m: StagedMessage) => T) => messages.map(f);
   const { rowCount } = await db.query(
     `INSERT INTO event_inbox(stream, stream_seq, subject, event_id, campaign_id, reg_event_id, identity_type, account_id, amount, received_at, source)
@@ -74,9 +116,20 @@ export async function nextInboxRows(client: Queryable, stream: string, campaignI
   return rows;
 }
 
-/** Removes applied rows from the inbox (in the transaction that applied them). */
-export async function removeInboxRows(client: Queryable, stream: string, streamSeqs: readonly string[]): Promise<void> {
-  await client.query("DELETE FROM event_inbox WHERE stream = $1 AND stream_seq = ANY($2::bigint[])", [stream, streamSeqs]);
+/**
+ * Removes the campaign's applied rows from the inbox (in the transaction that applied them): those
+ * from `firstSeq` to `lastSeq`, which are exactly the rows nextInboxRows returned. Every message at or
+ * below the floor is staged already, and a message staged again later either is one of these rows
+ * (its insert is a no-op) or was applied in an earlier batch, below `firstSeq`; so a range needs no
+ * list of thousands of seqs.
+ */
+export async function removeInboxRows(client: Queryable, stream: string, campaignId: string, firstSeq: string, lastSeq: string): Promise<void> {
+  await client.query("DELETE FROM event_inbox WHERE stream = $1 AND campaign_id = $2 AND stream_seq BETWEEN $3 AND $4", [
+    stream,
+    campaignId,
+    firstSeq,
+    lastSeq,
+  ]);
 }
 
 /** The raw event message an inbox row came from, as it travelled on the bus. */

@@ -91,18 +91,19 @@ export function queueScores(p: Pipeline, t: Target, result: ApplyResult): void {
 export function queueStates(p: Pipeline, t: Target, rules: RuleVersion, result: ApplyResult): void {
   const users = Object.entries(result.users).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (users.length > 0) {
-    // One JSON document of all states: far cheaper than an array of jsonb texts for thousands of users.
+    // One JSON document of all states: far cheaper than an array of texts for thousands of users. json
+    // throughout: the states are stored as sent (see migration 20261121500100_engine_state_json).
     const states = JSON.stringify(users.map(([user_id, state]) => ({ user_id, state })));
     if (t.kind === "live") {
       p.query(
         `INSERT INTO user_state(campaign_id, user_id, rule_version, state, updated_at)
-         SELECT $1, x.user_id, $2, x.state, now() FROM jsonb_to_recordset($3::jsonb) AS x(user_id uuid, state jsonb)
+         SELECT $1, x.user_id, $2, x.state, now() FROM json_to_recordset($3::json) AS x(user_id uuid, state json)
          ON CONFLICT (campaign_id, user_id) DO UPDATE SET rule_version = EXCLUDED.rule_version, state = EXCLUDED.state, updated_at = now()`,
         [t.campaignId, rules.version, states],
       );
     } else {
       p.query(
-        `INSERT INTO recompute_user_state(job_id, user_id, state) SELECT $1, x.user_id, x.state FROM jsonb_to_recordset($2::jsonb) AS x(user_id uuid, state jsonb)
+        `INSERT INTO recompute_user_state(job_id, user_id, state) SELECT $1, x.user_id, x.state FROM json_to_recordset($2::json) AS x(user_id uuid, state json)
          ON CONFLICT (job_id, user_id) DO UPDATE SET state = EXCLUDED.state`,
         [t.jobId, states],
       );

@@ -256,6 +256,24 @@ describe("applying staged events", () => {
     expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
   });
 
+  it("stages a batch that holds a message staged before: the others go in once, the repeat changes nothing", async () => {
+    const c = await newCampaign(false);
+    const first = [message(c, { account_id: WALLET_A, amount: "1" }), message(c, { account_id: WALLET_B, amount: "2" })];
+    const [seqA, seqB] = await stage(first);
+    const more = [message(c, { account_id: WALLET_A, amount: "3" })];
+    const staged = (events: RawEventMessage[], seqs: number[]) =>
+      events.map((event, i) => ({ stream: STREAM, streamSeq: seqs[i] as number, subject: `t.events.${c}`, event }));
+    const seqC = ++streamSeq;
+    // The redelivered message B comes back in one batch with a new message C.
+    expect(await stageMessages(db.pool, [...staged([first[1] as RawEventMessage], [seqB as number]), ...staged(more, [seqC])])).toBe(1);
+    const { rows } = await db.pool.query("SELECT stream_seq::int AS seq, amount FROM event_inbox WHERE campaign_id = $1 ORDER BY stream_seq", [c]);
+    expect(rows).toEqual([
+      { seq: seqA, amount: "1" },
+      { seq: seqB, amount: "2" },
+      { seq: seqC, amount: "3" },
+    ]);
+  });
+
   it("applies only up to the floor, so a message still in flight below it is never overtaken", async () => {
     const c = await newCampaign();
     const [s1] = await stage([message(c, { account_id: WALLET_A, amount: "1" })]);

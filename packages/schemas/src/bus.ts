@@ -17,8 +17,10 @@ export const rawEventMessageSchema = z
     reg_event_id: z.uuid(),
     identity_type: z.enum(IDENTITY_TYPES),
     account_id: z.string().min(1),
-    amount: z.string().regex(/^\d+(\.\d+)?$/),
-    received_at: z.iso.datetime(),
+    // The log keeps NUMERIC(48,18) and TIMESTAMPTZ(3): finer amounts or times than that would be
+    // rounded there, and the worker scores exactly what the log holds (as ingest's own rules allow).
+    amount: z.string().regex(/^\d+(\.\d{1,18})?$/, "amount must be a decimal with at most 18 digits after the point"),
+    received_at: z.iso.datetime().regex(/:\d{2}(\.\d{1,3})?Z$/, "received_at must be UTC with at most millisecond precision"),
     source: z.enum(EVENT_SOURCES),
   })
   .strict();

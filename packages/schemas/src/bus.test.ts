@@ -1,0 +1,32 @@
+import { rawEventMessageSchema } from "./bus";
+
+const valid = {
+  v: 1,
+  event_id: "0b2f6c1e-6f1a-4a57-9b8e-3f4c2d1a0e9f",
+  campaign_id: "demo-2026",
+  reg_event_id: "6f1c2a4e-8d3b-4c1a-9e7f-2b5d8a9c0e11",
+  identity_type: "EVM_ADDRESS",
+  account_id: "0x00000000000000000000000000000000000000aa",
+  amount: "125.5",
+  received_at: "2026-03-07T10:00:00.123Z",
+  source: "api",
+} as const;
+
+describe("the raw event message on the bus", () => {
+  it("accepts what ingest publishes", () => {
+    expect(rawEventMessageSchema.parse(valid)).toEqual(valid);
+    expect(rawEventMessageSchema.safeParse({ ...valid, amount: "7", received_at: "2026-03-07T10:00:00Z" }).success).toBe(true);
+    expect(rawEventMessageSchema.safeParse({ ...valid, amount: `1.${"0".repeat(17)}1` }).success).toBe(true);
+  });
+
+  it.each([
+    ["an amount finer than the log's 18 decimals", { amount: `1.${"0".repeat(18)}1` }, "at most 18 digits"],
+    ["a negative amount", { amount: "-1" }, "at most 18 digits"],
+    ["a time finer than a millisecond", { received_at: "2026-03-07T10:00:00.1234Z" }, "millisecond precision"],
+    ["a time with an offset", { received_at: "2026-03-07T10:00:00.123+01:00" }, ""],
+  ])("refuses %s", (_what, change, message) => {
+    const result = rawEventMessageSchema.safeParse({ ...valid, ...change });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toContain(message);
+  });
+});
