@@ -45,8 +45,6 @@ export interface LoadOptions {
   connections: number;
   durationSec: number;
   pipelining?: number;
-  /** Total requests per second across all connections (autocannon `overallRate`); unset means as fast as possible. */
-  overallRate?: number;
 }
 
 /** The figures of one load run. */
@@ -71,7 +69,6 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     duration: options.durationSec,
     pipelining: options.pipelining ?? 1,
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     ...(options.bodies ? { requests: options.bodies.map((body) => ({ body })) } : {}),
     ...(options.paths ? { requests: options.paths.map((path) => ({ path })) } : {}),
   });
