@@ -1,5 +1,5 @@
-import type { Database } from "@pointwise/db";
-import { parseRuleVersion, type RawEvent, replayCampaign } from "@pointwise/rules";
+import { type Database, readCampaignLog } from "@pointwise/db";
+import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
 
 /** One raw event as a test logs it. */
 export interface TestEvent {
@@ -54,25 +54,7 @@ export async function activateAsWorker(db: Database, campaignId: string, version
     version,
   ]);
   const rules = parseRuleVersion(docs[0]?.document);
-  const { rows } = await db.pool.query<{
-    seq: string;
-    id: string;
-    user_id: string;
-    reg_event_id: string;
-    identity_type: string;
-    amount: string;
-    received_at: Date;
-  }>("SELECT seq::text, id, user_id, reg_event_id, identity_type, amount::text, received_at FROM event_log WHERE campaign_id = $1 ORDER BY seq", [campaignId]);
-  const events: RawEvent[] = rows.map((r) => ({
-    id: r.id,
-    seq: r.seq,
-    campaignId,
-    userId: r.user_id,
-    regEventId: r.reg_event_id,
-    identityType: r.identity_type,
-    amount: r.amount,
-    occurredAt: r.received_at.toISOString(),
-  }));
+  const events = await readCampaignLog(db.pool, campaignId);
   const replay = replayCampaign(rules, events);
   await db.pool.query("DELETE FROM score WHERE campaign_id = $1", [campaignId]);
   for (const e of replay.entries) {

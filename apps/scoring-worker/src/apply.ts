@@ -1,3 +1,4 @@
+import { withTransaction } from "@pointwise/db";
 import { type ApplyResult, needsGlobalOrder, type RawEvent } from "@pointwise/rules";
 import type { Pool } from "pg";
 import { type InboxRow, nextInboxRows, removeInboxRows } from "./inbox";
@@ -7,7 +8,6 @@ import { pipelined } from "./pipeline";
 import type { RuleVersionCache } from "./rules";
 import { scoreInSlices, slicesOf } from "./scoring";
 import { loadState, type Target } from "./store";
-import { withTransaction } from "./tx";
 
 /** What one apply transaction did for one campaign. */
 export type BatchOutcome =

@@ -1,34 +1,8 @@
 import { ValidationError } from "@pointwise/errors";
 import type { RawEvent } from "@pointwise/rules";
-import type { Pool, PoolClient } from "pg";
 import { copyRow } from "./copy-text";
 import type { InboxRow } from "./inbox";
 import type { Pipeline, Queryable } from "./pipeline";
-
-interface LogRow {
-  seq: string;
-  id: string;
-  user_id: string;
-  reg_event_id: string;
-  identity_type: string;
-  amount: string;
-  received_at: Date;
-  referrer_id: string | null;
-}
-
-function toRawEvent(campaignId: string, r: LogRow): RawEvent {
-  return {
-    id: r.id,
-    seq: r.seq,
-    campaignId,
-    userId: r.user_id,
-    regEventId: r.reg_event_id,
-    identityType: r.identity_type,
-    amount: r.amount,
-    occurredAt: r.received_at.toISOString(),
-    referrerId: r.referrer_id,
-  };
-}
 
 const SEP = "\u0000";
 
@@ -161,23 +135,4 @@ export function compareSeq(a: string, b: string): number {
   const x = BigInt(a);
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/**
- * Reads a campaign's log after `afterSeq` in log order, at most `limit` events, as the engine's
- * input. Each event belongs to the user who owns its identity now, so an identity an operator linked
- * to another user carries its history along; the referrer is the one stored on the event.
- */
-export async function readLog(db: Pool | PoolClient, campaignId: string, afterSeq: string, limit: number): Promise<RawEvent[]> {
-  const { rows } = await db.query<LogRow>(
-    `SELECT e.seq::text AS seq, e.id, coalesce(i.user_id, e.user_id) AS user_id, e.reg_event_id, e.identity_type,
-            trim_scale(e.amount)::text AS amount, e.received_at, e.referrer_id
-       FROM event_log e
-       LEFT JOIN identity i ON i.campaign_id = e.campaign_id AND i.identity_type = e.identity_type AND i.account_id = e.account_id
-      WHERE e.campaign_id = $1 AND e.seq > $2
-      ORDER BY e.seq
-      LIMIT $3`,
-    [campaignId, afterSeq, limit],
-  );
-  return rows.map((r) => toRawEvent(campaignId, r));
 }

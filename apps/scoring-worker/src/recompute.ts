@@ -1,3 +1,4 @@
+import { readCampaignLog, withTransaction } from "@pointwise/db";
 import { BaseError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { RuleVersion } from "@pointwise/rules";
@@ -5,11 +6,9 @@ import type { Pool, PoolClient } from "pg";
 import { describeFailure, isTransient } from "./failures";
 import type { ScoresChanged } from "./invalidate";
 import { lockCampaign } from "./locks";
-import { readLog } from "./log";
 import type { RuleVersionCache } from "./rules";
 import { scoreEvents } from "./scoring";
 import type { Target } from "./store";
-import { withTransaction } from "./tx";
 
 /** A claimed recompute job. */
 export interface RecomputeJob {
@@ -124,7 +123,7 @@ async function clearShadow(client: Pool | PoolClient, jobId: string): Promise<vo
 
 /** Applies the next chunk of the log after the job's checkpoint to its shadow rows; returns how many events it read. */
 async function applyChunk(client: PoolClient, job: RecomputeJob, rules: RuleVersion, limit: number, sliceSize?: number): Promise<number> {
-  const events = await readLog(client, job.campaignId, job.appliedSeq, limit);
+  const events = await readCampaignLog(client, job.campaignId, { afterSeq: job.appliedSeq, limit });
   const last = events.at(-1);
   if (!last) return 0;
   const target: Target = { kind: "shadow", campaignId: job.campaignId, jobId: job.id };

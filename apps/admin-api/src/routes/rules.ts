@@ -1,15 +1,16 @@
+import { withTransaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { dryRunDiff, parseRuleVersion, type RuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
-import { readCampaignLog, userLabels } from "../campaign-log";
+import { readDryRunLog, userLabels } from "../campaign-log";
 import type { Deps } from "../deps";
 import { recomputeJobJson } from "../json";
+import { lockCampaign } from "../locks";
 import { checkRuleDocument, emptyRuleVersion, issueSentence, type RuleContext } from "../rule-document";
 import { type Campaign, loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { sessionOf } from "../session";
-import { lockCampaign, withTransaction } from "../tx";
 
 const documentSchema = z.strictObject({ document: z.unknown().refine((d) => d !== undefined, "is required") });
 const dryRunSchema = z.strictObject({
@@ -132,7 +133,7 @@ export function ruleRoutes(deps: Deps): Router {
     if (!Object.hasOwn(after.currencies, currency) && !Object.hasOwn(before.currencies, currency)) {
       throw new ValidationError(`currency must be a currency of the rule versions (${Object.keys(after.currencies).join(", ")})`, { field: "currency" });
     }
-    const events = await readCampaignLog(pool, campaign.id, deps.env.DRY_RUN_MAX_EVENTS);
+    const events = await readDryRunLog(pool, campaign.id, deps.env.DRY_RUN_MAX_EVENTS);
     const at = body.at ?? new Date().toISOString();
     const diff = dryRunDiff({ before, after, events, at, currency });
     const shown = diff.moves.slice(0, body.limit);

@@ -1,4 +1,4 @@
-import type { Database } from "@pointwise/db";
+import { type Database, withTransaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
@@ -7,10 +7,10 @@ import { z } from "zod";
 import type { Deps } from "../deps";
 import { queueIdentityRecompute, X_HANDLE_PATTERN } from "../identities";
 import { identityJson, recomputeJobJson } from "../json";
+import { lockCampaign } from "../locks";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { activeRules, readableScore, type StoredScore } from "../scores";
 import { sessionOf } from "../session";
-import { lockCampaign, withTransaction } from "../tx";
 
 const identityType = z.enum(IDENTITY_TYPES, { message: `must be one of ${IDENTITY_TYPES.join(", ")}` });
 const handle = z

@@ -1,0 +1,71 @@
+import type { Pool, PoolClient } from "pg";
+
+/**
+ * One event of a campaign's log, structurally identical to `RawEvent` in `@pointwise/rules` so a
+ * caller passes it straight to the engine; it is declared here because db is I/O and must not
+ * depend on the pure rules package.
+ */
+export interface LoggedEvent {
+  /** The event's uuid. */
+  id: string;
+  /** Log position (bigint as string). */
+  seq: string;
+  campaignId: string;
+  /** The user who owns the event's identity now, not necessarily the one it was logged under. */
+  userId: string;
+  regEventId: string;
+  identityType: string;
+  /** The amount as `trim_scale(amount)::text`: no trailing zeros, exactly what the live path scores. */
+  amount: string;
+  /** The receive time as an ISO string. */
+  occurredAt: string;
+  /** The referrer stamped on the event when it was logged. */
+  referrerId: string | null;
+}
+
+/** Which part of the log to read: events after `afterSeq`, at most `limit` of them (all when absent). */
+export interface ReadCampaignLogOptions {
+  afterSeq?: string;
+  limit?: number;
+}
+
+interface LogRow {
+  seq: string;
+  id: string;
+  user_id: string;
+  reg_event_id: string;
+  identity_type: string;
+  amount: string;
+  received_at: Date;
+  referrer_id: string | null;
+}
+
+// trim_scale matches what the scoring worker's live path hands the engine, so a replay of the log
+// scores exactly what was scored live. LIMIT NULL means no limit.
+const READ_LOG = `SELECT e.seq::text AS seq, e.id, coalesce(i.user_id, e.user_id) AS user_id, e.reg_event_id, e.identity_type,
+        trim_scale(e.amount)::text AS amount, e.received_at, e.referrer_id
+   FROM event_log e
+   LEFT JOIN identity i ON i.campaign_id = e.campaign_id AND i.identity_type = e.identity_type AND i.account_id = e.account_id
+  WHERE e.campaign_id = $1 AND e.seq > $2
+  ORDER BY e.seq
+  LIMIT $3`;
+
+/**
+ * Reads a campaign's event log in log order as the engine's input: each event belongs to the user
+ * who owns its identity now (so an identity linked to another user carries its history along) and
+ * keeps the referrer stored on it.
+ */
+export async function readCampaignLog(db: Pool | PoolClient, campaignId: string, options: ReadCampaignLogOptions = {}): Promise<LoggedEvent[]> {
+  const { rows } = await db.query<LogRow>(READ_LOG, [campaignId, options.afterSeq ?? "0", options.limit ?? null]);
+  return rows.map((r) => ({
+    id: r.id,
+    seq: r.seq,
+    campaignId,
+    userId: r.user_id,
+    regEventId: r.reg_event_id,
+    identityType: r.identity_type,
+    amount: r.amount,
+    occurredAt: r.received_at.toISOString(),
+    referrerId: r.referrer_id,
+  }));
+}
