@@ -1,23 +1,15 @@
 import { busNames } from "@pointwise/bus";
 import { createTestBus } from "@pointwise/testkit";
-import { type Harness, type Operator, setUpCampaign, startHarness } from "./harness";
+import { setUpCampaign } from "./harness";
+import { sharedProject } from "./project";
 
-let h: Harness;
-let op: Operator;
-
-beforeAll(async () => {
-  h = await startHarness();
-  op = await h.newProject();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const suite = sharedProject();
 
 /** Raw events the campaign's subject holds on the stream. */
 async function published(campaignId: string): Promise<{ source: string; amount: string; account_id: string }[]> {
-  const bus = await createTestBus(h.deps.env.NAMESPACE);
+  const bus = await createTestBus(suite.h.deps.env.NAMESPACE);
   try {
-    const names = busNames(h.deps.env.NAMESPACE);
+    const names = busNames(suite.h.deps.env.NAMESPACE);
     const info = await bus.jsm.streams.info(names.eventsStream);
     const out = [];
     for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq += 1) {
@@ -32,7 +24,7 @@ async function published(campaignId: string): Promise<{ source: string; amount: 
 }
 
 const upload = (campaignId: string, csv: string, query = "") =>
-  op.call("POST", `/api/campaigns/${campaignId}/csv-imports${query}`, csv, { "content-type": "text/csv" });
+  suite.op.call("POST", `/api/campaigns/${campaignId}/csv-imports${query}`, csv, { "content-type": "text/csv" });
 
 function csvOf(regEventId: string, rows: string[][]): string {
   return ["account_id,identity_type,amount,reg_event_id", ...rows.map((r) => [...r, regEventId].join(","))].join("\n");
@@ -44,7 +36,7 @@ describe("CSV uploads", () => {
   const good2 = ["42", "DISCORD_PROVIDER_ID", "2.5"];
 
   it("publishes nothing in all-or-nothing mode when a row is bad, and names the bad row's line and reason", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const res = await upload(campaignId, csvOf(regEventId, [good1, bad, good2]), "?file_name=season.csv");
     expect(res.status).toBe(200);
     expect(res.body.import).toMatchObject({
@@ -62,12 +54,12 @@ describe("CSV uploads", () => {
     expect(res.body.invalid_rows_truncated).toBe(false);
     expect(await published(campaignId)).toEqual([]);
 
-    const progress = await op.call("GET", `/api/campaigns/${campaignId}/csv-imports/${res.body.import.import_id}`);
+    const progress = await suite.op.call("GET", `/api/campaigns/${campaignId}/csv-imports/${res.body.import.import_id}`);
     expect(progress.body).toMatchObject({ status: "rejected", rows_invalid: 1, sample_errors: res.body.invalid_rows, finished_at: expect.any(String) });
   });
 
   it("publishes the valid rows with source csv in accept-valid mode", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const res = await upload(campaignId, csvOf(regEventId, [good1, bad, good2]), "?mode=accept-valid");
     expect(res.body.import).toMatchObject({ mode: "accept-valid", status: "done", rows_valid: 2, rows_invalid: 1, rows_published: 2 });
     const events = await published(campaignId);
@@ -75,21 +67,21 @@ describe("CSV uploads", () => {
       ["0x00000000000000000000000000000000000000a1", "10", "csv"],
       ["42", "2.5", "csv"],
     ]);
-    const list = await op.call("GET", `/api/campaigns/${campaignId}/csv-imports`);
+    const list = await suite.op.call("GET", `/api/campaigns/${campaignId}/csv-imports`);
     expect(list.body.csv_imports.map((i: { import_id: string }) => i.import_id)).toEqual([res.body.import.import_id]);
   });
 
   it("refuses a body that is not text/csv, an unknown mode, a wrong header row, and an archived campaign", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
-    const json = await op.call("POST", `/api/campaigns/${campaignId}/csv-imports`, { rows: [] });
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const json = await suite.op.call("POST", `/api/campaigns/${campaignId}/csv-imports`, { rows: [] });
     expect(json.body.error).toEqual({ code: "unsupported-media-type", message: "Content-Type must be text/csv (the file's bytes as the request body)" });
     expect((await upload(campaignId, csvOf(regEventId, [good1]), "?mode=some")).body.error.message).toBe("mode: must be all-or-nothing or accept-valid");
     const header = await upload(campaignId, "wallet,amount\n0x1,1");
     expect(header).toMatchObject({ status: 400, body: { error: { code: "csv-invalid-header" } } });
     expect(header.body.error.message).toContain("missing column");
-    await op.call("POST", `/api/campaigns/${campaignId}/archive`);
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/archive`);
     expect((await upload(campaignId, csvOf(regEventId, [good1]))).body.error.code).toBe("campaign-archived");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/csv-imports/00000000-0000-4000-8000-000000000000`)).body.error.code).toBe(
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/csv-imports/00000000-0000-4000-8000-000000000000`)).body.error.code).toBe(
       "csv-import-not-found",
     );
   });

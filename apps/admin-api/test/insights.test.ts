@@ -1,16 +1,8 @@
-import { type Harness, type Json, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
+import { type Json, perUnitRules, setUpCampaign } from "./harness";
+import { sharedProject } from "./project";
 import { activateAsWorker, logEvents } from "./seed";
 
-let h: Harness;
-let op: Operator;
-
-beforeAll(async () => {
-  h = await startHarness();
-  op = await h.newProject();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const suite = sharedProject();
 
 const DAY = 86_400_000;
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
@@ -29,17 +21,17 @@ function xpAndGems(regEventId: string) {
 
 describe("leaderboard preview", () => {
   it("ranks by the primary currency with shared ranks for ties (1, 1, 3) and shows every currency and identity", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
-    const [a, b, c] = await logEvents(h.deps.db, campaignId, [
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const [a, b, c] = await logEvents(suite.h.deps.db, campaignId, [
       { identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "20", regEventId },
       { identityType: "EVM_ADDRESS", accountId: wallet(2), amount: "10", regEventId },
       { identityType: "EVM_ADDRESS", accountId: wallet(3), amount: "10", regEventId },
       { identityType: "EVM_ADDRESS", accountId: wallet(3), amount: "10", regEventId },
     ]);
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: xpAndGems(regEventId) });
-    await activateAsWorker(h.deps.db, campaignId, 1);
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: xpAndGems(regEventId) });
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
 
-    const board = await op.call("GET", `/api/campaigns/${campaignId}/leaderboard`);
+    const board = await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard`);
     expect(board.status).toBe(200);
     expect(board.body).toMatchObject({ campaign_id: campaignId, currency: "xp", currency_names: { xp: "Experience", gems: "Gems" }, rule_version: 1 });
     const ranks = board.body.entries.map((e: Json) => [e.rank, e.user_id, e.scores.xp.total, e.scores.gems.total]);
@@ -49,36 +41,36 @@ describe("leaderboard preview", () => {
     expect(board.body.entries.find((e: Json) => e.user_id === c).scores.gems.total).toBe("2");
     expect(board.body.entries.find((e: Json) => e.user_id === a).identity).toEqual({ identity_type: "EVM_ADDRESS", account_id: wallet(1), handle: null });
 
-    const byGems = await op.call("GET", `/api/campaigns/${campaignId}/leaderboard?currency=gems&limit=1`);
+    const byGems = await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard?currency=gems&limit=1`);
     expect(byGems.body.entries.map((e: Json) => [e.rank, e.user_id])).toEqual([[1, c]]);
   });
 
   it("refuses a currency the campaign does not have and a limit out of range", async () => {
-    const { campaignId } = await setUpCampaign(op);
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/leaderboard?currency=gold`)).body.error.message).toBe(
+    const { campaignId } = await setUpCampaign(suite.op);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard?currency=gold`)).body.error.message).toBe(
       "currency must be one of the campaign's currencies (xp, gems)",
     );
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/leaderboard?limit=1001`)).body.error.message).toBe("limit: must be between 1 and 1000");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/leaderboard?limit=ten`)).body.error.message).toBe("limit: must be a whole number");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/leaderboard`)).body.entries).toEqual([]);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard?limit=1001`)).body.error.message).toBe("limit: must be between 1 and 1000");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard?limit=ten`)).body.error.message).toBe("limit: must be a whole number");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard`)).body.entries).toEqual([]);
   });
 });
 
 describe("points over time", () => {
   it("gives each top user's running total per day, placed at the time each event was received", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const today = Math.floor(Date.now() / DAY) * DAY;
     const at = (daysAgo: number) => new Date(today - daysAgo * DAY + 3_600_000).toISOString();
-    const [a, b] = await logEvents(h.deps.db, campaignId, [
+    const [a, b] = await logEvents(suite.h.deps.db, campaignId, [
       { identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "10", regEventId, receivedAt: at(5) },
       { identityType: "EVM_ADDRESS", accountId: wallet(2), amount: "3", regEventId, receivedAt: at(2) },
       { identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "5", regEventId, receivedAt: at(1) },
       { identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "1", regEventId, receivedAt: at(1) },
     ]);
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
-    await activateAsWorker(h.deps.db, campaignId, 1);
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
 
-    const chart = await op.call("GET", `/api/campaigns/${campaignId}/chart?bucket=day&points=4&top=5`);
+    const chart = await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?bucket=day&points=4&top=5`);
     expect(chart.status).toBe(200);
     expect(chart.body.buckets).toEqual([3, 2, 1, 0].map((d) => new Date(today - d * DAY).toISOString()));
     // a earned 10 x 2 five days ago (before the window), then (5 + 1) x 2 yesterday; b 3 x 2 two days ago.
@@ -87,16 +79,16 @@ describe("points over time", () => {
       [b, ["0", String(3 * 2), String(3 * 2), String(3 * 2)]],
     ]);
 
-    const hourly = await op.call("GET", `/api/campaigns/${campaignId}/chart?bucket=hour&top=1`);
+    const hourly = await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?bucket=hour&top=1`);
     expect(hourly.body.buckets).toHaveLength(48);
     expect(hourly.body.series).toHaveLength(1);
     expect(hourly.body.series[0].values.at(-1)).toBe(String((10 + 5 + 1) * 2));
   });
 
   it("refuses an unknown bucket and too many points", async () => {
-    const { campaignId } = await setUpCampaign(op);
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/chart?bucket=week`)).body.error.message).toBe("bucket: must be hour or day");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/chart?points=401`)).body.error.message).toBe("points: must be between 2 and 400");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/chart?top=11`)).status).toBe(400);
+    const { campaignId } = await setUpCampaign(suite.op);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?bucket=week`)).body.error.message).toBe("bucket: must be hour or day");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?points=401`)).body.error.message).toBe("points: must be between 2 and 400");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?top=11`)).status).toBe(400);
   });
 });

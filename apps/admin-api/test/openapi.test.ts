@@ -1,19 +1,11 @@
-import { type Harness, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
+import { type Operator, perUnitRules, setUpCampaign } from "./harness";
 import { loadOpenApi } from "./openapi";
+import { sharedProject } from "./project";
 import { listRoutes } from "./routes";
 import { activateAsWorker, logEvents } from "./seed";
 
-let h: Harness;
-let op: Operator;
+const suite = sharedProject();
 const api = loadOpenApi();
-
-beforeAll(async () => {
-  h = await startHarness();
-  op = await h.newProject();
-});
-afterAll(async () => {
-  await h?.close();
-});
 
 /** Express's `:camelCase` parameters as the document spells them: `{snake_case}`, the campaign as `{campaign_id}`. */
 function documented(route: string): string {
@@ -23,7 +15,7 @@ function documented(route: string): string {
 describe("the OpenAPI document", () => {
   it("is OpenAPI 3.1 and describes exactly the endpoints the app serves", () => {
     expect(api.doc.openapi).toMatch(/^3\.1\./);
-    const served = listRoutes(h.app)
+    const served = listRoutes(suite.h.app)
       .filter((r) => r.includes(" /api/"))
       .map((r) => {
         const [method, path] = r.split(" ");
@@ -33,7 +25,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("is served at /api/openapi.yaml without signing in", async () => {
-    const res = await h.call("GET", "/api/openapi.yaml");
+    const res = await suite.h.call("GET", "/api/openapi.yaml");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/yaml");
     expect(res.body).toBe(api.text);
@@ -47,20 +39,20 @@ describe("the OpenAPI document", () => {
   });
 
   it("matches every answer of a full walk through the API, success and failure", async () => {
-    const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>, who: Operator | null = op) => {
-      const res = who ? await who.call(method, path, body, headers) : await h.call(method, path, body, headers);
+    const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>, who: Operator | null = suite.op) => {
+      const res = who ? await who.call(method, path, body, headers) : await suite.h.call(method, path, body, headers);
       api.check(method, path, res.status, res.body);
       return res;
     };
-    await call("POST", "/api/auth/login", { email: op.email, password: "a-long-enough-password" }, undefined, null);
-    await call("POST", "/api/auth/login", { email: op.email, password: "wrong" }, undefined, null);
+    await call("POST", "/api/auth/login", { email: suite.op.email, password: "a-long-enough-password" }, undefined, null);
+    await call("POST", "/api/auth/login", { email: suite.op.email, password: "wrong" }, undefined, null);
     await call("GET", "/api/me");
     await call("GET", "/api/campaigns", undefined, undefined, null);
     await call("POST", "/api/operators", { email: "doc@pointwise.test", password: "documented-password" });
     await call("POST", "/api/operators", { email: "doc@pointwise.test", password: "documented-password" });
     await call("GET", "/api/operators");
 
-    const { campaignId: id, regEventId } = await setUpCampaign(op);
+    const { campaignId: id, regEventId } = await setUpCampaign(suite.op);
     const c = `/api/campaigns/${id}`;
     await call("POST", "/api/campaigns", { name: "Doc", currencies: { xp: "XP" }, primary_currency: "xp", starts_at: "2026-01-01T00:00:00Z" });
     await call("POST", "/api/campaigns", { name: "" });
@@ -80,7 +72,7 @@ describe("the OpenAPI document", () => {
     await call("POST", `${c}/event-types`, { name: "to_retire" });
     await call("POST", `${c}/event-types/${extra.body.reg_event_id}/retire`);
 
-    const [userA, userB] = await logEvents(h.deps.db, id, [
+    const [userA, userB] = await logEvents(suite.h.deps.db, id, [
       { identityType: "EVM_ADDRESS", accountId: "0x00000000000000000000000000000000000000a1", amount: "10", regEventId },
       { identityType: "EMAIL", accountId: "b@pointwise.test", amount: "4", regEventId },
     ]);
@@ -91,8 +83,8 @@ describe("the OpenAPI document", () => {
     await call("POST", `${c}/rule-versions/1/dry-run`, {});
     await call("POST", `${c}/rule-versions/1/activate`, {});
     await call("POST", `${c}/rule-versions/1/activate`, {});
-    await h.deps.db.pool.query("UPDATE recompute_job SET status = 'done' WHERE campaign_id = $1", [id]);
-    await activateAsWorker(h.deps.db, id, 1);
+    await suite.h.deps.db.pool.query("UPDATE recompute_job SET status = 'done' WHERE campaign_id = $1", [id]);
+    await activateAsWorker(suite.h.deps.db, id, 1);
     await call("POST", `${c}/rule-versions`, { document: perUnitRules(regEventId, "2") });
     await call("GET", `${c}/rule-versions`);
     await call("GET", `${c}/rule-versions/2`);

@@ -1,96 +1,90 @@
-import { type Harness, type Json, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
+import { type Json, perUnitRules, setUpCampaign } from "./harness";
+import { sharedProject } from "./project";
 import { activateAsWorker, logEvents } from "./seed";
 
-let h: Harness;
-let op: Operator;
-
-beforeAll(async () => {
-  h = await startHarness();
-  op = await h.newProject();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const suite = sharedProject();
 
 describe("creating and validating rule versions", () => {
   it("stores a valid document as version 1 (draft), filling in campaignId, version and the engine's defaults", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
-    const created = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const created = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, {
       document: { ...perUnitRules(regEventId, "2"), campaignId: "copy-from", version: 7 },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ version: 1, status: "draft", rule_count: 1, activation_job: null });
     expect(created.body.document).toMatchObject({ campaignId, version: 1, currencies: { xp: { name: "Experience", decimals: 2 } } });
-    const second = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "3") });
+    const second = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "3") });
     expect(second.body.version).toBe(2);
-    const list = await op.call("GET", `/api/campaigns/${campaignId}/rule-versions`);
+    const list = await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions`);
     expect(list.body.rule_versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
     expect(list.body.rule_versions[0].document).toBeUndefined();
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/rule-versions/1`)).body.document.rules[0].base).toEqual({ kind: "perUnit", points: "2" });
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions/1`)).body.document.rules[0].base).toEqual({ kind: "perUnit", points: "2" });
   });
 
   it("gives every version its own number when saves race", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const saves = await Promise.all(
-      Array.from({ length: 5 }, () => op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") })),
+      Array.from({ length: 5 }, () => suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") })),
     );
     expect(saves.map((s) => s.status)).toEqual([201, 201, 201, 201, 201]);
     expect(saves.map((s) => s.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("refuses an invalid document with rule-version-invalid, naming the path of the first problem", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const doc = perUnitRules(regEventId, "0");
-    const res = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: doc });
+    const res = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: doc });
     expect(res).toMatchObject({
       status: 400,
       body: { error: { code: "rule-version-invalid", message: "document.rules[0].base.points must be greater than 0" } },
     });
-    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, {})).body.error.message).toBe("document: is required");
-    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: [1] })).body.error.message).toBe("document must be a JSON object");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/rule-versions`)).body.rule_versions).toEqual([]);
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, {})).body.error.message).toBe("document: is required");
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: [1] })).body.error.message).toBe(
+      "document must be a JSON object",
+    );
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions`)).body.rule_versions).toEqual([]);
   });
 
   it("checks what only the campaign knows: its event types (not retired), currencies and primary currency", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
-    const other = await setUpCampaign(op);
-    const foreign = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: perUnitRules(other.regEventId, "1") });
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const other = await setUpCampaign(suite.op);
+    const foreign = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: perUnitRules(other.regEventId, "1") });
     expect(foreign.body).toEqual({
       valid: false,
       issues: [{ path: "rules[0].regEventId", message: "must be the reg_event_id of an event type registered in this campaign" }],
     });
 
     const gold = perUnitRules(regEventId, "1", { currencies: { xp: { name: "XP" }, gold: { name: "Gold" } } });
-    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: gold })).body.issues).toEqual([
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: gold })).body.issues).toEqual([
       { path: "currencies.gold", message: "must be a currency of the campaign (xp, gems)" },
     ]);
     const gems = perUnitRules(regEventId, "1", { primaryCurrency: "gems", currencies: { xp: { name: "XP" }, gems: { name: "Gems" } } });
-    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: gems })).body.issues).toEqual([
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: gems })).body.issues).toEqual([
       { path: "primaryCurrency", message: "must be the campaign's primary currency (xp)" },
     ]);
 
-    await op.call("POST", `/api/campaigns/${campaignId}/event-types/${regEventId}/retire`);
-    const retired = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") });
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/event-types/${regEventId}/retire`);
+    const retired = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") });
     expect(retired.body.error.message).toBe("document.rules[0].regEventId must not name a retired event type (trade_volume)");
   });
 
   it("lists every problem of a document through the validate endpoint without storing anything", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const doc = { ...perUnitRules(regEventId, "-1"), rules: [{ id: "a b", regEventId, currency: "xp", base: { kind: "perUnit", points: "-1" } }] };
-    const res = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: doc });
+    const res = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: doc });
     expect(res.status).toBe(200);
     expect(res.body.valid).toBe(false);
     expect(res.body.issues.map((i: { path: string }) => i.path).sort()).toEqual(["rules[0].base.points", "rules[0].id"]);
-    const ok = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: perUnitRules(regEventId, "1.5") });
+    const ok = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/validate`, { document: perUnitRules(regEventId, "1.5") });
     expect(ok.body).toMatchObject({ valid: true, issues: [], document: { version: 1 } });
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/rule-versions`)).body.rule_versions).toEqual([]);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions`)).body.rule_versions).toEqual([]);
   });
 
   it("answers 400 for a malformed version number and 404 for a missing one", async () => {
-    const { campaignId } = await setUpCampaign(op);
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/rule-versions/abc`)).body.error.message).toBe("version must be a positive integer");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/rule-versions/0`)).status).toBe(400);
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/rule-versions/9`)).body.error.code).toBe("rule-version-not-found");
+    const { campaignId } = await setUpCampaign(suite.op);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions/abc`)).body.error.message).toBe("version must be a positive integer");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions/0`)).status).toBe(400);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions/9`)).body.error.code).toBe("rule-version-not-found");
   });
 });
 
@@ -99,16 +93,16 @@ describe("dry runs", () => {
   const bob = "0x00000000000000000000000000000000000000b2";
 
   it("shows who moves on the leaderboard, with ranks and points before and after, without changing anything", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
-    const [aliceId, , bobId] = await logEvents(h.deps.db, campaignId, [
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const [aliceId, , bobId] = await logEvents(suite.h.deps.db, campaignId, [
       { identityType: "EVM_ADDRESS", accountId: alice, amount: "10", regEventId },
       { identityType: "EVM_ADDRESS", accountId: alice, amount: "5", regEventId },
       { identityType: "EVM_ADDRESS", accountId: bob, amount: "20", regEventId },
     ]);
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
 
     // Nothing active yet: everybody enters the board.
-    const first = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, {});
+    const first = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, {});
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
       currency: "xp",
@@ -126,10 +120,10 @@ describe("dry runs", () => {
     ]);
     expect(first.body.moves[0].identity).toEqual({ identity_type: "EVM_ADDRESS", account_id: bob, handle: null });
 
-    await activateAsWorker(h.deps.db, campaignId, 1);
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
     const fixed = { ...perUnitRules(regEventId, "1"), rules: [{ id: "per-trade", regEventId, currency: "xp", base: { kind: "fixed", points: "10" } }] };
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: fixed });
-    const second = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/2/dry-run`, { at: "2030-01-01T00:00:00Z" });
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: fixed });
+    const second = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/2/dry-run`, { at: "2030-01-01T00:00:00Z" });
     expect(second.body).toMatchObject({ before_version: 1, after_version: 2, at: "2030-01-01T00:00:00Z", users_before: 2, users_after: 2, unchanged: 0 });
     // Alice traded twice (2 x 10 fixed), Bob once (1 x 10): they swap places.
     expect(second.body.moves).toEqual([
@@ -152,7 +146,7 @@ describe("dry runs", () => {
         points_change: String(10 - 40),
       }),
     ]);
-    const versions = await op.call("GET", `/api/campaigns/${campaignId}/rule-versions`);
+    const versions = await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions`);
     expect(versions.body.rule_versions.map((v: Json) => [v.version, v.status])).toEqual([
       [2, "draft"],
       [1, "active"],
@@ -160,65 +154,65 @@ describe("dry runs", () => {
   });
 
   it("refuses an unknown currency and a log larger than DRY_RUN_MAX_EVENTS", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
-    await logEvents(h.deps.db, campaignId, [
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    await logEvents(suite.h.deps.db, campaignId, [
       { identityType: "EVM_ADDRESS", accountId: alice, amount: "1", regEventId },
       { identityType: "EVM_ADDRESS", accountId: alice, amount: "1", regEventId },
     ]);
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") });
-    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, { currency: "gold" })).body.error).toEqual({
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") });
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, { currency: "gold" })).body.error).toEqual({
       code: "validation-failed",
       message: "currency must be a currency of the rule versions (xp)",
     });
-    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, { limit: 0 })).status).toBe(400);
-    const limit = h.deps.env.DRY_RUN_MAX_EVENTS;
-    h.deps.env.DRY_RUN_MAX_EVENTS = 1;
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, { limit: 0 })).status).toBe(400);
+    const limit = suite.h.deps.env.DRY_RUN_MAX_EVENTS;
+    suite.h.deps.env.DRY_RUN_MAX_EVENTS = 1;
     try {
-      const res = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, {});
+      const res = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, {});
       expect(res).toMatchObject({ status: 409, body: { error: { code: "log-too-large" } } });
     } finally {
-      h.deps.env.DRY_RUN_MAX_EVENTS = limit;
+      suite.h.deps.env.DRY_RUN_MAX_EVENTS = limit;
     }
   });
 });
 
 describe("activation", () => {
   it("queues a rule-activation recompute job counting the campaign's events, and leaves the version draft until the worker switches", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
-    await logEvents(h.deps.db, campaignId, [
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    await logEvents(suite.h.deps.db, campaignId, [
       { identityType: "EMAIL", accountId: "a@pointwise.test", amount: "1", regEventId },
       { identityType: "EMAIL", accountId: "b@pointwise.test", amount: "2", regEventId },
     ]);
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") });
-    const activated = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {});
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") });
+    const activated = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {});
     expect(activated.status).toBe(202);
     expect(activated.body).toMatchObject({
       version: 1,
       status: "draft",
       job: { rule_version: 1, reason: "rule-activation", status: "queued", events_total: 2, events_done: 0, progress: 0 },
     });
-    const { rows } = await h.deps.db.pool.query("SELECT campaign_id, rule_version, reason, status, events_total::int FROM recompute_job WHERE id = $1", [
+    const { rows } = await suite.h.deps.db.pool.query("SELECT campaign_id, rule_version, reason, status, events_total::int FROM recompute_job WHERE id = $1", [
       activated.body.job.id,
     ]);
     expect(rows).toEqual([{ campaign_id: campaignId, rule_version: 1, reason: "rule-activation", status: "queued", events_total: 2 }]);
 
     // A second activation while one is pending is refused.
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
-    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/2/activate`, {})).body.error.code).toBe("recompute-in-progress");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/rule-versions/1`)).body.activation_job.id).toBe(activated.body.job.id);
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/2/activate`, {})).body.error.code).toBe("recompute-in-progress");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions/1`)).body.activation_job.id).toBe(activated.body.job.id);
   });
 
   it("reports the worker's progress from the job row, and refuses to activate the active version again", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
-    await logEvents(h.deps.db, campaignId, [{ identityType: "EMAIL", accountId: "a@pointwise.test", amount: "1", regEventId }]);
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") });
-    const { body } = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {});
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    await logEvents(suite.h.deps.db, campaignId, [{ identityType: "EMAIL", accountId: "a@pointwise.test", amount: "1", regEventId }]);
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") });
+    const { body } = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {});
     const jobUrl = `/api/campaigns/${campaignId}/recompute-jobs/${body.job.id}`;
 
-    await h.deps.db.pool.query("UPDATE recompute_job SET status = 'running', started_at = now(), events_total = 4, events_done = 1 WHERE id = $1", [
+    await suite.h.deps.db.pool.query("UPDATE recompute_job SET status = 'running', started_at = now(), events_total = 4, events_done = 1 WHERE id = $1", [
       body.job.id,
     ]);
-    expect((await op.call("GET", jobUrl)).body).toMatchObject({
+    expect((await suite.op.call("GET", jobUrl)).body).toMatchObject({
       status: "running",
       events_total: 4,
       events_done: 1,
@@ -226,14 +220,16 @@ describe("activation", () => {
       started_at: expect.any(String),
     });
 
-    await h.deps.db.pool.query("UPDATE recompute_job SET status = 'done', finished_at = now(), events_done = 4 WHERE id = $1", [body.job.id]);
-    await activateAsWorker(h.deps.db, campaignId, 1);
-    expect((await op.call("GET", jobUrl)).body).toMatchObject({ status: "done", progress: 1, finished_at: expect.any(String) });
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs`)).body.recompute_jobs.map((j: { id: string }) => j.id)).toEqual([body.job.id]);
-    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {})).body.error.code).toBe("rule-version-active");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs/00000000-0000-4000-8000-000000000000`)).body.error.code).toBe(
+    await suite.h.deps.db.pool.query("UPDATE recompute_job SET status = 'done', finished_at = now(), events_done = 4 WHERE id = $1", [body.job.id]);
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    expect((await suite.op.call("GET", jobUrl)).body).toMatchObject({ status: "done", progress: 1, finished_at: expect.any(String) });
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs`)).body.recompute_jobs.map((j: { id: string }) => j.id)).toEqual([
+      body.job.id,
+    ]);
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {})).body.error.code).toBe("rule-version-active");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs/00000000-0000-4000-8000-000000000000`)).body.error.code).toBe(
       "recompute-job-not-found",
     );
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs/nope`)).body.error.message).toBe("job_id must be a uuid");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs/nope`)).body.error.message).toBe("job_id must be a uuid");
   });
 });

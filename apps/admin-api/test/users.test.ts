@@ -1,29 +1,21 @@
-import { type Harness, type Json, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
+import { type Json, perUnitRules, setUpCampaign } from "./harness";
+import { sharedProject } from "./project";
 import { activateAsWorker, logEvents } from "./seed";
 
-let h: Harness;
-let op: Operator;
-
-beforeAll(async () => {
-  h = await startHarness();
-  op = await h.newProject();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const suite = sharedProject();
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 
 /** A campaign with active rules (2 xp per unit) and one event per given wallet and amount. */
 async function scoredCampaign(amounts: string[]) {
-  const { campaignId, regEventId } = await setUpCampaign(op);
+  const { campaignId, regEventId } = await setUpCampaign(suite.op);
   const users = await logEvents(
-    h.deps.db,
+    suite.h.deps.db,
     campaignId,
     amounts.map((amount, i) => ({ identityType: "EVM_ADDRESS", accountId: wallet(i + 1), amount, regEventId })),
   );
-  await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
-  await activateAsWorker(h.deps.db, campaignId, 1);
+  await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
+  await activateAsWorker(suite.h.deps.db, campaignId, 1);
   return { campaignId, regEventId, users };
 }
 
@@ -31,11 +23,11 @@ describe("finding users", () => {
   it("finds a user by any identity, normalising the account id the way ingest does", async () => {
     const { campaignId, users } = await scoredCampaign(["10"]);
     const upper = `0x${"A".repeat(38)}01`;
-    await h.deps.db.pool.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, 'EMAIL', 'jane@example.com')", [
+    await suite.h.deps.db.pool.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, 'EMAIL', 'jane@example.com')", [
       campaignId,
       users[0],
     ]);
-    const byWallet = await op.call(
+    const byWallet = await suite.op.call(
       "GET",
       `/api/campaigns/${campaignId}/users?identity_type=EVM_ADDRESS&account_id=${wallet(1).toUpperCase().replace("0X", "0x")}`,
     );
@@ -47,10 +39,12 @@ describe("finding users", () => {
       scores: [{ currency: "xp", score: String(10 * 2), total: "20", lifetime: "20" }],
     });
     expect(byWallet.body.identities.map((i: Json) => i.identity_type)).toEqual(["EVM_ADDRESS", "EMAIL"]);
-    const byEmail = await op.call("GET", `/api/campaigns/${campaignId}/users?identity_type=EMAIL&account_id=${encodeURIComponent("Jane@EXAMPLE.com")}`);
+    const byEmail = await suite.op.call("GET", `/api/campaigns/${campaignId}/users?identity_type=EMAIL&account_id=${encodeURIComponent("Jane@EXAMPLE.com")}`);
     expect(byEmail.body.id).toBe(users[0]);
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/users/${users[0]}`)).body).toEqual(byWallet.body);
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/users?identity_type=EVM_ADDRESS&account_id=${upper}`)).body.error.code).toBe("user-not-found");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${users[0]}`)).body).toEqual(byWallet.body);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users?identity_type=EVM_ADDRESS&account_id=${upper}`)).body.error.code).toBe(
+      "user-not-found",
+    );
   });
 
   it.each([
@@ -60,8 +54,8 @@ describe("finding users", () => {
     ["identity_type=EMAIL", "account_id"],
     ["identity_type=EMAIL&account_id=a@b.co&extra=1", "extra"],
   ])("refuses ?%s naming the field", async (query, message) => {
-    const { campaignId } = await setUpCampaign(op);
-    const res = await op.call("GET", `/api/campaigns/${campaignId}/users?${query}`);
+    const { campaignId } = await setUpCampaign(suite.op);
+    const res = await suite.op.call("GET", `/api/campaigns/${campaignId}/users?${query}`);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain(message);
   });
@@ -70,7 +64,7 @@ describe("finding users", () => {
 describe("linking and unlinking identities", () => {
   it("links a new X identity with its username, and refuses a username for other identity types", async () => {
     const { campaignId, users } = await scoredCampaign(["1"]);
-    const linked = await op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, {
+    const linked = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, {
       identity_type: "X_PROVIDER_ID",
       account_id: "1234567890",
       handle: "@pointwise_fan",
@@ -81,30 +75,30 @@ describe("linking and unlinking identities", () => {
       moved_from_user_id: null,
       recompute_job: null,
     });
-    const again = await op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, {
+    const again = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, {
       identity_type: "X_PROVIDER_ID",
       account_id: "1234567890",
       handle: "renamed",
     });
     expect(again.status).toBe(200);
     expect(again.body.identity).toMatchObject({ id: linked.body.identity.id, handle: "renamed" });
-    const handleOnEmail = await op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, {
+    const handleOnEmail = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, {
       identity_type: "EMAIL",
       account_id: "a@b.co",
       handle: "x",
     });
     expect(handleOnEmail.body.error.message).toBe("handle: can only be set for an X_PROVIDER_ID identity");
-    const badHandle = await op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, {
+    const badHandle = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, {
       identity_type: "X_PROVIDER_ID",
       account_id: "5",
       handle: "not a handle!",
     });
     expect(badHandle.body.error.message).toBe("handle: must be an X username: 1-15 letters, digits or _");
 
-    const patched = await op.call("PATCH", `/api/campaigns/${campaignId}/users/${users[0]}/identities/${linked.body.identity.id}`, { handle: null });
+    const patched = await suite.op.call("PATCH", `/api/campaigns/${campaignId}/users/${users[0]}/identities/${linked.body.identity.id}`, { handle: null });
     expect(patched.body.handle).toBeNull();
-    const wallet1 = (await op.call("GET", `/api/campaigns/${campaignId}/users/${users[0]}`)).body.identities[0];
-    expect((await op.call("PATCH", `/api/campaigns/${campaignId}/users/${users[0]}/identities/${wallet1.id}`, { handle: "x" })).body.error.message).toBe(
+    const wallet1 = (await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${users[0]}`)).body.identities[0];
+    expect((await suite.op.call("PATCH", `/api/campaigns/${campaignId}/users/${users[0]}/identities/${wallet1.id}`, { handle: "x" })).body.error.message).toBe(
       "handle can only be set for an X_PROVIDER_ID identity",
     );
   });
@@ -112,21 +106,24 @@ describe("linking and unlinking identities", () => {
   it("moves an identity that belongs to another user and queues one identity-link recompute for any number of moves", async () => {
     const { campaignId, regEventId, users } = await scoredCampaign(["10", "20", "30"]);
     const [a, b, c] = users as [string, string, string];
-    const moved = await op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EVM_ADDRESS", account_id: wallet(2) });
+    const moved = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EVM_ADDRESS", account_id: wallet(2) });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ moved_from_user_id: b, recompute_job: { reason: "identity-link", status: "queued", rule_version: 1, events_total: 3 } });
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/users/${a}`)).body.identities.map((i: Json) => i.account_id)).toEqual([wallet(1), wallet(2)]);
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/users/${b}`)).body.identities).toEqual([]);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}`)).body.identities.map((i: Json) => i.account_id)).toEqual([
+      wallet(1),
+      wallet(2),
+    ]);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${b}`)).body.identities).toEqual([]);
 
-    const second = await op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EVM_ADDRESS", account_id: wallet(3) });
+    const second = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EVM_ADDRESS", account_id: wallet(3) });
     expect(second.body.recompute_job.id).toBe(moved.body.recompute_job.id);
-    const { rows } = await h.deps.db.pool.query("SELECT reason, status FROM recompute_job WHERE campaign_id = $1", [campaignId]);
+    const { rows } = await suite.h.deps.db.pool.query("SELECT reason, status FROM recompute_job WHERE campaign_id = $1", [campaignId]);
     expect(rows).toEqual([{ reason: "identity-link", status: "queued" }]);
 
     // A dry run replays the log with each event attributed to its identity's current owner: all three
     // wallets now belong to a, and b and c are on neither board.
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "3") });
-    const diff = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/2/dry-run`, {});
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "3") });
+    const diff = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/2/dry-run`, {});
     expect(diff.body).toMatchObject({ users_before: 1, users_after: 1, unchanged: 0 });
     expect(diff.body.moves).toEqual([
       expect.objectContaining({
@@ -143,27 +140,27 @@ describe("linking and unlinking identities", () => {
   it("unlinks an identity into a user of its own, and refuses to unlink a user's only identity", async () => {
     const { campaignId, users } = await scoredCampaign(["5"]);
     const [a] = users as [string];
-    const only = (await op.call("GET", `/api/campaigns/${campaignId}/users/${a}`)).body.identities[0];
-    expect((await op.call("DELETE", `/api/campaigns/${campaignId}/users/${a}/identities/${only.id}`)).body.error.code).toBe("last-identity");
-    const email = await op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EMAIL", account_id: "Me@Example.com" });
+    const only = (await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}`)).body.identities[0];
+    expect((await suite.op.call("DELETE", `/api/campaigns/${campaignId}/users/${a}/identities/${only.id}`)).body.error.code).toBe("last-identity");
+    const email = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EMAIL", account_id: "Me@Example.com" });
     expect(email.body.identity.account_id).toBe("me@example.com");
-    const unlinked = await op.call("DELETE", `/api/campaigns/${campaignId}/users/${a}/identities/${email.body.identity.id}`);
+    const unlinked = await suite.op.call("DELETE", `/api/campaigns/${campaignId}/users/${a}/identities/${email.body.identity.id}`);
     expect(unlinked.status).toBe(200);
     expect(unlinked.body.user.identities.map((i: Json) => i.id)).toEqual([only.id]);
     expect(unlinked.body.recompute_job).toMatchObject({ reason: "identity-link" });
-    const detached = await op.call("GET", `/api/campaigns/${campaignId}/users/${unlinked.body.detached_user_id}`);
+    const detached = await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${unlinked.body.detached_user_id}`);
     expect(detached.body.identities.map((i: Json) => i.account_id)).toEqual(["me@example.com"]);
   });
 
   it("answers 404 for a user or identity that is not in the campaign", async () => {
     const { campaignId, users } = await scoredCampaign(["5"]);
     const other = await scoredCampaign(["5"]);
-    const otherIdentity = (await op.call("GET", `/api/campaigns/${other.campaignId}/users/${other.users[0]}`)).body.identities[0];
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/users/${other.users[0]}`)).body.error.code).toBe("user-not-found");
+    const otherIdentity = (await suite.op.call("GET", `/api/campaigns/${other.campaignId}/users/${other.users[0]}`)).body.identities[0];
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${other.users[0]}`)).body.error.code).toBe("user-not-found");
     expect(
-      (await op.call("POST", `/api/campaigns/${campaignId}/users/${other.users[0]}/identities`, { identity_type: "EMAIL", account_id: "a@b.co" })).status,
+      (await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${other.users[0]}/identities`, { identity_type: "EMAIL", account_id: "a@b.co" })).status,
     ).toBe(404);
-    expect((await op.call("DELETE", `/api/campaigns/${campaignId}/users/${users[0]}/identities/${otherIdentity.id}`)).body.error.code).toBe(
+    expect((await suite.op.call("DELETE", `/api/campaigns/${campaignId}/users/${users[0]}/identities/${otherIdentity.id}`)).body.error.code).toBe(
       "identity-not-found",
     );
   });
@@ -173,19 +170,19 @@ describe("display names and referrers", () => {
   it("sets and clears a display name, refusing empty and control-character names", async () => {
     const { campaignId, users } = await scoredCampaign(["1"]);
     const url = `/api/campaigns/${campaignId}/users/${users[0]}`;
-    expect((await op.call("PATCH", url, { display_name: "  Captain Points  " })).body.display_name).toBe("Captain Points");
-    expect((await op.call("PATCH", url, { display_name: "" })).body.error.message).toBe("display_name: must not be empty (use null to clear it)");
-    expect((await op.call("PATCH", url, { display_name: "a\u0007b" })).body.error.message).toBe("display_name: must not contain control characters");
-    expect((await op.call("PATCH", url, { display_name: "x".repeat(65) })).status).toBe(400);
-    expect((await op.call("PATCH", url, { display_name: null })).body.display_name).toBeNull();
-    expect((await op.call("PATCH", url, {})).body.error.message).toBe("must change display_name or referrer_id");
+    expect((await suite.op.call("PATCH", url, { display_name: "  Captain Points  " })).body.display_name).toBe("Captain Points");
+    expect((await suite.op.call("PATCH", url, { display_name: "" })).body.error.message).toBe("display_name: must not be empty (use null to clear it)");
+    expect((await suite.op.call("PATCH", url, { display_name: "a\u0007b" })).body.error.message).toBe("display_name: must not contain control characters");
+    expect((await suite.op.call("PATCH", url, { display_name: "x".repeat(65) })).status).toBe(400);
+    expect((await suite.op.call("PATCH", url, { display_name: null })).body.display_name).toBeNull();
+    expect((await suite.op.call("PATCH", url, {})).body.error.message).toBe("must change display_name or referrer_id");
   });
 
   it("sets a referrer once with the time of the link, and refuses itself, a cycle, a change, and a user of another campaign", async () => {
     const { campaignId, users } = await scoredCampaign(["1", "1", "1"]);
     const [a, b, c] = users as [string, string, string];
     const other = await scoredCampaign(["1"]);
-    const set = (user: string, referrer: string | null) => op.call("PATCH", `/api/campaigns/${campaignId}/users/${user}`, { referrer_id: referrer });
+    const set = (user: string, referrer: string | null) => suite.op.call("PATCH", `/api/campaigns/${campaignId}/users/${user}`, { referrer_id: referrer });
 
     expect((await set(a, a)).body.error.message).toBe("referrer_id must not be the user itself");
     const linked = await set(b, a);
@@ -207,18 +204,18 @@ describe("display names and referrers", () => {
 
 describe("the ledger", () => {
   it("lists where each point came from: event, event type, amount, rule, version and paid points, newest first, page by page", async () => {
-    const { campaignId, regEventId } = await setUpCampaign(op);
-    const [a] = await logEvents(h.deps.db, campaignId, [
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const [a] = await logEvents(suite.h.deps.db, campaignId, [
       { identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "1.5", regEventId, receivedAt: "2026-01-01T10:00:00Z" },
       { identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "4", regEventId, receivedAt: "2026-01-02T10:00:00Z" },
       { identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "10", regEventId, receivedAt: "2026-01-03T10:00:00Z" },
     ]);
-    await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, {
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, {
       document: perUnitRules(regEventId, "2", { currencies: { xp: { name: "XP", caps: [{ period: "campaign", limit: "20" }] } } }),
     });
-    await activateAsWorker(h.deps.db, campaignId, 1);
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
 
-    const page1 = await op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?limit=2`);
+    const page1 = await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?limit=2`);
     expect(page1.status).toBe(200);
     expect(page1.body.rule_version).toBe(1);
     // 10 x 2 = 20 would pass the campaign cap of 20 after 3 + 8 were paid: only 20 - 11 = 9 is paid.
@@ -241,10 +238,10 @@ describe("the ledger", () => {
       },
       lineage: { cappedBy: ["currency:xp:campaign"] },
     });
-    const page2 = await op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?limit=2&before=${page1.body.next_before}`);
+    const page2 = await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?limit=2&before=${page1.body.next_before}`);
     expect(page2.body.entries.map((e: Json) => e.event.amount)).toEqual(["1.5"]);
     expect(page2.body.next_before).toBeNull();
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?limit=0`)).body.error.message).toBe("limit: must be between 1 and 500");
-    expect((await op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?rule_version=2`)).body.entries).toEqual([]);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?limit=0`)).body.error.message).toBe("limit: must be between 1 and 500");
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?rule_version=2`)).body.entries).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiError } from "./api";
-import type { UserLabel } from "./types";
+import { IDENTITY_TYPES, type UserLabel } from "./types";
 
 /** Loads data once (and again on `reload`), keeping the last error for display. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -99,6 +99,76 @@ export function Field(props: { label: string; hint?: ReactNode; children: ReactN
       {props.children}
       {props.hint && <span className="field-hint">{props.hint}</span>}
     </label>
+  );
+}
+
+/** A select of every identity type the API accepts. */
+export function IdentityTypeSelect(props: { value: string; onChange: (value: string) => void; name?: string }) {
+  return (
+    <select name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+      {IDENTITY_TYPES.map((t) => (
+        <option key={t} value={t}>
+          {t}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A row's last two cells for something that is live until ended once (a key revoked, an event type retired): its status, and the button that ends it. */
+export function EndableCells(props: {
+  /** What the red badge says once ended; empty while the thing is live. */
+  ended: ReactNode;
+  action: string;
+  onEnd: () => void;
+  danger?: boolean;
+  disabled?: boolean;
+}) {
+  return (
+    <>
+      <td>{props.ended ? <Badge tone="red">{props.ended}</Badge> : <Badge tone="green">active</Badge>}</td>
+      <td className="right">
+        {!props.ended && (
+          <button type="button" className={`btn btn-small ${props.danger ? "btn-danger" : "btn-ghost"}`} onClick={props.onEnd} disabled={props.disabled}>
+            {props.action}
+          </button>
+        )}
+      </td>
+    </>
+  );
+}
+
+/** A column of a `DataTable`: its heading, or the heading with a class and a key when headings may repeat. */
+export type Column = string | { label: string; className?: string; key?: string };
+
+/** A table with one heading row, the rows given as children, and an optional muted line across all columns after them. */
+export function DataTable(props: { columns: Column[]; children: ReactNode; note?: ReactNode; testId?: string }) {
+  return (
+    <table className="table" data-testid={props.testId}>
+      <thead>
+        <tr>
+          {props.columns.map((c) =>
+            typeof c === "string" ? (
+              <th key={c}>{c}</th>
+            ) : (
+              <th key={c.key ?? c.label} className={c.className}>
+                {c.label}
+              </th>
+            ),
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {props.children}
+        {props.note && (
+          <tr>
+            <td colSpan={props.columns.length} className="muted">
+              {props.note}
+            </td>
+          </tr>
+        )}
+      </tbody>
+    </table>
   );
 }
 

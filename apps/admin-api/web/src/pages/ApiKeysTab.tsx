@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { ApiKey } from "../types";
-import { Badge, Card, CopyButton, Field, formatTime, Notice, useAction, useLoad } from "../ui";
+import { Card, CopyButton, DataTable, EndableCells, Field, formatTime, Notice, useAction, useLoad } from "../ui";
 import type { CampaignContext } from "./CampaignPage";
 
 /** API keys: create (the key is shown once, to copy), list with last use, revoke. */
@@ -56,45 +56,19 @@ export function ApiKeysTab({ ctx }: { ctx: CampaignContext }) {
         )}
       </Card>
       <Card title="Keys">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Key</th>
-              <th>Label</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Status</th>
-              <th />
+        <DataTable columns={["Key", "Label", "Created", "Last used", "Status", ""]} note={keys.data?.api_keys.length === 0 && "No keys yet."}>
+          {keys.data?.api_keys.map((k) => (
+            <tr key={k.id}>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td>{k.label ?? <span className="muted">—</span>}</td>
+              <td>{formatTime(k.created_at)}</td>
+              <td>{k.last_used_at ? formatTime(k.last_used_at) : <span className="muted">never</span>}</td>
+              <EndableCells ended={k.revoked_at && `revoked ${formatTime(k.revoked_at)}`} action="Revoke" onEnd={() => revoke(k)} danger />
             </tr>
-          </thead>
-          <tbody>
-            {keys.data?.api_keys.map((k) => (
-              <tr key={k.id}>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{k.label ?? <span className="muted">—</span>}</td>
-                <td>{formatTime(k.created_at)}</td>
-                <td>{k.last_used_at ? formatTime(k.last_used_at) : <span className="muted">never</span>}</td>
-                <td>{k.revoked_at ? <Badge tone="red">revoked {formatTime(k.revoked_at)}</Badge> : <Badge tone="green">active</Badge>}</td>
-                <td className="right">
-                  {!k.revoked_at && (
-                    <button type="button" className="btn btn-small btn-danger" onClick={() => revoke(k)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {keys.data?.api_keys.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted">
-                  No keys yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </Card>
     </>
   );

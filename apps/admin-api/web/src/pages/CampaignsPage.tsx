@@ -3,85 +3,12 @@ import { api } from "../api";
 import { go } from "../router";
 import type { Campaign } from "../types";
 import { Badge, Card, Field, formatTime, Notice, useAction } from "../ui";
-
-/** Rows of a currency editor: key and display name. */
-export interface CurrencyRow {
-  key: string;
-  name: string;
-}
-
-/** Edits the currencies of a campaign as rows, with one primary currency. */
-export function CurrencyEditor(props: {
-  rows: CurrencyRow[];
-  primary: string;
-  onChange: (rows: CurrencyRow[], primary: string) => void;
-  lockedKeys?: string[];
-}) {
-  const { rows, primary, onChange } = props;
-  const set = (i: number, patch: Partial<CurrencyRow>) => {
-    const next = rows.map((r, j) => (j === i ? { ...r, ...patch } : r));
-    const oldKey = rows[i]?.key;
-    onChange(next, primary === oldKey && patch.key !== undefined ? patch.key : primary);
-  };
-  return (
-    <div className="currency-editor">
-      {rows.map((row, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their position while being typed.
-        <div className="currency-row" key={i}>
-          <input
-            aria-label={`Currency ${i + 1} key`}
-            placeholder="key, e.g. xp"
-            value={row.key}
-            disabled={props.lockedKeys?.includes(row.key)}
-            onChange={(e) => set(i, { key: e.target.value.toLowerCase() })}
-          />
-          <input
-            aria-label={`Currency ${i + 1} name`}
-            placeholder="display name, e.g. Experience"
-            value={row.name}
-            onChange={(e) => set(i, { name: e.target.value })}
-          />
-          <label className="inline">
-            <input type="radio" name="primary" checked={primary === row.key && row.key !== ""} onChange={() => onChange(rows, row.key)} /> primary
-          </label>
-          {rows.length > 1 && !props.lockedKeys?.includes(row.key) && (
-            <button
-              type="button"
-              className="btn btn-small btn-ghost"
-              onClick={() =>
-                onChange(
-                  rows.filter((_, j) => j !== i),
-                  primary === row.key ? "" : primary,
-                )
-              }
-            >
-              Remove
-            </button>
-          )}
-        </div>
-      ))}
-      <button type="button" className="btn btn-small" onClick={() => onChange([...rows, { key: "", name: "" }], primary)}>
-        + Add currency
-      </button>
-    </div>
-  );
-}
-
-/** Turns currency rows into the API's key -> name map. */
-export function currencyMap(rows: CurrencyRow[]): Record<string, string> {
-  return Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.name.trim()]));
-}
-
-/** A local date-time input value as an ISO time, or undefined when empty. */
-export function isoOrUndefined(value: string): string | undefined {
-  return value ? new Date(value).toISOString() : undefined;
-}
+import { type Currencies, CurrenciesField, currencyMap, isoOrUndefined, ScheduleFields } from "./CampaignFields";
 
 /** All campaigns of the project and the form that creates one. */
 export function CampaignsPage(props: { campaigns: Campaign[]; onChanged: () => void }) {
   const [name, setName] = useState("");
-  const [rows, setRows] = useState<CurrencyRow[]>([{ key: "xp", name: "Experience" }]);
-  const [primary, setPrimary] = useState("xp");
+  const [currencies, setCurrencies] = useState<Currencies>({ rows: [{ key: "xp", name: "Experience" }], primary: "xp" });
   const [startsAt, setStartsAt] = useState("");
   const [endsAt, setEndsAt] = useState("");
   const action = useAction();
@@ -90,8 +17,8 @@ export function CampaignsPage(props: { campaigns: Campaign[]; onChanged: () => v
     e.preventDefault();
     const body = {
       name,
-      currencies: currencyMap(rows),
-      primary_currency: primary,
+      currencies: currencyMap(currencies.rows),
+      primary_currency: currencies.primary,
       ...(startsAt ? { starts_at: isoOrUndefined(startsAt) } : {}),
       ...(endsAt ? { ends_at: isoOrUndefined(endsAt) } : {}),
     };
@@ -129,27 +56,12 @@ export function CampaignsPage(props: { campaigns: Campaign[]; onChanged: () => v
           <Field label="Name">
             <input name="campaign-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Season 1" required />
           </Field>
-          <Field
-            label="Currencies"
+          <CurrenciesField
             hint="Each currency has a short key (used in rules and the API) and a display name. The primary currency orders the leaderboard."
-          >
-            <CurrencyEditor
-              rows={rows}
-              primary={primary}
-              onChange={(r, p) => {
-                setRows(r);
-                setPrimary(p);
-              }}
-            />
-          </Field>
-          <div className="form-row">
-            <Field label="Starts (optional)">
-              <input type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} />
-            </Field>
-            <Field label="Ends (optional)">
-              <input type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} />
-            </Field>
-          </div>
+            value={currencies}
+            onChange={setCurrencies}
+          />
+          <ScheduleFields optional startsAt={startsAt} endsAt={endsAt} onStartsAt={setStartsAt} onEndsAt={setEndsAt} />
           <Notice kind="error">{action.error}</Notice>
           <div>
             <button type="submit" className="btn btn-primary" disabled={action.busy}>

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { EventType } from "../types";
-import { Badge, Card, CopyButton, Field, formatTime, Notice, useAction } from "../ui";
+import { Card, CopyButton, DataTable, EndableCells, Field, formatTime, Notice, useAction } from "../ui";
 import type { CampaignContext } from "./CampaignPage";
 
 /** Event types: register (-> reg_event_id to copy), list, retire. */
@@ -55,46 +55,21 @@ export function EventTypesTab({ ctx }: { ctx: CampaignContext }) {
         )}
       </Card>
       <Card title="Event types">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>reg_event_id</th>
-              <th>Registered</th>
-              <th>Status</th>
-              <th />
+        <DataTable columns={["Name", "reg_event_id", "Registered", "Status", ""]} note={ctx.eventTypes.length === 0 && "No event types yet."}>
+          {ctx.eventTypes.map((t) => (
+            <tr key={t.reg_event_id}>
+              <td>
+                <strong>{t.name}</strong>
+                {t.description && <div className="muted small">{t.description}</div>}
+              </td>
+              <td>
+                <code>{t.reg_event_id}</code> <CopyButton text={t.reg_event_id} />
+              </td>
+              <td>{formatTime(t.created_at)}</td>
+              <EndableCells ended={t.retired_at && "retired"} action="Retire" onEnd={() => retire(t)} disabled={Boolean(ctx.campaign.archived_at)} />
             </tr>
-          </thead>
-          <tbody>
-            {ctx.eventTypes.map((t) => (
-              <tr key={t.reg_event_id}>
-                <td>
-                  <strong>{t.name}</strong>
-                  {t.description && <div className="muted small">{t.description}</div>}
-                </td>
-                <td>
-                  <code>{t.reg_event_id}</code> <CopyButton text={t.reg_event_id} />
-                </td>
-                <td>{formatTime(t.created_at)}</td>
-                <td>{t.retired_at ? <Badge tone="red">retired</Badge> : <Badge tone="green">active</Badge>}</td>
-                <td className="right">
-                  {!t.retired_at && (
-                    <button type="button" className="btn btn-small btn-ghost" onClick={() => retire(t)} disabled={Boolean(ctx.campaign.archived_at)}>
-                      Retire
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {ctx.eventTypes.length === 0 && (
-              <tr>
-                <td colSpan={5} className="muted">
-                  No event types yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </Card>
     </>
   );

@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { api, upload } from "../api";
 import type { CsvImport, CsvRowError } from "../types";
-import { Badge, Card, formatTime, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
+import { Badge, Card, DataTable, formatTime, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
 import type { CampaignContext } from "./CampaignPage";
 
 const TONE = { validating: "amber", publishing: "amber", done: "green", rejected: "red", failed: "red" } as const;
@@ -20,35 +20,19 @@ function ImportProgress({ item }: { item: CsvImport }) {
 function RowErrors({ rows, truncated }: { rows: CsvRowError[]; truncated?: boolean }) {
   if (rows.length === 0) return null;
   return (
-    <table className="table" data-testid="row-errors">
-      <thead>
-        <tr>
-          <th>Line</th>
-          <th>Problem</th>
-          <th>Code</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.flatMap((r) =>
-          r.errors.map((e) => (
-            <tr key={`${r.line}:${e.extensions.code}:${e.message}`}>
-              <td>{r.line}</td>
-              <td>{e.message}</td>
-              <td>
-                <code>{e.extensions.code}</code>
-              </td>
-            </tr>
-          )),
-        )}
-        {truncated && (
-          <tr>
-            <td colSpan={3} className="muted">
-              More bad rows were found; only the first ones are listed.
+    <DataTable columns={["Line", "Problem", "Code"]} note={truncated && "More bad rows were found; only the first ones are listed."} testId="row-errors">
+      {rows.flatMap((r) =>
+        r.errors.map((e) => (
+          <tr key={`${r.line}:${e.extensions.code}:${e.message}`}>
+            <td>{r.line}</td>
+            <td>{e.message}</td>
+            <td>
+              <code>{e.extensions.code}</code>
             </td>
           </tr>
-        )}
-      </tbody>
-    </table>
+        )),
+      )}
+    </DataTable>
   );
 }
 
@@ -120,40 +104,22 @@ export function ImportsTab({ ctx }: { ctx: CampaignContext }) {
         )}
       </Card>
       <Card title="Recent imports">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>File</th>
-              <th>Started</th>
-              <th>Mode</th>
-              <th>Status</th>
-              <th>Progress</th>
+        <DataTable columns={["File", "Started", "Mode", "Status", "Progress"]} note={imports.data?.csv_imports.length === 0 && "No imports yet."}>
+          {imports.data?.csv_imports.map((i) => (
+            <tr key={i.import_id}>
+              <td>{i.file_name ?? <span className="muted">(unnamed)</span>}</td>
+              <td>{formatTime(i.created_at)}</td>
+              <td>{i.mode}</td>
+              <td>
+                <Badge tone={TONE[i.status]}>{i.status}</Badge>
+                {i.error && <div className="small muted">{i.error}</div>}
+              </td>
+              <td className="wide-cell">
+                <ImportProgress item={i} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {imports.data?.csv_imports.map((i) => (
-              <tr key={i.import_id}>
-                <td>{i.file_name ?? <span className="muted">(unnamed)</span>}</td>
-                <td>{formatTime(i.created_at)}</td>
-                <td>{i.mode}</td>
-                <td>
-                  <Badge tone={TONE[i.status]}>{i.status}</Badge>
-                  {i.error && <div className="small muted">{i.error}</div>}
-                </td>
-                <td className="wide-cell">
-                  <ImportProgress item={i} />
-                </td>
-              </tr>
-            ))}
-            {imports.data?.csv_imports.length === 0 && (
-              <tr>
-                <td colSpan={5} className="muted">
-                  No imports yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </Card>
     </>
   );

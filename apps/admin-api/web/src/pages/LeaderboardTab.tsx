@@ -2,7 +2,7 @@ import { useState } from "react";
 import { api } from "../api";
 import { go } from "../router";
 import type { Chart, Leaderboard } from "../types";
-import { Card, formatPoints, labelOf, Notice, useLoad } from "../ui";
+import { Card, DataTable, formatPoints, labelOf, Notice, useLoad } from "../ui";
 import type { CampaignContext } from "./CampaignPage";
 import { PointsChart } from "./PointsChart";
 
@@ -61,44 +61,26 @@ export function LeaderboardTab({ ctx }: { ctx: CampaignContext }) {
           {board.data?.rule_version ? `; rules v${board.data.rule_version}` : ""}.
         </p>
         <Notice kind="error">{board.error}</Notice>
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Rank</th>
-              <th>User</th>
+        <DataTable
+          columns={["Rank", "User", ...currencies.map((k) => ({ key: `currency:${k}`, label: c.currencies[k] ?? "", className: "num" })), "Tier"]}
+          note={board.data?.entries.length === 0 && "Nobody has points in this currency yet."}
+        >
+          {board.data?.entries.map((e) => (
+            <tr key={e.user_id} className="clickable" onClick={() => go(`/campaigns/${c.id}/users?user=${e.user_id}`)}>
+              <td>{e.rank}</td>
+              <td>
+                <a href={`#/campaigns/${c.id}/users?user=${e.user_id}`}>{labelOf(e)}</a>
+                {e.identity && <div className="muted small">{e.identity.identity_type}</div>}
+              </td>
               {currencies.map((k) => (
-                <th key={k} className="num">
-                  {c.currencies[k]}
-                </th>
+                <td key={k} className="num">
+                  {e.scores[k] ? formatPoints(e.scores[k].total) : "0"}
+                </td>
               ))}
-              <th>Tier</th>
+              <td>{e.scores[currency]?.tier ?? "—"}</td>
             </tr>
-          </thead>
-          <tbody>
-            {board.data?.entries.map((e) => (
-              <tr key={e.user_id} className="clickable" onClick={() => go(`/campaigns/${c.id}/users?user=${e.user_id}`)}>
-                <td>{e.rank}</td>
-                <td>
-                  <a href={`#/campaigns/${c.id}/users?user=${e.user_id}`}>{labelOf(e)}</a>
-                  {e.identity && <div className="muted small">{e.identity.identity_type}</div>}
-                </td>
-                {currencies.map((k) => (
-                  <td key={k} className="num">
-                    {e.scores[k] ? formatPoints(e.scores[k].total) : "0"}
-                  </td>
-                ))}
-                <td>{e.scores[currency]?.tier ?? "—"}</td>
-              </tr>
-            ))}
-            {board.data?.entries.length === 0 && (
-              <tr>
-                <td colSpan={currencies.length + 3} className="muted">
-                  Nobody has points in this currency yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </Card>
     </>
   );

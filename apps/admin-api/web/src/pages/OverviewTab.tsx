@@ -2,8 +2,8 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { ApiKey, Campaign, RuleVersion } from "../types";
 import { Card, CopyButton, Field, Notice, useAction, useLoad } from "../ui";
+import { type Currencies, CurrenciesField, currencyMap, ScheduleFields } from "./CampaignFields";
 import type { CampaignContext } from "./CampaignPage";
-import { CurrencyEditor, type CurrencyRow, currencyMap } from "./CampaignsPage";
 
 /** A ready-to-paste curl that sends one earn event to this campaign. */
 export function curlFor(ingestUrl: string, apiKey: string, regEventId: string): string {
@@ -86,8 +86,10 @@ export function OverviewTab({ ctx }: { ctx: CampaignContext }) {
 function SettingsCard(props: { campaign: Campaign; onSaved: () => void }) {
   const c = props.campaign;
   const [name, setName] = useState(c.name);
-  const [rows, setRows] = useState<CurrencyRow[]>(Object.entries(c.currencies).map(([key, n]) => ({ key, name: n })));
-  const [primary, setPrimary] = useState(c.primary_currency);
+  const [currencies, setCurrencies] = useState<Currencies>({
+    rows: Object.entries(c.currencies).map(([key, n]) => ({ key, name: n })),
+    primary: c.primary_currency,
+  });
   const [startsAt, setStartsAt] = useState(toLocal(c.starts_at));
   const [endsAt, setEndsAt] = useState(toLocal(c.ends_at));
   const action = useAction();
@@ -98,8 +100,8 @@ function SettingsCard(props: { campaign: Campaign; onSaved: () => void }) {
     setSaved(false);
     const body = {
       name,
-      currencies: currencyMap(rows),
-      primary_currency: primary,
+      currencies: currencyMap(currencies.rows),
+      primary_currency: currencies.primary,
       starts_at: startsAt ? new Date(startsAt).toISOString() : null,
       ends_at: endsAt ? new Date(endsAt).toISOString() : null,
     };
@@ -115,24 +117,8 @@ function SettingsCard(props: { campaign: Campaign; onSaved: () => void }) {
         <Field label="Name">
           <input value={name} onChange={(e) => setName(e.target.value)} required />
         </Field>
-        <Field label="Currencies" hint="A currency that already has points cannot be removed; you can rename it.">
-          <CurrencyEditor
-            rows={rows}
-            primary={primary}
-            onChange={(r, p) => {
-              setRows(r);
-              setPrimary(p);
-            }}
-          />
-        </Field>
-        <div className="form-row">
-          <Field label="Starts">
-            <input type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} />
-          </Field>
-          <Field label="Ends">
-            <input type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} />
-          </Field>
-        </div>
+        <CurrenciesField hint="A currency that already has points cannot be removed; you can rename it." value={currencies} onChange={setCurrencies} />
+        <ScheduleFields startsAt={startsAt} endsAt={endsAt} onStartsAt={setStartsAt} onEndsAt={setEndsAt} />
         <Notice kind="error">{action.error}</Notice>
         {saved && <Notice kind="success">Saved.</Notice>}
         <div>

@@ -3,7 +3,7 @@ import { api } from "../api";
 import { describePath, editable, type RuleDocument, starterDocument } from "../rules/model";
 import { RuleForm } from "../rules/RuleForm";
 import type { DryRun, RecomputeJob, RuleIssue, RuleVersion } from "../types";
-import { Badge, Card, formatPoints, formatTime, labelOf, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
+import { Badge, Card, DataTable, formatPoints, formatTime, labelOf, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
 import type { CampaignContext } from "./CampaignPage";
 
 const STATUS_TONE = { active: "green", draft: "blue", superseded: "grey" } as const;
@@ -134,49 +134,33 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
           event log in the background; the current scores stay live until it finishes.
         </p>
         {shownJob && <JobProgress job={shownJob} />}
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Version</th>
-              <th>Status</th>
-              <th>Rules</th>
-              <th>Saved</th>
-              <th>Activated</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((v) => (
-              <tr key={v.version}>
-                <td>v{v.version}</td>
-                <td>
-                  <Badge tone={STATUS_TONE[v.status]}>{v.status}</Badge>
-                  {v.activation_job && ["queued", "running"].includes(v.activation_job.status) && <Badge tone="amber">activating</Badge>}
-                </td>
-                <td>{v.rule_count}</td>
-                <td>{formatTime(v.created_at)}</td>
-                <td>{formatTime(v.activated_at)}</td>
-                <td className="right nowrap">
-                  <button type="button" className="btn btn-small btn-ghost" onClick={() => edit(v.version)}>
-                    Edit a copy
+        <DataTable
+          columns={["Version", "Status", "Rules", "Saved", "Activated", ""]}
+          note={list.length === 0 && "No rules yet. Write the first version below."}
+        >
+          {list.map((v) => (
+            <tr key={v.version}>
+              <td>v{v.version}</td>
+              <td>
+                <Badge tone={STATUS_TONE[v.status]}>{v.status}</Badge>
+                {v.activation_job && ["queued", "running"].includes(v.activation_job.status) && <Badge tone="amber">activating</Badge>}
+              </td>
+              <td>{v.rule_count}</td>
+              <td>{formatTime(v.created_at)}</td>
+              <td>{formatTime(v.activated_at)}</td>
+              <td className="right nowrap">
+                <button type="button" className="btn btn-small btn-ghost" onClick={() => edit(v.version)}>
+                  Edit a copy
+                </button>
+                {v.status !== "active" && (
+                  <button type="button" className="btn btn-small" onClick={() => preview(v.version)}>
+                    Preview changes
                   </button>
-                  {v.status !== "active" && (
-                    <button type="button" className="btn btn-small" onClick={() => preview(v.version)}>
-                      Preview changes
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {list.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted">
-                  No rules yet. Write the first version below.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </Card>
 
       {dryRun && (
@@ -188,35 +172,32 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
             Replayed {dryRun.events} event{dryRun.events === 1 ? "" : "s"}. {dryRun.moves_total} user{dryRun.moves_total === 1 ? "" : "s"} would move or change
             points, {dryRun.unchanged} stay the same ({dryRun.currency}).
           </p>
-          <table className="table">
-            <thead>
-              <tr>
-                <th>User</th>
-                <th>Rank now</th>
-                <th>Rank after</th>
-                <th className="num">Points now</th>
-                <th className="num">Points after</th>
-                <th className="num">Change</th>
+          <DataTable
+            columns={[
+              "User",
+              "Rank now",
+              "Rank after",
+              { label: "Points now", className: "num" },
+              { label: "Points after", className: "num" },
+              { label: "Change", className: "num" },
+            ]}
+          >
+            {dryRun.moves.map((m) => (
+              <tr key={m.user_id}>
+                <td>{labelOf(m)}</td>
+                <td>{m.rank_before ?? "—"}</td>
+                <td>
+                  {m.rank_after ?? "off the board"}
+                  {m.rank_change ? (
+                    <span className={m.rank_change > 0 ? "up" : "down"}>{m.rank_change > 0 ? ` ▲${m.rank_change}` : ` ▼${-m.rank_change}`}</span>
+                  ) : null}
+                </td>
+                <td className="num">{formatPoints(m.points_before)}</td>
+                <td className="num">{formatPoints(m.points_after)}</td>
+                <td className={`num ${m.points_change.startsWith("-") ? "down" : "up"}`}>{formatPoints(m.points_change)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {dryRun.moves.map((m) => (
-                <tr key={m.user_id}>
-                  <td>{labelOf(m)}</td>
-                  <td>{m.rank_before ?? "—"}</td>
-                  <td>
-                    {m.rank_after ?? "off the board"}
-                    {m.rank_change ? (
-                      <span className={m.rank_change > 0 ? "up" : "down"}>{m.rank_change > 0 ? ` ▲${m.rank_change}` : ` ▼${-m.rank_change}`}</span>
-                    ) : null}
-                  </td>
-                  <td className="num">{formatPoints(m.points_before)}</td>
-                  <td className="num">{formatPoints(m.points_after)}</td>
-                  <td className={`num ${m.points_change.startsWith("-") ? "down" : "up"}`}>{formatPoints(m.points_change)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {list.find((v) => v.version === dryRun.after_version)?.status !== "active" && (
             <button
               type="button"

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
-import { Card, Field, formatTime, Notice, useAction, useLoad } from "../ui";
+import { Card, DataTable, Field, formatTime, Notice, useAction, useLoad } from "../ui";
 
 /** The project's operators, and adding one. */
 export function TeamPage() {
@@ -27,22 +27,14 @@ export function TeamPage() {
       <h1>Team</h1>
       <p className="muted">Everyone here signs in to this project and sees all of its campaigns.</p>
       <Card title="Operators">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>E-mail</th>
-              <th>Added</th>
+        <DataTable columns={["E-mail", "Added"]}>
+          {operators.data?.operators.map((o) => (
+            <tr key={o.id}>
+              <td>{o.email}</td>
+              <td>{formatTime(o.created_at)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {operators.data?.operators.map((o) => (
-              <tr key={o.id}>
-                <td>{o.email}</td>
-                <td>{formatTime(o.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </Card>
       <Card title="Add an operator">
         <form className="form-row" onSubmit={add}>

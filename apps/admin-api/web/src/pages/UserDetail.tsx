@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
-import { IDENTITY_TYPES, type RecomputeJob, type User } from "../types";
-import { Card, Field, formatPoints, formatTime, Notice, shorten, useAction, useLoad } from "../ui";
+import type { RecomputeJob, User } from "../types";
+import { Card, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, shorten, useAction, useLoad } from "../ui";
 import type { CampaignContext } from "./CampaignPage";
 
 /** One user: scores, identities (link, unlink, X username), display name and referrer. */
@@ -117,13 +117,7 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
       </table>
       <form className="form-row" onSubmit={link}>
         <Field label="Link identity">
-          <select value={linkType} onChange={(e) => setLinkType(e.target.value)}>
-            {IDENTITY_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
+          <IdentityTypeSelect value={linkType} onChange={setLinkType} />
         </Field>
         <Field label="Account id" wide>
           <input value={linkAccount} onChange={(e) => setLinkAccount(e.target.value)} required />

@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { api } from "../api";
 import { go, hashQuery } from "../router";
-import { IDENTITY_TYPES, type LedgerEntry, type User } from "../types";
-import { Card, Field, formatPoints, formatTime, Notice, useAction, useLoad } from "../ui";
+import type { LedgerEntry, User } from "../types";
+import { Card, type Column, DataTable, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, useAction, useLoad } from "../ui";
 import type { CampaignContext } from "./CampaignPage";
 import { UserDetail } from "./UserDetail";
 
@@ -32,13 +32,7 @@ export function UsersTab({ ctx }: { ctx: CampaignContext }) {
       <Card title="Find a user">
         <form className="form-row" onSubmit={find}>
           <Field label="Identity type">
-            <select name="identity-type" value={identityType} onChange={(e) => setIdentityType(e.target.value)}>
-              {IDENTITY_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
+            <IdentityTypeSelect name="identity-type" value={identityType} onChange={setIdentityType} />
           </Field>
           <Field label="Account id" wide>
             <input
@@ -67,6 +61,17 @@ function multipliersText(entry: LedgerEntry): string {
 }
 
 /** The user's ledger entries, newest first, page by page. */
+const LEDGER_COLUMNS: Column[] = [
+  "Event received",
+  "Event",
+  { label: "Amount", className: "num" },
+  "Rule",
+  "Multipliers",
+  { label: "Points", className: "num" },
+  { label: "Capped", className: "num" },
+  { label: "Paid", className: "num" },
+];
+
 function Ledger(props: { base: string; userId: string }) {
   const [pages, setPages] = useState<LedgerEntry[][]>([]);
   const [next, setNext] = useState<string | null>(null);
@@ -96,51 +101,30 @@ function Ledger(props: { base: string; userId: string }) {
         what a cap withheld.
       </p>
       <Notice kind="error">{first.error}</Notice>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Event received</th>
-            <th>Event</th>
-            <th className="num">Amount</th>
-            <th>Rule</th>
-            <th>Multipliers</th>
-            <th className="num">Points</th>
-            <th className="num">Capped</th>
-            <th className="num">Paid</th>
+      <DataTable columns={LEDGER_COLUMNS} note={first.data && entries.length === 0 && "No points yet."}>
+        {entries.map((e) => (
+          <tr key={e.id}>
+            <td>{formatTime(e.event.received_at)}</td>
+            <td>
+              {e.event.event_type ?? "—"}
+              <div className="muted small">
+                {e.event.identity_type} · {e.event.source}
+              </div>
+            </td>
+            <td className="num">{e.event.amount ? formatPoints(e.event.amount) : "—"}</td>
+            <td>
+              <code>{e.rule_id}</code> v{e.rule_version}
+              <div className="muted small">{e.kind}</div>
+            </td>
+            <td className="small">{multipliersText(e)}</td>
+            <td className="num">{formatPoints(e.points)}</td>
+            <td className="num">{e.capped_points === "0" ? "—" : formatPoints(e.capped_points)}</td>
+            <td className="num">
+              <strong>{formatPoints(e.paid)}</strong> {e.currency}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <td>{formatTime(e.event.received_at)}</td>
-              <td>
-                {e.event.event_type ?? "—"}
-                <div className="muted small">
-                  {e.event.identity_type} · {e.event.source}
-                </div>
-              </td>
-              <td className="num">{e.event.amount ? formatPoints(e.event.amount) : "—"}</td>
-              <td>
-                <code>{e.rule_id}</code> v{e.rule_version}
-                <div className="muted small">{e.kind}</div>
-              </td>
-              <td className="small">{multipliersText(e)}</td>
-              <td className="num">{formatPoints(e.points)}</td>
-              <td className="num">{e.capped_points === "0" ? "—" : formatPoints(e.capped_points)}</td>
-              <td className="num">
-                <strong>{formatPoints(e.paid)}</strong> {e.currency}
-              </td>
-            </tr>
-          ))}
-          {first.data && entries.length === 0 && (
-            <tr>
-              <td colSpan={8} className="muted">
-                No points yet.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {next && (
         <button type="button" className="btn btn-small" onClick={more}>
           Older entries
