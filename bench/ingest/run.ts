@@ -133,8 +133,19 @@ async function main(): Promise<void> {
     );
   }
 
-  const errors = [...small.runs.subject, ...big.runs.subject, ...batchRuns.subject].reduce((n, r) => n + r.errors + r.non2xx, 0);
-  if (errors) notes.push(`${errors} requests failed at the HTTP level during the ingest runs`);
+  const subjectRuns = [...small.runs.subject, ...big.runs.subject, ...batchRuns.subject];
+  const errors = subjectRuns.reduce((n, r) => n + r.errors + r.non2xx, 0);
+  if (errors) {
+    const codes = new Map<string, number>();
+    for (const r of subjectRuns) for (const [code, n] of Object.entries(r.statusCodes)) if (!code.startsWith("2")) codes.set(code, (codes.get(code) ?? 0) + n);
+    const timeouts = subjectRuns.reduce((n, r) => n + r.timeouts, 0);
+    const parts = [
+      ...[...codes].map(([code, n]) => `${n} answered ${code}`),
+      `${timeouts} timed out`,
+      `${errors - timeouts - [...codes.values()].reduce((a, b) => a + b, 0)} other connection errors`,
+    ];
+    notes.push(`${errors} requests failed at the HTTP level during the ingest runs: ${parts.join(", ")}`);
+  }
   const memory = [{ process: "ingest-api", peakRssMb: peakRssMb(ingest.child.pid as number) }];
   bare.child.kill("SIGTERM");
   await ingest.stop();

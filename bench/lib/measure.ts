@@ -54,7 +54,11 @@ export interface LoadResult {
   p99Ms: number;
   total: number;
   non2xx: number;
+  /** Connection errors, timeouts included. */
   errors: number;
+  timeouts: number;
+  /** Answers by HTTP status code. */
+  statusCodes: Record<string, number>;
 }
 
 /** Drives HTTP load from this process (loopback only) and returns throughput and latency. */
@@ -79,6 +83,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     total: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0])),
   };
 }
 
