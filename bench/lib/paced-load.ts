@@ -70,6 +70,7 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
       if (next !== undefined) dispatch(c, next);
       else free.push(c);
       if (done < total) return;
+      finished = true;
       const wallSec = (performance.now() - start) / 1000;
       for (const x of connections) x.socket.destroy();
       latencies.sort();
@@ -82,7 +83,20 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
       c.bodyLeft = -1;
       c.socket.write(request);
     };
+    const drop = (c: Connection) => {
+      const i = free.indexOf(c);
+      if (i >= 0) free.splice(i, 1);
+      const j = connections.indexOf(c);
+      if (j >= 0) connections.splice(j, 1);
+      c.socket.destroy();
+    };
     const onData = (c: Connection, chunk: Buffer) => {
+      // Bytes on a connection with nothing in flight: the server is closing an idle keep-alive
+      // connection (node answers 408 first); the load goes on over the others.
+      if (c.due === null) {
+        drop(c);
+        return;
+      }
       if (c.bodyLeft < 0) {
         c.head = c.head.length ? Buffer.concat([c.head, chunk]) : chunk;
         const end = c.head.indexOf(HEADER_END);
@@ -104,7 +118,9 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
       if (c.bodyLeft <= 0) finishOne(c, c.status >= 200 && c.status < 300);
     };
     let opened = 0;
-    for (let i = 0; i < options.connections; i++) {
+    let finished = false;
+    // Opens one keep-alive connection; it joins the free ones once connected (and takes a waiting request).
+    const open = () => {
       const c: Connection = { socket: net.connect(Number(target.port), target.hostname), due: null, head: Buffer.alloc(0), bodyLeft: -1, status: 0 };
       c.socket.setNoDelay(true);
       c.socket.on("data", (chunk: Buffer) => onData(c, chunk));
@@ -112,22 +128,30 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
         if (start === 0) reject(err);
       });
       c.socket.on("close", () => {
-        if (c.due !== null && done < total) reject(new Error("a connection closed with a request in flight"));
+        if (c.due !== null && !finished) reject(new Error("a connection closed with a request in flight"));
+        drop(c);
+        // A connection the server closed while idle is replaced, so the run keeps its connections.
+        if (start !== 0 && !finished) open();
       });
       c.socket.once("connect", () => {
-        free.push(c);
-        if (++opened === options.connections) begin();
+        const next = start !== 0 ? waiting.shift() : undefined;
+        if (next !== undefined) dispatch(c, next);
+        else free.push(c);
+        if (start === 0 && ++opened === options.connections) begin();
       });
       connections.push(c);
-    }
+    };
+    for (let i = 0; i < options.connections; i++) open();
     // Every tick sends what has fallen due since the last one, each stamped with its own due time.
     const begin = () => {
       start = performance.now();
       const timer = setInterval(() => {
-        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * options.rate));
+        // Request i falls due at start + i / rate, so i + 1 of them are due once that time has come.
+        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * options.rate) + 1);
         for (; sent < due; sent++) {
           const at = start + (sent * 1000) / options.rate;
-          const c = free.pop();
+          // The longest-idle connection first, so every one stays in use and none idles out.
+          const c = free.shift();
           if (c) dispatch(c, at);
           else waiting.push(at);
         }
