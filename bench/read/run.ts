@@ -202,7 +202,9 @@ async function main(): Promise<void> {
     const note = await profileUnder("cached leaderboard reads (limit 100 then 1000, 100 connections, unthrottled)", appEnv, async (url, underLoad) => {
       for (const limit of [100, 1000]) {
         const p = `${url}/leaderboard?campaign_id=bnch-0001&limit=${limit}`;
-        await fetch(p);
+        // The body is read to its end: a response left unread holds its connection busy, and the
+        // server's graceful stop would wait for it.
+        await (await fetch(p)).arrayBuffer();
         await underLoad(() => checkedLoad(`profiled read-api, leaderboard limit ${limit}`, { url: p, connections: CONNECTIONS, durationSec: DURATION }));
       }
     });
