@@ -45,6 +45,13 @@ export interface AppProcess {
 /** The apps that `spawnApp` can start (their built bundle at apps/<name>/dist/main.js). */
 export type AppName = "ingest-api" | "scoring-worker" | "read-api" | "admin-api" | "indexer-service";
 
+// Apps still running when this process exits (a test or benchmark that failed before stopping
+// them) are killed with it, so none is left behind holding ports and connections.
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 /**
  * Starts a built app as a real process on a free port and waits until its /readyz answers 200.
  * `npm test` builds the apps before running tests.
@@ -65,7 +72,13 @@ export async function spawnApp(name: AppName, env: Record<string, string>, optio
   child.stderr?.on("data", (d) => {
     out += d;
   });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const app: AppProcess = {
     name,
     port,
