@@ -36,7 +36,7 @@ const UNIQUE_VIOLATION = "23505";
  * Puts messages into the inbox (a message staged before, e.g. redelivered after a crash, is a no-op).
  * After this commits the messages may be acknowledged: the inbox holds them until they are applied.
  * The usual batch goes in with one COPY; when a message of it is staged already, COPY refuses the
- * whole batch and it is inserted again row by row with ON CONFLICT DO NOTHING.
+ * whole batch, and the batch is inserted again by one INSERT … ON CONFLICT DO NOTHING.
  */
 export async function stageMessages(pool: Pool, messages: readonly StagedMessage[]): Promise<number> {
   if (messages.length === 0) return 0;
