@@ -1,6 +1,10 @@
-// The rule version every scoring benchmark applies: tiers with a level multiplier, a daily currency
-// cap, a per-unit rule with a count milestone and a weekend multiplier, a fixed rule in a second
-// currency, and referral shares: the state and arithmetic a typical campaign exercises.
+// The workload every scoring benchmark applies: a rule version with tiers and a level multiplier, a
+// daily currency cap, a per-unit rule with a count milestone and a weekend multiplier, a fixed rule
+// in a second currency, and referral shares (the state and arithmetic a typical campaign
+// exercises), and the raw events of a backlog.
+import { randomUUID } from "node:crypto";
+import type { RawEventMessage } from "@pointwise/schemas";
+import type { Fixture } from "../lib/fixture";
 
 /** The benchmark's rule document for one campaign and registered event type. */
 export function benchRules(campaignId: string, regEventId: string) {
@@ -32,5 +36,33 @@ export function benchRules(campaignId: string, regEventId: string) {
       { id: "count", regEventId, currency: "gems", base: { kind: "fixed", points: "1" } },
     ],
     referral: { shares: { xp: "0.1" } },
+  };
+}
+
+/** Makes the benchmark's rule version the fixture campaign's active one. */
+export async function activateBenchRules(fx: Fixture): Promise<void> {
+  await fx.db.pool.query("INSERT INTO rule_version(campaign_id, version, document, status, activated_at) VALUES ($1, 1, $2, 'active', now())", [
+    fx.campaignId,
+    JSON.stringify(benchRules(fx.campaignId, fx.regEventId)),
+  ]);
+}
+
+const STARTED = Date.UTC(2026, 2, 2);
+
+/**
+ * The i-th raw event of a backlog spread over `accounts`: one a second from a Monday on (so some
+ * fall on a weekend), amounts cycling through 997 values.
+ */
+export function benchEvent(fx: Fixture, accounts: readonly string[], i: number): RawEventMessage {
+  return {
+    v: 1,
+    event_id: randomUUID(),
+    campaign_id: fx.campaignId,
+    reg_event_id: fx.regEventId,
+    identity_type: "EVM_ADDRESS",
+    account_id: accounts[(i * 7919) % accounts.length] as string,
+    amount: `${(i % 997) + 1}.25`,
+    received_at: new Date(STARTED + i * 1000).toISOString(),
+    source: "api",
   };
 }

@@ -11,14 +11,13 @@ import os from "node:os";
 import path from "node:path";
 import { type Bus, createBus, decodeRawEvent } from "@pointwise/bus";
 import { Prisma } from "@pointwise/db";
-import type { RawEventMessage } from "@pointwise/schemas";
 import { spawnApp } from "@pointwise/testkit";
 import { AckPolicy, DeliverPolicy, nanos } from "nats";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
 import { type BenchResult, emit, type Figure, peakRssMb, quick } from "../lib/measure";
 import { cpuBetween, sampleCpu } from "./cpu";
 import { describeWorkerProfile } from "./profile";
-import { benchRules } from "./rules";
+import { activateBenchRules, benchEvent } from "./rules";
 import { describeSteps, measureSteps } from "./steps";
 
 const arg = (name: string) => {
@@ -44,27 +43,12 @@ const usersFor = (events: number) => Math.max(10, Math.min(10_000, Math.floor(ev
 /** A campaign with the benchmark's rule version active and a backlog of `events` raw events on its stream. */
 async function prepare(events: number): Promise<{ fx: Fixture; bus: Bus }> {
   const fx = await createFixture();
-  await fx.db.pool.query("INSERT INTO rule_version(campaign_id, version, document, status, activated_at) VALUES ($1, 1, $2, 'active', now())", [
-    fx.campaignId,
-    JSON.stringify(benchRules(fx.campaignId, fx.regEventId)),
-  ]);
+  await activateBenchRules(fx);
   const bus = await createBus({ url: fx.env.NATS_URL as string, namespace: fx.namespace });
   await bus.ensureStreams();
-  // Events of `users` wallets over a few days, published before anyone consumes.
-  const users = usersFor(events);
-  const accounts = wallets(users);
-  const started = Date.UTC(2026, 2, 2);
-  const event = (i: number): RawEventMessage => ({
-    v: 1,
-    event_id: crypto.randomUUID(),
-    campaign_id: fx.campaignId,
-    reg_event_id: fx.regEventId,
-    identity_type: "EVM_ADDRESS",
-    account_id: accounts[(i * 7919) % users] as string,
-    amount: `${(i % 997) + 1}.25`,
-    received_at: new Date(started + i * 1000).toISOString(),
-    source: "api",
-  });
+  // Events of one wallet per 20 events (at most 10,000) over a few days, published before anyone consumes.
+  const accounts = wallets(usersFor(events));
+  const event = (i: number) => benchEvent(fx, accounts, i);
   for (let from = 0; from < events; from += PUBLISH_WINDOW) {
     const n = Math.min(PUBLISH_WINDOW, events - from);
     await Promise.all(Array.from({ length: n }, (_, k) => bus.publishRawEvent(event(from + k))));

@@ -5,17 +5,15 @@
 // JSON, driver). run.ts adds the summary to its notes when the target is missed.
 //
 //   node --import tsx bench/scoring/steps.ts [--events 40000] [--users N] [--stage 1000] [--apply 20000]
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
-import type { RawEventMessage } from "@pointwise/schemas";
 import type { Pool, PoolClient } from "pg";
 import { applyInboxBatch } from "../../apps/scoring-worker/src/apply";
 import { type StagedMessage, stageMessages } from "../../apps/scoring-worker/src/inbox";
 import { RuleVersionCache } from "../../apps/scoring-worker/src/rules";
 import { createFixture, wallets } from "../lib/fixture";
-import { benchRules } from "./rules";
+import { activateBenchRules, benchEvent } from "./rules";
 
 /** What to measure. */
 export interface StepsOptions {
@@ -66,27 +64,15 @@ export async function measureSteps(options: StepsOptions): Promise<StepsResult> 
   const fx = await createFixture();
   const pool = fx.db.pool as Pool;
   try {
-    await pool.query("INSERT INTO rule_version(campaign_id, version, document, status, activated_at) VALUES ($1, 1, $2, 'active', now())", [
-      fx.campaignId,
-      JSON.stringify(benchRules(fx.campaignId, fx.regEventId)),
-    ]);
+    await activateBenchRules(fx);
     const accounts = wallets(users);
-    const started = Date.UTC(2026, 2, 2);
     const stream = "BENCH_EVENTS";
-    const messages: StagedMessage[] = Array.from({ length: events }, (_, i) => {
-      const event: RawEventMessage = {
-        v: 1,
-        event_id: randomUUID(),
-        campaign_id: fx.campaignId,
-        reg_event_id: fx.regEventId,
-        identity_type: "EVM_ADDRESS",
-        account_id: accounts[(i * 7919) % users] as string,
-        amount: `${(i % 997) + 1}.25`,
-        received_at: new Date(started + i * 1000).toISOString(),
-        source: "api",
-      };
-      return { stream, streamSeq: i + 1, subject: `x.events.${fx.campaignId}`, event };
-    });
+    const messages: StagedMessage[] = Array.from({ length: events }, (_, i) => ({
+      stream,
+      streamSeq: i + 1,
+      subject: `x.events.${fx.campaignId}`,
+      event: benchEvent(fx, accounts, i),
+    }));
 
     const t0 = performance.now();
     for (let from = 0; from < events; from += stage) await stageMessages(pool, messages.slice(from, from + stage));
