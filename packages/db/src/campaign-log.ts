@@ -1,27 +1,6 @@
+// Only the engine's input type: db reads the log in the shape the pure rules engine takes.
+import type { RawEvent } from "@pointwise/rules";
 import type { Pool, PoolClient } from "pg";
-
-/**
- * One event of a campaign's log, structurally identical to `RawEvent` in `@pointwise/rules` so a
- * caller passes it straight to the engine; it is declared here because db is I/O and must not
- * depend on the pure rules package.
- */
-export interface LoggedEvent {
-  /** The event's uuid. */
-  id: string;
-  /** Log position (bigint as string). */
-  seq: string;
-  campaignId: string;
-  /** The user who owns the event's identity now, not necessarily the one it was logged under. */
-  userId: string;
-  regEventId: string;
-  identityType: string;
-  /** The amount as `trim_scale(amount)::text`: no trailing zeros, exactly what the live path scores. */
-  amount: string;
-  /** The receive time as an ISO string. */
-  occurredAt: string;
-  /** The referrer stamped on the event when it was logged. */
-  referrerId: string | null;
-}
 
 /** Which part of the log to read: events after `afterSeq`, at most `limit` of them (all when absent). */
 export interface ReadCampaignLogOptions {
@@ -55,7 +34,7 @@ const READ_LOG = `SELECT e.seq::text AS seq, e.id, coalesce(i.user_id, e.user_id
  * who owns its identity now (so an identity linked to another user carries its history along) and
  * keeps the referrer stored on it.
  */
-export async function readCampaignLog(db: Pool | PoolClient, campaignId: string, options: ReadCampaignLogOptions = {}): Promise<LoggedEvent[]> {
+export async function readCampaignLog(db: Pool | PoolClient, campaignId: string, options: ReadCampaignLogOptions = {}): Promise<RawEvent[]> {
   const { rows } = await db.query<LogRow>(READ_LOG, [campaignId, options.afterSeq ?? "0", options.limit ?? null]);
   return rows.map((r) => ({
     id: r.id,

@@ -1,4 +1,4 @@
-export { type LoggedEvent, type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
+export { type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
 export { createDatabase, type Database, Prisma, PrismaClient } from "./client";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, readMigrations } from "./migrate";
 export { createPool, type PoolOptions, quoteSchema } from "./pool";

@@ -1,5 +1,9 @@
 import { z } from "zod";
+import { MAX_AMOUNT_SCALE } from "./amount";
 import { IDENTITY_TYPES } from "./identity";
+
+// The same limit ingest applies to amounts (parseAmount), so every event ingest accepts travels.
+const BUS_AMOUNT = new RegExp(`^\\d+(\\.\\d{1,${MAX_AMOUNT_SCALE}})?$`);
 
 /** Where an event entered the service. */
 export const EVENT_SOURCES = ["api", "batch", "csv", "indexer"] as const;
@@ -19,7 +23,7 @@ export const rawEventMessageSchema = z
     account_id: z.string().min(1),
     // The log keeps NUMERIC(48,18) and TIMESTAMPTZ(3): finer amounts or times than that would be
     // rounded there, and the worker scores exactly what the log holds (as ingest's own rules allow).
-    amount: z.string().regex(/^\d+(\.\d{1,18})?$/, "amount must be a decimal with at most 18 digits after the point"),
+    amount: z.string().regex(BUS_AMOUNT, `amount must be a decimal with at most ${MAX_AMOUNT_SCALE} digits after the point`),
     received_at: z.iso.datetime().regex(/:\d{2}(\.\d{1,3})?Z$/, "received_at must be UTC with at most millisecond precision"),
     source: z.enum(EVENT_SOURCES),
   })
