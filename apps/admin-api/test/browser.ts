@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type AppProcess, createTestDatabase, freePort, repoRoot, spawnApp, testUrls, uniqueName } from "@pointwise/testkit";
+import { repoRoot, type Stack, startStack as startServices } from "@pointwise/testkit";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 /** Debian's Chromium; Playwright's own browser download is not reachable here (scripts/lib/test-setup.mjs installs it). */
@@ -13,52 +13,18 @@ export const SCREENSHOTS = path.join(repoRoot, "test-artifacts", "screenshots");
 /** The first operator of the stack's demo project. */
 export const OPERATOR = { email: "manager@pointwise.test", password: "correct horse battery staple" };
 
-/** The four services as real processes in their own schema and namespace. */
-export interface Stack {
-  admin: AppProcess;
-  ingest: AppProcess;
-  worker: AppProcess;
-  read: AppProcess;
-  stop(): Promise<void>;
-}
-
-/** Starts admin-api, ingest-api, scoring-worker and read-api from their built bundles. */
-export async function startStack(): Promise<Stack> {
-  const schema = uniqueName("dash");
-  const db = await createTestDatabase(schema);
-  const ingestPort = await freePort();
-  const env = {
-    DATABASE_URL: testUrls.database,
-    DATABASE_SCHEMA: schema,
-    REDIS_URL: testUrls.redis,
-    NATS_URL: testUrls.nats,
-    NAMESPACE: schema,
-    ADMIN_JWT_SECRET: "test-only-secret-test-only-secret-0123456789",
-    ADMIN_EMAIL: OPERATOR.email,
-    ADMIN_PASSWORD: OPERATOR.password,
-    ADMIN_PROJECT_NAME: "Acme Protocol",
-    CACHE_TTL_MS: "1000",
-    // Ingest trusts a looked-up event type for this long; short, so a retired type is refused at once.
-    LOOKUP_CACHE_MS: "0",
-    LOG_LEVEL: "warn",
-  };
-  const ingest = await spawnApp("ingest-api", { ...env, PORT: String(ingestPort) });
-  const [admin, worker, read] = await Promise.all([
-    spawnApp("admin-api", { ...env, INGEST_PUBLIC_URL: ingest.url }),
-    spawnApp("scoring-worker", env),
-    spawnApp("read-api", env),
-  ]);
-  const apps = [admin, ingest, worker, read];
-  return {
-    admin,
-    ingest,
-    worker,
-    read,
-    async stop() {
-      await Promise.all(apps.map((a) => a.stop("SIGTERM")));
-      await db.drop();
+/** Starts admin-api, ingest-api, scoring-worker and read-api from their built bundles, with the dashboard's demo project. */
+export function startStack(): Promise<Stack> {
+  return startServices({
+    operator: OPERATOR,
+    name: "dash",
+    env: {
+      ADMIN_PROJECT_NAME: "Acme Protocol",
+      // Ingest trusts a looked-up event type for this long; short, so a retired type is refused at once.
+      LOOKUP_CACHE_MS: "0",
+      LOG_LEVEL: "warn",
     },
-  };
+  });
 }
 
 /** A headless Chromium with a fresh profile. */

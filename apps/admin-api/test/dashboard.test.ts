@@ -2,9 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Stack } from "@pointwise/testkit";
 import { waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
-import { OPERATOR, openBrowser, type Stack, screenshot, startStack } from "./browser";
+import { OPERATOR, openBrowser, screenshot, startStack } from "./browser";
 
 // A real browser against the four real services: slower than the API tests, so one walk with generous timeouts.
 jest.setTimeout(180_000);
@@ -22,6 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  await stack?.drop();
 });
 
 const alice = "0x00000000000000000000000000000000000a11ce";

@@ -1,2 +1,3 @@
 export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";
 export { createTestBus, createTestCache, createTestDatabase, testUrls, uniqueName } from "./services";
+export { type Stack, type StackOptions, startStack } from "./stack";
