@@ -70,11 +70,12 @@ export function logAmount(amount: string): string {
 /** A receive time as the log returns it (TIMESTAMPTZ(3), read back as an ISO string). */
 export function logTime(receivedAt: string): string {
   const time = RECEIVED_AT.test(receivedAt) ? new Date(receivedAt) : null;
+  const iso = time && !Number.isNaN(time.getTime()) ? time.toISOString() : null;
   // Date rolls a day that does not exist (February 30) over into the next month; PostgreSQL refuses it.
-  if (!time || Number.isNaN(time.getTime()) || time.toISOString().slice(0, 19) !== receivedAt.slice(0, 19)) {
+  if (iso === null || iso.slice(0, 19) !== receivedAt.slice(0, 19)) {
     throw new ValidationError(`received_at ${receivedAt.slice(0, 60)} is not a UTC time with at most millisecond precision`, { code: "event-invalid" });
   }
-  return time.toISOString();
+  return iso;
 }
 
 // What the log needs to know before rows are written: which event ids it holds already, each user's
