@@ -1,0 +1,13 @@
+import { loadEnv } from "./env";
+
+const required = { DATABASE_URL: "postgres://127.0.0.1:5432/x", REDIS_URL: "redis://127.0.0.1:6379", NATS_URL: "nats://127.0.0.1:4222" };
+
+describe("read-api settings", () => {
+  it("caches leaderboards and user scores for one minute unless told otherwise, as the interface says", () => {
+    expect(loadEnv(required).CACHE_TTL_MS).toBe(60_000);
+  });
+
+  it("refuses a cache window under a second with a message naming the variable", () => {
+    expect(() => loadEnv({ ...required, CACHE_TTL_MS: "500" })).toThrow(/CACHE_TTL_MS/);
+  });
+});
