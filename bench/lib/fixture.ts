@@ -1,7 +1,7 @@
 // A campaign with an API key and an event type in an isolated schema, for the benchmarks.
 import { randomBytes } from "node:crypto";
 import { generateApiKey } from "@pointwise/auth";
-import { createTestDatabase, testUrls, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, testServiceEnv, uniqueName } from "@pointwise/testkit";
 
 /** A campaign ready to receive events. */
 export interface Fixture {
@@ -36,11 +36,7 @@ export async function createFixture(): Promise<Fixture> {
     regEventId: (rows[0] as { id: string }).id,
     db,
     env: {
-      DATABASE_URL: testUrls.database,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: testUrls.redis,
-      NATS_URL: testUrls.nats,
-      NAMESPACE: schema,
+      ...testServiceEnv(schema),
       LOG_LEVEL: "warn",
     },
   };

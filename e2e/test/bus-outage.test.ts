@@ -1,4 +1,4 @@
-import { type AppProcess, createTestDatabase, type NatsServer, spawnApp, startNatsServer, testUrls, uniqueName } from "@pointwise/testkit";
+import { type AppProcess, createTestDatabase, type NatsServer, spawnApp, startNatsServer, testServiceEnv, uniqueName } from "@pointwise/testkit";
 import { call } from "./stack";
 
 /** ingest-api against a NATS server of this test's own, so stopping it disturbs nobody else. */
@@ -24,11 +24,7 @@ describe("ingest-api when NATS stops and comes back", () => {
     const { rows } = await db.pool.query("INSERT INTO event_type(campaign_id, name) VALUES ('outa-ge01', 'e') RETURNING id");
     regEventId = rows[0].id;
     ingest = await spawnApp("ingest-api", {
-      DATABASE_URL: testUrls.database,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: testUrls.redis,
-      NATS_URL: nats.url,
-      NAMESPACE: schema,
+      ...testServiceEnv(schema, { natsUrl: nats.url }),
       PUBLISH_TIMEOUT_MS: "1000",
     });
   });

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
-import { createTestBus, createTestDatabase, testUrls, uniqueName } from "@pointwise/testkit";
+import { createTestBus, createTestDatabase, testServiceEnv, uniqueName } from "@pointwise/testkit";
 import type { Express } from "express";
 import { createAdminApp } from "../src/app";
 import type { Deps } from "../src/deps";
@@ -63,11 +63,7 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
   const db = await createTestDatabase(uniqueName("admin"));
   const namespace = db.schema;
   const env = loadEnv({
-    NAMESPACE: namespace,
-    DATABASE_URL: testUrls.database,
-    DATABASE_SCHEMA: db.schema,
-    REDIS_URL: testUrls.redis,
-    NATS_URL: testUrls.nats,
+    ...testServiceEnv(db.schema, { namespace }),
     ADMIN_JWT_SECRET: "test-only-secret-test-only-secret-0123456789",
     INGEST_PUBLIC_URL: "http://ingest.pointwise.test",
     LOG_LEVEL: "silent",

@@ -7,7 +7,7 @@ import { createDatabase, type Database } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { createTestBus, createTestCache, createTestDatabase, testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
+import { createTestBus, createTestCache, createTestDatabase, testServiceEnv, testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
 import { buildIngestApp } from "../src/app";
 import type { IngestContext } from "../src/context";
 import { envSchema } from "../src/env";
@@ -135,11 +135,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   });
   const logger = createLogger({ service: "ingest-api", level: "info", destination });
   const parsed = envSchema.parse({
-    DATABASE_URL: testUrls.database,
-    DATABASE_SCHEMA: db.schema,
-    REDIS_URL: testUrls.redis,
-    NATS_URL: options.natsUrl ?? testUrls.nats,
-    NAMESPACE: namespace,
+    ...testServiceEnv(db.schema, { namespace, ...(options.natsUrl ? { natsUrl: options.natsUrl } : {}) }),
     RATE_LIMIT_EVENTS_PER_SECOND: "1000000",
     RATE_LIMIT_BURST: "1000000",
     ...env,

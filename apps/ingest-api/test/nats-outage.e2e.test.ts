@@ -12,7 +12,7 @@ import {
   type NatsServer,
   spawnApp,
   startNatsServer,
-  testUrls,
+  testServiceEnv,
   uniqueName,
   waitUntil,
 } from "@pointwise/testkit";
@@ -30,7 +30,7 @@ let worker: AppProcess;
 beforeAll(async () => {
   nats = await startNatsServer();
   db = await createTestDatabase(namespace);
-  const env = { DATABASE_URL: testUrls.database, DATABASE_SCHEMA: db.schema, REDIS_URL: testUrls.redis, NATS_URL: nats.url, NAMESPACE: namespace };
+  const env = testServiceEnv(db.schema, { namespace, natsUrl: nats.url });
   ingest = await spawnApp("ingest-api", { ...env, PUBLISH_TIMEOUT_MS: "1000", IDEMPOTENCY_WAIT_MS: "2000" });
   worker = await spawnApp("scoring-worker", { ...env, FETCH_EXPIRES_MS: "1000" });
 }, 60_000);

@@ -1,5 +1,5 @@
 /** The Idempotency-Key is remembered in PostgreSQL: it survives a restart of ingest-api and the loss of every Redis key. */
-import { type AppProcess, createTestBus, createTestCache, createTestDatabase, spawnApp, testUrls, uniqueName } from "@pointwise/testkit";
+import { type AppProcess, createTestBus, createTestCache, createTestDatabase, spawnApp, testServiceEnv, uniqueName } from "@pointwise/testkit";
 import { postJson, seedCampaign, streamMessages } from "./e2e-helpers";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
@@ -10,7 +10,7 @@ let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let bus: Awaited<ReturnType<typeof createTestBus>>;
 let ingest: AppProcess | undefined;
 
-const env = () => ({ DATABASE_URL: testUrls.database, DATABASE_SCHEMA: db.schema, REDIS_URL: testUrls.redis, NATS_URL: testUrls.nats, NAMESPACE: namespace });
+const env = () => testServiceEnv(db.schema, { namespace });
 
 beforeAll(async () => {
   db = await createTestDatabase(namespace);

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { leaderboardResponseSchema, userScoresResponseSchema } from "@pointwise/schemas";
-import { type AppProcess, createTestCache, createTestDatabase, repoRoot, spawnApp, testUrls, uniqueName } from "@pointwise/testkit";
+import { type AppProcess, createTestCache, createTestDatabase, repoRoot, spawnApp, testServiceEnv, uniqueName } from "@pointwise/testkit";
 import { addIdentity, createCampaign, createUser, get, setScore } from "./support";
 
 const SECRET = "process-test-secret-process-test-secret-01";
@@ -26,11 +26,7 @@ describe("the built read-api process", () => {
     await addIdentity(db.pool, campaign, user, "EVM_ADDRESS", "0x52908400098527886e0f7030069857d2e4169ee7");
     await setScore(db.pool, campaign, user, "xp", { score: "41" });
     app = await spawnApp("read-api", {
-      DATABASE_URL: testUrls.database,
-      DATABASE_SCHEMA: db.schema,
-      REDIS_URL: testUrls.redis,
-      NATS_URL: testUrls.nats,
-      NAMESPACE: namespace,
+      ...testServiceEnv(db.schema, { namespace }),
       CACHE_TTL_MS: "1000",
       PORTAL_JWT_SECRET: SECRET,
     });

@@ -5,7 +5,7 @@ import type { Cache } from "@pointwise/cache";
 import type { Database } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
-import { createTestCache, createTestDatabase, testUrls, uniqueName } from "@pointwise/testkit";
+import { createTestCache, createTestDatabase, testServiceEnv, uniqueName } from "@pointwise/testkit";
 import type { Pool } from "pg";
 import { createReadApp } from "../src/app";
 import { loadBadWords } from "../src/bad-words";
@@ -31,11 +31,7 @@ export async function startReadApi(env: Record<string, string> = {}): Promise<Te
   const db = await createTestDatabase();
   const cache = await createTestCache(uniqueName("read"));
   const parsed = loadEnv({
-    DATABASE_URL: testUrls.database,
-    DATABASE_SCHEMA: db.schema,
-    REDIS_URL: testUrls.redis,
-    NATS_URL: testUrls.nats,
-    NAMESPACE: "unused",
+    ...testServiceEnv(db.schema, { namespace: "unused" }),
     AVATAR_PROXY_URL: "https://img.test",
     GENERATED_AVATAR_URL: "https://gen.test/avatar.svg",
     ...env,

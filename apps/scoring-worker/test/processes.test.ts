@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { RuleVersionInput } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { type AppProcess, createTestBus, createTestDatabase, spawnApp, testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
+import { type AppProcess, createTestBus, createTestDatabase, spawnApp, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
 import { addRuleVersion, createCampaign, ledgerBesideReplay, logOf, message, replayed, richRules, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
@@ -23,11 +23,7 @@ async function deploy(over: Record<string, string> = {}): Promise<Deployment> {
   const db = await createTestDatabase(ns);
   const bus = await createTestBus(ns);
   const env = {
-    DATABASE_URL: testUrls.database,
-    DATABASE_SCHEMA: ns,
-    REDIS_URL: testUrls.redis,
-    NATS_URL: testUrls.nats,
-    NAMESPACE: ns,
+    ...testServiceEnv(ns),
     FETCH_EXPIRES_MS: "1000",
     ACK_WAIT_MS: "2000",
     RETRY_DELAY_MS: "50",

@@ -3,7 +3,7 @@
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { createTestBus, createTestDatabase, testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
+import { createTestBus, createTestDatabase, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
 import type { Subscription } from "nats";
 import { loadEnv } from "../src/env";
 import type { RecomputeJob } from "../src/recompute";
@@ -30,11 +30,7 @@ afterAll(async () => {
 
 async function start(over: Record<string, string> = {}, afterRecomputeChunk?: (job: RecomputeJob) => Promise<void>): Promise<Worker> {
   const env = loadEnv({
-    DATABASE_URL: testUrls.database,
-    DATABASE_SCHEMA: namespace,
-    REDIS_URL: testUrls.redis,
-    NATS_URL: testUrls.nats,
-    NAMESPACE: namespace,
+    ...testServiceEnv(namespace),
     FETCH_EXPIRES_MS: "1000",
     ACK_WAIT_MS: "3000",
     RETRY_DELAY_MS: "50",

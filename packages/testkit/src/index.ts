@@ -1,3 +1,3 @@
 export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";
-export { createTestBus, createTestCache, createTestDatabase, testUrls, uniqueName } from "./services";
+export { createTestBus, createTestCache, createTestDatabase, testServiceEnv, testUrls, uniqueName } from "./services";
 export { type Stack, type StackOptions, startStack } from "./stack";

@@ -25,9 +25,9 @@ const alive = (pid: number) => {
 it("kills an app a failing script left running when that script exits", async () => {
   // A script that starts the read API, prints its pid and exits with 1 without stopping it.
   const script = `
-    const { spawnApp, testUrls } = require(${JSON.stringify(path.join(__dirname, "index.ts"))});
+    const { spawnApp, testServiceEnv } = require(${JSON.stringify(path.join(__dirname, "index.ts"))});
     (async () => {
-      const app = await spawnApp("read-api", { DATABASE_URL: testUrls.database, DATABASE_SCHEMA: ${JSON.stringify(db.schema)}, REDIS_URL: testUrls.redis, NATS_URL: testUrls.nats, NAMESPACE: ${JSON.stringify(db.schema)} });
+      const app = await spawnApp("read-api", testServiceEnv(${JSON.stringify(db.schema)}));
       console.log("pid=" + app.child.pid);
       process.exit(1);
     })();

@@ -10,6 +10,20 @@ export const testUrls = {
   nats: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
 };
 
+/**
+ * The settings every service shares (DATABASE_URL, DATABASE_SCHEMA, REDIS_URL, NATS_URL, NAMESPACE),
+ * pointed at the test run's services, one schema and one namespace (the schema's name by default).
+ */
+export function testServiceEnv(schema: string, options: { namespace?: string; natsUrl?: string } = {}): Record<string, string> {
+  return {
+    DATABASE_URL: testUrls.database,
+    DATABASE_SCHEMA: schema,
+    REDIS_URL: testUrls.redis,
+    NATS_URL: options.natsUrl ?? testUrls.nats,
+    NAMESPACE: options.namespace ?? schema,
+  };
+}
+
 /** A fresh lowercase identifier for a schema, namespace or key prefix: `<prefix>_<random>`. */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(5).toString("hex")}`.toLowerCase();

@@ -1,5 +1,5 @@
 import { type AppProcess, spawnApp } from "./processes";
-import { createTestDatabase, testUrls, uniqueName } from "./services";
+import { createTestDatabase, testServiceEnv, uniqueName } from "./services";
 
 /** The whole service (admin-api, ingest-api, scoring-worker, read-api) as real processes in an isolated schema and namespace. */
 export interface Stack {
@@ -30,11 +30,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const schema = uniqueName(options.name ?? "stack");
   const db = await createTestDatabase(schema);
   const env = {
-    DATABASE_URL: testUrls.database,
-    DATABASE_SCHEMA: schema,
-    REDIS_URL: testUrls.redis,
-    NATS_URL: testUrls.nats,
-    NAMESPACE: schema,
+    ...testServiceEnv(schema),
     ADMIN_JWT_SECRET: "test-only-secret-test-only-secret-0123456789",
     ADMIN_EMAIL: options.operator.email,
     ADMIN_PASSWORD: options.operator.password,
