@@ -1,0 +1,63 @@
+import type { Server } from "node:http";
+import { Writable } from "node:stream";
+import { createLogger } from "@pointwise/logger";
+import { createHttpApp, finishHttpApp, listen } from "./index";
+
+function captured(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(JSON.parse(String(chunk)));
+      cb();
+    },
+  });
+  return { lines, logger: createLogger({ service: "t", level, destination: stream }) };
+}
+
+describe("request log", () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  async function serve(level: string) {
+    const { lines, logger } = captured(level);
+    const app = createHttpApp({ logger, readiness: [] });
+    let finishListeners = -1;
+    app.get("/things", (_req, res) => {
+      finishListeners = res.listenerCount("finish");
+      res.json({ ok: true });
+    });
+    server = await listen(finishHttpApp(app, logger), 0, "127.0.0.1");
+    const address = server.address();
+    const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    return { lines, logger, base, finishListeners: () => finishListeners };
+  }
+
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  it("writes one line per answered request at info level, but none for health checks", async () => {
+    const { lines, base } = await serve("info");
+    expect((await fetch(`${base}/things`)).status).toBe(200);
+    expect((await fetch(`${base}/nowhere`)).status).toBe(404);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    await settle();
+    const requests = lines.filter((l) => l.msg === "request");
+    expect(requests.map((l) => [l.method, l.path, l.status])).toEqual([
+      ["GET", "/things", 200],
+      ["GET", "/nowhere", 404],
+    ]);
+    expect(typeof requests[0]?.ms).toBe("number");
+  });
+
+  it("adds nothing to a request while info lines are off, and logs again once they are on", async () => {
+    const { lines, logger, base, finishListeners } = await serve("warn");
+    expect((await fetch(`${base}/things`)).status).toBe(200);
+    await settle();
+    expect(lines.filter((l) => l.msg === "request")).toEqual([]);
+    const quiet = finishListeners();
+    logger.level = "info";
+    expect((await fetch(`${base}/things`)).status).toBe(200);
+    await settle();
+    expect(finishListeners()).toBe(quiet + 1);
+    expect(lines.filter((l) => l.msg === "request")).toHaveLength(1);
+  });
+});
