@@ -71,8 +71,17 @@ export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> 
       // Every user of the batch: a superset of those whose events turn out new to the log, and known before the log answers.
       const stored = rules ? p.track(loadState(p, target, [...new Set(users.values())], needsGlobalOrder(rules))) : null;
       // The log insert goes in slices, each gets its seqs in order; slice k is scored while slice k+1 is inserted.
-      const appended = slicesOf(unique, input.sliceSize).map((slice) => p.track(appendToLog(p, campaignId, slice, users)));
-      p.track(removeInboxRows(p, stream, campaignId, rows[0]?.streamSeq as string, rows.at(-1)?.streamSeq as string));
+      // A slice's probe is queued once the slice before it has queued its COPY, so each COPY reaches
+      // PostgreSQL right behind its own probe, while the engine runs, rather than behind every later
+      // probe (which left all the copying for after the engine's last slice).
+      const appended: Promise<RawEvent[]>[] = [];
+      let previous: Promise<unknown> = Promise.resolve();
+      for (const slice of slicesOf(unique, input.sliceSize)) {
+        const next = previous.then(() => appendToLog(p, campaignId, slice, users));
+        appended.push(p.track(next));
+        previous = next;
+      }
+      p.track(previous.then(() => removeInboxRows(p, stream, campaignId, rows[0]?.streamSeq as string, rows.at(-1)?.streamSeq as string)));
       const result = rules && stored ? await scoreInSlices(p, target, rules, await stored, appended) : null;
       const logged: RawEvent[] = [];
       for (const slice of appended) for (const e of await slice) logged.push(e);

@@ -4,7 +4,9 @@ import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
 import { createTestDatabase, uniqueName } from "@pointwise/testkit";
+import type { Pool } from "pg";
 import { createApplier } from "../src/applier";
+import { applyInboxBatch } from "../src/apply";
 import { stageMessages } from "../src/inbox";
 import { RuleVersionCache } from "../src/rules";
 import { addRuleVersion, createCampaign, LOGIN, message, replayed, richRules, scoreTable } from "./support";
@@ -287,6 +289,36 @@ describe("applying staged events", () => {
     expect(await a.drainCampaign(c, (s1 as number) + 2)).toBe(2);
     const { rows } = await db.pool.query("SELECT amount::int AS amount FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
     expect(rows.map((r) => r.amount)).toEqual([1, 3, 2]);
+  });
+
+  it("sends each log slice's COPY right behind its own probe, so PostgreSQL copies while the engine scores", async () => {
+    const c = await newCampaign();
+    await stage(Array.from({ length: 7 }, (_, i) => message(c, { account_id: i % 2 ? WALLET_A : WALLET_B, amount: String(i + 1) })));
+    // The pool hands out a connection that notes each statement it sends (a COPY is sent as a stream object).
+    const sent: string[] = [];
+    const pool = {
+      async connect() {
+        const client = await db.pool.connect();
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        (client as unknown as { query: (...args: unknown[]) => unknown }).query = (q: unknown, ...rest: unknown[]) => {
+          sent.push(typeof q === "string" ? q : String((q as { text?: unknown }).text ?? ""));
+          return query(q, ...rest);
+        };
+        return client;
+      },
+    } as unknown as Pool;
+    const outcome = await applyInboxBatch({
+      pool,
+      rules: new RuleVersionCache(),
+      stream: STREAM,
+      campaignId: c,
+      floor: Number.MAX_SAFE_INTEGER,
+      limit: 100,
+      sliceSize: 3,
+    });
+    expect(outcome.status === "applied" && outcome.logged.map((e) => e.amount)).toEqual(["1", "2", "3", "4", "5", "6", "7"]);
+    const order = sent.flatMap((q) => (q.includes("FROM event_log WHERE id = ANY") ? ["probe"] : q.startsWith("COPY event_log") ? ["copy"] : []));
+    expect(order).toEqual(["probe", "copy", "probe", "copy", "probe", "copy"]);
   });
 
   it("parses each stored rule version once", () => {
