@@ -7,7 +7,9 @@
 // The client is a few lines over raw sockets (one prebuilt request, answers read by their
 // Content-Length) rather than node:http: its own cost per request, and so its own pauses, stay far
 // below the server's, which matters when both share the machine's two cores.
+import { spawn } from "node:child_process";
 import net from "node:net";
+import path from "node:path";
 
 /** What to load and how hard. */
 export interface PacedOptions {
@@ -158,5 +160,23 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
         if (sent >= total) clearInterval(timer);
       }, TICK_MS);
     };
+  });
+}
+
+/** Runs `pacedLoad` in a child process of its own (bench/lib/paced-load-main.ts) and returns its figures. */
+export function pacedLoadProcess(options: PacedOptions): Promise<PacedResult> {
+  const script = path.join(__dirname, "paced-load-main.ts");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("PACED_RESULT "));
+      if (code === 0 && line) resolve(JSON.parse(line.slice("PACED_RESULT ".length)) as PacedResult);
+      else reject(new Error(`the paced load process exited with ${code}`));
+    });
   });
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { spawnApp } from "@pointwise/testkit";
 import { createFixture } from "../lib/fixture";
 import { alternate, type BenchResult, emit, type Figure, type LoadOptions, type LoadResult, load, median, peakRssMb, quick, startChild } from "../lib/measure";
-import { pacedLoad } from "../lib/paced-load";
+import { pacedLoadProcess } from "../lib/paced-load";
 import { profileUnder } from "./profiled";
 
 const DURATION = quick ? 2 : 8;
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
       // Self-calibrating: the same offered rate for both sides, half of what the baseline managed just now.
       const rate = Math.max(1, Math.round(base * FIXED_RATE_SHARE));
       const paced = (what: string, url: string) => async () => {
-        const r = await pacedLoad({ url, rate, durationSec: DURATION, connections: CONNECTIONS });
+        const r = await pacedLoadProcess({ url, rate, durationSec: DURATION, connections: CONNECTIONS });
         if (r.non2xx > 0 || r.errors > 0) loadProblems.push(`${what}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
         return r;
       };
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
       });
       const achieved = Math.min(...[...fixed.subject, ...fixed.baseline].map((r) => r.achievedRate));
       notes.push(
-        `Latency at limit 100 is measured twice: at saturation (${CONNECTIONS} connections sending as fast as answers come, where p99 is the queue in front of a busy server: about connections / throughput) and at a fixed offered rate of ${rate.toLocaleString("en")} req/s for both read-api and the baseline, ${FIXED_RATE_SHARE * 100}% of the baseline's median saturation rate in this same run (so it calibrates itself to the machine). The fixed-rate load is open-loop (bench/lib/paced-load.ts): requests fall due at evenly spaced times, go out over up to ${CONNECTIONS} keep-alive connections, and each latency counts from when the request was due, so a server that falls behind shows its queue. The p99 target is judged at the fixed rate. Lowest completed rate of those runs: ${Math.round(achieved).toLocaleString("en")} req/s.`,
+        `Latency at limit 100 is measured twice: at saturation (${CONNECTIONS} connections sending as fast as answers come, where p99 is the queue in front of a busy server: about connections / throughput) and at a fixed offered rate of ${rate.toLocaleString("en")} req/s for both read-api and the baseline, ${FIXED_RATE_SHARE * 100}% of the baseline's median saturation rate in this same run (so it calibrates itself to the machine). The fixed-rate load is open-loop (bench/lib/paced-load.ts, run in a process of its own so no pause of the benchmark's own heap delays the sender): requests fall due at evenly spaced times, go out over up to ${CONNECTIONS} keep-alive connections, and each latency counts from when the request was due, so a server that falls behind shows its queue. The p99 target is judged at the fixed rate. Lowest completed rate of those runs: ${Math.round(achieved).toLocaleString("en")} req/s.`,
       );
       if (achieved < rate * 0.95) loadProblems.push(`a fixed-rate run achieved only ${Math.round(achieved)} of ${rate} req/s`);
     }
