@@ -12,7 +12,7 @@ export async function queueIdentityRecompute(client: PoolClient, campaignId: str
   const version = active[0]?.version;
   if (version === undefined) return null;
   const { rows: queued } = await client.query<{ id: string }>(
-    "SELECT id FROM recompute_job WHERE campaign_id = $1 AND reason = 'identity-link' AND status = 'queued' AND rule_version = $2 ORDER BY created_at LIMIT 1",
+    "SELECT id FROM recompute_job WHERE campaign_id = $1 AND reason = 'identity-link' AND status = 'queued' AND rule_version = $2 ORDER BY queue_seq LIMIT 1",
     [campaignId, version],
   );
   if (queued[0]) return queued[0].id;

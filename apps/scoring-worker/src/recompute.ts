@@ -70,8 +70,8 @@ export async function claimJob(pool: Pool, leaseMs: number): Promise<RecomputeJo
       `SELECT j.id FROM recompute_job j
         WHERE (j.status = 'queued' OR (j.status = 'running' AND (j.lease_until IS NULL OR j.lease_until < now())))
           AND NOT EXISTS (SELECT 1 FROM recompute_job r WHERE r.campaign_id = j.campaign_id AND r.id <> j.id AND r.status = 'running' AND r.lease_until >= now())
-          AND NOT EXISTS (SELECT 1 FROM recompute_job o WHERE o.campaign_id = j.campaign_id AND o.status IN ('queued', 'running') AND (o.created_at, o.id) < (j.created_at, j.id))
-        ORDER BY j.created_at, j.id
+          AND NOT EXISTS (SELECT 1 FROM recompute_job o WHERE o.campaign_id = j.campaign_id AND o.status IN ('queued', 'running') AND o.queue_seq < j.queue_seq)
+        ORDER BY j.queue_seq
         LIMIT 1
         FOR UPDATE SKIP LOCKED`,
     );

@@ -168,6 +168,9 @@ describe("recompute jobs", () => {
     await addRuleVersion(db.pool, richRules(c, 2, { perUnit: "5" }));
     const link = await queueJob(db.pool, c, 1, "identity-link");
     const activation = await queueJob(db.pool, c, 2, "rule-activation");
+    // The queue order holds when the clock does not: the later job's created_at a second earlier
+    // (a clock step back).
+    await db.pool.query("UPDATE recompute_job SET created_at = created_at - interval '1 second' WHERE id = $1", [activation]);
     await runNextJob(deps());
     expect((await job(link)).status).toBe("done");
     expect((await job(activation)).status).toBe("queued");

@@ -197,7 +197,7 @@ export function ruleRoutes(deps: Deps): Router {
 
   router.get("/api/campaigns/:id/recompute-jobs", async (req, res) => {
     const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
-    const jobs = await prisma.recomputeJob.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "desc" }, take: 50 });
+    const jobs = await prisma.recomputeJob.findMany({ where: { campaignId: campaign.id }, orderBy: { queueSeq: "desc" }, take: 50 });
     res.json({ recompute_jobs: jobs.map(recomputeJobJson) });
   });
 
