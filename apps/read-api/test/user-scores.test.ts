@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
+import http from "node:http";
 import { userScoresResponseSchema } from "@pointwise/schemas";
 import jwt from "jsonwebtoken";
 import type { Pool } from "pg";
@@ -126,10 +127,11 @@ describe("GET /users/{user_id}/scores authorization", () => {
         const got = res.status === 200 ? "200" : `${res.status} ${res.body?.error?.code}`;
         table.push(`${name} -> ${target}: ${got}`);
         want.push(`${name} -> ${target}: ${expected(name, target)}`);
+        // The answer depends on the credential headers, refusals included.
+        expect(res.headers.get("vary")).toBe("Authorization, X-API-Key");
         if (res.status === 200) {
           expect(userScoresResponseSchema.parse(res.body).user_id).toBe(targetId(target));
           expect(res.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
-          expect(res.headers.get("vary")).toBe("Authorization, X-API-Key");
         } else {
           expect(Object.keys(res.body)).toEqual(["error"]);
           const tokenProblem = ["invalid-token", "token-expired"].includes(res.body.error.code);
@@ -191,6 +193,58 @@ describe("GET /users/{user_id}/scores authorization", () => {
     for (const key of cached) {
       const body = await api.cache.client.get(key);
       if (body?.startsWith("{")) expect(key.endsWith(`:${JSON.parse(body).user_id}`)).toBe(true);
+    }
+  });
+});
+
+/** A raw request (not fetch, which adds Cache-Control: no-cache and so never gets a 304). */
+function raw(method: "GET" | "HEAD", url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    http
+      .request(url, { method, headers }, (res) => {
+        let body = "";
+        res.on("data", (d) => {
+          body += d;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      })
+      .on("error", reject)
+      .end();
+  });
+}
+
+describe("GET /users/{user_id}/scores conditional and HEAD requests", () => {
+  it("answers 304 without a body for a matching If-None-Match, with the same cache headers", async () => {
+    const url = `${api.url}/users/${users.a1}/scores`;
+    const first = await raw("GET", url, { "x-api-key": keys.a });
+    expect(first.status).toBe(200);
+    expect(first.headers["content-length"]).toBe(String(Buffer.byteLength(first.body)));
+    // The `etag` package is what express itself uses for res.send bodies.
+    expect(first.headers.etag).toBe(require("etag")(Buffer.from(first.body), { weak: true }));
+    const again = await raw("GET", url, { "x-api-key": keys.a, "if-none-match": first.headers.etag as string });
+    expect({ status: again.status, body: again.body }).toEqual({ status: 304, body: "" });
+    expect(again.headers).toMatchObject({ etag: first.headers.etag, vary: "Authorization, X-API-Key", "cache-control": first.headers["cache-control"] });
+    expect(again.headers["content-type"]).toBeUndefined();
+    // Another ETag, or a client asking for no cached copy, gets the body.
+    const other = await raw("GET", url, { "x-api-key": keys.a, "if-none-match": 'W/"0-nope"' });
+    expect({ status: other.status, body: other.body }).toEqual({ status: 200, body: first.body });
+    const noCache = await raw("GET", url, { "x-api-key": keys.a, "if-none-match": first.headers.etag as string, "cache-control": "no-cache" });
+    expect(noCache.status).toBe(200);
+    // Credentials are checked first: a matching ETag without a key is still refused.
+    expect((await raw("GET", url, { "if-none-match": first.headers.etag as string })).status).toBe(401);
+  });
+
+  it("answers HEAD with the GET's headers and no body", async () => {
+    for (const [url, headers] of [
+      [`${api.url}/users/${users.a1}/scores`, { "x-api-key": keys.a }],
+      [`${api.url}/leaderboard?campaign_id=${campaignA}`, {}],
+    ] as const) {
+      const got = await raw("GET", url, headers);
+      const head = await raw("HEAD", url, headers);
+      expect(head.status).toBe(200);
+      expect(head.body).toBe("");
+      for (const name of ["content-length", "content-type", "etag", "cache-control", "vary"])
+        expect([name, head.headers[name]]).toEqual([name, got.headers[name]]);
     }
   });
 });
