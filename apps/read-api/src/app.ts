@@ -109,6 +109,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
       const body = await responses.get(["user", userId], async () => JSON.stringify(await buildUserScores(deps, userId)));
       sendJson(req, res, body, privateCache, USER_VARY);
     } catch (err) {
+      if (res.headersSent) throw err;
       res.setHeader("Vary", USER_VARY);
       // RFC 6750: a 401 names the scheme; a rejected token also says invalid_token so a portal knows to get a new one.
       if (err instanceof AuthError && err.code !== "forbidden") {
