@@ -8,7 +8,7 @@ import path from "node:path";
 import { createBus } from "@pointwise/bus";
 import { spawnApp } from "@pointwise/testkit";
 import { createFixture, wallets } from "../lib/fixture";
-import { alternate, type BenchResult, emit, type Figure, load, median, peakRssMb, quick, startChild } from "../lib/measure";
+import { alternate, type BenchResult, emit, type Figure, type LoadResult, load, median, peakRssMb, quick, startChild } from "../lib/measure";
 import { describeProfile, summariseProfile } from "../lib/profile";
 
 // Many short rounds, not a few long ones: on two shared cores the server, NATS and the load generator
@@ -135,19 +135,26 @@ async function main(): Promise<void> {
     );
   }
 
-  const subjectRuns = [...small.runs.subject, ...big.runs.subject, ...batchRuns.subject];
-  const errors = subjectRuns.reduce((n, r) => n + r.errors + r.non2xx, 0);
-  if (errors) {
+  // Requests that failed, named by run and side, so a timeout is traced to where it happened.
+  const failed = (what: string, runs: LoadResult[]) => {
+    const errors = runs.reduce((n, r) => n + r.errors + r.non2xx, 0);
+    if (errors === 0) return;
     const codes = new Map<string, number>();
-    for (const r of subjectRuns) for (const [code, n] of Object.entries(r.statusCodes)) if (!code.startsWith("2")) codes.set(code, (codes.get(code) ?? 0) + n);
-    const timeouts = subjectRuns.reduce((n, r) => n + r.timeouts, 0);
+    for (const r of runs) for (const [code, n] of Object.entries(r.statusCodes)) if (!code.startsWith("2")) codes.set(code, (codes.get(code) ?? 0) + n);
+    const timeouts = runs.reduce((n, r) => n + r.timeouts, 0);
     const parts = [
       ...[...codes].map(([code, n]) => `${n} answered ${code}`),
-      `${timeouts} timed out`,
+      `${timeouts} timed out (no answer within autocannon's 10 s; per round: ${runs.map((r) => r.timeouts).join(", ")})`,
       `${errors - timeouts - [...codes.values()].reduce((a, b) => a + b, 0)} other connection errors`,
     ];
-    notes.push(`${errors} requests failed at the HTTP level during the ingest runs: ${parts.join(", ")}`);
-  }
+    notes.push(`${errors} requests failed at the HTTP level in ${what}, out of ${runs.reduce((n, r) => n + r.total, 0)}: ${parts.join(", ")}`);
+  };
+  failed("the earn-event runs of ingest-api (1,000 users)", small.runs.subject);
+  failed("the earn-event runs of the baseline (1,000 users)", small.runs.baseline);
+  failed("the earn-event runs of ingest-api (10,000 users)", big.runs.subject);
+  failed("the earn-event runs of the baseline (10,000 users)", big.runs.baseline);
+  failed("the batch runs of ingest-api", batchRuns.subject);
+  failed("the batch runs of the baseline", batchRuns.baseline);
   const memory = [{ process: "ingest-api", peakRssMb: peakRssMb(ingest.child.pid as number) }];
   bare.child.kill("SIGTERM");
   await ingest.stop();
