@@ -46,7 +46,7 @@ export interface EngineDeps {
   config: IndexerConfig;
   registry: AdapterRegistry;
   logger: Logger;
-  /** The live RPC endpoint (RPC_URL, else network.rpcUrl). */
+  /** The live RPC endpoint: RPC_URL, which a run requires (network.rpcUrl is checked but not used for calls). */
   rpcUrl: string;
   pointwiseApiKey?: string;
   market?: MarketPriceClient;
