@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { type Harness, startHarness, validBody } from "./harness";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
@@ -35,6 +36,26 @@ describe("POST /api/rest/earn-event", () => {
       received_at: answer.body.data.received_at,
       source: "api",
     });
+  });
+
+  it("accepts gzip, deflate and br bodies, and applies the body limit to the decoded bytes", async () => {
+    const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+    for (const [encoding, encode] of Object.entries(encoders)) {
+      const amount = { gzip: "1.25", deflate: "2.5", br: "3.75" }[encoding] as string;
+      const before = await h.count();
+      const answer = await h.post(ONE, encode(Buffer.from(JSON.stringify(validBody(h, { amount })))), { "content-encoding": encoding });
+      expect([encoding, answer.body.errors]).toEqual([encoding, undefined]);
+      expect(await h.count()).toBe(before + 1);
+      expect((await h.messages()).find((m) => m.event_id === answer.body.data.event_id)?.amount).toBe(amount);
+    }
+    // About 100 bytes on the wire, 128 KiB once decoded: over the 64 KiB limit.
+    const bomb = gzipSync(Buffer.from(JSON.stringify(validBody(h, { padding: "a".repeat(128 * 1024) }))));
+    expect(bomb.length).toBeLessThan(1024);
+    const before = await h.count();
+    const refused = await h.post(ONE, bomb, { "content-encoding": "gzip" });
+    expect(refused.body.data).toBeNull();
+    expect(refused.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(["payload-too-large"]);
+    expect(await h.count()).toBe(before);
   });
 
   it("keeps amounts exact: 18 decimals and 30 integer digits arrive as the same digits", async () => {

@@ -4,7 +4,7 @@ import { waitUntil } from "@pointwise/testkit";
 import Decimal from "decimal.js";
 import type { Pool } from "pg";
 import { TOP_USERS_SQL } from "../src/queries";
-import { addIdentity, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { addIdentity, campaignId, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
 let pool: Pool;
@@ -171,6 +171,28 @@ describe("GET /leaderboard", () => {
     );
     expect(latest.body.entries[0].scores.xp.total).toBe(99);
     expect(Date.parse(latest.body.cached_at)).toBeGreaterThan(Date.parse(first.body.cached_at));
+  });
+
+  it("keeps an archived campaign's leaderboard", async () => {
+    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const user = await createUser(pool, campaign);
+    await setScore(pool, campaign, user, "xp", { score: "5" });
+    await pool.query("UPDATE campaign SET archived_at = now() WHERE id = $1", [campaign]);
+    const res = await get(`${api.url}/leaderboard?campaign_id=${campaign}`);
+    expect(res.status).toBe(200);
+    expect(res.body.entries.map((e: { user_id: string; rank: number }) => [e.user_id, e.rank])).toEqual([[user, 1]]);
+  });
+
+  it("caches an unknown campaign's 404 like a body, for the cache window", async () => {
+    const url = await api.another({ env: { ...api.deps.env, CACHE_TTL_MS: 3000 } });
+    const id = campaignId();
+    const missing = await get(`${url}/leaderboard?campaign_id=${id}`);
+    expect({ status: missing.status, code: missing.body.error.code }).toEqual({ status: 404, code: "campaign-not-found" });
+    await createCampaign(pool, { id, currencies: { xp: "XP" } });
+    // Within the window the cached answer stands: an unknown id does not reach PostgreSQL again.
+    const again = await get(`${url}/leaderboard?campaign_id=${id}`);
+    expect({ status: again.status, text: again.text }).toEqual({ status: 404, text: missing.text });
+    await waitUntil(async () => (await get(`${url}/leaderboard?campaign_id=${id}`)).status === 200, 10_000, "the cache window to pass");
   });
 
   it("builds a missed response once for many concurrent requests, across processes sharing the cache", async () => {

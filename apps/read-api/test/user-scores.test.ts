@@ -168,6 +168,18 @@ describe("GET /users/{user_id}/scores authorization", () => {
     expect(bob).toMatchObject({ rank: 1, display_name: "Bob", identities: { x_username: "bob_on_x" }, avatar_url: "https://img.test/x/bob_on_x" });
   });
 
+  it("ranks a user without points in the primary currency with everyone at 0, and shows zeros", async () => {
+    const newcomer = await createUser(pool, campaignA, { displayName: "Newcomer" });
+    const res = await get(`${api.url}/users/${newcomer}/scores`, { "x-api-key": keys.a });
+    const body = userScoresResponseSchema.parse(res.body);
+    const { rows } = await pool.query<{ above: number }>("SELECT count(*)::int AS above FROM score WHERE campaign_id = $1 AND currency = 'xp' AND total > 0", [
+      campaignA,
+    ]);
+    expect(rows[0]?.above).toBeGreaterThan(0);
+    expect(body.rank).toBe(1 + (rows[0]?.above as number));
+    expect(body.scores).toEqual({ xp: { score: 0, referral_score: 0, total: 0 }, gems: { score: 0, referral_score: 0, total: 0 } });
+  });
+
   it("checks credentials before the cache, and never serves one user's cached record to another", async () => {
     const warm = await get(`${api.url}/users/${users.a1}/scores`, { "x-api-key": keys.a });
     expect(warm.status).toBe(200);
