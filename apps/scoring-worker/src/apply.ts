@@ -1,8 +1,7 @@
-import { withTransaction } from "@pointwise/db";
+import { tryLockCampaign, withTransaction } from "@pointwise/db";
 import { type ApplyResult, needsGlobalOrder, type RawEvent } from "@pointwise/rules";
 import type { Pool } from "pg";
 import { type InboxRow, nextInboxRows, removeInboxRows } from "./inbox";
-import { tryLockCampaign } from "./locks";
 import { appendToLog, resolveUsers } from "./log";
 import { pipelined } from "./pipeline";
 import type { RuleVersionCache } from "./rules";
@@ -56,7 +55,9 @@ function firstOccurrences(rows: readonly InboxRow[]): InboxRow[] {
 export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> {
   const { campaignId, stream } = input;
   return withTransaction(input.pool, async (client) => {
-    if (!(await tryLockCampaign(client, campaignId))) return { status: "busy" };
+    // Whoever holds the campaign's apply lock is the only writer of its log, scores and state, so its
+    // events are logged and applied in one order; another replica holding it means skip the campaign.
+    if (!(await tryLockCampaign(client, "apply", campaignId))) return { status: "busy" };
     // Statements that do not depend on each other are queued together, and documents are
     // serialised while PostgreSQL runs the statement before (see Pipeline).
     return pipelined<BatchOutcome>(client, async (p) => {

@@ -1,11 +1,10 @@
-import { readCampaignLog, withTransaction } from "@pointwise/db";
+import { lockCampaign, readCampaignLog, withTransaction } from "@pointwise/db";
 import { BaseError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { RuleVersion } from "@pointwise/rules";
 import type { Pool, PoolClient } from "pg";
 import { describeFailure, isTransient } from "./failures";
 import type { ScoresChanged } from "./invalidate";
-import { lockCampaign } from "./locks";
 import type { RuleVersionCache } from "./rules";
 import { scoreEvents } from "./scoring";
 import type { Target } from "./store";
@@ -242,7 +241,7 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
 
   await withTransaction(pool, async (client) => {
     // Live batches of this campaign wait from here to the commit, so nothing is logged that the switch misses.
-    await lockCampaign(client, job.campaignId);
+    await lockCampaign(client, "apply", job.campaignId);
     while ((await applyChunk(client, job, rules, deps.chunkSize, deps.sliceSize)) > 0);
     await switchIn(client, job, rules);
   });

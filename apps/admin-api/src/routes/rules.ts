@@ -1,4 +1,4 @@
-import { withTransaction } from "@pointwise/db";
+import { lockCampaign, withTransaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { dryRunDiff, parseRuleVersion, type RuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
@@ -7,7 +7,6 @@ import { z } from "zod";
 import { readDryRunLog, userLabels } from "../campaign-log";
 import type { Deps } from "../deps";
 import { recomputeJobJson } from "../json";
-import { lockCampaign } from "../locks";
 import { checkRuleDocument, emptyRuleVersion, issueSentence, type RuleContext } from "../rule-document";
 import { type Campaign, loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { sessionOf } from "../session";
@@ -87,7 +86,7 @@ export function ruleRoutes(deps: Deps): Router {
     const { document } = parseWith(documentSchema, req.body);
     const version = await withTransaction(pool, async (client) => {
       // Versions are numbered per campaign; the lock keeps two saves from taking the same number.
-      await lockCampaign(client, campaign.id, "rule-version");
+      await lockCampaign(client, "rule-version", campaign.id);
       const { rows } = await client.query<{ v: number }>("SELECT coalesce(max(version), 0) + 1 AS v FROM rule_version WHERE campaign_id = $1", [campaign.id]);
       const v = rows[0]?.v ?? 1;
       const checked = checkRuleDocument(document, await context(campaign, v));
@@ -171,7 +170,7 @@ export function ruleRoutes(deps: Deps): Router {
     const version = versionParam(req.params.version);
     const row = await loadVersion(campaign, version);
     const jobId = await withTransaction(pool, async (client) => {
-      await lockCampaign(client, campaign.id, "activation");
+      await lockCampaign(client, "activation", campaign.id);
       const { rows: current } = await client.query<{ status: string }>("SELECT status FROM rule_version WHERE id = $1", [row.id]);
       if (current[0]?.status === "active") throw new ConflictError("rule-version-active", `rule version ${version} is already active`);
       const { rows: running } = await client.query<{ rule_version: number }>(

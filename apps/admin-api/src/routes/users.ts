@@ -1,4 +1,4 @@
-import { type Database, withTransaction } from "@pointwise/db";
+import { type Database, lockCampaign, withTransaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
@@ -7,7 +7,6 @@ import { z } from "zod";
 import type { Deps } from "../deps";
 import { queueIdentityRecompute, X_HANDLE_PATTERN } from "../identities";
 import { identityJson, recomputeJobJson } from "../json";
-import { lockCampaign } from "../locks";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { activeRules, readableScore, type StoredScore } from "../scores";
 import { sessionOf } from "../session";
@@ -94,7 +93,7 @@ export function userRoutes(deps: Deps): Router {
     const body = parseWith(updateUserSchema, req.body);
     await withTransaction(pool, async (client) => {
       // Referral links are checked for cycles against the whole chain; one change at a time per campaign.
-      await lockCampaign(client, campaign.id, "users");
+      await lockCampaign(client, "users", campaign.id);
       const { rows } = await client.query<{ referrer_id: string | null }>("SELECT referrer_id FROM app_user WHERE id = $1 AND campaign_id = $2 FOR UPDATE", [
         userId,
         campaign.id,
@@ -133,7 +132,7 @@ export function userRoutes(deps: Deps): Router {
     const body = parseWith(linkSchema, req.body);
     const accountId = normalizeAccountId(body.identity_type, body.account_id);
     const outcome = await withTransaction(pool, async (client) => {
-      await lockCampaign(client, campaign.id, "users");
+      await lockCampaign(client, "users", campaign.id);
       const { rows: users } = await client.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
       if (users.length === 0) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
       const { rows } = await client.query<{ id: string; user_id: string }>(
@@ -181,7 +180,7 @@ export function userRoutes(deps: Deps): Router {
     const userId = uuidParam(req.params.userId, "user_id");
     const identityId = uuidParam(req.params.identityId, "identity_id");
     const outcome = await withTransaction(pool, async (client) => {
-      await lockCampaign(client, campaign.id, "users");
+      await lockCampaign(client, "users", campaign.id);
       const { rows } = await client.query("SELECT 1 FROM identity WHERE id = $1 AND user_id = $2 AND campaign_id = $3 FOR UPDATE", [
         identityId,
         userId,
