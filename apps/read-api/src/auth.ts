@@ -2,6 +2,7 @@ import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "@pointwise/auth";
 import type { Database } from "@pointwise/db";
 import { AuthError, ValidationError } from "@pointwise/errors";
 import { fromDatabase } from "./db-errors";
+import { sharedInFlight } from "./in-flight";
 import type { PortalVerifier } from "./jwt";
 import { campaignOfUser } from "./queries";
 import { userNotFound } from "./user-scores";
@@ -65,24 +66,14 @@ export function createScoresAuthorizer(db: Database, verifier: PortalVerifier | 
   function campaignOf(userId: string): Promise<string | null> {
     const known = campaigns.get(userId);
     if (known) return Promise.resolve(known);
-    const running = findingCampaigns.get(userId);
-    if (running) return running;
-    const lookup = campaignOfUser(db.pool, userId).then(
-      (campaignId) => {
-        findingCampaigns.delete(userId);
-        if (campaignId !== null) {
-          if (campaigns.size >= MAX_REMEMBERED) campaigns.clear();
-          campaigns.set(userId, campaignId);
-        }
-        return campaignId;
-      },
-      (err: unknown) => {
-        findingCampaigns.delete(userId);
-        throw err;
-      },
-    );
-    findingCampaigns.set(userId, lookup);
-    return lookup;
+    return sharedInFlight(findingCampaigns, userId, async () => {
+      const campaignId = await campaignOfUser(db.pool, userId);
+      if (campaignId !== null) {
+        if (campaigns.size >= MAX_REMEMBERED) campaigns.clear();
+        campaigns.set(userId, campaignId);
+      }
+      return campaignId;
+    });
   }
 
   return {

@@ -1,6 +1,7 @@
 import type { Cache } from "@pointwise/cache";
 import { isRetryable, NotFoundError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
+import { sharedInFlight } from "./in-flight";
 
 /** Cache settings of the read responses. */
 export interface ResponseCacheOptions {
@@ -144,17 +145,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       // Concurrent requests for one key in this process share one lookup: without it every request
       // that arrives while a key is missing (a new window, a dropped user) makes its own Redis round
       // trips and, on a miss, polls the build lock every 15 ms; under load that was most of the work.
-      let lookup = pending.get(key);
-      if (!lookup) {
-        const started = lookUp(key, parts, build);
-        lookup = started;
-        pending.set(key, started);
-        const settle = () => {
-          if (pending.get(key) === started) pending.delete(key);
-        };
-        started.then(settle, settle);
-      }
-      return answer(await lookup);
+      return answer(await sharedInFlight(pending, key, () => lookUp(key, parts, build)));
     },
   };
 }
