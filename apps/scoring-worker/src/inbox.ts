@@ -1,8 +1,6 @@
-import { finished } from "node:stream/promises";
 import type { RawEventMessage } from "@pointwise/schemas";
 import type { Pool, PoolClient } from "pg";
-import { from as copyFrom } from "pg-copy-streams";
-import { copyRow } from "./copy-text";
+import { copyIn, copyRow } from "./copy-text";
 import type { Queryable } from "./pipeline";
 
 /** A decoded bus message with where it sits in the stream. */
@@ -60,10 +58,7 @@ export async function stageMessages(pool: Pool, messages: readonly StagedMessage
   // A connection of its own, outside any transaction: a refused COPY leaves it ready for the INSERT.
   const client = await pool.connect();
   try {
-    const stream = client.query(copyFrom(INBOX_COPY));
-    stream.end(data);
-    await finished(stream);
-    return stream.rowCount;
+    return await copyIn(client, INBOX_COPY, data);
   } catch (err) {
     if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err;
     return insertMessages(client, messages);

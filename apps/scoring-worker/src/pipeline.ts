@@ -1,6 +1,5 @@
-import { finished } from "node:stream/promises";
 import type { PoolClient, QueryResult, QueryResultRow } from "pg";
-import { from as copyFrom } from "pg-copy-streams";
+import { copyIn } from "./copy-text";
 
 /** Anything that runs a parameterised statement: a pool, one of its clients, or a Pipeline. */
 export interface Queryable {
@@ -32,12 +31,7 @@ export class Pipeline implements Queryable {
    * of rows once PostgreSQL has taken all of them.
    */
   copy(statement: string, data: string): Promise<number> {
-    return this.enqueue(async () => {
-      const stream = this.client.query(copyFrom(statement));
-      stream.end(data);
-      await finished(stream);
-      return stream.rowCount;
-    });
+    return this.enqueue(() => copyIn(this.client, statement, data));
   }
 
   private enqueue<T>(run: () => Promise<T>): Promise<T> {
