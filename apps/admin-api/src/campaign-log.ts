@@ -8,12 +8,12 @@ import type { Pool } from "pg";
  * `readCampaignLog`). Refuses logs longer than `maxEvents`: the caller holds them in memory.
  */
 export async function readDryRunLog(pool: Pool, campaignId: string, maxEvents: number): Promise<RawEvent[]> {
-  const { rows: count } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM event_log WHERE campaign_id = $1", [campaignId]);
-  const total = Number(count[0]?.n ?? 0);
-  if (total > maxEvents) {
-    throw new ConflictError("log-too-large", `the campaign log has ${total} events; a dry run replays at most ${maxEvents} (DRY_RUN_MAX_EVENTS)`);
+  // One read that stops one event past the limit: it both refuses a long log and bounds the memory.
+  const events = await readCampaignLog(pool, campaignId, { limit: maxEvents + 1 });
+  if (events.length > maxEvents) {
+    throw new ConflictError("log-too-large", `the campaign log has more than ${maxEvents} events; a dry run replays at most ${maxEvents} (DRY_RUN_MAX_EVENTS)`);
   }
-  return readCampaignLog(pool, campaignId);
+  return events;
 }
 
 /** How the dashboard names a user: the name they set, else their first identity. */

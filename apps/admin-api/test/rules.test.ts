@@ -170,6 +170,9 @@ describe("dry runs", () => {
     try {
       const res = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, {});
       expect(res).toMatchObject({ status: 409, body: { error: { code: "log-too-large" } } });
+      // A log of exactly the limit is replayed.
+      suite.h.deps.env.DRY_RUN_MAX_EVENTS = 2;
+      expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/dry-run`, {})).status).toBe(200);
     } finally {
       suite.h.deps.env.DRY_RUN_MAX_EVENTS = limit;
     }
