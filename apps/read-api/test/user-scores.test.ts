@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import http from "node:http";
 import { userScoresResponseSchema } from "@pointwise/schemas";
+import { waitUntil } from "@pointwise/testkit";
 import jwt from "jsonwebtoken";
 import type { Pool } from "pg";
 import { activateRules, addIdentity, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
@@ -178,6 +179,30 @@ describe("GET /users/{user_id}/scores authorization", () => {
     expect(rows[0]?.above).toBeGreaterThan(0);
     expect(body.rank).toBe(1 + (rows[0]?.above as number));
     expect(body.scores).toEqual({ xp: { score: 0, referral_score: 0, total: 0 }, gems: { score: 0, referral_score: 0, total: 0 } });
+  });
+
+  it("serves a user's record with the same bytes and cached_at within the cache window, and rebuilds it after", async () => {
+    const user = await createUser(pool, campaignA, { displayName: "Windowed" });
+    await setScore(pool, campaignA, user, "xp", { score: "10" });
+    // A 3 s window: long enough that a busy machine cannot stretch two back-to-back requests across it.
+    const url = await api.another({ env: { ...api.deps.env, CACHE_TTL_MS: 3000 } });
+    const read = () => get(`${url}/users/${user}/scores`, { "x-api-key": keys.a });
+    const first = await read();
+    expect(first.headers.get("cache-control")).toBe("private, max-age=3");
+    // Changed behind the service's back (no score-change message): the window bounds how long it shows.
+    await setScore(pool, campaignA, user, "xp", { score: "99" });
+    expect((await read()).text).toBe(first.text);
+    let latest = first;
+    await waitUntil(
+      async () => {
+        latest = await read();
+        return latest.body.cached_at !== first.body.cached_at;
+      },
+      10_000,
+      "the cache window to pass",
+    );
+    expect(latest.body.scores.xp.total).toBe(99);
+    expect(Date.parse(latest.body.cached_at)).toBeGreaterThan(Date.parse(first.body.cached_at));
   });
 
   it("checks credentials before the cache, and never serves one user's cached record to another", async () => {
