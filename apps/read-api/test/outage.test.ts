@@ -1,63 +1,21 @@
-import net from "node:net";
+import { createCache } from "@pointwise/cache";
 import { createDatabase, type Database } from "@pointwise/db";
-import { freePort, testUrls, waitUntil } from "@pointwise/testkit";
+import { createTcpProxy, type TcpProxy, testUrls, waitUntil } from "@pointwise/testkit";
 import jwt from "jsonwebtoken";
 import { createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
 const SECRET = "outage-test-secret-outage-test-secret-0123";
 
-/** A TCP proxy in front of PostgreSQL that the test can cut and restore, so the shared server is never touched. */
-async function startProxy(target: URL) {
-  const port = await freePort();
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | undefined;
-  const track = (s: net.Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-    s.on("error", () => s.destroy());
-  };
-  return {
-    port,
-    async start() {
-      server = net.createServer((client) => {
-        track(client);
-        const upstream = net.connect(Number(target.port || 5432), target.hostname);
-        track(upstream);
-        client.pipe(upstream).pipe(client);
-        const end = () => {
-          client.destroy();
-          upstream.destroy();
-        };
-        client.on("close", end);
-        upstream.on("close", end);
-      });
-      await new Promise<void>((resolve) => server?.listen(port, "127.0.0.1", resolve));
-    },
-    async stop() {
-      const s = server;
-      if (!s) return;
-      await new Promise<void>((resolve) => {
-        s.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-    },
-  };
-}
-
 let api: TestReadApi;
-let proxy: Awaited<ReturnType<typeof startProxy>>;
+let proxy: TcpProxy;
 let proxied: Database;
 let url = "";
 
 beforeAll(async () => {
   api = await startReadApi({ CACHE_TTL_MS: "1000", PORTAL_JWT_SECRET: SECRET });
-  const target = new URL(testUrls.database);
-  proxy = await startProxy(target);
+  proxy = await createTcpProxy(testUrls.database);
   await proxy.start();
-  const viaProxy = new URL(testUrls.database);
-  viaProxy.hostname = "127.0.0.1";
-  viaProxy.port = String(proxy.port);
-  proxied = createDatabase({ url: viaProxy.toString(), schema: api.db.schema, max: 3 });
+  proxied = createDatabase({ url: proxy.url, schema: api.db.schema, max: 3 });
   url = await api.another({ db: proxied });
 });
 afterAll(async () => {
@@ -108,5 +66,43 @@ describe("while PostgreSQL is briefly unreachable", () => {
       "a fresh build after PostgreSQL is back",
     );
     expect(Date.parse(latest.body.cached_at)).toBeGreaterThan(Date.parse(board.body.cached_at));
+  });
+});
+
+describe("while Redis is unreachable", () => {
+  it("serves what the process holds, answers 503 cache-unavailable for the rest, and recovers", async () => {
+    const pool = api.db.pool;
+    const held = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const other = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const redisProxy = await createTcpProxy(testUrls.redis);
+    await redisProxy.start();
+    const cache = await createCache({ url: redisProxy.url, prefix: api.cache.key() });
+    // A second client that is closed during the outage, as a stopping service closes its own.
+    const stopping = await createCache({ url: redisProxy.url, prefix: api.cache.key() });
+    try {
+      // A long window, so the process's own copy outlives the outage below.
+      const appUrl = await api.another({ cache, env: { ...api.deps.env, CACHE_TTL_MS: 60_000 } });
+      const board = await get(`${appUrl}/leaderboard?campaign_id=${held}`);
+      expect(board.status).toBe(200);
+
+      await redisProxy.stop();
+      const again = await get(`${appUrl}/leaderboard?campaign_id=${held}`);
+      expect({ status: again.status, text: again.text }).toEqual({ status: 200, text: board.text });
+      const missing = await get(`${appUrl}/leaderboard?campaign_id=${other}`);
+      expect({ status: missing.status, code: missing.body.error.code }).toEqual({ status: 503, code: "cache-unavailable" });
+      const ready = await get(`${appUrl}/readyz`);
+      expect({ status: ready.status, redis: ready.body.checks.redis }).toEqual({ status: 503, redis: false });
+      // Closing does not wait for Redis to come back (QUIT would).
+      await stopping.close();
+      expect(stopping.client.isOpen).toBe(false);
+
+      await redisProxy.start();
+      await waitUntil(async () => (await get(`${appUrl}/leaderboard?campaign_id=${other}`)).status === 200, 15_000, "Redis to be back");
+    } finally {
+      // The client quits cleanly only while it can reach Redis.
+      await redisProxy.start();
+      await cache.close();
+      await redisProxy.stop();
+    }
   });
 });

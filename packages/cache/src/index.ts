@@ -99,7 +99,11 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
       }
     },
     async close() {
-      if (client.isOpen) await client.quit().catch(() => client.disconnect());
+      if (!client.isOpen) return;
+      // QUIT needs Redis to answer; while the client is reconnecting it would wait for Redis to come
+      // back, so a service stopping during an outage disconnects at once instead.
+      if (client.isReady) await client.quit().catch(() => client.disconnect());
+      else await client.disconnect();
     },
   };
 }
