@@ -68,6 +68,17 @@ describe("portal JWT verification", () => {
     expect(failure(() => hs?.verify(forged))).toBe("invalid-token");
   });
 
+  it("takes aud as an array that contains the audience, honours nbf, and allows 5 s of clock skew on exp", () => {
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (payload: object) => jwt.sign({ iss: "portal", sub: "u5", ...payload }, secret, { algorithm: "HS256" });
+    expect(failure(() => hs?.verify(sign({ aud: ["other", "read"], exp: exp() })))).toBe("accepted");
+    expect(failure(() => hs?.verify(sign({ aud: ["other", "another"], exp: exp() })))).toBe("invalid-token");
+    expect(failure(() => hs?.verify(sign({ aud: "read", exp: exp(), nbf: now + 60 })))).toBe("invalid-token");
+    expect(failure(() => hs?.verify(sign({ aud: "read", exp: exp(), nbf: now - 10 })))).toBe("accepted");
+    expect(failure(() => hs?.verify(sign({ aud: "read", exp: now - 2 })))).toBe("accepted");
+    expect(failure(() => hs?.verify(sign({ aud: "read", exp: now - 30 })))).toBe("token-expired");
+  });
+
   it("is off without keys, and refuses weak or unsupported public keys at start", () => {
     expect(createPortalVerifier({ issuer: "portal", audience: "read" })).toBeNull();
     const small = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ type: "spki", format: "pem" }).toString();

@@ -143,6 +143,14 @@ describe("GET /users/{user_id}/scores authorization", () => {
     expect(table).toEqual(want);
   });
 
+  it("matches user ids in any case: a token's sub and the path", async () => {
+    const upper = users.a1.toUpperCase();
+    const bySub = await get(`${api.url}/users/${users.a1}/scores`, { authorization: `Bearer ${hs(upper)}` });
+    const byPath = await get(`${api.url}/users/${upper}/scores`, { authorization: `Bearer ${hs(users.a1)}` });
+    expect([bySub.status, byPath.status]).toEqual([200, 200]);
+    expect(byPath.body.user_id).toBe(users.a1);
+  });
+
   it("gives a key of another campaign exactly the answer an unknown user gets", async () => {
     const other = await get(`${api.url}/users/${users.b1}/scores`, { "x-api-key": keys.a });
     const unknown = await get(`${api.url}/users/${unknownUser}/scores`, { "x-api-key": keys.a });
