@@ -28,6 +28,8 @@ export const envSchema = z
     KEY_TOUCH_INTERVAL_MS: int(1000, 3_600_000, 60_000),
     /** How long a request waits for another one with the same Idempotency-Key before answering idempotency-key-in-progress (ms). */
     IDEMPOTENCY_WAIT_MS: int(0, 120_000, 10_000),
+    /** How often expired Idempotency-Key records (older than 24 hours) are deleted (ms). */
+    IDEMPOTENCY_PURGE_INTERVAL_MS: int(100, 86_400_000, 10 * 60 * 1000),
     /** Largest CSV upload, in bytes. */
     CSV_MAX_BYTES: int(1024, 16 * 1024 * MiB, 512 * MiB),
     /** Most data rows in one CSV upload. */

@@ -1,6 +1,7 @@
 import { ConflictError } from "@pointwise/errors";
+import { applyInBatches } from "../test/batches";
 import { ALICE, BOB, CAROL, LOGIN, log, rules, run, SWAP } from "../test/fixtures";
-import { applyEvents, needsGlobalOrder } from "./index";
+import { applyEvents, needsGlobalOrder, replayCampaign } from "./index";
 
 const login = (extra: object, currencyExtra: object = {}) =>
   rules({
@@ -142,5 +143,107 @@ describe("campaign budget", () => {
     const late = () => applyEvents({ rules: budget, events: log([{ userId: BOB, amount: "1" }], 3), campaign: first.campaign });
     expect(late).toThrow(ConflictError);
     expect(late).toThrow(/a budgeted campaign must be applied in global log order/);
+  });
+});
+
+describe("a fully capped award (paid 0) still counts as the rule's event", () => {
+  // docs/rules.md, Caps and budgets: a cap limits what is paid, never what the user did.
+  const capped = (extra: object, currencyExtra: object = {}) =>
+    rules({
+      currencies: { xp: { name: "Experience", ...currencyExtra } },
+      rules: [{ id: "login", regEventId: LOGIN, currency: "xp", base: { kind: "fixed", points: "10" }, caps: [{ period: "day", limit: "20" }], ...extra }],
+      referral: { shares: { xp: "0.5" } },
+    });
+  const kinds = (result: ReturnType<typeof run>) => result.entries.map((e) => [e.seq, e.kind, e.paid, e.capped]);
+
+  const milestoneLater = capped({ milestones: [{ id: "four-logins", metric: "count", level: "4", points: "5" }] });
+  const milestoneLaterLog = at("2025-03-05T01:00:00Z", "2025-03-05T02:00:00Z", "2025-03-05T03:00:00Z", "2025-03-06T00:00:00Z");
+
+  it("advances milestone progress: the third login of a 20 xp day is capped to 0, yet the fourth (next day) reaches the 4-login milestone", () => {
+    const result = run(milestoneLater, milestoneLaterLog);
+    expect(kinds(result)).toEqual([
+      ["1", "base", "10", "0"],
+      ["2", "base", "10", "0"],
+      ["3", "base", "0", "10"],
+      ["4", "base", "10", "0"],
+      ["4", "milestone", "5", "0"],
+    ]);
+    expect(result.users[ALICE]?.rules.login).toMatchObject({ count: "4", milestones: ["four-logins"] });
+  });
+
+  const milestoneOnCapped = capped({ milestones: [{ id: "three-logins", metric: "count", level: "3", points: "50" }] });
+  const milestoneOnCappedLog = at("2025-03-05T01:00:00Z", "2025-03-05T02:00:00Z", "2025-03-05T03:00:00Z", "2025-03-06T00:00:00Z");
+
+  it("a milestone reached on a capped day is written capped to 0 and counts as paid: it is not paid again when the cap resets", () => {
+    const result = run(milestoneOnCapped, milestoneOnCappedLog);
+    expect(kinds(result)).toEqual([
+      ["1", "base", "10", "0"],
+      ["2", "base", "10", "0"],
+      ["3", "base", "0", "10"],
+      ["3", "milestone", "0", "50"],
+      ["4", "base", "10", "0"],
+    ]);
+    expect(result.entries[3]).toMatchObject({ milestoneId: "three-logins", points: "50", cappedBy: ["rule:login:day"] });
+    expect(result.users[ALICE]?.rules.login).toMatchObject({ count: "4", milestones: ["three-logins"] });
+  });
+
+  const cooldown = capped({ cooldownSeconds: 3600, caps: [{ period: "day", limit: "10" }] });
+  const cooldownLog = at("2025-03-05T10:00:00Z", "2025-03-05T11:00:00Z", "2025-03-05T11:30:00Z", "2025-03-05T12:00:00Z", "2025-03-06T00:00:00Z");
+
+  it("restarts the cooldown: with 1 h cooldown and a 10 xp day, the capped 11:00 login makes 11:30 too early and 12:00 count (capped)", () => {
+    const result = run(cooldown, cooldownLog);
+    // 11:30 is inside the cooldown started by the capped 11:00 login, so it leaves no entry at all.
+    expect(kinds(result)).toEqual([
+      ["1", "base", "10", "0"],
+      ["2", "base", "0", "10"],
+      ["4", "base", "0", "10"],
+      ["5", "base", "10", "0"],
+    ]);
+    expect(result.users[ALICE]?.rules.login).toMatchObject({ count: "4", lastAt: "2025-03-06T00:00:00.000Z" });
+  });
+
+  const currencyCapped = capped(
+    { caps: [], milestones: [{ id: "two-logins", metric: "count", level: "2", points: "5" }], cooldownSeconds: 60 },
+    { caps: [{ period: "day", limit: "10" }] },
+  );
+  const currencyCappedLog = log([
+    { regEventId: LOGIN, occurredAt: "2025-03-05T10:00:00Z", userId: BOB, referrerId: ALICE },
+    { regEventId: LOGIN, occurredAt: "2025-03-05T10:00:30Z", userId: BOB, referrerId: ALICE },
+    { regEventId: LOGIN, occurredAt: "2025-03-05T10:01:00Z", userId: BOB, referrerId: ALICE },
+  ]);
+
+  it("under a currency cap the same holds (progress, milestone, cooldown), and a capped award gives the referrer nothing", () => {
+    const result = run(currencyCapped, currencyCappedLog);
+    // 10:00:30 is inside the 60 s cooldown of 10:00; 10:01 counts (second login) but the day's 10 xp are gone.
+    expect(result.entries.map((e) => [e.seq, e.userId, e.kind, e.paid, e.cappedBy.join(",")])).toEqual([
+      ["1", BOB, "base", "10", ""],
+      ["1", ALICE, "referral", "5", ""],
+      ["3", BOB, "base", "0", "currency:xp:day"],
+      ["3", BOB, "milestone", "0", "currency:xp:day"],
+    ]);
+    expect(result.users[BOB]?.rules.login).toMatchObject({ count: "2", lastAt: "2025-03-05T10:01:00.000Z", milestones: ["two-logins"] });
+    expect(result.users[BOB]?.currencies.xp).toEqual({ lifetime: "10", tier: null });
+    expect(result.users[BOB]?.caps["currency:xp:day"]).toEqual({ period: "2025-03-05", used: "10" });
+    expect(result.scoreDeltas.map((d) => [d.userId, d.score, d.referralScore, d.lifetime])).toEqual([
+      [ALICE, "0", "5", "0"],
+      [BOB, "10", "0", "10"],
+    ]);
+  });
+
+  it.each([
+    ["milestone progress", milestoneLater, milestoneLaterLog],
+    ["a milestone capped to 0", milestoneOnCapped, milestoneOnCappedLog],
+    ["the cooldown", cooldown, cooldownLog],
+    ["a currency cap with a referrer", currencyCapped, currencyCappedLog],
+  ])("%s: applying the log in every possible batch split equals one full replay", (_name, rv, events) => {
+    const replay = replayCampaign(rv, events);
+    // Every subset of the n - 1 gaps between events is one way to cut the log into batches.
+    for (let mask = 0; mask < 2 ** (events.length - 1); mask++) {
+      const cuts = events.slice(1).flatMap((_, i) => ((mask >> i) & 1 ? [i + 1] : []));
+      const batched = applyInBatches(rv, events, cuts);
+      expect(batched.entries).toEqual(replay.entries);
+      expect(batched.rows).toEqual(replay.rows);
+      expect(batched.users).toEqual(replay.users);
+    }
   });
 });

@@ -1,63 +1,9 @@
 import fc from "fast-check";
 import { logArb, ruleVersionArb, splitsArb, USERS } from "../test/arbitraries";
-import {
-  applyEvents,
-  type CampaignState,
-  type LedgerEntry,
-  mergeScoreDeltas,
-  needsGlobalOrder,
-  type RawEvent,
-  type RuleVersion,
-  replayCampaign,
-  type ScoreRow,
-  type UserState,
-} from "./index";
+import { applyInBatches } from "../test/batches";
+import { type LedgerEntry, mergeScoreDeltas, needsGlobalOrder, replayCampaign, type ScoreRow } from "./index";
 
 const RUNS = 150;
-
-interface Applied {
-  rows: ScoreRow[];
-  entries: LedgerEntry[];
-  users: Record<string, UserState>;
-  campaign: CampaignState | null;
-}
-
-function slices<T>(items: readonly T[], cuts: readonly number[]): T[][] {
-  const out: T[][] = [];
-  let from = 0;
-  for (const cut of [...cuts, items.length]) {
-    if (cut > from) out.push(items.slice(from, cut));
-    from = cut;
-  }
-  return out;
-}
-
-/**
- * Applies a log the way the worker does: batch by batch, state stored as JSON between batches,
- * score rows updated only through deltas; `redeliver` re-sends already applied events with a batch.
- */
-function applyInBatches(rv: RuleVersion, events: readonly RawEvent[], cuts: number[], redeliver: boolean[] = []): Applied {
-  const store: { users: Record<string, UserState>; campaign: CampaignState | null } = { users: {}, campaign: null };
-  let rows: ScoreRow[] = [];
-  const entries: LedgerEntry[] = [];
-  let applied = 0;
-  const batches = slices(events, cuts);
-  if (batches.length === 0) batches.push([]); // an empty log is still one (empty) batch
-  for (const fresh of batches) {
-    const again = events.slice(0, applied).filter((_, i) => redeliver[i]);
-    const batch = [...again, ...fresh].sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
-    const users: Record<string, UserState> = {};
-    for (const e of batch) if (Object.hasOwn(store.users, e.userId)) users[e.userId] = store.users[e.userId] as UserState;
-    const loaded = JSON.parse(JSON.stringify({ users, campaign: store.campaign }));
-    const r = applyEvents({ rules: rv, events: batch, users: loaded.users, campaign: loaded.campaign });
-    Object.assign(store.users, JSON.parse(JSON.stringify(r.users)));
-    store.campaign = r.campaign;
-    rows = mergeScoreDeltas(rows, r.scoreDeltas);
-    entries.push(...r.entries);
-    applied += fresh.length;
-  }
-  return { rows, entries, users: store.users, campaign: store.campaign };
-}
 
 const byKey = (a: LedgerEntry, b: LedgerEntry) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
