@@ -18,6 +18,10 @@ export const envSchema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
   ADMIN_PROJECT_NAME: z.string().default("Demo project"),
+  /** Password checks one e-mail gets per sign-in window; further attempts get 429 until it ends. */
+  ADMIN_SIGN_IN_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Length of the sign-in window, which starts at its first attempt (seconds). */
+  ADMIN_SIGN_IN_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(900),
   /** The ingest API as integrators reach it; the dashboard puts it into its ready-made curl command. */
   INGEST_PUBLIC_URL: baseUrl.default("http://127.0.0.1:4001"),
   /** The public read API, shown in the dashboard next to the leaderboard preview. */

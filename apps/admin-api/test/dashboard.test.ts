@@ -225,3 +225,56 @@ describe("a campaign manager runs a campaign from the dashboard", () => {
     );
   });
 });
+
+describe("a campaign manager looks after the team", () => {
+  const colleague = "colleague@pointwise.test";
+
+  it("adds an operator and removes them again, which signs them out", async () => {
+    await page.getByRole("link", { name: "Team", exact: true }).click();
+    await page.getByRole("heading", { name: "Team" }).waitFor();
+    await page.getByText("you", { exact: true }).waitFor();
+    await page.fill("input[type=email]", colleague);
+    await page.locator("input[type=password]").first().fill("colleague-password-1");
+    await page.getByRole("button", { name: "Add operator" }).click();
+    await page.getByText(`${colleague} can now sign in`).waitFor();
+    const signIn = (email: string, password: string) =>
+      fetch(`${stack.admin.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+    const theirs = (await (await signIn(colleague, "colleague-password-1")).json()) as { token: string };
+    await screenshot(page, "12-team");
+
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page
+      .getByRole("row", { name: new RegExp(colleague) })
+      .getByRole("button", { name: "Remove" })
+      .click();
+    await page.getByText(`${colleague} was removed.`).waitFor();
+    // The list is read again after the removal; the row goes once it has answered.
+    await page.getByRole("row", { name: new RegExp(colleague) }).waitFor({ state: "detached" });
+    const afterRemoval = await fetch(`${stack.admin.url}/api/me`, { headers: { authorization: `Bearer ${theirs.token}` } });
+    expect(afterRemoval.status).toBe(401);
+  });
+
+  it("changes the operator's own password and stays signed in", async () => {
+    await page.fill("input[name=current-password]", OPERATOR.password);
+    await page.fill("input[name=new-password]", "a-changed-password-1");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByText("Password changed. You stay signed in here").waitFor();
+    // The tab carries on with its new session: reloading the page still shows the team.
+    await page.reload();
+    await page.getByText("you", { exact: true }).waitFor();
+    const login = async (password: string) =>
+      (
+        await fetch(`${stack.admin.url}/api/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: OPERATOR.email, password }),
+        })
+      ).status;
+    expect(await login(OPERATOR.password)).toBe(401);
+    expect(await login("a-changed-password-1")).toBe(200);
+  });
+});

@@ -51,6 +51,17 @@ describe("the OpenAPI document", () => {
     await call("POST", "/api/operators", { email: "doc@pointwise.test", password: "documented-password" });
     await call("POST", "/api/operators", { email: "doc@pointwise.test", password: "documented-password" });
     await call("GET", "/api/operators");
+    const colleague = await suite.h.addOperator(suite.op.projectId);
+    const colleagueId = (await call("GET", "/api/me", undefined, undefined, colleague)).body.operator.id;
+    await call("POST", "/api/me/password", { current_password: "wrong", new_password: "another-long-password" }, undefined, colleague);
+    await call("POST", "/api/me/password", { current_password: "a-long-enough-password", new_password: "x" }, undefined, colleague);
+    await call("POST", "/api/me/password", { current_password: "a-long-enough-password", new_password: "another-long-password" }, undefined, colleague);
+    await call("GET", "/api/me", undefined, undefined, colleague);
+    await call("DELETE", `/api/operators/${colleagueId}`);
+    await call("DELETE", `/api/operators/${colleagueId}`);
+    await call("DELETE", `/api/operators/${(await call("GET", "/api/me")).body.operator.id}`);
+    await call("DELETE", "/api/operators/nope");
+    for (let i = 0; i < 6; i++) await call("POST", "/api/auth/login", { email: "guesser@pointwise.test", password: "wrong" }, undefined, null);
 
     const { campaignId: id, regEventId } = await setUpCampaign(suite.op);
     const c = `/api/campaigns/${id}`;

@@ -59,6 +59,15 @@ export class ConflictError extends BaseError {
   }
 }
 
+/** Too many requests of one kind in a while; `retryAfterSeconds` says when trying again can succeed. */
+export class RateLimitError extends BaseError {
+  readonly retryAfterSeconds: number;
+  constructor(code: string, message: string, retryAfterSeconds: number, options: ErrorOptions = {}) {
+    super(code, message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** Configuration that cannot work; the process should stop and say why. */
 export class ConfigError extends BaseError {
   constructor(message: string, options: ErrorOptions = {}) {

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import { Writable } from "node:stream";
+import { AuthError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
 import { createHttpApp, finishHttpApp, listen } from "./index";
 
@@ -59,5 +60,45 @@ describe("request log", () => {
     await settle();
     expect(finishListeners()).toBe(quiet + 1);
     expect(lines.filter((l) => l.msg === "request")).toHaveLength(1);
+  });
+});
+
+describe("typed errors", () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  it("answers each error class with its status and code, and a rate limit with Retry-After", async () => {
+    const { logger } = captured("silent");
+    const app = createHttpApp({ logger, readiness: [] });
+    const errors: Record<string, Error> = {
+      validation: new ValidationError("amount: must not be negative"),
+      auth: new AuthError("unauthenticated", "sign in first"),
+      forbidden: new AuthError("forbidden", "not yours"),
+      missing: new NotFoundError("no such campaign"),
+      conflict: new ConflictError("campaign-exists", "taken"),
+      limited: new RateLimitError("too-many-attempts", "slow down", 42),
+      down: new RetryableError("bus-unavailable", "try later"),
+    };
+    app.get("/throw/:kind", (req) => {
+      throw errors[req.params.kind as string];
+    });
+    server = await listen(finishHttpApp(app, logger), 0, "127.0.0.1");
+    const address = server.address();
+    const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    const answers: Record<string, [number, string, string | null]> = {};
+    for (const kind of Object.keys(errors)) {
+      const res = await fetch(`${base}/throw/${kind}`);
+      const body = (await res.json()) as { error: { code: string } };
+      answers[kind] = [res.status, body.error.code, res.headers.get("retry-after")];
+    }
+    expect(answers).toEqual({
+      validation: [400, "validation-failed", null],
+      auth: [401, "unauthenticated", null],
+      forbidden: [403, "forbidden", null],
+      missing: [404, "not-found", null],
+      conflict: [409, "campaign-exists", null],
+      limited: [429, "too-many-attempts", "42"],
+      down: [503, "bus-unavailable", null],
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { AuthError, BaseError, ConflictError, NotFoundError, RetryableError, ValidationError } from "@pointwise/errors";
+import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
@@ -22,6 +22,7 @@ export function httpStatusOf(err: BaseError): number {
   if (err instanceof AuthError) return err.code === "forbidden" ? 403 : 401;
   if (err instanceof NotFoundError) return 404;
   if (err instanceof ConflictError) return 409;
+  if (err instanceof RateLimitError) return 429;
   if (err instanceof RetryableError) return 503;
   return 500;
 }
@@ -88,6 +89,7 @@ export function finishHttpApp(app: Express, logger: Logger): Express {
     if (err instanceof BaseError) {
       const status = httpStatusOf(err);
       if (status >= 500) logger.error({ err }, "request failed");
+      if (err instanceof RateLimitError && !res.headersSent) res.set("Retry-After", String(err.retryAfterSeconds));
       sendError(res, status, err.code, err.message);
       return;
     }

@@ -4,26 +4,34 @@ import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { createOperator } from "../operators";
+import { changePassword, createOperator, removeOperator } from "../operators";
+import { uuidParam } from "../scope";
 import { sessionOf, signSession } from "../session";
+import { clearSignInAttempts, countSignInAttempt, type SignInLimit } from "../sign-in";
 
 const loginSchema = z.strictObject({ email: z.email("must be an e-mail address"), password: z.string().min(1, "must not be empty") });
-const operatorSchema = z.strictObject({
-  email: z.email("must be an e-mail address"),
-  password: z.string().min(12, "must be at least 12 characters").max(200, "must be at most 200 characters"),
-});
+const newPassword = z.string().min(12, "must be at least 12 characters").max(200, "must be at most 200 characters");
+const operatorSchema = z.strictObject({ email: z.email("must be an e-mail address"), password: newPassword });
+const passwordChangeSchema = z.strictObject({ current_password: z.string().min(1, "must not be empty"), new_password: newPassword });
+
+const limitOf = (deps: Deps): SignInLimit => ({ attempts: deps.env.ADMIN_SIGN_IN_ATTEMPTS, windowSeconds: deps.env.ADMIN_SIGN_IN_WINDOW_S });
 
 /** POST /api/auth/login: e-mail and password in, a session token out (no session needed). */
 export function loginRoutes(deps: Deps): Router {
   const router = Router();
   router.post("/api/auth/login", async (req, res) => {
     const { email, password } = parseWith(loginSchema, req.body);
-    const operator = await deps.db.prisma.operator.findUnique({ where: { email: email.toLowerCase() } });
+    const normalized = email.toLowerCase();
+    // Counted before the password is checked, so parallel guesses cannot outrun the limit.
+    await countSignInAttempt(deps.db.pool, normalized, limitOf(deps));
+    const operator = await deps.db.prisma.operator.findUnique({ where: { email: normalized } });
     // Same answer for an unknown e-mail and a wrong password, so sign-in does not reveal who has an account.
     const ok = operator ? await verifyPassword(password, operator.passwordHash) : false;
     if (!operator || !ok) throw new AuthError("invalid-credentials", "e-mail or password is wrong");
+    await clearSignInAttempts(deps.db.pool, normalized, limitOf(deps));
     deps.logger.info({ operator_id: operator.id, project_id: operator.projectId }, "operator signed in");
-    res.json({ token: signSession(deps.env.ADMIN_JWT_SECRET, { operatorId: operator.id, projectId: operator.projectId }), project_id: operator.projectId });
+    const token = signSession(deps.env.ADMIN_JWT_SECRET, { operatorId: operator.id, projectId: operator.projectId, sessionVersion: operator.sessionVersion });
+    res.json({ token, project_id: operator.projectId });
   });
   return router;
 }
@@ -56,6 +64,23 @@ export function operatorRoutes(deps: Deps): Router {
     const row = await createOperator(deps.db, session.projectId, body.email, body.password);
     deps.logger.info({ operator_id: row.id, invited_by: session.operatorId, project_id: session.projectId }, "operator created");
     res.status(201).json({ id: row.id, email: row.email, created_at: row.createdAt.toISOString() });
+  });
+
+  router.delete("/api/operators/:operatorId", async (req, res) => {
+    const session = sessionOf(res.locals);
+    const operatorId = uuidParam(req.params.operatorId, "operator_id");
+    await removeOperator(deps.db, session.projectId, session.operatorId, operatorId);
+    deps.logger.info({ operator_id: operatorId, removed_by: session.operatorId, project_id: session.projectId }, "operator removed");
+    res.json({ removed: operatorId });
+  });
+
+  router.post("/api/me/password", async (req, res) => {
+    const session = sessionOf(res.locals);
+    const body = parseWith(passwordChangeSchema, req.body);
+    const { sessionVersion } = await changePassword(deps.db, session.operatorId, body.current_password, body.new_password, limitOf(deps));
+    deps.logger.info({ operator_id: session.operatorId, project_id: session.projectId }, "operator changed their password; older sessions ended");
+    // Every other session ended with the change; this one goes on with a new token.
+    res.json({ token: signSession(deps.env.ADMIN_JWT_SECRET, { ...session, sessionVersion }) });
   });
 
   return router;

@@ -1,10 +1,17 @@
 import { type FormEvent, useState } from "react";
-import { api } from "../api";
+import { api, setSessionToken } from "../api";
 import { Card, DataTable, Field, formatTime, Notice, useAction, useLoad } from "../ui";
 
-/** The project's operators, and adding one. */
+interface OperatorRow {
+  id: string;
+  email: string;
+  created_at: string;
+}
+
+/** The project's operators: adding and removing them, and changing your own password. */
 export function TeamPage() {
-  const operators = useLoad(() => api<{ operators: { id: string; email: string; created_at: string }[] }>("GET", "/api/operators"), []);
+  const operators = useLoad(() => api<{ operators: OperatorRow[] }>("GET", "/api/operators"), []);
+  const me = useLoad(() => api<{ operator: { id: string } }>("GET", "/api/me"), []);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const action = useAction();
@@ -21,17 +28,32 @@ export function TeamPage() {
       operators.reload();
     }
   };
+  const remove = async (o: OperatorRow) => {
+    if (!window.confirm(`Remove ${o.email}? They are signed out at once and can no longer sign in to this project.`)) return;
+    setDone(null);
+    if (await action.run(() => api("DELETE", `/api/operators/${o.id}`))) setDone(`${o.email} was removed.`);
+    operators.reload();
+  };
 
   return (
     <div className="page">
       <h1>Team</h1>
       <p className="muted">Everyone here signs in to this project and sees all of its campaigns.</p>
       <Card title="Operators">
-        <DataTable columns={["E-mail", "Added"]}>
+        <DataTable columns={["E-mail", "Added", ""]}>
           {operators.data?.operators.map((o) => (
             <tr key={o.id}>
               <td>{o.email}</td>
               <td>{formatTime(o.created_at)}</td>
+              <td className="right">
+                {o.id === me.data?.operator.id ? (
+                  <span className="muted">you</span>
+                ) : (
+                  <button type="button" className="btn btn-small btn-danger" onClick={() => remove(o)} disabled={action.busy}>
+                    Remove
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
         </DataTable>
@@ -51,6 +73,61 @@ export function TeamPage() {
         <Notice kind="error">{action.error}</Notice>
         <Notice kind="success">{done}</Notice>
       </Card>
+      <PasswordCard />
     </div>
+  );
+}
+
+/** Changing the signed-in operator's password; every other session of theirs ends. */
+function PasswordCard() {
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const action = useAction();
+  const [done, setDone] = useState(false);
+
+  const change = async (e: FormEvent) => {
+    e.preventDefault();
+    setDone(false);
+    const changed = await action.run(() => api<{ token: string }>("POST", "/api/me/password", { current_password: current, new_password: next }));
+    if (changed) {
+      // The old token stopped working with the change; this tab goes on with the new one.
+      setSessionToken(changed.token);
+      setCurrent("");
+      setNext("");
+      setDone(true);
+    }
+  };
+
+  return (
+    <Card title="Your password">
+      <form className="form-row" onSubmit={change}>
+        <Field label="Current password">
+          <PasswordInput name="current-password" value={current} onChange={setCurrent} />
+        </Field>
+        <Field label="New password" hint="At least 12 characters.">
+          <PasswordInput name="new-password" value={next} onChange={setNext} minLength={12} />
+        </Field>
+        <button type="submit" className="btn btn-primary" disabled={action.busy}>
+          Change password
+        </button>
+      </form>
+      <Notice kind="error">{action.error}</Notice>
+      <Notice kind="success">{done && "Password changed. You stay signed in here; every other session of yours was signed out."}</Notice>
+    </Card>
+  );
+}
+
+/** A required password input whose name is also its autocomplete hint (current-password, new-password). */
+function PasswordInput(props: { name: "current-password" | "new-password"; value: string; onChange: (value: string) => void; minLength?: number }) {
+  return (
+    <input
+      type="password"
+      name={props.name}
+      autoComplete={props.name}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+      minLength={props.minLength}
+      required
+    />
   );
 }
