@@ -1,30 +1,21 @@
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, readlink, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { adapterConfigHash, type IndexerConfig, type IndexerConfigInput } from "@pointwise/indexer-engine";
 import { createClient } from "redis";
-import { type LocalChain, startChain } from "./support/chain";
-import { buildConfig, clearIndexer, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
-import { freePort } from "./support/net";
-import { runScenario, type ScenarioResult } from "./support/scenario";
+import type { LocalChain } from "./support/chain";
+import { buildConfig, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
+import { freePort, listen, sendJson } from "./support/net";
+import type { ScenarioResult } from "./support/scenario";
 import { type RpcProxy, startIngestServer, startRpcProxy } from "./support/servers";
+import { useScenarioChain } from "./support/suite";
 
+const suite = useScenarioChain();
+const { configs, files, closers } = suite;
 let chain: LocalChain;
 let scenario: ScenarioResult;
-const configs: IndexerConfig[] = [];
-const files: string[] = [];
-const closers: { close(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  chain = await startChain();
-  scenario = await runScenario(chain);
-}, 120_000);
-
-afterAll(async () => {
-  for (const config of configs) await clearIndexer(config);
-  for (const file of files) await rm(file, { force: true });
-  for (const c of closers) await c.close();
-  await chain?.stop();
+beforeAll(() => {
+  ({ chain, scenario } = suite);
 });
 
 function config(overrides: Partial<IndexerConfigInput> & { params?: Record<string, unknown> } = {}): IndexerConfig {
@@ -52,6 +43,17 @@ async function proxy(options: Omit<Parameters<typeof startRpcProxy>[0], "target"
   return p;
 }
 
+/** How many file descriptors of this process point at `path` (Linux: read from /proc/self/fd). */
+async function openHandles(path: string): Promise<number> {
+  const target = await realpath(path);
+  let count = 0;
+  for (const fd of await readdir("/proc/self/fd")) {
+    const link = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+    if (link === target) count++;
+  }
+  return count;
+}
+
 const run = (c: IndexerConfig, env: Record<string, string> = {}) => runInProcess(c, testEnv({ RPC_URL: chain.url, ...env }));
 
 describe("indexer symptoms", () => {
@@ -66,6 +68,25 @@ describe("indexer symptoms", () => {
     const rejecting = await proxy({ status: 401 });
     await expect(run(config(), { RPC_URL: rejecting.url })).rejects.toMatchObject({ message: "RPC Connection Failed" });
   });
+
+  it("fails with RPC Connection Failed, after retrying, when the RPC keeps answering HTTP 429", async () => {
+    // A provider whose quota is spent: every request is refused with 429 Too Many Requests.
+    let requests = 0;
+    const limited = await listen((_req, res) => {
+      requests++;
+      sendJson(res, 429, { error: "Too Many Requests" });
+    });
+    closers.push(limited);
+    const started = Date.now();
+    await expect(run(config(), { RPC_URL: limited.url })).rejects.toMatchObject({
+      message: "RPC Connection Failed",
+      code: "rpc-connection-failed",
+      details: { method: "eth_blockNumber", attempts: 2, reason: "endpoint unreachable or rate limited" },
+    });
+    // The harness allows two attempts per request: the 429 was retried once by the reader, not endlessly inside ethers.
+    expect(requests).toBe(2);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 20_000);
 
   it("fails with Contract Not Found for an address without code", async () => {
     await expect(run(config({ params: { poolAddress: "0x00000000000000000000000000000000deadbeef", trackLP: true } }))).rejects.toMatchObject({
@@ -135,11 +156,15 @@ describe("amm-v2 on a real pool", () => {
     expect(counting.counts.get("eth_call") ?? 0).toBe(0);
   });
 
-  it("fails the adapter when token0/token1 cannot be read", async () => {
-    await expect(run(config({ params: { poolAddress: scenario.token0, trackSwaps: true } }))).rejects.toMatchObject({
+  it("fails the adapter when token0/token1 cannot be read, leaving no file of a sink open", async () => {
+    const c = config({ params: { poolAddress: scenario.token0, trackSwaps: true } });
+    await expect(run(c)).rejects.toMatchObject({
       code: "adapter-init-failed",
       message: `amm-v2: could not read token0/token1 of pool ${scenario.token0}`,
     });
+    // The csv sink had opened its file before the adapter's set-up failed.
+    const csv = c.sinkConfig.sinks[0]?.sinkType === "csv" ? c.sinkConfig.sinks[0].path : "";
+    expect(await openHandles(csv)).toBe(0);
   });
 
   it("shrinks log ranges the provider refuses and still writes the same rows", async () => {

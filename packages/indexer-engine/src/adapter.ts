@@ -38,6 +38,7 @@ export interface KeyValueStore {
 /** Immutable metadata of assets (for example protocol, token0, decimals); asset feed rules match on labels. */
 export interface LabelStore {
   get(asset: string): Promise<Record<string, string>>;
+  /** Adds labels; the same value again is fine, another value for an existing label throws ConflictError `label-immutable`. */
   set(asset: string, labels: Record<string, string>): Promise<void>;
 }
 

@@ -122,6 +122,7 @@ export class IndexerEngine {
       { url: config.stateStoreUrl, keyPrefix: deps.keyPrefix ?? "pw", indexerId: config.indexerId, configHash: hash },
       logger,
     );
+    let sinks: Sink[] = [];
     try {
       const head = await reader.head();
       logger.info({ chainId: config.network.chainId, head }, "Connected to RPC");
@@ -146,7 +147,7 @@ export class IndexerEngine {
         logger.info({ nextBlock: checkpoint.nextBlock, rowsWritten: checkpoint.rowsWritten }, "resuming from checkpoint");
       }
 
-      const sinks = createSinks(config.sinkConfig.sinks, {
+      sinks = createSinks(config.sinkConfig.sinks, {
         store,
         logger,
         ...(deps.pointwiseApiKey === undefined ? {} : { pointwiseApiKey: deps.pointwiseApiKey }),
@@ -175,6 +176,8 @@ export class IndexerEngine {
       });
       return new IndexerEngine(deps, tuning, store, reader, adapter, sinks, new WindowBook(positions), metrics, enricher, checkpoint);
     } catch (err) {
+      // A sink may already hold an open file (csv recover) when adapter set-up fails after it.
+      for (const sink of sinks) await sink.close().catch(() => undefined);
       reader.destroy();
       await store.close();
       throw err;

@@ -88,6 +88,29 @@ describe("enrichment", () => {
     expect(lines.find((l) => l.msg === "dropped invalid item")?.reason).toBe("action.amount a priceable action must carry amount.asset and amount.amount");
   });
 
+  it("drops an action of a kind other than swap, mint, bridge, claim or custom with validation-failed", () => {
+    const { e, lines } = enricher();
+    const stake = { type: "action", key: "k", activity: "stake", user: USER, priceable: false };
+    expect(e.accept(stake, ctx())).toBe(false);
+    expect(e.accept({ ...stake, activity: "custom" }, ctx())).toBe(true);
+    expect(e.dropped).toBe(1);
+    const dropped = lines.filter((l) => l.msg === "dropped invalid item");
+    expect(dropped.map((l) => [l.code, l.reason])).toEqual([["validation-failed", "action.activity must be one of swap, mint, bridge, claim, custom"]]);
+  });
+
+  it("exports a non-priceable action without a price or USD value, even when a feed would price its asset", async () => {
+    const { e } = enricher();
+    const claim: ActionEvent = { type: "action", key: "c1", activity: "claim", user: USER, priceable: false };
+    const mint: ActionEvent = { type: "action", key: "m1", activity: "mint", user: USER, priceable: false, amount: { asset: PRICED, amount: "4" } };
+    const rows = await e.rows([item(claim), item(mint), item(leg("s1", PRICED))]);
+    expect(rows.map((r) => [r.id, r.activity, r.priceable, r.asset, r.amount, r.priceUsd, r.valueUsd])).toEqual([
+      ["c1", "claim", false, null, null, null, null],
+      ["m1", "mint", false, PRICED, "4", null, null],
+      // The priceable control: the same asset and amount do price, so the nulls above are the rule, not a missing feed.
+      ["s1", "swap", true, PRICED, "4", "2.5", "10"],
+    ]);
+  });
+
   it("prices a window by the TWAP of its boundaries and weights it by duration", async () => {
     const { e } = enricher();
     const w: ClosedWindow = {

@@ -107,12 +107,15 @@ export class Enricher {
     this.#log = options.logger;
   }
 
-  /** True when an event is structurally valid; otherwise logs the reason and returns false. */
+  /**
+   * True when an event is valid; otherwise logs the reason (code `validation-failed`) and returns false. The spec
+   * filters invalid items out in enrichment, so one bad item never stops the run.
+   */
   accept(event: unknown, ctx: EventContext): boolean {
     const reason = invalidEventReason(event);
     if (reason === undefined) return true;
     this.dropped++;
-    this.#log.warn({ reason, event, height: ctx.height, txHash: ctx.txHash, logIndex: ctx.logIndex }, "dropped invalid item");
+    this.#log.warn({ code: "validation-failed", reason, event, height: ctx.height, txHash: ctx.txHash, logIndex: ctx.logIndex }, "dropped invalid item");
     return false;
   }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { Dec, formatDecimal, isDecimalString, unitsFromRaw } from "./decimal";
-import { eventSchemas, invalidEventReason } from "./events";
+import { ACTION_KINDS, eventSchemas, invalidEventReason } from "./events";
 
 const U = "0x00000000000000000000000000000000000000aa";
 
@@ -45,6 +45,16 @@ describe("event validation", () => {
     );
     expect(invalidEventReason({ type: "mint" })).toBe("type must be one of balanceDelta, measureDelta, positionUpdate, positionStatusChange, reprice, action");
   });
+
+  it("accepts the action kinds swap, mint, bridge, claim and custom, and refuses any other kind", () => {
+    const action = (activity: unknown) => ({ type: "action", key: "k", activity, user: U, priceable: false });
+    expect(ACTION_KINDS).toEqual(["swap", "mint", "bridge", "claim", "custom"]);
+    for (const kind of ACTION_KINDS) expect(invalidEventReason(action(kind))).toBeUndefined();
+    for (const other of ["hold", "stake", "Swap", "", 1, undefined])
+      expect(invalidEventReason(action(other))).toBe("action.activity must be one of swap, mint, bridge, claim, custom");
+    // Balance deltas keep free activity names (hold, stake, lend, ...): the rule is about actions only.
+    expect(invalidEventReason({ type: "balanceDelta", user: U, asset: U, amount: "1", activity: "stake" })).toBeUndefined();
+  });
 });
 
 describe("event validation without zod", () => {
@@ -71,7 +81,7 @@ describe("event validation without zod", () => {
     fc.double(),
     fc.constant(undefined),
   );
-  const name = fc.oneof(fc.constant("hold"), fc.constant(""), fc.string(), fc.constant(null));
+  const name = fc.oneof(fc.constant("hold"), fc.constantFrom(...ACTION_KINDS), fc.constant(""), fc.string(), fc.constant(null));
   const flag = fc.oneof(fc.boolean(), fc.constant("true"), fc.constant(undefined));
   const meta = fc.oneof(
     fc.constant(undefined),

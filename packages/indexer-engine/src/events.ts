@@ -49,11 +49,18 @@ export interface Reprice {
   asset: string;
 }
 
+/** The kinds of action the spec names; anything an adapter cannot name otherwise is `custom`. */
+export const ACTION_KINDS = ["swap", "mint", "bridge", "claim", "custom"] as const;
+
+/** One of the action kinds. */
+export type ActionKind = (typeof ACTION_KINDS)[number];
+
 /** An instantaneous event (swap, mint, bridge, claim, custom); the legs of one action share `key`. */
 export interface ActionEvent {
   type: "action";
   key: string;
-  activity: string;
+  /** The action's kind (the spec's Action `type`); another value is refused by validation. */
+  activity: ActionKind;
   user: string;
   priceable: boolean;
   amount?: { asset: string; amount: string };
@@ -74,7 +81,7 @@ const actionSchema = z
   .object({
     type: z.literal("action"),
     key: name,
-    activity: name,
+    activity: z.enum(ACTION_KINDS, `must be one of ${ACTION_KINDS.join(", ")}`),
     user: address,
     priceable: z.boolean(),
     amount: z.object({ asset: address, amount: decimal }).optional(),
@@ -95,6 +102,7 @@ export const eventSchemas = {
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 const isAddress = (v: unknown) => typeof v === "string" && ADDRESS.test(v);
 const isName = (v: unknown) => typeof v === "string" && v.length > 0;
+const KINDS: ReadonlySet<unknown> = new Set(ACTION_KINDS);
 const isDecimal = (v: unknown) => typeof v === "string" && isDecimalString(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -116,7 +124,9 @@ function plainlyValid(e: Record<string, unknown>): boolean {
     case "action": {
       const amount = e.amount;
       if (amount === undefined ? e.priceable !== false : !(isRecord(amount) && isAddress(amount.asset) && isDecimal(amount.amount))) return false;
-      return isName(e.key) && isName(e.activity) && isAddress(e.user) && typeof e.priceable === "boolean" && (e.meta === undefined || isStringRecord(e.meta));
+      return (
+        isName(e.key) && KINDS.has(e.activity) && isAddress(e.user) && typeof e.priceable === "boolean" && (e.meta === undefined || isStringRecord(e.meta))
+      );
     }
     case "measureDelta":
       return isAddress(e.asset) && isName(e.metric) && isDecimal(e.amount);

@@ -29,7 +29,9 @@ export { Dec, formatDecimal, isDecimalString, unitsFromRaw } from "./decimal";
 export { DEFAULT_TUNING, type EngineDeps, type EngineTuning, IndexerEngine, type RunResult } from "./engine";
 export { type BatchItem, Enricher, type EnricherOptions, windowId } from "./enrich";
 export {
+  ACTION_KINDS,
   type ActionEvent,
+  type ActionKind,
   type BalanceDelta,
   type EventContext,
   eventSchemas,
@@ -56,7 +58,7 @@ export { type EarnEvent, earnAmount, toEarnEvent } from "./sinks/earn";
 export { idempotencyKey, PointwiseSink, type PointwiseSinkOptions } from "./sinks/pointwise";
 export type { BatchRef, Sink } from "./sinks/sink";
 export { jsonLine, StdoutSink, textLine } from "./sinks/stdout";
-export { type Checkpoint, redactUrl, StateStore, type StateStoreOptions } from "./state/store";
+export { type Checkpoint, LABEL_IMMUTABLE, redactUrl, StateStore, type StateStoreOptions } from "./state/store";
 export { contractNotFound, fromBlockNotFound, invalidApiKey, rpcConnectionFailed, SYMPTOMS } from "./symptoms";
 export { Lru } from "./util/lru";
 export { boundariesBetween, type ClosedWindow, type Point, type Position, positionKey, WindowBook, type WindowTrigger } from "./windows";

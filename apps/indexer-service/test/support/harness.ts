@@ -1,6 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { configHash, type IndexerConfig, type IndexerConfigInput, type RunResult, StateStore, unwrapConfig, validateConfig } from "@pointwise/indexer-engine";
+import {
+  type AdapterRegistry,
+  configHash,
+  type IndexerConfig,
+  type IndexerConfigInput,
+  type RunResult,
+  StateStore,
+  unwrapConfig,
+  validateConfig,
+} from "@pointwise/indexer-engine";
 import { createLogger } from "@pointwise/logger";
 import { createRegistry } from "../../src/adapters";
 import { loadRunEnv, type RunEnv } from "../../src/env";
@@ -27,9 +36,9 @@ export class LogCapture extends Writable {
   }
 }
 
-/** Validates a config with the service's registry (throws with every issue when invalid). */
-export function buildConfig(input: IndexerConfigInput): IndexerConfig {
-  return unwrapConfig(validateConfig(input, createRegistry()));
+/** Validates a config with the service's registry, or another one (throws with every issue when invalid). */
+export function buildConfig(input: IndexerConfigInput, registry: AdapterRegistry = createRegistry()): IndexerConfig {
+  return unwrapConfig(validateConfig(input, registry));
 }
 
 /** A run environment for tests. */
@@ -48,14 +57,14 @@ export function testEnv(overrides: Record<string, string>): RunEnv {
 export async function runInProcess(
   config: IndexerConfig,
   env: RunEnv,
-  options: { untilCaughtUp?: boolean; signal?: AbortSignal; logs?: LogCapture } = {},
+  options: { untilCaughtUp?: boolean; signal?: AbortSignal; logs?: LogCapture; registry?: AdapterRegistry } = {},
 ): Promise<{ result: RunResult; logs: LogCapture }> {
   const logs = options.logs ?? new LogCapture();
   const logger = createLogger({ service: "indexer-service", level: "debug", destination: logs });
   const result = await runIndexer({
     env,
     config,
-    registry: createRegistry(),
+    registry: options.registry ?? createRegistry(),
     logger,
     signal: options.signal ?? new AbortController().signal,
     tuning: { rpcRetryBaseMs: 10, rpcMaxAttempts: 2, pointwiseRetryBaseMs: 5 },

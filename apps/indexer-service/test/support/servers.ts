@@ -121,11 +121,14 @@ export interface RpcProxyOptions {
 /** A JSON-RPC proxy in front of the local chain, counting requests by method. */
 export interface RpcProxy extends LocalServer {
   counts: Map<string, number>;
+  /** Every JSON-RPC call it received, in order (a batch counts as its calls). */
+  calls: { method: string; params: unknown[] }[];
 }
 
 /** Starts a proxy that forwards to the real node unless a rule refuses the request. */
 export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy> {
   const counts = new Map<string, number>();
+  const calls: RpcProxy["calls"] = [];
   const server = await listen(async (req, res) => {
     const text = await readBody(req);
     if (options.delayMs !== undefined) await new Promise((r) => setTimeout(r, options.delayMs));
@@ -133,6 +136,7 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
     const payload = JSON.parse(text) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[];
     const one = async (call: { id: number; method: string; params: unknown[] }) => {
       counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
+      calls.push({ method: call.method, params: call.params });
       if (call.method === "eth_getLogs" && options.maxLogRange !== undefined) {
         const filter = call.params[0] as { fromBlock: string; toBlock: string };
         if (Number(filter.toBlock) - Number(filter.fromBlock) + 1 > options.maxLogRange) {
@@ -150,5 +154,5 @@ export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy>
     const answer = Array.isArray(payload) ? await Promise.all(payload.map(one)) : await one(payload);
     sendJson(res, 200, answer);
   });
-  return { ...server, counts };
+  return { ...server, counts, calls };
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ChainLog } from "@pointwise/indexer-engine";
-import { AbiCoder, zeroPadValue } from "ethers";
+import { AbiCoder, id, zeroPadValue } from "ethers";
 import { SWAP_TOPIC, TRANSFER_TOPIC } from "./abi";
 import { lpTransferEvents, swapEvents, swapKey } from "./adapter";
 import { ammV2Adapter } from "./index";
@@ -113,6 +113,43 @@ describe("amm-v2 adapter", () => {
     expect(await lpOnly.handle(swapLog(1n, 0n, 0n, 1n), ctx)).toEqual([]);
     expect(await lpOnly.handle({ ...transferLog(ALICE, BOB, 1n), address: T0 }, ctx)).toEqual([]);
     expect((await lpOnly.handle(transferLog(ALICE, BOB, 1n), ctx)).length).toBe(2);
+  });
+
+  it("produces nothing for the pool's other events, nor for Transfer and Swap logs of another contract", async () => {
+    // token0/token1 come from the state-store cache, so init reads nothing from a chain.
+    const cache = new Map([
+      [`h:amm-v2:${POOL}:token0`, T0],
+      [`h:amm-v2:${POOL}:token1`, T1],
+      [`h:amm-v2:${POOL}:decimals0`, "6"],
+      [`h:amm-v2:${POOL}:decimals1`, "18"],
+    ]);
+    const runtime = {
+      chainId: 1,
+      chain: { call: async () => Promise.reject(new Error("no chain in this test")) },
+      store: { get: async (key: string) => cache.get(key), set: async () => {} },
+      labels: { get: async () => ({}), set: async () => {} },
+      adapterConfigHash: "h",
+      logger: { info: () => {} } as never,
+    };
+    const both = await ammV2Adapter.create({ poolAddress: POOL, trackSwaps: true, trackLP: true }, runtime);
+    await both.init?.();
+    expect(both.filters.map((f) => [f.address, f.topics])).toEqual([
+      [POOL, [TRANSFER_TOPIC]],
+      [POOL, [SWAP_TOPIC]],
+    ]);
+    const pool = (signature: string, topics: string[] = []): ChainLog => ({ ...transferLog(ALICE, BOB, 1n), topics: [id(signature), ...topics] });
+    const others = [
+      pool("Sync(uint112,uint112)"),
+      pool("Mint(address,uint256,uint256)", [topic(ALICE)]),
+      pool("Burn(address,uint256,uint256,address)", [topic(ALICE), topic(BOB)]),
+      pool("Approval(address,address,uint256)", [topic(ALICE), topic(BOB)]),
+      { ...transferLog(ALICE, BOB, 1n), address: T0 },
+      { ...swapLog(1n, 0n, 0n, 1n), address: T1 },
+    ];
+    for (const log of others) expect(await both.handle(log, ctx)).toEqual([]);
+    // The same Transfer and Swap logs from the pool itself do produce events.
+    expect((await both.handle(transferLog(ALICE, BOB, 1n), ctx)).length).toBe(2);
+    expect((await both.handle(swapLog(1n, 0n, 0n, 1n), ctx)).length).toBe(2);
   });
 });
 

@@ -56,6 +56,9 @@ const hex = (n: number) => `0x${n.toString(16)}`;
 function provider(url: string, chainId: number, timeoutMs: number): JsonRpcProvider {
   const request = new FetchRequest(url);
   request.timeout = timeoutMs;
+  // ethers would retry an HTTP 429 itself until the request times out and then report a timeout, hiding the rate
+  // limit; handing the 429 straight back lets ChainReader.send apply its own bounded retries and report it.
+  request.retryFunc = async () => false;
   const network = Network.from(chainId);
   // A static network stops ethers from probing (and endlessly retrying) eth_chainId on its own.
   return new JsonRpcProvider(request, network, { staticNetwork: network, batchMaxCount: 50 });

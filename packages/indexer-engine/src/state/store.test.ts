@@ -1,6 +1,7 @@
+import { ConflictError } from "@pointwise/errors";
 import { testStore } from "../testing/fixtures";
 import type { StateStore } from "./store";
-import { redactUrl } from "./store";
+import { LABEL_IMMUTABLE, redactUrl } from "./store";
 
 let store: StateStore;
 beforeAll(async () => {
@@ -37,6 +38,34 @@ describe("state store", () => {
     expect(await store.clearIndexer()).toBeGreaterThan(0);
     expect(await store.kv.get("h:amm-v2:0xp:token0")).toBeUndefined();
     expect(await store.loadCheckpoint()).toBeUndefined();
+  });
+
+  it("keeps labels immutable: the same value again is fine, another value is refused with label-immutable and writes nothing", async () => {
+    const asset = "0x00000000000000000000000000000000000000c7";
+    await store.labels.set(asset, { protocol: "amm-v2", decimals: "18" });
+    // Writing a label again with its value, alone or beside a new label, is allowed (adapters do it on every start).
+    await store.labels.set(asset, { protocol: "amm-v2", token0: "0x1" });
+    const refused = store.labels.set(asset.toUpperCase().replace("0X", "0x"), { decimals: "6", role: "lp", protocol: "amm-v3" });
+    await expect(refused).rejects.toBeInstanceOf(ConflictError);
+    await expect(refused).rejects.toMatchObject({
+      code: LABEL_IMMUTABLE,
+      message:
+        `label decimals of asset ${asset} is immutable: it is 18, refusing to change it to 6; ` +
+        `label protocol of asset ${asset} is immutable: it is amm-v2, refusing to change it to amm-v3`,
+      details: {
+        asset,
+        conflicts: [
+          { label: "decimals", stored: "18", refused: "6" },
+          { label: "protocol", stored: "amm-v2", refused: "amm-v3" },
+        ],
+      },
+    });
+    expect(LABEL_IMMUTABLE).toBe("label-immutable");
+    // Nothing of the refused call was written, not even the new label beside the conflicting ones.
+    const expected = { protocol: "amm-v2", decimals: "18", token0: "0x1" };
+    expect(await store.labels.get(asset)).toEqual(expected);
+    // Also not in Redis itself, past the process's read cache.
+    expect(await store.client.hGetAll(store.indexerKey("labels", asset))).toEqual(expected);
   });
 
   it("hides passwords of store URLs", () => {

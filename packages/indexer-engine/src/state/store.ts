@@ -1,4 +1,4 @@
-import { RetryableError } from "@pointwise/errors";
+import { ConflictError, RetryableError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import { createClient, type RedisClientType } from "redis";
 import type { KeyValueStore, LabelStore } from "../adapter";
@@ -31,6 +31,32 @@ export interface Commit {
   positions: readonly Position[];
   metrics: ReadonlyMap<string, string>;
   checkpoint: Checkpoint;
+}
+
+/** The stable code of the error refusing to change a label an asset already has. */
+export const LABEL_IMMUTABLE = "label-immutable";
+
+// Compares and writes in one script, so two configs of one indexer starting at once cannot both "win" a label, and a
+// refused call writes none of its labels. Returns [label, stored, refused, ...] for every conflict.
+const SET_LABELS_SCRIPT = `
+local conflicts = {}
+for i = 1, #ARGV, 2 do
+  local stored = redis.call('HGET', KEYS[1], ARGV[i])
+  if stored and stored ~= ARGV[i + 1] then
+    table.insert(conflicts, ARGV[i])
+    table.insert(conflicts, stored)
+    table.insert(conflicts, ARGV[i + 1])
+  end
+end
+if #conflicts == 0 then
+  for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
+return conflicts`;
+
+/** The error for labels an asset already has with other values; the message names asset, label, old and new value. */
+function labelConflict(asset: string, conflicts: readonly { label: string; stored: string; refused: string }[]): ConflictError {
+  const each = conflicts.map((c) => `label ${c.label} of asset ${asset} is immutable: it is ${c.stored}, refusing to change it to ${c.refused}`);
+  return new ConflictError(LABEL_IMMUTABLE, each.join("; "), { details: { asset, conflicts } });
 }
 
 /** Hides the password of a Redis URL for logs and errors. */
@@ -116,7 +142,12 @@ export class StateStore {
 
   readonly #labelCache = new Lru<string, Record<string, string>>(10_000);
 
-  /** Immutable asset labels, in the indexer's namespace; read through a memory cache since this process owns them. */
+  /**
+   * Immutable asset labels, in the indexer's namespace; read through a memory cache since this process owns them.
+   * Adding labels and writing a label's value again are fine; a different value for a label the asset already has
+   * is refused with a ConflictError (`label-immutable`) and nothing of that call is written, because feed rules
+   * match on labels and a silently changed label would reprice an asset mid-index.
+   */
   readonly labels: LabelStore = {
     get: async (asset) => {
       const key = asset.toLowerCase();
@@ -128,9 +159,14 @@ export class StateStore {
     },
     set: async (asset, labels) => {
       const key = asset.toLowerCase();
-      if (Object.keys(labels).length === 0) return;
-      await this.client.hSet(this.indexerKey("labels", key), labels);
+      const pairs = Object.entries(labels);
+      if (pairs.length === 0) return;
+      const reply = (await this.client.eval(SET_LABELS_SCRIPT, { keys: [this.indexerKey("labels", key)], arguments: pairs.flat() })) as string[];
       this.#labelCache.delete(key);
+      if (reply.length === 0) return;
+      const conflicts = [];
+      for (let i = 0; i < reply.length; i += 3) conflicts.push({ label: reply[i] as string, stored: reply[i + 1] as string, refused: reply[i + 2] as string });
+      throw labelConflict(key, conflicts);
     },
   };
 

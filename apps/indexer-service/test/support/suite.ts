@@ -1,0 +1,33 @@
+import { rm } from "node:fs/promises";
+import type { IndexerConfig } from "@pointwise/indexer-engine";
+import { type LocalChain, startChain } from "./chain";
+import { clearIndexer } from "./harness";
+import { runScenario, type ScenarioResult } from "./scenario";
+
+/** A local chain with the recorded scenario on it, and what a test file's tests leave behind for cleaning up. */
+export interface ScenarioSuite {
+  chain: LocalChain;
+  scenario: ScenarioResult;
+  /** Indexers whose state is cleared after the file. */
+  configs: IndexerConfig[];
+  /** Files removed after the file. */
+  files: string[];
+  /** Servers and clients closed after the file. */
+  closers: { close(): Promise<void> }[];
+}
+
+/** Starts a local chain and runs the scenario before the calling file's tests; after them, cleans up what they registered. */
+export function useScenarioChain(): ScenarioSuite {
+  const suite = { configs: [], files: [], closers: [] } as unknown as ScenarioSuite;
+  beforeAll(async () => {
+    suite.chain = await startChain();
+    suite.scenario = await runScenario(suite.chain);
+  }, 120_000);
+  afterAll(async () => {
+    for (const config of suite.configs) await clearIndexer(config);
+    for (const file of suite.files) await rm(file, { force: true });
+    for (const c of suite.closers) await c.close();
+    await suite.chain?.stop();
+  });
+  return suite;
+}
