@@ -25,6 +25,8 @@ export interface EngineTuning {
   targetLogsPerRange: number;
   pollIntervalMs: number;
   rpcMaxAttempts: number;
+  /** Attempts per request while the RPC says it is rate limited (see ChainReaderOptions.rateLimitAttempts). */
+  rpcRateLimitAttempts: number;
   rpcRetryBaseMs: number;
   dedupeCapacity: number;
   pointwiseRetryBaseMs?: number;
@@ -37,6 +39,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   targetLogsPerRange: 2_000,
   pollIntervalMs: 4_000,
   rpcMaxAttempts: 5,
+  rpcRateLimitAttempts: 12,
   rpcRetryBaseMs: 250,
   dedupeCapacity: 100_000,
 };
@@ -116,6 +119,7 @@ export class IndexerEngine {
       chainId: config.network.chainId,
       logger,
       maxAttempts: tuning.rpcMaxAttempts,
+      rateLimitAttempts: tuning.rpcRateLimitAttempts,
       retryBaseMs: tuning.rpcRetryBaseMs,
     });
     const store = await StateStore.connect(

@@ -67,7 +67,7 @@ export async function runInProcess(
     registry: options.registry ?? createRegistry(),
     logger,
     signal: options.signal ?? new AbortController().signal,
-    tuning: { rpcRetryBaseMs: 10, rpcMaxAttempts: 2, pointwiseRetryBaseMs: 5 },
+    tuning: { rpcRetryBaseMs: 10, rpcMaxAttempts: 2, rpcRateLimitAttempts: 3, pointwiseRetryBaseMs: 5 },
     ...(options.untilCaughtUp === undefined ? {} : { untilCaughtUp: options.untilCaughtUp }),
   });
   return { result, logs };

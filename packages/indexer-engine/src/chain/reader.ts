@@ -15,6 +15,12 @@ export interface ChainReaderOptions {
   logger: Logger;
   /** Attempts per request before giving up with RPC Connection Failed. */
   maxAttempts?: number;
+  /**
+   * Attempts per request while the endpoint says it is rate limited (HTTP 429 or a rate-limit JSON-RPC error):
+   * more than for other failures, with longer waits and its Retry-After honoured, because a public provider's
+   * limit usually clears within seconds to a minute.
+   */
+  rateLimitAttempts?: number;
   retryBaseMs?: number;
   timeoutMs?: number;
 }
@@ -65,13 +71,34 @@ function provider(url: string, chainId: number, timeoutMs: number): JsonRpcProvi
 }
 
 /** Classifies a thrown error: a node's JSON-RPC answer, an HTTP status, or a connection failure. */
-function classify(err: unknown): { kind: "rpc"; code: number; message: string } | { kind: "http"; status: number } | { kind: "connection" } {
-  const e = err as { error?: { code?: unknown; message?: unknown }; code?: unknown; info?: { responseStatus?: unknown } };
+function classify(
+  err: unknown,
+): { kind: "rpc"; code: number; message: string } | { kind: "http"; status: number; retryAfterMs: number | undefined } | { kind: "connection" } {
+  const e = err as {
+    error?: { code?: unknown; message?: unknown };
+    code?: unknown;
+    info?: { responseStatus?: unknown };
+    response?: { headers?: Record<string, unknown> };
+  };
   if (e?.error !== undefined && typeof e.error.code === "number") return { kind: "rpc", code: e.error.code, message: String(e.error.message ?? "") };
   const status = typeof e?.info?.responseStatus === "string" ? Number.parseInt(e.info.responseStatus, 10) : Number.NaN;
-  if (!Number.isNaN(status)) return { kind: "http", status };
+  if (!Number.isNaN(status)) return { kind: "http", status, retryAfterMs: retryAfterMs(e.response?.headers?.["retry-after"]) };
   return { kind: "connection" };
 }
+
+/** A Retry-After header (delay in seconds or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
+  if (typeof header !== "string" || header.trim() === "") return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // The date form senders must use (IMF-fixdate, RFC 9110); Date.parse alone would take "-3" for a year.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** The longest wait between two attempts while rate limited, whatever Retry-After asks for. */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
 const RATE_LIMITED = /rate limit|too many requests|exceeded.*(capacity|quota)|daily request count/i;
 
@@ -85,6 +112,7 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource {
   readonly #archive: JsonRpcProvider;
   readonly #log: Logger;
   readonly #maxAttempts: number;
+  readonly #rateLimitAttempts: number;
   readonly #retryBaseMs: number;
   readonly #timestamps = new Lru<number, number>(20_000);
   /** Number of JSON-RPC requests sent, for diagnostics and benchmarks. */
@@ -96,6 +124,7 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource {
     this.#archive = options.archiveUrl === undefined ? this.#live : provider(options.archiveUrl, options.chainId, timeout);
     this.#log = options.logger;
     this.#maxAttempts = options.maxAttempts ?? 5;
+    this.#rateLimitAttempts = Math.max(this.#maxAttempts, options.rateLimitAttempts ?? 12);
     this.#retryBaseMs = options.retryBaseMs ?? 250;
   }
 
@@ -111,7 +140,7 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource {
         const rateLimited = (kind.kind === "rpc" && (kind.code === 429 || RATE_LIMITED.test(kind.message))) || (kind.kind === "http" && kind.status === 429);
         if (kind.kind === "rpc" && !rateLimited) throw new RpcResponseError(kind.code, kind.message);
         const denied = kind.kind === "http" && (kind.status === 401 || kind.status === 403);
-        if (denied || attempt + 1 >= this.#maxAttempts) {
+        if (denied || attempt + 1 >= (rateLimited ? this.#rateLimitAttempts : this.#maxAttempts)) {
           throw rpcConnectionFailed({
             cause: err,
             details: {
@@ -121,8 +150,13 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource {
             },
           });
         }
-        this.#log.warn({ method, attempt: attempt + 1, err: (err as Error).message }, "RPC request failed, retrying");
-        await sleep(backoffMs(attempt, this.#retryBaseMs, 8_000));
+        // While rate limited, wait as long as the endpoint asks (within reason) and back off further than for other failures.
+        const asked = kind.kind === "http" ? kind.retryAfterMs : undefined;
+        const wait = rateLimited
+          ? Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(asked ?? 0, backoffMs(attempt, this.#retryBaseMs, 30_000)))
+          : backoffMs(attempt, this.#retryBaseMs, 8_000);
+        this.#log.warn({ method, attempt: attempt + 1, rate_limited: rateLimited, wait_ms: wait, err: (err as Error).message }, "RPC request failed, retrying");
+        await sleep(wait);
       }
     }
   }
