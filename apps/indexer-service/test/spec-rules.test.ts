@@ -21,20 +21,14 @@ import {
 import { createLogger } from "@pointwise/logger";
 import { id } from "ethers";
 import { z } from "zod";
-import type { LocalChain } from "./support/chain";
 import { parseCsv } from "./support/csv";
 import { buildConfig, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
-import type { ScenarioResult, SentSwap } from "./support/scenario";
-import { type RpcProxy, startIngestServer, startRpcProxy } from "./support/servers";
+import type { SentSwap } from "./support/scenario";
+import { startIngestServer } from "./support/servers";
 import { useScenarioChain } from "./support/suite";
 
 const suite = useScenarioChain();
-const { configs, files, closers } = suite;
-let chain: LocalChain;
-let scenario: ScenarioResult;
-beforeAll(() => {
-  ({ chain, scenario } = suite);
-});
+const { configs, files, closers, proxy } = suite;
 const silent = createLogger({ service: "test", level: "silent" });
 
 type Input = Omit<IndexerConfigInput, "kind" | "indexerId" | "flushMs" | "stateStoreUrl" | "sinkConfig"> & { sinkConfig?: IndexerConfigInput["sinkConfig"] };
@@ -58,24 +52,18 @@ function config(label: string, input: Input, registry?: AdapterRegistry): { conf
   return { config: built, csv };
 }
 
-async function proxy(options: Omit<Parameters<typeof startRpcProxy>[0], "target"> = {}): Promise<RpcProxy> {
-  const p = await startRpcProxy({ target: chain.url, ...options });
-  closers.push(p);
-  return p;
-}
-
 const csvRows = async (path: string) => parseCsv(await readFile(path, "utf8"));
 const network = { chainId: 31337, finality: 0 };
-const ammV2 = (params: Record<string, unknown>) => ({ adapterId: "amm-v2", params: { poolAddress: scenario.pair, ...params } });
+const ammV2 = (params: Record<string, unknown>) => ({ adapterId: "amm-v2", params: { poolAddress: suite.scenario.pair, ...params } });
 /** The swaps that become actions: amm-v2 skips a swap with a zero from- or to-amount. */
 const makesAction = (s: SentSwap) => (s.amount0In > 0n ? s.amount1Out > 0n : s.amount1In > 0n && s.amount0Out > 0n);
 
 describe("range: fromBlock and toBlock are both inclusive", () => {
-  const swapBlocks = () => [...new Set(scenario.swaps.filter(makesAction).map((s) => s.block))].sort((a, b) => a - b);
+  const swapBlocks = () => [...new Set(suite.scenario.swaps.filter(makesAction).map((s) => s.block))].sort((a, b) => a - b);
 
   async function actionHeights(fromBlock: number, toBlock: number, env: Record<string, string> = {}) {
     const { config: c, csv } = config("range", { network, range: { fromBlock, toBlock }, adapterConfig: ammV2({ trackSwaps: true }) });
-    const { result } = await runInProcess(c, testEnv({ RPC_URL: chain.url, ...env }));
+    const { result } = await runInProcess(c, testEnv({ RPC_URL: suite.chain.url, ...env }));
     expect(result).toMatchObject({ finished: true, nextBlock: toBlock + 1 });
     return (await csvRows(csv)).map((r) => Number(r.height));
   }
@@ -90,16 +78,16 @@ describe("range: fromBlock and toBlock are both inclusive", () => {
   }, 30_000);
 
   it("applies balance changes of both edge blocks: a window opened at fromBlock is closed by a transfer at toBlock", async () => {
-    const [mintA, , transfer] = scenario.lpMoves as [(typeof scenario.lpMoves)[0], unknown, (typeof scenario.lpMoves)[0]];
-    expect([mintA.to, transfer.from]).toEqual([scenario.users.a, scenario.users.a]);
+    const [mintA, , transfer] = suite.scenario.lpMoves as [(typeof suite.scenario.lpMoves)[0], unknown, (typeof suite.scenario.lpMoves)[0]];
+    expect([mintA.to, transfer.from]).toEqual([suite.scenario.users.a, suite.scenario.users.a]);
     const { config: c, csv } = config("range-lp", {
       network,
       range: { fromBlock: mintA.block, toBlock: transfer.block },
       adapterConfig: ammV2({ trackLP: true }),
     });
-    await runInProcess(c, testEnv({ RPC_URL: chain.url }));
+    await runInProcess(c, testEnv({ RPC_URL: suite.chain.url }));
     const rows = await csvRows(csv);
-    const ofA = rows.filter((r) => r.user === scenario.users.a);
+    const ofA = rows.filter((r) => r.user === suite.scenario.users.a);
     // A's LP came from the mint in fromBlock; without it A would hold nothing and have no window at all.
     expect(Number(ofA[0]?.startBlock)).toBe(mintA.block);
     // The transfer in toBlock closed A's window.
@@ -112,21 +100,21 @@ describe("amm-v2 log filtering: only the pool's Transfer and Swap logs", () => {
   it("turns every log of the chain into nothing unless it is a Transfer or Swap of the pool", async () => {
     const indexerId = uniqueId("filter");
     const store = await StateStore.connect({ url: REDIS_URL, keyPrefix: "pwtest", indexerId, configHash: "cfg" }, silent);
-    const reader = new ChainReader({ rpcUrl: chain.url, chainId: 31337, logger: silent });
+    const reader = new ChainReader({ rpcUrl: suite.chain.url, chainId: 31337, logger: silent });
     try {
       const adapter = await ammV2Adapter.create(
-        { poolAddress: scenario.pair, trackSwaps: true, trackLP: true },
+        { poolAddress: suite.scenario.pair, trackSwaps: true, trackLP: true },
         { chainId: 31337, chain: reader, store: store.kv, labels: store.labels, adapterConfigHash: randomBytes(4).toString("hex"), logger: silent },
       );
       await adapter.init?.();
       expect(adapter.filters.map((f) => [f.address, f.topics])).toEqual([
-        [scenario.pair, [TRANSFER_TOPIC]],
-        [scenario.pair, [SWAP_TOPIC]],
+        [suite.scenario.pair, [TRANSFER_TOPIC]],
+        [suite.scenario.pair, [SWAP_TOPIC]],
       ]);
 
       // Every log the scenario produced, from every contract: token Transfers and Approvals, the pool's Mint, Burn,
       // Sync and Approval as well as its Transfer and Swap logs.
-      const raw = await chain.rpc<{ address: string; topics: string[]; data: string; blockNumber: string; transactionHash: string; logIndex: string }[]>(
+      const raw = await suite.chain.rpc<{ address: string; topics: string[]; data: string; blockNumber: string; transactionHash: string; logIndex: string }[]>(
         "eth_getLogs",
         [{ fromBlock: "0x0", toBlock: "latest" }],
       );
@@ -150,7 +138,7 @@ describe("amm-v2 log filtering: only the pool's Transfer and Swap logs", () => {
           ...(from === undefined ? {} : { transaction: { from } }),
         };
         const events: IndexerEvent[] = await adapter.handle(log, ctx);
-        const ofPool = log.address === scenario.pair;
+        const ofPool = log.address === suite.scenario.pair;
         const kind = `${ofPool ? "pool" : "other"}:${EVENT_NAMES.get(log.topics[0] ?? "") ?? log.topics[0]}`;
         kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
         if (events.length > 0) producing++;
@@ -161,7 +149,7 @@ describe("amm-v2 log filtering: only the pool's Transfer and Swap logs", () => {
       // The chain holds every kind of log the rule is about, so the loop above checked each of them.
       for (const kind of ["pool:Transfer", "pool:Swap", "pool:Sync", "pool:Mint", "pool:Burn", "pool:Approval", "other:Transfer", "other:Approval"])
         expect({ kind, seen: (kinds.get(kind) ?? 0) > 0 }).toEqual({ kind, seen: true });
-      expect(producing).toBe(scenario.lpMoves.length + scenario.swaps.filter(makesAction).length);
+      expect(producing).toBe(suite.scenario.lpMoves.length + suite.scenario.swaps.filter(makesAction).length);
     } finally {
       reader.destroy();
       await store.clearIndexer();
@@ -173,14 +161,14 @@ describe("amm-v2 log filtering: only the pool's Transfer and Swap logs", () => {
     const counting = await proxy();
     const { config: c } = config("filter-rpc", {
       network,
-      range: { fromBlock: scenario.pairDeployBlock, toBlock: scenario.endBlock },
+      range: { fromBlock: suite.scenario.pairDeployBlock, toBlock: suite.scenario.endBlock },
       adapterConfig: ammV2({ trackSwaps: true, trackLP: true }),
     });
     await runInProcess(c, testEnv({ RPC_URL: counting.url }));
     const filters = counting.calls.filter((call) => call.method === "eth_getLogs").map((call) => call.params[0] as { address: string[]; topics: string[][] });
     expect(filters.length).toBeGreaterThan(0);
     for (const f of filters) {
-      expect(f.address).toEqual([scenario.pair]);
+      expect(f.address).toEqual([suite.scenario.pair]);
       expect([...(f.topics[0] ?? [])].sort()).toEqual([SWAP_TOPIC, TRANSFER_TOPIC].sort());
       expect(f.topics.length).toBe(1);
     }
@@ -236,7 +224,7 @@ describe("non-priceable actions", () => {
       "kinds",
       {
         network,
-        range: { fromBlock: scenario.pairDeployBlock, toBlock: scenario.endBlock },
+        range: { fromBlock: suite.scenario.pairDeployBlock, toBlock: suite.scenario.endBlock },
         sinkConfig: {
           sinks: [
             { sinkType: "csv", path: csv },
@@ -250,24 +238,24 @@ describe("non-priceable actions", () => {
             },
           ],
         },
-        adapterConfig: { adapterId: "test-kinds", params: { poolAddress: scenario.pair } },
+        adapterConfig: { adapterId: "test-kinds", params: { poolAddress: suite.scenario.pair } },
         // The pool would price at 2 USD: only priceability decides which rows carry a value.
-        assetFeedConfig: [{ match: { key: scenario.pair }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 2 } } }],
+        assetFeedConfig: [{ match: { key: suite.scenario.pair }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 2 } } }],
       },
       registry,
     );
     files.push(csv);
-    const { logs } = await runInProcess(c, testEnv({ RPC_URL: chain.url }), { registry });
+    const { logs } = await runInProcess(c, testEnv({ RPC_URL: suite.chain.url }), { registry });
     const rows = await csvRows(csv);
     const columns = (activity: string) =>
       rows.filter((r) => r.activity === activity).map((r) => [r.user, r.priceable, r.asset, r.amount, r.priceUsd, r.valueUsd]);
-    const moves = scenario.lpMoves;
+    const moves = suite.scenario.lpMoves;
     const units = (v: bigint) => unitsFromRaw(v, 18);
     const double = (v: bigint) => unitsFromRaw(2n * v, 18);
 
     expect(columns("claim")).toEqual(moves.map((m) => [m.to, "false", "", "", "", ""]));
-    expect(columns("mint")).toEqual(moves.map((m) => [m.to, "false", scenario.pair, units(m.value), "", ""]));
-    expect(columns("custom")).toEqual(moves.map((m) => [m.to, "true", scenario.pair, units(m.value), "2", double(m.value)]));
+    expect(columns("mint")).toEqual(moves.map((m) => [m.to, "false", suite.scenario.pair, units(m.value), "", ""]));
+    expect(columns("custom")).toEqual(moves.map((m) => [m.to, "true", suite.scenario.pair, units(m.value), "2", double(m.value)]));
     // Exported for happened-analytics: each claim still reaches the Pointwise API when counted; mints mapped by USD
     // value have none, so they send nothing.
     expect(ingest.recorded.map((e) => [e.account_id, e.amount, e.reg_event_id])).toEqual(moves.map((m) => [m.to, "1", "33333333-3333-4333-8333-333333333333"]));
@@ -285,20 +273,20 @@ describe("labels are immutable", () => {
   it("stops the run with label-immutable when the adapter would change a label the pool already has", async () => {
     const { config: c } = config("labels", {
       network,
-      range: { fromBlock: scenario.pairDeployBlock, toBlock: scenario.endBlock },
+      range: { fromBlock: suite.scenario.pairDeployBlock, toBlock: suite.scenario.endBlock },
       adapterConfig: ammV2({ trackLP: true }),
     });
     // Another adapter of this indexer labelled the pool first; amm-v2 labels it protocol=amm-v2 and role=lp.
     const store = await StateStore.connect({ url: REDIS_URL, keyPrefix: "pwtest", indexerId: c.indexerId, configHash: "any" }, silent);
-    await store.labels.set(scenario.pair, { protocol: "amm-v3", decimals: "18" });
+    await store.labels.set(suite.scenario.pair, { protocol: "amm-v3", decimals: "18" });
     await store.close();
-    await expect(runInProcess(c, testEnv({ RPC_URL: chain.url }))).rejects.toMatchObject({
+    await expect(runInProcess(c, testEnv({ RPC_URL: suite.chain.url }))).rejects.toMatchObject({
       code: "label-immutable",
-      message: `label protocol of asset ${scenario.pair} is immutable: it is amm-v3, refusing to change it to amm-v2`,
+      message: `label protocol of asset ${suite.scenario.pair} is immutable: it is amm-v3, refusing to change it to amm-v2`,
     });
     // Nothing of amm-v2's labels was written (not even role=lp, which did not conflict): the pool keeps its own.
     const after = await StateStore.connect({ url: REDIS_URL, keyPrefix: "pwtest", indexerId: c.indexerId, configHash: "any" }, silent);
-    expect(await after.labels.get(scenario.pair)).toEqual({ protocol: "amm-v3", decimals: "18" });
+    expect(await after.labels.get(suite.scenario.pair)).toEqual({ protocol: "amm-v3", decimals: "18" });
     await after.close();
   }, 30_000);
 });
@@ -313,14 +301,14 @@ describe("historical calls go to gatewayUrl, live calls to RPC_URL", () => {
     const input = (gatewayUrl?: string): Input => ({
       network: { ...network, ...(gatewayUrl === undefined ? {} : { gatewayUrl }) },
       // No fromBlock: the deployment block is found by historical eth_getCode.
-      range: { toBlock: scenario.endBlock },
+      range: { toBlock: suite.scenario.endBlock },
       adapterConfig: ammV2({ trackSwaps: true, trackLP: true }),
       assetFeedConfig: [
-        { match: { key: scenario.token0 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 1 } } },
-        { match: { key: scenario.token1 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 2000 } } },
+        { match: { key: suite.scenario.token0 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 1 } } },
+        { match: { key: suite.scenario.token1 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 2000 } } },
         // Net asset value per LP token: reserves and supply are read by eth_call at each window's blocks.
         {
-          match: { key: scenario.pair },
+          match: { key: suite.scenario.pair },
           config: {
             assetType: "erc20",
             priceFeed: { kind: "ammv2nav", token0: { kind: "pegged", usdPegValue: 1 }, token1: { kind: "pegged", usdPegValue: 2000 } },
@@ -346,7 +334,7 @@ describe("historical calls go to gatewayUrl, live calls to RPC_URL", () => {
 
     // Without a gateway the RPC serves everything, and the output is the same (ids hash the indexerId, which differs).
     const direct = config("gateway-none", input());
-    await runInProcess(direct.config, testEnv({ RPC_URL: chain.url }));
+    await runInProcess(direct.config, testEnv({ RPC_URL: suite.chain.url }));
     // LP windows were valued from reserves read at past blocks, which only the gateway could answer.
     expect((await csvRows(routed.csv)).some((r) => r.rowType === "window" && r.valueUsd !== "")).toBe(true);
     const text = async (path: string) => (await readFile(path, "utf8")).replace(/^(\w+),[^,]*,[^,]*,/gm, "$1,ID,ID,");

@@ -3,20 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { adapterConfigHash, type IndexerConfig, type IndexerConfigInput } from "@pointwise/indexer-engine";
 import { createClient } from "redis";
-import type { LocalChain } from "./support/chain";
 import { buildConfig, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
 import { freePort, listen, sendJson } from "./support/net";
-import type { ScenarioResult } from "./support/scenario";
-import { type RpcProxy, startIngestServer, startRpcProxy } from "./support/servers";
+import { startIngestServer } from "./support/servers";
 import { useScenarioChain } from "./support/suite";
 
 const suite = useScenarioChain();
-const { configs, files, closers } = suite;
-let chain: LocalChain;
-let scenario: ScenarioResult;
-beforeAll(() => {
-  ({ chain, scenario } = suite);
-});
+const { configs, files, closers, proxy } = suite;
 
 function config(overrides: Partial<IndexerConfigInput> & { params?: Record<string, unknown> } = {}): IndexerConfig {
   const csv = join(tmpdir(), `${uniqueId("sym")}.csv`);
@@ -27,20 +20,14 @@ function config(overrides: Partial<IndexerConfigInput> & { params?: Record<strin
     flushMs: 3_600_000,
     stateStoreUrl: REDIS_URL,
     network: { chainId: 31337, finality: 0 },
-    range: { fromBlock: scenario.pairDeployBlock, toBlock: scenario.endBlock },
+    range: { fromBlock: suite.scenario.pairDeployBlock, toBlock: suite.scenario.endBlock },
     sinkConfig: { sinks: [{ sinkType: "csv", path: csv }] },
-    adapterConfig: { adapterId: "amm-v2", params: params ?? { poolAddress: scenario.pair, trackSwaps: true, trackLP: true } },
+    adapterConfig: { adapterId: "amm-v2", params: params ?? { poolAddress: suite.scenario.pair, trackSwaps: true, trackLP: true } },
     ...rest,
   });
   configs.push(built);
   files.push(csv);
   return built;
-}
-
-async function proxy(options: Omit<Parameters<typeof startRpcProxy>[0], "target">): Promise<RpcProxy> {
-  const p = await startRpcProxy({ target: chain.url, ...options });
-  closers.push(p);
-  return p;
 }
 
 /** How many file descriptors of this process point at `path` (Linux: read from /proc/self/fd). */
@@ -54,7 +41,7 @@ async function openHandles(path: string): Promise<number> {
   return count;
 }
 
-const run = (c: IndexerConfig, env: Record<string, string> = {}) => runInProcess(c, testEnv({ RPC_URL: chain.url, ...env }));
+const run = (c: IndexerConfig, env: Record<string, string> = {}) => runInProcess(c, testEnv({ RPC_URL: suite.chain.url, ...env }));
 
 describe("indexer symptoms", () => {
   it("fails with RPC Connection Failed when the RPC is unreachable", async () => {
@@ -103,7 +90,7 @@ describe("indexer symptoms", () => {
   });
 
   it("fails with fromBlock Not Found when fromBlock is beyond the chain", async () => {
-    await expect(run(config({ range: { fromBlock: scenario.endBlock + 1000 } }))).rejects.toMatchObject({ message: "fromBlock Not Found" });
+    await expect(run(config({ range: { fromBlock: suite.scenario.endBlock + 1000 } }))).rejects.toMatchObject({ message: "fromBlock Not Found" });
   });
 
   it("fails with fromBlock Not Found when fromBlock is omitted and the node cannot look up old state", async () => {
@@ -141,9 +128,9 @@ describe("amm-v2 on a real pool", () => {
 
     const redis = createClient({ url: REDIS_URL });
     await redis.connect();
-    const prefix = `pwtest:idx:${first.indexerId}:kv:${adapterConfigHash(first)}:amm-v2:${scenario.pair}`;
-    expect(await redis.get(`${prefix}:token0`)).toBe(scenario.token0);
-    expect(await redis.get(`${prefix}:token1`)).toBe(scenario.token1);
+    const prefix = `pwtest:idx:${first.indexerId}:kv:${adapterConfigHash(first)}:amm-v2:${suite.scenario.pair}`;
+    expect(await redis.get(`${prefix}:token0`)).toBe(suite.scenario.token0);
+    expect(await redis.get(`${prefix}:token1`)).toBe(suite.scenario.token1);
     await redis.quit();
 
     // Same indexer and adapter config, different sinks: a new index, but the cached tokens are reused.
@@ -157,10 +144,10 @@ describe("amm-v2 on a real pool", () => {
   });
 
   it("fails the adapter when token0/token1 cannot be read, leaving no file of a sink open", async () => {
-    const c = config({ params: { poolAddress: scenario.token0, trackSwaps: true } });
+    const c = config({ params: { poolAddress: suite.scenario.token0, trackSwaps: true } });
     await expect(run(c)).rejects.toMatchObject({
       code: "adapter-init-failed",
-      message: `amm-v2: could not read token0/token1 of pool ${scenario.token0}`,
+      message: `amm-v2: could not read token0/token1 of pool ${suite.scenario.token0}`,
     });
     // The csv sink had opened its file before the adapter's set-up failed.
     const csv = c.sinkConfig.sinks[0]?.sinkType === "csv" ? c.sinkConfig.sinks[0].path : "";
@@ -178,6 +165,6 @@ describe("amm-v2 on a real pool", () => {
       (await readFile(c.sinkConfig.sinks[0]?.sinkType === "csv" ? c.sinkConfig.sinks[0].path : "", "utf8")).replace(/^(\w+),[^,]*,[^,]*,/gm, "$1,ID,ID,");
     expect(await text(narrow)).toBe(await text(direct));
     // Every refused request was retried with a smaller range until the node accepted it.
-    expect(limited.counts.get("eth_getLogs") ?? 0).toBeGreaterThan((scenario.endBlock - scenario.pairDeployBlock) / 2);
+    expect(limited.counts.get("eth_getLogs") ?? 0).toBeGreaterThan((suite.scenario.endBlock - suite.scenario.pairDeployBlock) / 2);
   });
 });

@@ -156,11 +156,12 @@ describe("a fully capped award (paid 0) still counts as the rule's event", () =>
     });
   const kinds = (result: ReturnType<typeof run>) => result.entries.map((e) => [e.seq, e.kind, e.paid, e.capped]);
 
+  // Three logins on a 20 xp day (the third capped to 0), then one the next day.
+  const fourLogins = at("2025-03-05T01:00:00Z", "2025-03-05T02:00:00Z", "2025-03-05T03:00:00Z", "2025-03-06T00:00:00Z");
   const milestoneLater = capped({ milestones: [{ id: "four-logins", metric: "count", level: "4", points: "5" }] });
-  const milestoneLaterLog = at("2025-03-05T01:00:00Z", "2025-03-05T02:00:00Z", "2025-03-05T03:00:00Z", "2025-03-06T00:00:00Z");
 
   it("advances milestone progress: the third login of a 20 xp day is capped to 0, yet the fourth (next day) reaches the 4-login milestone", () => {
-    const result = run(milestoneLater, milestoneLaterLog);
+    const result = run(milestoneLater, fourLogins);
     expect(kinds(result)).toEqual([
       ["1", "base", "10", "0"],
       ["2", "base", "10", "0"],
@@ -172,10 +173,9 @@ describe("a fully capped award (paid 0) still counts as the rule's event", () =>
   });
 
   const milestoneOnCapped = capped({ milestones: [{ id: "three-logins", metric: "count", level: "3", points: "50" }] });
-  const milestoneOnCappedLog = at("2025-03-05T01:00:00Z", "2025-03-05T02:00:00Z", "2025-03-05T03:00:00Z", "2025-03-06T00:00:00Z");
 
   it("a milestone reached on a capped day is written capped to 0 and counts as paid: it is not paid again when the cap resets", () => {
-    const result = run(milestoneOnCapped, milestoneOnCappedLog);
+    const result = run(milestoneOnCapped, fourLogins);
     expect(kinds(result)).toEqual([
       ["1", "base", "10", "0"],
       ["2", "base", "10", "0"],
@@ -231,8 +231,8 @@ describe("a fully capped award (paid 0) still counts as the rule's event", () =>
   });
 
   it.each([
-    ["milestone progress", milestoneLater, milestoneLaterLog],
-    ["a milestone capped to 0", milestoneOnCapped, milestoneOnCappedLog],
+    ["milestone progress", milestoneLater, fourLogins],
+    ["a milestone capped to 0", milestoneOnCapped, fourLogins],
     ["the cooldown", cooldown, cooldownLog],
     ["a currency cap with a referrer", currencyCapped, currencyCappedLog],
   ])("%s: applying the log in every possible batch split equals one full replay", (_name, rv, events) => {

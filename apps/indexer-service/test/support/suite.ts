@@ -3,6 +3,7 @@ import type { IndexerConfig } from "@pointwise/indexer-engine";
 import { type LocalChain, startChain } from "./chain";
 import { clearIndexer } from "./harness";
 import { runScenario, type ScenarioResult } from "./scenario";
+import { type RpcProxy, startRpcProxy } from "./servers";
 
 /** A local chain with the recorded scenario on it, and what a test file's tests leave behind for cleaning up. */
 export interface ScenarioSuite {
@@ -14,11 +15,22 @@ export interface ScenarioSuite {
   files: string[];
   /** Servers and clients closed after the file. */
   closers: { close(): Promise<void> }[];
+  /** A JSON-RPC proxy in front of the chain (closed after the file). */
+  proxy(options?: Omit<Parameters<typeof startRpcProxy>[0], "target">): Promise<RpcProxy>;
 }
 
 /** Starts a local chain and runs the scenario before the calling file's tests; after them, cleans up what they registered. */
 export function useScenarioChain(): ScenarioSuite {
-  const suite = { configs: [], files: [], closers: [] } as unknown as ScenarioSuite;
+  const suite = {
+    configs: [],
+    files: [],
+    closers: [],
+    async proxy(options = {}) {
+      const p = await startRpcProxy({ target: suite.chain.url, ...options });
+      suite.closers.push(p);
+      return p;
+    },
+  } as Omit<ScenarioSuite, "chain" | "scenario"> as ScenarioSuite;
   beforeAll(async () => {
     suite.chain = await startChain();
     suite.scenario = await runScenario(suite.chain);
