@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick]`: prepares services and a bench database, builds the apps, runs every
 // benchmark (each beside its baseline in the same run), and writes bench/results/latest.{json,md}
 // plus the results section of docs/performance.md.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -62,6 +62,20 @@ function runBench(name) {
   });
 }
 
+/** The commit measured: its short hash, with "+dirty" when files other than the ones the bench writes had changes. */
+function commitMeasured() {
+  try {
+    const hash = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    const changes = execFileSync("git", ["status", "--porcelain", "--", ".", ":!bench/history.jsonl", ":!docs/performance.md"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    return changes.trim() ? `${hash}+dirty` : hash;
+  } catch {
+    return "unknown";
+  }
+}
+
 const fmt = (n) => (n === undefined || n === null ? "" : Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en") : Number(n.toPrecision(3)).toString());
 
 function markdown(results, startedAt) {
@@ -111,14 +125,24 @@ writeFileSync(latestPath, JSON.stringify(record, null, 2));
 writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, "-")}.json`), JSON.stringify({ startedAt, quick, machine, results: stamped }, null, 2));
 const md = markdown(merged, startedAt);
 writeFileSync(path.join(dir, "latest.md"), md);
+let repeat = null;
 if (!quick) {
+  // Loaded only now: a fresh clone has no tsx until ensureDependencies has installed it.
+  const { tsImport } = await import("tsx/esm/api");
+  const { historyEntry, parseHistory, repeatability, replaceSection } = await tsImport("./lib/history.ts", import.meta.url);
+  const historyPath = path.join(root, "bench", "history.jsonl");
+  const commit = commitMeasured();
+  const added = stamped.map((r) => historyEntry(r, startedAt, commit, machine)).filter(Boolean);
+  const history = [...(existsSync(historyPath) ? parseHistory(readFileSync(historyPath, "utf8")) : []), ...added];
+  writeFileSync(historyPath, history.map((e) => `${JSON.stringify(e)}\n`).join(""));
+  repeat = repeatability(history, machine);
   const docPath = path.join(root, "docs", "performance.md");
   const doc = readFileSync(docPath, "utf8");
-  const start = "<!-- bench:results:start -->";
-  const end = "<!-- bench:results:end -->";
-  const i = doc.indexOf(start);
-  const j = doc.indexOf(end);
-  if (i >= 0 && j > i) writeFileSync(docPath, `${doc.slice(0, i + start.length)}\n${md}\n${doc.slice(j)}`);
+  const updated = replaceSection(replaceSection(doc, "results", md), "repeatability", repeat.markdown);
+  if (updated === doc) process.stderr.write("docs/performance.md has no bench:results / bench:repeatability markers; it was not updated\n");
+  writeFileSync(docPath, updated);
 }
-process.stdout.write(`\n${md}\nwritten to bench/results/latest.md${quick ? "" : " and docs/performance.md"}\n`);
+process.stdout.write(
+  `\n${md}\n${repeat ? `\n${repeat.markdown}\n` : ""}\nwritten to bench/results/latest.md${quick ? "" : ", bench/history.jsonl and docs/performance.md"}\n`,
+);
 process.exit(results.some((r) => r.failed) ? 1 : 0);

@@ -1,0 +1,97 @@
+import { type HistoryEntry, historyEntry, parseHistory, repeatability, replaceSection, spread } from "./history";
+
+const machine = { cpu: "Test CPU @ 2.0GHz", cores: 2 };
+const other = { cpu: "Other CPU", cores: 8 };
+
+function entry(path: string, measuredAt: string, ratios: Record<string, number>, on = machine): HistoryEntry {
+  return { path, measuredAt, commit: "abc1234", machine: on, ratios };
+}
+
+describe("historyEntry", () => {
+  it("keeps the figures that stand beside a baseline and drops the rest", () => {
+    const e = historyEntry(
+      {
+        path: "read",
+        figures: [{ name: "leaderboard req/s", ratio: 1.1 }, { name: "rebuild ms" }, { name: "bad", ratio: Number.NaN }],
+      },
+      "2026-11-21T10:00:00.000Z",
+      "abc1234",
+      { ...machine, memoryGiB: 24 } as never,
+    );
+    expect(e).toEqual({ path: "read", measuredAt: "2026-11-21T10:00:00.000Z", commit: "abc1234", machine, ratios: { "leaderboard req/s": 1.1 } });
+  });
+
+  it("records nothing for a path that failed, is missing or has no ratio", () => {
+    const at = "2026-11-21T10:00:00.000Z";
+    expect(historyEntry({ path: "read", failed: "exit 1" }, at, "x", machine)).toBeNull();
+    expect(historyEntry({ path: "read", missing: true }, at, "x", machine)).toBeNull();
+    expect(historyEntry({ path: "read", figures: [{ name: "rebuild ms" }] }, at, "x", machine)).toBeNull();
+  });
+});
+
+describe("parseHistory", () => {
+  it("reads one entry per line and skips blank lines", () => {
+    const a = entry("ingest", "2026-11-20T10:00:00.000Z", { rps: 0.9 });
+    const b = entry("ingest", "2026-11-21T10:00:00.000Z", { rps: 0.92 });
+    expect(parseHistory(`${JSON.stringify(a)}\n\n${JSON.stringify(b)}\n`)).toEqual([a, b]);
+  });
+
+  it("names the line that is not JSON or not an entry", () => {
+    expect(() => parseHistory(`${JSON.stringify(entry("ingest", "2026-11-20T10:00:00.000Z", {}))}\n{oops`)).toThrow("line 2 is not JSON");
+    expect(() => parseHistory('{"path":"ingest"}')).toThrow("line 1 is not a history entry");
+  });
+});
+
+describe("repeatability", () => {
+  it("compares the last runs of each path on the same kind of machine only", () => {
+    const history = [
+      entry("read", "2026-11-18T10:00:00.000Z", { lb: 5 }),
+      entry("read", "2026-11-19T10:00:00.000Z", { lb: 1.0 }),
+      entry("read", "2026-11-20T10:00:00.000Z", { lb: 1.02 }),
+      entry("read", "2026-11-21T10:00:00.000Z", { lb: 1.04 }),
+      entry("read", "2026-11-21T11:00:00.000Z", { lb: 9 }, other),
+    ];
+    const r = repeatability(history, machine);
+    // The oldest of four runs and the other machine's run are left out: 1.04 / 1.0 over all three.
+    expect(r.markdown).toContain("| lb | 1x | 1.02x | 1.04x | 4.0% | 2.0% |");
+    expect(r.markdown).not.toContain("5x");
+    expect(r.markdown).not.toContain("9x");
+    expect(r.moved).toEqual([]);
+    expect(r.markdown).toContain("Every ratio of the last two runs is within 5.0% of the run before.");
+  });
+
+  it("flags a figure whose last two runs differ by more than the tolerance", () => {
+    const history = [
+      entry("ingest", "2026-11-20T10:00:00.000Z", { rps: 0.8, batch: 0.05 }),
+      entry("ingest", "2026-11-21T10:00:00.000Z", { rps: 0.9, batch: 0.05 }),
+    ];
+    const r = repeatability(history, machine);
+    expect(r.moved).toEqual([{ path: "ingest", figure: "rps", spread: 0.9 / 0.8 }]);
+    expect(r.markdown).toContain("| rps | 0.8x | 0.9x | 12.5% | **12.5%** |");
+    expect(r.markdown).toContain('Moved more than 5.0% between the last two runs: ingest "rps" (12.5%).');
+  });
+
+  it("leaves a figure blank in a run that did not measure it", () => {
+    const history = [entry("indexer", "2026-11-20T10:00:00.000Z", { logs: 4 }), entry("indexer", "2026-11-21T10:00:00.000Z", { logs: 4.1, tenfold: 4 })];
+    const r = repeatability(history, machine);
+    expect(r.markdown).toContain("| tenfold |  | 4x |  |  |");
+  });
+
+  it("says so when nothing was measured on this kind of machine", () => {
+    expect(repeatability([entry("read", "2026-11-20T10:00:00.000Z", { lb: 1 }, other)], machine).markdown).toMatch(/No full run/);
+  });
+});
+
+describe("spread and replaceSection", () => {
+  it("spread is largest over smallest", () => {
+    expect(spread([1.2, 1, 1.1])).toBeCloseTo(1.2, 10);
+  });
+
+  it("replaces only what stands between the named markers", () => {
+    const doc = "a\n<!-- bench:x:start -->\nold\n<!-- bench:x:end -->\nb\n<!-- bench:y:start -->\nkeep\n<!-- bench:y:end -->\n";
+    expect(replaceSection(doc, "x", "new")).toBe(
+      "a\n<!-- bench:x:start -->\nnew\n<!-- bench:x:end -->\nb\n<!-- bench:y:start -->\nkeep\n<!-- bench:y:end -->\n",
+    );
+    expect(replaceSection("no markers", "x", "new")).toBe("no markers");
+  });
+});

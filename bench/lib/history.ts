@@ -1,0 +1,135 @@
+// The benchmark's memory of its own full runs: every non-quick run appends each path's ratios to
+// bench/history.jsonl (committed beside docs/performance.md), and the report's repeatability
+// section is computed from that file, so "two runs give the same ratios" is something the report
+// shows rather than something written into it by hand.
+
+/** The machine a run was measured on; only runs on the same kind of machine are compared. */
+export interface MachineKey {
+  cpu: string;
+  cores: number;
+}
+
+/** One path's figures from one full run, as one line of bench/history.jsonl. */
+export interface HistoryEntry {
+  path: string;
+  measuredAt: string;
+  /** The commit measured (short hash, "+dirty" when the tree had changes). */
+  commit: string;
+  machine: MachineKey;
+  /** Each figure that stands beside a baseline: its ratio, the headline. */
+  ratios: Record<string, number>;
+}
+
+/** A benchmark's result as bench/run.mjs holds it (only what the history needs). */
+export interface PathResult {
+  path: string;
+  figures?: { name: string; ratio?: number }[];
+  missing?: boolean;
+  failed?: string;
+}
+
+/** The entry a path's result adds to the history, or null when it measured nothing. */
+export function historyEntry(result: PathResult, measuredAt: string, commit: string, machine: MachineKey): HistoryEntry | null {
+  if (result.missing || result.failed || !result.figures) return null;
+  const ratios: Record<string, number> = {};
+  for (const f of result.figures) if (typeof f.ratio === "number" && Number.isFinite(f.ratio)) ratios[f.name] = f.ratio;
+  if (Object.keys(ratios).length === 0) return null;
+  return { path: result.path, measuredAt, commit, machine: { cpu: machine.cpu, cores: machine.cores }, ratios };
+}
+
+/** Parses bench/history.jsonl; a line that is not an entry is an error naming its line number. */
+export function parseHistory(text: string): HistoryEntry[] {
+  const out: HistoryEntry[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      throw new Error(`bench/history.jsonl line ${i + 1} is not JSON`);
+    }
+    const e = entry as Partial<HistoryEntry>;
+    if (typeof e.path !== "string" || typeof e.measuredAt !== "string" || typeof e.ratios !== "object" || !e.machine) {
+      throw new Error(`bench/history.jsonl line ${i + 1} is not a history entry (path, measuredAt, machine and ratios are required)`);
+    }
+    out.push(e as HistoryEntry);
+  });
+  return out;
+}
+
+/** How far apart two or more ratios are: largest / smallest (1 when they agree). */
+export function spread(values: readonly number[]): number {
+  return Math.max(...values) / Math.min(...values);
+}
+
+const fmt = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en") : Number(n.toPrecision(3)).toString());
+const pct = (s: number) => `${((s - 1) * 100).toFixed(1)}%`;
+
+/** What the repeatability section says. */
+export interface Repeatability {
+  markdown: string;
+  /** Figures whose last two runs on this machine differ by more than the tolerance. */
+  moved: { path: string; figure: string; spread: number }[];
+}
+
+/**
+ * The repeatability section: for each path, its last `runs` full runs on `machine` side by side,
+ * each ratio's spread over them and between the last two, and the figures whose last two runs
+ * differ by more than `tolerance` (1.05 = 5%).
+ */
+export function repeatability(history: readonly HistoryEntry[], machine: MachineKey, runs = 3, tolerance = 1.05): Repeatability {
+  const lines: string[] = [];
+  const moved: Repeatability["moved"] = [];
+  const same = history.filter((e) => e.machine.cpu === machine.cpu && e.machine.cores === machine.cores);
+  const paths = [...new Set(same.map((e) => e.path))];
+  if (paths.length === 0) {
+    return { markdown: "No full run on this kind of machine is recorded in bench/history.jsonl yet.", moved };
+  }
+  lines.push(
+    `The last ${runs} full runs of each path on this kind of machine (${machine.cpu}, ${machine.cores} cores), from bench/history.jsonl. ` +
+      `"last two" is how far the two most recent runs are apart (largest / smallest - 1); more than ${pct(tolerance)} is flagged.`,
+    "",
+  );
+  for (const p of paths) {
+    const entries = same
+      .filter((e) => e.path === p)
+      .sort((a, b) => a.measuredAt.localeCompare(b.measuredAt))
+      .slice(-runs);
+    const names = [...new Set(entries.flatMap((e) => Object.keys(e.ratios)))];
+    lines.push(`#### ${p}`, "");
+    lines.push(
+      `| figure (ratio to its baseline) | ${entries.map((e) => `${e.measuredAt.slice(0, 16).replace("T", " ")} (${e.commit})`).join(" | ")} | all runs | last two |`,
+    );
+    lines.push(`|---|${entries.map(() => "---:").join("|")}|---:|---:|`);
+    for (const name of names) {
+      const values = entries.map((e) => e.ratios[name]);
+      const present = values.filter((v): v is number => v !== undefined);
+      const lastTwo = values.slice(-2).filter((v): v is number => v !== undefined);
+      const all = present.length >= 2 ? pct(spread(present)) : "";
+      let last = "";
+      if (lastTwo.length === 2) {
+        const s = spread(lastTwo);
+        last = s > tolerance ? `**${pct(s)}**` : pct(s);
+        if (s > tolerance) moved.push({ path: p, figure: name, spread: s });
+      }
+      lines.push(`| ${name} | ${values.map((v) => (v === undefined ? "" : `${fmt(v)}x`)).join(" | ")} | ${all} | ${last} |`);
+    }
+    lines.push("");
+  }
+  lines.push(
+    moved.length === 0
+      ? `Every ratio of the last two runs is within ${pct(tolerance)} of the run before.`
+      : `Moved more than ${pct(tolerance)} between the last two runs: ${moved.map((m) => `${m.path} "${m.figure}" (${pct(m.spread)})`).join("; ")}.`,
+  );
+  return { markdown: lines.join("\n"), moved };
+}
+
+/** Replaces what stands between `<!-- bench:NAME:start -->` and its end marker; the document unchanged when they are missing. */
+export function replaceSection(doc: string, name: string, body: string): string {
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const i = doc.indexOf(start);
+  const j = doc.indexOf(end);
+  if (i < 0 || j < i) return doc;
+  return `${doc.slice(0, i + start.length)}\n${body}\n${doc.slice(j)}`;
+}
