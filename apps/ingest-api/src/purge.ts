@@ -1,25 +1,40 @@
 import type { IdempotencyStore } from "@pointwise/ingest-core";
 import type { Logger } from "@pointwise/logger";
 
-/** The running purge timer; `stop` clears it so no purge starts after shutdown began. */
+/** The running purge; `stop` clears its timer and waits for a round in flight, so none outlives shutdown. */
 export interface IdempotencyPurge {
-  stop(): void;
+  stop(): Promise<void>;
 }
 
-/** Deletes expired Idempotency-Key records every `everyMs`, logging how many went; a failed round is logged and retried next time. */
+/**
+ * Deletes expired Idempotency-Key records once at start and then every `everyMs`, logging how many
+ * went; a failed round is logged and retried next time. The round at start means a replica
+ * restarted more often than `everyMs` still purges.
+ */
 export function startIdempotencyPurge(store: IdempotencyStore, options: { everyMs: number; logger: Logger }): IdempotencyPurge {
   const { everyMs, logger } = options;
-  const timer = setInterval(() => {
-    store
+  let inFlight: Promise<void> | undefined;
+  const round = () => {
+    // A round still running when the next falls due is not doubled.
+    if (inFlight) return;
+    inFlight = store
       .purge()
-      .then((deleted) => deleted > 0 && logger.info({ deleted }, "expired Idempotency-Key records deleted"))
-      .catch((err: unknown) => logger.warn({ err }, "could not delete expired Idempotency-Key records"));
-  }, everyMs);
+      .then((deleted) => {
+        if (deleted > 0) logger.info({ deleted }, "expired Idempotency-Key records deleted");
+      })
+      .catch((err: unknown) => logger.warn({ err }, "could not delete expired Idempotency-Key records"))
+      .finally(() => {
+        inFlight = undefined;
+      });
+  };
+  round();
+  const timer = setInterval(round, everyMs);
   // Housekeeping alone must never keep the process alive; stop() still clears it on shutdown.
   timer.unref();
   return {
-    stop() {
+    async stop() {
       clearInterval(timer);
+      await inFlight;
     },
   };
 }

@@ -24,7 +24,7 @@ export async function startIngestApi(env: Env, logger: Logger): Promise<Running>
   logger.info({ url: `http://${env.HOST}:${env.PORT}` }, "ingest-api listening");
   return {
     async stop() {
-      purge.stop();
+      await purge.stop();
       // Requests in flight finish (their publish is awaited) before the bus is drained.
       await closeServer(server);
       await ctx.pipeline.close();

@@ -1,5 +1,5 @@
 /**
- * The running ingest-api deletes expired Idempotency-Key records on its own, every
+ * The running ingest-api deletes expired Idempotency-Key records on its own, once at start and every
  * IDEMPOTENCY_PURGE_INTERVAL_MS, and its timer is cleared when the service stops.
  */
 import { Writable } from "node:stream";
@@ -78,4 +78,14 @@ it("clears the timer on shutdown: after stop no purge runs (one would fail again
   await new Promise((resolve) => setTimeout(resolve, 5 * EVERY_MS));
   expect(await keys()).toEqual(["after-stop", "young"]);
   expect(logged("could not delete expired Idempotency-Key records")).toEqual([]);
+});
+
+it("purges once at start, long before the first interval has passed", async () => {
+  // "after-stop" (25 hours old) is still there from the test before; a 1-hour interval cannot be what removes it.
+  await remember("expired-at-restart", "30 hours");
+  const logger = createLogger({ service: "ingest-api", level: "silent" });
+  const env = loadEnv({ ...testServiceEnv(namespace), PORT: String(await freePort()), METRICS: "false", IDEMPOTENCY_PURGE_INTERVAL_MS: String(60 * 60_000) });
+  service = await startIngestApi(env, logger);
+  await waitUntil(async () => (await keys()).join() === "young", 5000, "the purge at start");
+  expect(await keys()).toEqual(["young"]);
 });
