@@ -77,6 +77,12 @@ describe("repeatability", () => {
     expect(r.markdown).toContain("| tenfold |  | 4x |  |  |");
   });
 
+  it("does not claim a comparison when each path has run once", () => {
+    const r = repeatability([entry("read", "2026-11-20T10:00:00.000Z", { lb: 1 }), entry("ingest", "2026-11-20T10:00:00.000Z", { rps: 0.9 })], machine);
+    expect(r.markdown).toContain("Each path has one full run recorded");
+    expect(r.markdown).not.toContain("Every ratio");
+  });
+
   it("says so when nothing was measured on this kind of machine", () => {
     expect(repeatability([entry("read", "2026-11-20T10:00:00.000Z", { lb: 1 }, other)], machine).markdown).toMatch(/No full run/);
   });

@@ -116,10 +116,13 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
     }
     lines.push("");
   }
+  const compared = paths.some((p) => same.filter((e) => e.path === p).length >= 2);
   lines.push(
-    moved.length === 0
-      ? `Every ratio of the last two runs is within ${pct(tolerance)} of the run before.`
-      : `Moved more than ${pct(tolerance)} between the last two runs: ${moved.map((m) => `${m.path} "${m.figure}" (${pct(m.spread)})`).join("; ")}.`,
+    !compared
+      ? "Each path has one full run recorded on this kind of machine; the next full run is compared with it."
+      : moved.length === 0
+        ? `Every ratio of the last two runs is within ${pct(tolerance)} of the run before.`
+        : `Moved more than ${pct(tolerance)} between the last two runs: ${moved.map((m) => `${m.path} "${m.figure}" (${pct(m.spread)})`).join("; ")}.`,
   );
   return { markdown: lines.join("\n"), moved };
 }
