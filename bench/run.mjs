@@ -21,6 +21,9 @@ const env = {
 Object.assign(process.env, env);
 
 ensureDependencies();
+// TypeScript helpers load only now: a fresh clone has no tsx until ensureDependencies has installed it.
+const { tsImport } = await import("tsx/esm/api");
+const { formatNumber: fmt, hasSection, replaceSection } = await tsImport("./lib/report.ts", import.meta.url);
 ensureServices(env);
 ensurePrismaClient();
 ensureDatabase(env);
@@ -76,8 +79,6 @@ function commitMeasured() {
   }
 }
 
-const fmt = (n) => (n === undefined || n === null ? "" : Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en") : Number(n.toPrecision(3)).toString());
-
 function markdown(results, startedAt) {
   const lines = [
     `Run ${startedAt}${quick ? " (quick mode: short runs, figures are rough)" : ""} on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}; load average at start ${machine.loadAverageAtStart}.`,
@@ -127,9 +128,7 @@ const md = markdown(merged, startedAt);
 writeFileSync(path.join(dir, "latest.md"), md);
 let repeat = null;
 if (!quick) {
-  // Loaded only now: a fresh clone has no tsx until ensureDependencies has installed it.
-  const { tsImport } = await import("tsx/esm/api");
-  const { historyEntry, parseHistory, repeatability, replaceSection } = await tsImport("./lib/history.ts", import.meta.url);
+  const { historyEntry, parseHistory, repeatability } = await tsImport("./lib/history.ts", import.meta.url);
   const historyPath = path.join(root, "bench", "history.jsonl");
   const commit = commitMeasured();
   const added = stamped.map((r) => historyEntry(r, startedAt, commit, machine)).filter(Boolean);
@@ -138,9 +137,10 @@ if (!quick) {
   repeat = repeatability(history, machine);
   const docPath = path.join(root, "docs", "performance.md");
   const doc = readFileSync(docPath, "utf8");
-  const updated = replaceSection(replaceSection(doc, "results", md), "repeatability", repeat.markdown);
-  if (updated === doc) process.stderr.write("docs/performance.md has no bench:results / bench:repeatability markers; it was not updated\n");
-  writeFileSync(docPath, updated);
+  for (const name of ["results", "repeatability"]) {
+    if (!hasSection(doc, name)) process.stderr.write(`docs/performance.md has no bench:${name} markers; that section was not written\n`);
+  }
+  writeFileSync(docPath, replaceSection(replaceSection(doc, "results", md), "repeatability", repeat.markdown));
 }
 process.stdout.write(
   `\n${md}\n${repeat ? `\n${repeat.markdown}\n` : ""}\nwritten to bench/results/latest.md${quick ? "" : ", bench/history.jsonl and docs/performance.md"}\n`,

@@ -1,4 +1,4 @@
-import { type HistoryEntry, historyEntry, parseHistory, repeatability, replaceSection, spread } from "./history";
+import { type HistoryEntry, historyEntry, parseHistory, repeatability, spread } from "./history";
 
 const machine = { cpu: "Test CPU @ 2.0GHz", cores: 2 };
 const other = { cpu: "Other CPU", cores: 8 };
@@ -88,16 +88,8 @@ describe("repeatability", () => {
   });
 });
 
-describe("spread and replaceSection", () => {
-  it("spread is largest over smallest", () => {
+describe("spread", () => {
+  it("is largest over smallest", () => {
     expect(spread([1.2, 1, 1.1])).toBeCloseTo(1.2, 10);
-  });
-
-  it("replaces only what stands between the named markers", () => {
-    const doc = "a\n<!-- bench:x:start -->\nold\n<!-- bench:x:end -->\nb\n<!-- bench:y:start -->\nkeep\n<!-- bench:y:end -->\n";
-    expect(replaceSection(doc, "x", "new")).toBe(
-      "a\n<!-- bench:x:start -->\nnew\n<!-- bench:x:end -->\nb\n<!-- bench:y:start -->\nkeep\n<!-- bench:y:end -->\n",
-    );
-    expect(replaceSection("no markers", "x", "new")).toBe("no markers");
   });
 });

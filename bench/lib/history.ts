@@ -2,6 +2,7 @@
 // bench/history.jsonl (committed beside docs/performance.md), and the report's repeatability
 // section is computed from that file, so "two runs give the same ratios" is something the report
 // shows rather than something written into it by hand.
+import { formatNumber } from "./report";
 
 /** The machine a run was measured on; only runs on the same kind of machine are compared. */
 export interface MachineKey {
@@ -62,7 +63,6 @@ export function spread(values: readonly number[]): number {
   return Math.max(...values) / Math.min(...values);
 }
 
-const fmt = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en") : Number(n.toPrecision(3)).toString());
 const pct = (s: number) => `${((s - 1) * 100).toFixed(1)}%`;
 
 /** What the repeatability section says. */
@@ -80,6 +80,8 @@ export interface Repeatability {
 export function repeatability(history: readonly HistoryEntry[], machine: MachineKey, runs = 3, tolerance = 1.05): Repeatability {
   const lines: string[] = [];
   const moved: Repeatability["moved"] = [];
+  // Whether any path has two runs to compare; with one run each there is nothing to say about moves.
+  let compared = false;
   const same = history.filter((e) => e.machine.cpu === machine.cpu && e.machine.cores === machine.cores);
   const paths = [...new Set(same.map((e) => e.path))];
   if (paths.length === 0) {
@@ -95,6 +97,7 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
       .filter((e) => e.path === p)
       .sort((a, b) => a.measuredAt.localeCompare(b.measuredAt))
       .slice(-runs);
+    if (entries.length >= 2) compared = true;
     const names = [...new Set(entries.flatMap((e) => Object.keys(e.ratios)))];
     lines.push(`#### ${p}`, "");
     lines.push(
@@ -112,11 +115,10 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
         last = s > tolerance ? `**${pct(s)}**` : pct(s);
         if (s > tolerance) moved.push({ path: p, figure: name, spread: s });
       }
-      lines.push(`| ${name} | ${values.map((v) => (v === undefined ? "" : `${fmt(v)}x`)).join(" | ")} | ${all} | ${last} |`);
+      lines.push(`| ${name} | ${values.map((v) => (v === undefined ? "" : `${formatNumber(v)}x`)).join(" | ")} | ${all} | ${last} |`);
     }
     lines.push("");
   }
-  const compared = paths.some((p) => same.filter((e) => e.path === p).length >= 2);
   lines.push(
     !compared
       ? "Each path has one full run recorded on this kind of machine; the next full run is compared with it."
@@ -125,14 +127,4 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
         : `Moved more than ${pct(tolerance)} between the last two runs: ${moved.map((m) => `${m.path} "${m.figure}" (${pct(m.spread)})`).join("; ")}.`,
   );
   return { markdown: lines.join("\n"), moved };
-}
-
-/** Replaces what stands between `<!-- bench:NAME:start -->` and its end marker; the document unchanged when they are missing. */
-export function replaceSection(doc: string, name: string, body: string): string {
-  const start = `<!-- bench:${name}:start -->`;
-  const end = `<!-- bench:${name}:end -->`;
-  const i = doc.indexOf(start);
-  const j = doc.indexOf(end);
-  if (i < 0 || j < i) return doc;
-  return `${doc.slice(0, i + start.length)}\n${body}\n${doc.slice(j)}`;
 }
