@@ -21,6 +21,14 @@ describe("historyEntry", () => {
     expect(e).toEqual({ path: "read", measuredAt: "2026-11-21T10:00:00.000Z", commit: "abc1234", machine, ratios: { "leaderboard req/s": 1.1 } });
   });
 
+  it("records the method a path measured with, and none for method 1", () => {
+    const at = "2026-11-21T10:00:00.000Z";
+    const figures = [{ name: "lb", ratio: 1 }];
+    expect(historyEntry({ path: "read", method: 2, figures }, at, "x", machine)?.method).toBe(2);
+    expect(historyEntry({ path: "read", method: 1, figures }, at, "x", machine)).not.toHaveProperty("method");
+    expect(historyEntry({ path: "read", figures }, at, "x", machine)).not.toHaveProperty("method");
+  });
+
   it("records nothing for a path that failed, is missing or has no ratio", () => {
     const at = "2026-11-21T10:00:00.000Z";
     expect(historyEntry({ path: "read", failed: "exit 1" }, at, "x", machine)).toBeNull();
@@ -60,6 +68,27 @@ describe("repeatability", () => {
     expect(r.markdown).toContain("Every ratio of the last two runs is within 5.0% of the run before.");
   });
 
+  it("compares only runs measured the way the newest run was, and counts the others", () => {
+    const history = [
+      entry("read", "2026-11-19T10:00:00.000Z", { lb: 2 }),
+      entry("read", "2026-11-20T10:00:00.000Z", { lb: 3 }),
+      { ...entry("read", "2026-11-21T10:00:00.000Z", { lb: 1 }), method: 2 },
+      { ...entry("read", "2026-11-21T11:00:00.000Z", { lb: 1.01 }), method: 2 },
+    ];
+    const r = repeatability(history, machine);
+    expect(r.markdown).toContain("Measured with method 2; 2 earlier run(s) measured another way are not compared.");
+    expect(r.markdown).toContain("| lb | 1x | 1.01x | 1.0% | 1.0% |");
+    expect(r.markdown).not.toContain("3x");
+    expect(r.moved).toEqual([]);
+  });
+
+  it("does not claim a comparison when the newest method has one run", () => {
+    const history = [entry("read", "2026-11-20T10:00:00.000Z", { lb: 3 }), { ...entry("read", "2026-11-21T10:00:00.000Z", { lb: 1 }), method: 2 }];
+    const r = repeatability(history, machine);
+    expect(r.markdown).toContain("Each path has one full run measured this way recorded");
+    expect(r.moved).toEqual([]);
+  });
+
   it("flags a figure whose last two runs differ by more than the tolerance", () => {
     const history = [
       entry("ingest", "2026-11-20T10:00:00.000Z", { rps: 0.8, batch: 0.05 }),
@@ -79,7 +108,7 @@ describe("repeatability", () => {
 
   it("does not claim a comparison when each path has run once", () => {
     const r = repeatability([entry("read", "2026-11-20T10:00:00.000Z", { lb: 1 }), entry("ingest", "2026-11-20T10:00:00.000Z", { rps: 0.9 })], machine);
-    expect(r.markdown).toContain("Each path has one full run recorded");
+    expect(r.markdown).toContain("Each path has one full run measured this way recorded");
     expect(r.markdown).not.toContain("Every ratio");
   });
 

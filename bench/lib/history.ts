@@ -17,6 +17,8 @@ export interface HistoryEntry {
   /** The commit measured (short hash, "+dirty" when the tree had changes). */
   commit: string;
   machine: MachineKey;
+  /** How the path measured its ratios (BenchResult.method); absent in entries of method 1. */
+  method?: number;
   /** Each figure that stands beside a baseline: its ratio, the headline. */
   ratios: Record<string, number>;
 }
@@ -24,6 +26,7 @@ export interface HistoryEntry {
 /** A benchmark's result as bench/run.mjs holds it (only what the history needs). */
 export interface PathResult {
   path: string;
+  method?: number;
   figures?: { name: string; ratio?: number }[];
   missing?: boolean;
   failed?: string;
@@ -35,7 +38,9 @@ export function historyEntry(result: PathResult, measuredAt: string, commit: str
   const ratios: Record<string, number> = {};
   for (const f of result.figures) if (typeof f.ratio === "number" && Number.isFinite(f.ratio)) ratios[f.name] = f.ratio;
   if (Object.keys(ratios).length === 0) return null;
-  return { path: result.path, measuredAt, commit, machine: { cpu: machine.cpu, cores: machine.cores }, ratios };
+  const entry: HistoryEntry = { path: result.path, measuredAt, commit, machine: { cpu: machine.cpu, cores: machine.cores }, ratios };
+  if (result.method !== undefined && result.method !== 1) entry.method = result.method;
+  return entry;
 }
 
 /** Parses bench/history.jsonl; a line that is not an entry is an error naming its line number. */
@@ -72,8 +77,11 @@ export interface Repeatability {
   moved: { path: string; figure: string; spread: number }[];
 }
 
+const methodOf = (e: HistoryEntry) => e.method ?? 1;
+
 /**
- * The repeatability section: for each path, its last `runs` full runs on `machine` side by side,
+ * The repeatability section: for each path, its last `runs` full runs on `machine` measured the way
+ * its newest run was (earlier methods are counted, not compared) side by side,
  * each ratio's spread over them and between the last two, and the figures whose last two runs
  * differ by more than `tolerance` (1.05 = 5%).
  */
@@ -93,13 +101,16 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
     "",
   );
   for (const p of paths) {
-    const entries = same
-      .filter((e) => e.path === p)
-      .sort((a, b) => a.measuredAt.localeCompare(b.measuredAt))
-      .slice(-runs);
+    const all = same.filter((e) => e.path === p).sort((a, b) => a.measuredAt.localeCompare(b.measuredAt));
+    const method = methodOf(all[all.length - 1] as HistoryEntry);
+    const entries = all.filter((e) => methodOf(e) === method).slice(-runs);
+    const older = all.filter((e) => methodOf(e) !== method).length;
     if (entries.length >= 2) compared = true;
     const names = [...new Set(entries.flatMap((e) => Object.keys(e.ratios)))];
     lines.push(`#### ${p}`, "");
+    if (older > 0) {
+      lines.push(`Measured with method ${method}; ${older} earlier run(s) measured another way are not compared.`, "");
+    }
     lines.push(
       `| figure (ratio to its baseline) | ${entries.map((e) => `${e.measuredAt.slice(0, 16).replace("T", " ")} (${e.commit})`).join(" | ")} | all runs | last two |`,
     );
@@ -108,20 +119,20 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
       const values = entries.map((e) => e.ratios[name]);
       const present = values.filter((v): v is number => v !== undefined);
       const lastTwo = values.slice(-2).filter((v): v is number => v !== undefined);
-      const all = present.length >= 2 ? pct(spread(present)) : "";
+      const overAll = present.length >= 2 ? pct(spread(present)) : "";
       let last = "";
       if (lastTwo.length === 2) {
         const s = spread(lastTwo);
         last = s > tolerance ? `**${pct(s)}**` : pct(s);
         if (s > tolerance) moved.push({ path: p, figure: name, spread: s });
       }
-      lines.push(`| ${name} | ${values.map((v) => (v === undefined ? "" : `${formatNumber(v)}x`)).join(" | ")} | ${all} | ${last} |`);
+      lines.push(`| ${name} | ${values.map((v) => (v === undefined ? "" : `${formatNumber(v)}x`)).join(" | ")} | ${overAll} | ${last} |`);
     }
     lines.push("");
   }
   lines.push(
     !compared
-      ? "Each path has one full run recorded on this kind of machine; the next full run is compared with it."
+      ? "Each path has one full run measured this way recorded on this kind of machine; the next full run is compared with it."
       : moved.length === 0
         ? `Every ratio of the last two runs is within ${pct(tolerance)} of the run before.`
         : `Moved more than ${pct(tolerance)} between the last two runs: ${moved.map((m) => `${m.path} "${m.figure}" (${pct(m.spread)})`).join("; ")}.`,
