@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       const before = await streamCount();
       const r = await earn(ingest.url, smallBodies)();
       accepted += (await streamCount()) - before;
-      seconds += DURATION;
+      seconds += r.seconds;
       return r;
     },
     tenfold: earn(ingest.url, bigBodies),

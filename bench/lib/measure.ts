@@ -60,6 +60,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   total: number;
+  /** How long the run took, start to last answer, in seconds. */
+  seconds: number;
   non2xx: number;
   /** Connection errors, timeouts included. */
   errors: number;
@@ -122,6 +124,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     total: result.requests.total,
+    seconds: result.duration,
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
