@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnApp } from "@pointwise/testkit";
-import { createFixture } from "../lib/fixture";
+import { createFixture, type Fixture } from "../lib/fixture";
 import {
   alternate,
   type BenchResult,
@@ -46,7 +46,7 @@ const CONNECTIONS = 100;
 // below saturation, so the latency is the server's and not the queue in front of it.
 const FIXED_RATE_SHARE = 0.5;
 
-async function seedUsers(fx: Awaited<ReturnType<typeof createFixture>>, campaignId: string, count: number): Promise<void> {
+async function seedUsers(fx: Fixture, campaignId: string, count: number): Promise<void> {
   // Set-based: users and their xp/gems rows with spread-out totals and distinct reach times; ids are
   // derived from the campaign too, so two campaigns' users never collide.
   const id = `md5($1 || '/' || g)::uuid`;
@@ -62,7 +62,7 @@ async function seedUsers(fx: Awaited<ReturnType<typeof createFixture>>, campaign
 }
 
 /** A second campaign of the fixture's project (same currencies), for the rebuild at 10x the users. */
-async function addCampaign(fx: Awaited<ReturnType<typeof createFixture>>, id: string): Promise<void> {
+async function addCampaign(fx: Fixture, id: string): Promise<void> {
   await fx.db.pool.query(
     `INSERT INTO campaign(id, project_id, name, currencies, primary_currency)
      SELECT $1, project_id, name, currencies, primary_currency FROM campaign WHERE id = $2`,
@@ -233,12 +233,15 @@ async function main(): Promise<void> {
   const rebuilds = { baseline: [] as number[], subject: [] as number[] };
   for (let round = 0; round < REBUILDS; round++) {
     const limit = 999 - round;
-    const pair = [
-      async () => rebuilds.baseline.push(await rebuildMs(read.url, fx.campaignId, limit)),
-      async () => rebuilds.subject.push(await rebuildMs(read.url, LARGE_CAMPAIGN, limit)),
-    ];
-    if (round % 2 === 1) pair.reverse();
-    for (const rebuild of pair) await rebuild();
+    const small = async () => rebuilds.baseline.push(await rebuildMs(read.url, fx.campaignId, limit));
+    const large = async () => rebuilds.subject.push(await rebuildMs(read.url, LARGE_CAMPAIGN, limit));
+    if (round % 2 === 0) {
+      await small();
+      await large();
+    } else {
+      await large();
+      await small();
+    }
   }
   const rebuildGrowth = pairedRatio(rebuilds.baseline, rebuilds.subject);
   roundNotes.push(`rebuild growth: ${describeRounds(rebuildGrowth.rounds)}`);
