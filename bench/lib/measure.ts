@@ -174,7 +174,7 @@ export function pairedRatio(baseline: readonly number[], subject: readonly numbe
   return { ratio: Math.exp(kept.reduce((a, b) => a + b, 0) / kept.length), rounds };
 }
 
-/** Per-round ratios as a note's text: how many, their range and the middle half. */
+/** Per-round figures (ratios, or a latency per round) as a note's text: how many, their range and the middle half. */
 export function describeRounds(rounds: readonly number[]): string {
   const sorted = [...rounds].sort((a, b) => a - b);
   const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number).toFixed(3);

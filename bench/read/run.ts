@@ -191,9 +191,9 @@ async function main(): Promise<void> {
     bare.child.kill("SIGTERM");
   }
 
-  // User scores with the campaign key, cycling over 1000 users. Every autocannon connection walks the
-  // same list from its start, so uncached users would be built while all 100 connections wait on
-  // them in step: the figure would measure builds, not cached reads. Each is read once beforehand.
+  // User scores with the campaign key, cycling over 1000 users. Each is read once beforehand, so the
+  // figure is for cached reads like the leaderboard's: otherwise the first rounds would measure the
+  // builds of the 1,000 records, on the read-api side only.
   const { rows } = await fx.db.pool.query<{ id: string }>("SELECT id FROM app_user ORDER BY id LIMIT 1000");
   const paths = rows.map((r) => `/users/${r.id}/scores`);
   const headers = { "x-api-key": fx.apiKey };
