@@ -26,10 +26,10 @@ import {
 import { pacedLoadProcess } from "../lib/paced-load";
 import { profileUnder } from "./profiled";
 
-// Saturation runs as in measure.ts. The fixed-rate latency runs take rounds of 4 s (about 14,000
-// requests, so each round's p99 rests on some 140 answers) and many of them: one 8-second round of a
-// bare express server at the same rate gave a p99 anywhere from 10 to 25 ms here, so the median of
-// three such rounds decided the target by chance.
+// Saturation runs as in measure.ts. The fixed-rate latency runs take short rounds (4 s at half the
+// baseline's saturation rate: thousands of requests, so each round's p99 rests on the slowest tens)
+// and many of them: single 8-second rounds of a bare express server at one rate gave p99s anywhere
+// from 10 to 25 ms on the same machine, so the median of three such rounds decided the target by chance.
 const { durationSec: DURATION, rounds: ROUNDS, profileDurationSec: PROFILE_DURATION } = SATURATION;
 // Leaderboards rebuilt per campaign size, alternating between the two campaigns (about 0.1 s each).
 const REBUILDS = quick ? 4 : 100;
