@@ -29,9 +29,10 @@ const EVENTS = Number(arg("--events") ?? (quick ? 5_000 : 200_000));
 // Measured twice (before and after the worker), on two slices of the backlog.
 const BASELINE_EVENTS = Math.min(Math.floor(EVENTS / 3), quick ? 500 : 5_000);
 // The baseline's first few thousand events after a cold start run slower than the rest: slices of
-// 2,000 rose from 224 to 375 events/s over the first 10,000 on the AMD host, and an unwarmed
-// "before" slice came out 3-23% below the "after" one in three runs there, the ratio moving with
-// it. The untimed warm-up reads another slice of the same backlog (warm-up and both slices fit in it).
+// 2,000 rose from 224 to 375 events/s over the first 10,000 on "AMD host 2" of docs/performance.md,
+// and an unwarmed "before" slice came out 3-23% below the "after" one in three runs there, the ratio
+// moving with it. The untimed warm-up reads another slice of the same backlog (warm-up and both
+// slices fit in it).
 const BASELINE_WARMUP = Math.min(Math.floor(EVENTS / 3), quick ? 200 : 5_000);
 // 2: the baseline is warmed up (untimed) before its first measured slice.
 const METHOD = 2;
