@@ -13,6 +13,7 @@ import { type Bus, createBus, decodeRawEvent } from "@pointwise/bus";
 import { Prisma } from "@pointwise/db";
 import { spawnApp } from "@pointwise/testkit";
 import { AckPolicy, DeliverPolicy, nanos } from "nats";
+import type { Pool } from "pg";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
 import { type BenchResult, emit, type Figure, peakRssMb, quick } from "../lib/measure";
 import { cpuBetween, sampleCpu } from "./cpu";
@@ -25,17 +26,21 @@ const arg = (name: string) => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const EVENTS = Number(arg("--events") ?? (quick ? 5_000 : 200_000));
-// The baseline is ~100x slower per event; a sample of the same backlog gives its rate.
-// Measured twice (before and after the worker), on two slices of the backlog.
-const BASELINE_EVENTS = Math.min(Math.floor(EVENTS / 3), quick ? 500 : 5_000);
+// The baseline is ~100x slower per event; samples of the same backlog give its rate. They alternate
+// with the worker's run (B S B S ... S B): the worker is paused (SIGSTOP) after every PIECE_MS of
+// running and a slice of BASELINE_SLICE events runs meanwhile, so both meet the machine in the same
+// minutes. With one slice before the run and one after it, the two slices a minute apart differed by
+// 15-35% on "AMD host 2" of docs/performance.md and the ratio moved 8-10% from run to run.
+const PIECE_MS = quick ? 500 : 3_000;
+const BASELINE_SLICE = quick ? 100 : 1_000;
 // The baseline's first few thousand events after a cold start run slower than the rest: slices of
-// 2,000 rose from 224 to 375 events/s over the first 10,000 on "AMD host 2" of docs/performance.md,
-// and an unwarmed "before" slice came out 3-23% below the "after" one in three runs there, the ratio
-// moving with it. The untimed warm-up reads another slice of the same backlog (warm-up and both
-// slices fit in it).
-const BASELINE_WARMUP = Math.min(Math.floor(EVENTS / 3), quick ? 200 : 5_000);
-// 2: the baseline is warmed up (untimed) before its first measured slice.
-const METHOD = 2;
+// 2,000 rose from 224 to 375 events/s over the first 10,000 on AMD host 2, and an unwarmed first
+// slice came out 3-23% below the last one in three runs there. The untimed warm-up reads a slice
+// of the backlog of its own.
+const BASELINE_WARMUP = Math.min(Math.floor(EVENTS / 4), quick ? 200 : 5_000);
+// 2: the baseline is warmed up (untimed) before its first measured slice. 3: and its slices
+// alternate with pieces of the worker's run.
+const METHOD = 3;
 const PROFILE_EVENTS = Math.min(EVENTS, 40_000);
 const PUBLISH_WINDOW = 2_000;
 const TARGET_RATE = 20_000;
@@ -106,7 +111,10 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
 }
 
 interface WorkerRun {
+  /** Seconds the worker ran (pauses for the baseline excluded). */
   seconds: number;
+  /** How many times it was paused for a slice of the baseline. */
+  pauses: number;
   startSeconds: number;
   rssMb: number;
   cpu: Record<string, number>;
@@ -115,16 +123,37 @@ interface WorkerRun {
   users: string;
 }
 
-/** Starts the built worker on the backlog and waits until every event is in the log; `profileDir` profiles it. */
-async function runWorker({ fx }: { fx: Fixture }, events: number, profileDir?: string): Promise<WorkerRun> {
+/**
+ * Waits until none of the worker's backends is executing anything, so that work the paused worker
+ * sent before it stopped is finished on the worker's time, not on the baseline's. A backend waiting
+ * for the client to send more (the middle of a COPY) counts as done: the paused worker will not send it.
+ */
+async function settled(pool: Pool, backends: ReadonlySet<number>): Promise<void> {
+  for (;;) {
+    const { rows } = await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1::int[]) AND state = 'active' AND wait_event IS DISTINCT FROM 'ClientRead'",
+      [[...backends]],
+    );
+    if ((rows[0]?.n ?? 0) === 0) return;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/**
+ * Starts the built worker on the backlog and waits until every event is in the log. With `between`,
+ * the worker is paused (SIGSTOP) after every PIECE_MS of running, and `between` (a slice of the
+ * baseline) runs while it is stopped, so the two alternate over the whole drain. `profileDir` profiles it.
+ */
+async function runWorker({ fx }: { fx: Fixture }, events: number, options: { profileDir?: string; between?: () => Promise<void> } = {}): Promise<WorkerRun> {
   const { pool } = fx.db;
+  const { profileDir, between } = options;
   // The worker starts consuming a moment before it answers /readyz, so timing from readiness slightly flatters it.
   const spawnedAt = performance.now();
   const env = { ...fx.env, ...WORKER_ENV };
   // The profile is written when the process exits after SIGTERM.
   const worker = await spawnApp("scoring-worker", env, profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {});
+  const pid = worker.child.pid as number;
   const readyAt = performance.now();
-  const sampler = sampleCpu();
   // The worker's own backends, told apart from everyone else's by name, database and start time.
   const backends = new Set<number>();
   const spawnedAtWall = new Date(Date.now() - (performance.now() - spawnedAt));
@@ -143,58 +172,93 @@ async function runWorker({ fx }: { fx: Fixture }, events: number, profileDir?: s
     if (Number(top[0]?.max ?? 0) < events) return false;
     return Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM event_log")).rows[0]?.n) >= events;
   };
+  // CPU and time are summed over the pieces in which the worker ran.
+  const cpu: Record<string, number> = {};
+  let sampler = sampleCpu();
+  let pieceStart = readyAt;
+  let runningMs = 0;
+  let pauses = 0;
+  const endPiece = () => {
+    runningMs += performance.now() - pieceStart;
+    for (const [group, seconds] of Object.entries(cpuBetween(sampler.first, sampler.stop(), pid, backends))) cpu[group] = (cpu[group] ?? 0) + seconds;
+  };
   const deadline = Date.now() + 30 * 60_000;
   for (let polls = 0; !(await logged()); polls++) {
     if (Date.now() > deadline) throw new Error("timed out waiting for the backlog to be applied");
     if (polls % 10 === 0) await findBackends();
+    if (between && performance.now() - pieceStart >= PIECE_MS) {
+      await findBackends();
+      process.kill(pid, "SIGSTOP");
+      try {
+        await settled(pool, backends);
+        endPiece();
+        pauses++;
+        await between();
+      } finally {
+        process.kill(pid, "SIGCONT");
+      }
+      sampler = sampleCpu();
+      pieceStart = performance.now();
+      continue;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   await findBackends();
-  const seconds = (performance.now() - readyAt) / 1000;
-  const cpu = cpuBetween(sampler.first, sampler.stop(), worker.child.pid as number, backends);
+  endPiece();
   const { rows } = await pool.query<{ ledger: string; scores: string; users: string }>(
     `SELECT (SELECT count(*) FROM ledger_entry)::text AS ledger, (SELECT count(*) FROM score WHERE campaign_id = $1)::text AS scores,
             (SELECT count(*) FROM app_user WHERE campaign_id = $1)::text AS users`,
     [fx.campaignId],
   );
-  const rssMb = peakRssMb(worker.child.pid as number);
+  const rssMb = peakRssMb(pid);
   await worker.stop();
   const counts = rows[0] ?? { ledger: "?", scores: "?", users: "?" };
-  return { seconds, startSeconds: (readyAt - spawnedAt) / 1000, rssMb, cpu, ...counts };
+  return { seconds: runningMs / 1000, pauses, startSeconds: (readyAt - spawnedAt) / 1000, rssMb, cpu, ...counts };
 }
 
 function describeCpu(cpu: Record<string, number>, seconds: number): string {
   const cores = os.cpus().length;
   const parts = Object.entries(cpu).map(([name, s]) => `${name} ${s.toFixed(1)} s (${Math.round((100 * s) / seconds)}% of a core)`);
   const total = Object.values(cpu).reduce((a, b) => a + b, 0);
-  return `CPU over the worker's run of ${seconds.toFixed(1)} s: ${parts.join(", ")}; the machine's ${cores} cores were ${Math.round((100 * total) / (seconds * cores))}% busy`;
+  return `CPU over the worker's ${seconds.toFixed(1)} s of running: ${parts.join(", ")}; the machine's ${cores} cores were ${Math.round((100 * total) / (seconds * cores))}% busy`;
 }
 
 async function main(): Promise<void> {
   const setup = await prepare(EVENTS);
   const users = usersFor(EVENTS);
   const notes: string[] = [`${EVENTS.toLocaleString("en")} events of ${users.toLocaleString("en")} users in the backlog`];
-  // The baseline runs before and after the worker (B S B), on the first and the next slice of the
-  // same backlog, and its mean is the reference: a machine that got busier or quieter during the
-  // run moves both sides alike.
+  // The baseline alternates with the worker's run (B S B ... S B), on consecutive slices of the same
+  // backlog, and its rate is all slices' events over their time: a machine that gets busier or
+  // quieter during the run moves both sides alike.
   const measureBaseline = await baseline(setup);
   await measureBaseline(BASELINE_WARMUP);
-  const baselineBefore = await measureBaseline(BASELINE_EVENTS);
+  // The slices never ask for more than the backlog holds (a fetch would wait for events that never come).
+  let left = EVENTS - BASELINE_WARMUP;
+  const slices: { events: number; seconds: number }[] = [];
+  const baselineSlice = async () => {
+    const n = Math.min(BASELINE_SLICE, left);
+    if (n === 0) return;
+    left -= n;
+    slices.push({ events: n, seconds: n / (await measureBaseline(n)) });
+  };
+  await baselineSlice();
   const profileDir = process.argv.includes("--profile") ? mkdtempSync(path.join(os.tmpdir(), "pw-prof-")) : undefined;
-  const run = await runWorker(setup, EVENTS, profileDir);
-  const baselineAfter = await measureBaseline(BASELINE_EVENTS);
-  const baselineRate = (baselineBefore + baselineAfter) / 2;
+  const run = await runWorker(setup, EVENTS, { profileDir, between: baselineSlice });
+  await baselineSlice();
+  const sum = (f: (s: { events: number; seconds: number }) => number) => slices.reduce((acc, s) => acc + f(s), 0);
+  const baselineRate = sum((s) => s.events) / sum((s) => s.seconds);
+  const sliceRates = slices.map((s) => s.events / s.seconds);
   await cleanUp(setup);
 
   const rate = EVENTS / run.seconds;
   const ratio = rate / baselineRate;
   const met = rate >= TARGET_RATE && ratio >= TARGET_RATIO;
   notes.push(
-    `the worker logged ${EVENTS.toLocaleString("en")} events in ${run.seconds.toFixed(1)} s, writing ${run.ledger} ledger entries, ${run.users} users and ${run.scores} score rows; start-up to ready took ${run.startSeconds.toFixed(1)} s`,
+    `the worker logged ${EVENTS.toLocaleString("en")} events in ${run.seconds.toFixed(1)} s of running (paused ${run.pauses} ${run.pauses === 1 ? "time" : "times"} for the baseline), writing ${run.ledger} ledger entries, ${run.users} users and ${run.scores} score rows; start-up to ready took ${run.startSeconds.toFixed(1)} s`,
     `worker settings: ${Object.entries(WORKER_ENV)
       .map(([k, v]) => `${k}=${v}`)
       .join(", ")}`,
-    `baseline measured on ${BASELINE_EVENTS.toLocaleString("en")} events of the same backlog before the worker's run and on the next ${BASELINE_EVENTS.toLocaleString("en")} after it (${Math.round(baselineBefore)} and ${Math.round(baselineAfter)} events/s; the figure is their mean), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; it writes one score row per event only: no log, ledger, state or rules`,
+    `baseline measured in ${slices.length} slices of ${BASELINE_SLICE.toLocaleString("en")} events of the same backlog alternated with the worker's run (B S B ... S B: the worker is paused with SIGSTOP after every ${PIECE_MS / 1000} s of running, and its statements in flight finish on its time), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; slices ${Math.round(Math.min(...sliceRates))}-${Math.round(Math.max(...sliceRates))} events/s, the figure is all slices' events over their time; it writes one score row per event only: no log, ledger, state or rules`,
     describeCpu(run.cpu, run.seconds),
   );
   if (!met) {
@@ -210,7 +274,7 @@ async function main(): Promise<void> {
   } else if (!met && !quick) {
     const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
     const second = await prepare(PROFILE_EVENTS);
-    const profiled = await runWorker(second, PROFILE_EVENTS, dir);
+    const profiled = await runWorker(second, PROFILE_EVENTS, { profileDir: dir });
     await cleanUp(second);
     notes.push(
       `profile of the worker on ${PROFILE_EVENTS.toLocaleString("en")} events (${Math.round(PROFILE_EVENTS / profiled.seconds).toLocaleString("en")} events/s while profiled): ${describeWorkerProfile(dir)}`,
