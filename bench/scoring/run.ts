@@ -28,19 +28,23 @@ const arg = (name: string) => {
 const EVENTS = Number(arg("--events") ?? (quick ? 5_000 : 200_000));
 // The baseline is ~100x slower per event; samples of the same backlog give its rate. They alternate
 // with the worker's run (B S B S ... S B): the worker is paused (SIGSTOP) after every PIECE_MS of
-// running and a slice of BASELINE_SLICE events runs meanwhile, so both meet the machine in the same
-// minutes. With one slice before the run and one after it, the two slices a minute apart differed by
-// 15-35% on "AMD host 2" of docs/performance.md and the ratio moved 8-10% from run to run.
+// running and a slice of the baseline runs for BASELINE_SLICE_MS meanwhile, so both meet the machine
+// in the same minutes. With one slice before the run and one after it, the two slices a minute apart
+// differed by 15-35% on "AMD host 2" of docs/performance.md and the ratio moved 8-10% from run to
+// run. Alternating 1,000-event slices there, the slowest and fastest slice of one run were still
+// 36-51% apart and five runs' ratios 12% apart, so what steadies the baseline's figure is its total
+// time; slices of time rather than of events keep that from shrinking on a fast machine (a slow one
+// has more pieces, so more of it).
 const PIECE_MS = quick ? 500 : 3_000;
-const BASELINE_SLICE = quick ? 100 : 1_000;
+const BASELINE_SLICE_MS = quick ? 300 : 5_000;
 // The baseline's first few thousand events after a cold start run slower than the rest: slices of
 // 2,000 rose from 224 to 375 events/s over the first 10,000 on AMD host 2, and an unwarmed first
 // slice came out 3-23% below the last one in three runs there. The untimed warm-up reads a slice
 // of the backlog of its own.
 const BASELINE_WARMUP = Math.min(Math.floor(EVENTS / 4), quick ? 200 : 5_000);
-// 2: the baseline is warmed up (untimed) before its first measured slice. 3: and its slices
-// alternate with pieces of the worker's run.
-const METHOD = 3;
+// 2: the baseline is warmed up (untimed) before its first measured slice. 3: and its slices of
+// 1,000 events alternate with pieces of the worker's run. 4: the slices are of 5 s.
+const METHOD = 4;
 const PROFILE_EVENTS = Math.min(EVENTS, 40_000);
 const PUBLISH_WINDOW = 2_000;
 const TARGET_RATE = 20_000;
@@ -77,9 +81,11 @@ async function cleanUp({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<void> {
 
 /**
  * The naive consumer: one Prisma upsert (an ORM round trip) per event, then ack. Each call of the
- * returned function measures the next `events` messages of the backlog and returns events/s.
+ * returned function consumes the next messages of the backlog, at most `events` and, given `ms`,
+ * for about that long (it stops at the first batch boundary after it), and says how many it
+ * consumed in how many seconds.
  */
-async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events: number) => Promise<number>> {
+async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events: number, ms?: number) => Promise<{ events: number; seconds: number }>> {
   await bus.jsm.consumers.add(bus.names.eventsStream, {
     durable_name: "bench-baseline",
     ack_policy: AckPolicy.Explicit,
@@ -87,11 +93,13 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
     ack_wait: nanos(60_000),
   });
   const consumer = await bus.js.consumers.get(bus.names.eventsStream, "bench-baseline");
-  return async (events) => {
+  return async (events, ms = Number.POSITIVE_INFINITY) => {
     const t0 = performance.now();
     let done = 0;
-    while (done < events) {
-      const batch = await consumer.fetch({ max_messages: Math.min(500, events - done), expires: 5000 });
+    // Batches of 100 keep a timed slice within about 0.2 s of its length; a fetch costs one round
+    // trip, under 1% of a hundred upserts.
+    while (done < events && performance.now() - t0 < ms) {
+      const batch = await consumer.fetch({ max_messages: Math.min(100, events - done), expires: 5000 });
       for await (const msg of batch) {
         const decoded = decodeRawEvent(msg);
         if (!decoded.ok) throw new Error(decoded.reason);
@@ -106,7 +114,7 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
         done++;
       }
     }
-    return done / ((performance.now() - t0) / 1000);
+    return { events: done, seconds: (performance.now() - t0) / 1000 };
   };
 }
 
@@ -236,10 +244,10 @@ async function main(): Promise<void> {
   let left = EVENTS - BASELINE_WARMUP;
   const slices: { events: number; seconds: number }[] = [];
   const baselineSlice = async () => {
-    const n = Math.min(BASELINE_SLICE, left);
-    if (n === 0) return;
-    left -= n;
-    slices.push({ events: n, seconds: n / (await measureBaseline(n)) });
+    if (left === 0) return;
+    const slice = await measureBaseline(left, BASELINE_SLICE_MS);
+    left -= slice.events;
+    slices.push(slice);
   };
   await baselineSlice();
   const profileDir = process.argv.includes("--profile") ? mkdtempSync(path.join(os.tmpdir(), "pw-prof-")) : undefined;
@@ -258,7 +266,7 @@ async function main(): Promise<void> {
     `worker settings: ${Object.entries(WORKER_ENV)
       .map(([k, v]) => `${k}=${v}`)
       .join(", ")}`,
-    `baseline measured in ${slices.length} slices of ${BASELINE_SLICE.toLocaleString("en")} events of the same backlog alternated with the worker's run (B S B ... S B: the worker is paused with SIGSTOP after every ${PIECE_MS / 1000} s of running, and its statements in flight finish on its time), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; slices ${Math.round(Math.min(...sliceRates))}-${Math.round(Math.max(...sliceRates))} events/s, the figure is all slices' events over their time; it writes one score row per event only: no log, ledger, state or rules`,
+    `baseline measured in ${slices.length} slices of ${BASELINE_SLICE_MS / 1000} s (${sum((s) => s.events).toLocaleString("en")} events in all) of the same backlog alternated with the worker's run (B S B ... S B: the worker is paused with SIGSTOP after every ${PIECE_MS / 1000} s of running, and its statements in flight finish on its time), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; slices ${Math.round(Math.min(...sliceRates))}-${Math.round(Math.max(...sliceRates))} events/s, the figure is all slices' events over their time; it writes one score row per event only: no log, ledger, state or rules`,
     describeCpu(run.cpu, run.seconds),
   );
   if (!met) {
