@@ -134,15 +134,18 @@ interface WorkerRun {
 /**
  * Waits until none of the worker's backends is executing anything, so that work the paused worker
  * sent before it stopped is finished on the worker's time, not on the baseline's. A backend waiting
- * for the client to send more (the middle of a COPY) counts as done: the paused worker will not send it.
+ * on the client counts as done: for more COPY data (ClientRead) the paused worker will not send, or
+ * to send rows it will not read until it runs again (ClientWrite, a full socket buffer).
  */
 async function settled(pool: Pool, backends: ReadonlySet<number>): Promise<void> {
+  const deadline = performance.now() + 60_000;
   for (;;) {
     const { rows } = await pool.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1::int[]) AND state = 'active' AND wait_event IS DISTINCT FROM 'ClientRead'",
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1::int[]) AND state = 'active' AND wait_event_type IS DISTINCT FROM 'Client'",
       [[...backends]],
     );
     if ((rows[0]?.n ?? 0) === 0) return;
+    if (performance.now() > deadline) throw new Error("the paused worker's statements did not finish within 60 s");
     await new Promise((r) => setTimeout(r, 2));
   }
 }
