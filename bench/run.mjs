@@ -113,8 +113,11 @@ for (const p of paths) results.push(await runBench(p));
 const dir = path.join(root, "bench", "results");
 mkdirSync(dir, { recursive: true });
 // `--only` refreshes some paths of the last full record and keeps the others, so one slow path
-// can be measured again without re-running everything; each path says when it was measured.
-const latestPath = path.join(dir, "latest.json");
+// can be measured again without re-running everything; each path says when it was measured. A quick
+// run keeps a record of its own (quick.json, quick.md): written to latest.json, it used to replace
+// the full record, and the next `--only` run of a full path lost every other path.
+const recordName = quick ? "quick" : "latest";
+const latestPath = path.join(dir, `${recordName}.json`);
 const previous = only && existsSync(latestPath) ? JSON.parse(readFileSync(latestPath, "utf8")) : null;
 const stamped = results.map((r) => ({ ...r, measuredAt: startedAt }));
 const merged =
@@ -125,7 +128,7 @@ const record = { startedAt, quick, machine, results: merged };
 writeFileSync(latestPath, JSON.stringify(record, null, 2));
 writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, "-")}.json`), JSON.stringify({ startedAt, quick, machine, results: stamped }, null, 2));
 const md = markdown(merged, startedAt);
-writeFileSync(path.join(dir, "latest.md"), md);
+writeFileSync(path.join(dir, `${recordName}.md`), md);
 let repeat = null;
 if (!quick) {
   const { historyEntry, parseHistory, repeatability } = await tsImport("./lib/history.ts", import.meta.url);
@@ -143,6 +146,6 @@ if (!quick) {
   writeFileSync(docPath, replaceSection(replaceSection(doc, "results", md), "repeatability", repeat.markdown));
 }
 process.stdout.write(
-  `\n${md}\n${repeat ? `\n${repeat.markdown}\n` : ""}\nwritten to bench/results/latest.md${quick ? "" : ", bench/history.jsonl and docs/performance.md"}\n`,
+  `\n${md}\n${repeat ? `\n${repeat.markdown}\n` : ""}\nwritten to bench/results/${recordName}.md${quick ? "" : ", bench/history.jsonl and docs/performance.md"}\n`,
 );
 process.exit(results.some((r) => r.failed) ? 1 : 0);
