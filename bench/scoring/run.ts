@@ -31,10 +31,11 @@ const EVENTS = Number(arg("--events") ?? (quick ? 5_000 : 200_000));
 // running and a slice of the baseline runs for BASELINE_SLICE_MS meanwhile, so both meet the machine
 // in the same minutes. With one slice before the run and one after it, the two slices a minute apart
 // differed by 15-35% on "AMD host 2" of docs/performance.md and the ratio moved 8-10% from run to
-// run. Alternating 1,000-event slices there, the slowest and fastest slice of one run were still
-// 36-51% apart and five runs' ratios 12% apart, so what steadies the baseline's figure is its total
-// time; slices of time rather than of events keep that from shrinking on a fast machine (a slow one
-// has more pieces, so more of it).
+// run. Alternating removes the minutes between the two sides, not the difference in how they react
+// to the machine (one round trip per event against a CPU-bound drain): five runs with 1,000-event
+// slices gave 12.7x-14.3x there, six with 5-s slices 15.5x-17.9x while the machine ran slower (see
+// Repeatability in docs/performance.md). Slices of time keep the baseline's total time from
+// shrinking on a fast machine (a slow one has more pieces, so more of it).
 const PIECE_MS = quick ? 500 : 3_000;
 const BASELINE_SLICE_MS = quick ? 300 : 5_000;
 // The baseline's first few thousand events after a cold start run slower than the rest: slices of
