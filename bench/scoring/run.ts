@@ -97,7 +97,7 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
   return async (events, ms = Number.POSITIVE_INFINITY) => {
     const t0 = performance.now();
     let done = 0;
-    // Batches of 100 keep a timed slice within about 0.2 s of its length; a fetch costs one round
+    // Batches of 100 keep a timed slice within about 0.3 s of its length; a fetch costs one round
     // trip, under 1% of a hundred upserts.
     while (done < events && performance.now() - t0 < ms) {
       const batch = await consumer.fetch({ max_messages: Math.min(100, events - done), expires: 5000 });
@@ -236,6 +236,10 @@ function describeCpu(cpu: Record<string, number>, seconds: number): string {
 }
 
 async function main(): Promise<void> {
+  // Ctrl-C or a kill would end this process without its exit handlers and leave the worker running,
+  // or stopped in the middle of a transaction if it was paused for the baseline; exiting runs them,
+  // and testkit's kills every app it started.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(1));
   const setup = await prepare(EVENTS);
   const users = usersFor(EVENTS);
   const notes: string[] = [`${EVENTS.toLocaleString("en")} events of ${users.toLocaleString("en")} users in the backlog`];
