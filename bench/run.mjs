@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick]`: prepares services and a bench database, builds the apps, runs every
 // benchmark (each beside its baseline in the same run), and writes bench/results/latest.{json,md}
-// plus the results section of docs/performance.md.
+// (a quick run: quick.{json,md}) plus, for a full run, the history and docs/performance.md.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -23,14 +23,15 @@ Object.assign(process.env, env);
 ensureDependencies();
 // TypeScript helpers load only now: a fresh clone has no tsx until ensureDependencies has installed it.
 const { tsImport } = await import("tsx/esm/api");
-const { formatNumber: fmt, hasSection, replaceSection } = await tsImport("./lib/report.ts", import.meta.url);
+const { formatNumber: fmt, hasSection, loadRecord, mergeResults, replaceSection, saveRecord } = await tsImport("./lib/report.ts", import.meta.url);
 ensureServices(env);
 ensurePrismaClient();
 ensureDatabase(env);
 step("building the apps");
 run("npx", ["turbo", "run", "build", "--concurrency=2", "--output-logs=errors-only"]);
 
-const paths = ["ingest", "scoring", "read", "indexer"].filter((p) => !only || only.includes(p));
+const ALL_PATHS = ["ingest", "scoring", "read", "indexer"];
+const paths = ALL_PATHS.filter((p) => !only || only.includes(p));
 const machine = {
   cpu: os.cpus()[0]?.model ?? "unknown",
   cores: os.cpus().length,
@@ -112,23 +113,13 @@ const results = [];
 for (const p of paths) results.push(await runBench(p));
 const dir = path.join(root, "bench", "results");
 mkdirSync(dir, { recursive: true });
-// `--only` refreshes some paths of the last full record and keeps the others, so one slow path
-// can be measured again without re-running everything; each path says when it was measured. A quick
-// run keeps a record of its own (quick.json, quick.md): written to latest.json, it used to replace
-// the full record, and the next `--only` run of a full path lost every other path.
-const recordName = quick ? "quick" : "latest";
-const latestPath = path.join(dir, `${recordName}.json`);
-const previous = only && existsSync(latestPath) ? JSON.parse(readFileSync(latestPath, "utf8")) : null;
+// `--only` refreshes some paths of the last record and keeps the others, so one slow path can be
+// measured again without re-running everything; each path says when it was measured.
 const stamped = results.map((r) => ({ ...r, measuredAt: startedAt }));
-const merged =
-  previous && previous.quick === quick
-    ? ["ingest", "scoring", "read", "indexer"].map((p) => stamped.find((r) => r.path === p) ?? previous.results.find((r) => r.path === p)).filter(Boolean)
-    : stamped;
-const record = { startedAt, quick, machine, results: merged };
-writeFileSync(latestPath, JSON.stringify(record, null, 2));
-writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, "-")}.json`), JSON.stringify({ startedAt, quick, machine, results: stamped }, null, 2));
+const merged = only ? mergeResults(loadRecord(dir, quick), stamped, quick, ALL_PATHS) : stamped;
 const md = markdown(merged, startedAt);
-writeFileSync(path.join(dir, `${recordName}.md`), md);
+saveRecord(dir, { startedAt, quick, machine, results: merged }, md);
+writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, "-")}.json`), JSON.stringify({ startedAt, quick, machine, results: stamped }, null, 2));
 let repeat = null;
 if (!quick) {
   const { historyEntry, parseHistory, repeatability } = await tsImport("./lib/history.ts", import.meta.url);
@@ -146,6 +137,6 @@ if (!quick) {
   writeFileSync(docPath, replaceSection(replaceSection(doc, "results", md), "repeatability", repeat.markdown));
 }
 process.stdout.write(
-  `\n${md}\n${repeat ? `\n${repeat.markdown}\n` : ""}\nwritten to bench/results/${recordName}.md${quick ? "" : ", bench/history.jsonl and docs/performance.md"}\n`,
+  `\n${md}\n${repeat ? `\n${repeat.markdown}\n` : ""}\nwritten to bench/results/${quick ? "quick" : "latest"}.md${quick ? "" : ", bench/history.jsonl and docs/performance.md"}\n`,
 );
 process.exit(results.some((r) => r.failed) ? 1 : 0);

@@ -1,4 +1,7 @@
-import { formatNumber, hasSection, replaceSection } from "./report";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { formatNumber, hasSection, loadRecord, mergeResults, type RunRecord, replaceSection, saveRecord } from "./report";
 
 describe("formatNumber", () => {
   it("prints whole numbers with separators from 100 up and three significant digits below, nothing for a missing figure", () => {
@@ -23,5 +26,34 @@ describe("replaceSection", () => {
     expect(replaceSection(endFirst, "x", "new")).toBe(endFirst);
     expect(hasSection("<!-- bench:x:start -->\n<!-- bench:x:end -->", "x")).toBe(true);
     expect(hasSection(endFirst, "x")).toBe(false);
+  });
+});
+
+describe("run records", () => {
+  const ORDER = ["ingest", "scoring", "read", "indexer"];
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "pw-bench-record-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const record = (quick: boolean, paths: string[], at: string): RunRecord => ({
+    startedAt: at,
+    quick,
+    results: paths.map((p) => ({ path: p, measuredAt: at })),
+  });
+
+  it("keeps a quick run's record apart, so an --only run of a full path still keeps every other path", () => {
+    saveRecord(dir, record(false, ORDER, "full"), "# full");
+    saveRecord(dir, record(true, ORDER, "quick"), "# quick");
+    const merged = mergeResults(loadRecord(dir, false), [{ path: "scoring", measuredAt: "again" }], false, ORDER);
+    expect(merged.map((r) => `${r.path}@${r.measuredAt}`)).toEqual(["ingest@full", "scoring@again", "read@full", "indexer@full"]);
+    expect(loadRecord(dir, true)?.startedAt).toBe("quick");
+  });
+
+  it("shows only what was measured when there is no earlier record of the same kind", () => {
+    expect(loadRecord(dir, false)).toBeNull();
+    expect(mergeResults(null, [{ path: "read" }], false, ORDER)).toEqual([{ path: "read" }]);
+    expect(mergeResults(record(true, ORDER, "quick"), [{ path: "read" }], false, ORDER)).toEqual([{ path: "read" }]);
   });
 });

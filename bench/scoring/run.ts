@@ -197,15 +197,16 @@ async function runWorker({ fx }: { fx: Fixture }, events: number, options: { pro
   const deadline = Date.now() + 30 * 60_000;
   for (let polls = 0; !(await logged()); polls++) {
     if (Date.now() > deadline) throw new Error("timed out waiting for the backlog to be applied");
-    if (polls % 10 === 0) await findBackends();
-    if (between && performance.now() - pieceStart >= PIECE_MS) {
-      await findBackends();
+    const pause = between !== undefined && performance.now() - pieceStart >= PIECE_MS;
+    // Before a pause every backend must be known, or settled() would not wait for it.
+    if (pause || polls % 10 === 0) await findBackends();
+    if (pause) {
       process.kill(pid, "SIGSTOP");
       try {
         await settled(pool, backends);
         endPiece();
         pauses++;
-        await between();
+        await between?.();
       } finally {
         process.kill(pid, "SIGCONT");
       }
