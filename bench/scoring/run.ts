@@ -32,7 +32,8 @@ const EVENTS = Number(arg("--events") ?? (quick ? 5_000 : 200_000));
 // in the same minutes. With one slice before the run and one after it, the two slices a minute apart
 // differed by 15-35% on "AMD host 2" of docs/performance.md and the ratio moved 8-10% from run to
 // run. Alternating removes the minutes between the two sides, not the difference in how they react
-// to the machine (one round trip per event against a CPU-bound drain): five runs with 1,000-event
+// to the machine (one thread of Prisma's client, busy 65-75% of the time, against a drain that
+// keeps both cores busy with other code): five runs with 1,000-event
 // slices gave 12.7x-14.3x there, six with 5-s slices 15.5x-17.9x while the machine ran slower (see
 // Repeatability in docs/performance.md). Slices of time keep the baseline's total time from
 // shrinking on a fast machine (a slow one has more pieces, so more of it).
@@ -80,13 +81,21 @@ async function cleanUp({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<void> {
   await fx.db.drop();
 }
 
+/** One measured slice of the baseline: events consumed, wall seconds, and this process's CPU seconds meanwhile. */
+interface Slice {
+  events: number;
+  seconds: number;
+  cpuSeconds: number;
+}
+
 /**
- * The naive consumer: one Prisma upsert (an ORM round trip) per event, then ack. Each call of the
- * returned function consumes the next messages of the backlog, at most `events` and, given `ms`,
- * for about that long (it stops at the first batch boundary after it), and says how many it
- * consumed in how many seconds.
+ * The naive consumer: one Prisma upsert per event (Prisma sends it as one INSERT … ON CONFLICT),
+ * then ack. Each call of the returned function consumes the next messages of the backlog, at most
+ * `events` and, given `ms`, for about that long (it stops at the first batch boundary after it),
+ * and says how many it consumed in how long and with how much of this process's CPU (the consumer
+ * is all this process does while a slice runs: the worker is paused and nothing polls).
  */
-async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events: number, ms?: number) => Promise<{ events: number; seconds: number }>> {
+async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events: number, ms?: number) => Promise<Slice>> {
   await bus.jsm.consumers.add(bus.names.eventsStream, {
     durable_name: "bench-baseline",
     ack_policy: AckPolicy.Explicit,
@@ -96,6 +105,7 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
   const consumer = await bus.js.consumers.get(bus.names.eventsStream, "bench-baseline");
   return async (events, ms = Number.POSITIVE_INFINITY) => {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     let done = 0;
     // Batches of 100 keep a timed slice within about 0.3 s of its length; a fetch costs one round
     // trip, under 1% of a hundred upserts.
@@ -115,7 +125,8 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
         done++;
       }
     }
-    return { events: done, seconds: (performance.now() - t0) / 1000 };
+    const cpu = process.cpuUsage(cpu0);
+    return { events: done, seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
   };
 }
 
@@ -251,7 +262,7 @@ async function main(): Promise<void> {
   await measureBaseline(BASELINE_WARMUP);
   // The slices never ask for more than the backlog holds (a fetch would wait for events that never come).
   let left = EVENTS - BASELINE_WARMUP;
-  const slices: { events: number; seconds: number }[] = [];
+  const slices: Slice[] = [];
   const baselineSlice = async () => {
     if (left === 0) return;
     const slice = await measureBaseline(left, BASELINE_SLICE_MS);
@@ -262,9 +273,12 @@ async function main(): Promise<void> {
   const profileDir = process.argv.includes("--profile") ? mkdtempSync(path.join(os.tmpdir(), "pw-prof-")) : undefined;
   const run = await runWorker(setup, EVENTS, { profileDir, between: baselineSlice });
   await baselineSlice();
-  const sum = (f: (s: { events: number; seconds: number }) => number) => slices.reduce((acc, s) => acc + f(s), 0);
+  const sum = (f: (s: Slice) => number) => slices.reduce((acc, s) => acc + f(s), 0);
   const baselineRate = sum((s) => s.events) / sum((s) => s.seconds);
   const sliceRates = slices.map((s) => s.events / s.seconds);
+  const sliceCpu = slices.map((s) => (1e6 * s.cpuSeconds) / s.events);
+  const sliceBusy = slices.map((s) => (100 * s.cpuSeconds) / s.seconds);
+  const range = (xs: number[]) => `${Math.round(Math.min(...xs))}-${Math.round(Math.max(...xs))}`;
   await cleanUp(setup);
 
   const rate = EVENTS / run.seconds;
@@ -275,7 +289,8 @@ async function main(): Promise<void> {
     `worker settings: ${Object.entries(WORKER_ENV)
       .map(([k, v]) => `${k}=${v}`)
       .join(", ")}`,
-    `baseline measured in ${slices.length} slices of ${BASELINE_SLICE_MS / 1000} s (${sum((s) => s.events).toLocaleString("en")} events in all) of the same backlog alternated with the worker's run (B S B ... S B: the worker is paused with SIGSTOP after every ${PIECE_MS / 1000} s of running, and its statements in flight finish on its time), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; slices ${Math.round(Math.min(...sliceRates))}-${Math.round(Math.max(...sliceRates))} events/s, the figure is all slices' events over their time; it writes one score row per event only: no log, ledger, state or rules`,
+    `baseline measured in ${slices.length} slices of ${BASELINE_SLICE_MS / 1000} s (${sum((s) => s.events).toLocaleString("en")} events in all) of the same backlog alternated with the worker's run (B S B ... S B: the worker is paused with SIGSTOP after every ${PIECE_MS / 1000} s of running, and its statements in flight finish on its time), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; slices ${range(sliceRates)} events/s, the figure is all slices' events over their time; it writes one score row per event only: no log, ledger, state or rules`,
+    `the baseline's own CPU (this process, which runs nothing else during a slice): ${range(sliceCpu)} µs per event over the slices, ${Math.round((1e6 * sum((s) => s.cpuSeconds)) / sum((s) => s.events))} over all; the process used ${range(sliceBusy)}% of a core in each slice, so it spends more of its time ${sum((s) => s.cpuSeconds) >= sum((s) => s.seconds) / 2 ? "computing (Prisma's client) than waiting on PostgreSQL" : "waiting on PostgreSQL than computing"}`,
     describeCpu(run.cpu, run.seconds),
   );
   if (!met) {
