@@ -2,6 +2,7 @@
 // benchmark (each beside its baseline in the same run), and writes bench/results/latest.{json,md}
 // (a quick run: quick.{json,md}) plus, for a full run, the history and docs/performance.md.
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,9 +33,19 @@ run("npx", ["turbo", "run", "build", "--concurrency=2", "--output-logs=errors-on
 
 const ALL_PATHS = ["ingest", "scoring", "read", "indexer"];
 const paths = ALL_PATHS.filter((p) => !only || only.includes(p));
+// Machines of one kind can report the same CPU and run at different speeds; the boot id tells this
+// machine's runs from theirs (hashed: it names nothing but the boot). Not Linux: no boot, and runs
+// are compared by kind of machine.
+let boot;
+try {
+  boot = createHash("sha256").update(readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim()).digest("hex").slice(0, 12);
+} catch {
+  boot = undefined;
+}
 const machine = {
   cpu: os.cpus()[0]?.model ?? "unknown",
   cores: os.cpus().length,
+  ...(boot ? { boot } : {}),
   memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   node: process.versions.node,
   platform: `${os.platform()} ${os.release()}`,
@@ -82,7 +93,7 @@ function commitMeasured() {
 
 function markdown(results, startedAt) {
   const lines = [
-    `Run ${startedAt}${quick ? " (quick mode: short runs, figures are rough)" : ""} on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}; load average at start ${machine.loadAverageAtStart}.`,
+    `Run ${startedAt}${quick ? " (quick mode: short runs, figures are rough)" : ""} on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB${machine.boot ? ` (boot ${machine.boot})` : ""}, Node ${machine.node}; load average at start ${machine.loadAverageAtStart}.`,
     "",
   ];
   for (const r of results) {

@@ -1,7 +1,7 @@
-import { type HistoryEntry, historyEntry, parseHistory, repeatability, spread } from "./history";
+import { type HistoryEntry, historyEntry, type MachineKey, parseHistory, repeatability, spread } from "./history";
 
-const machine = { cpu: "Test CPU @ 2.0GHz", cores: 2 };
-const other = { cpu: "Other CPU", cores: 8 };
+const machine: MachineKey = { cpu: "Test CPU @ 2.0GHz", cores: 2 };
+const other: MachineKey = { cpu: "Other CPU", cores: 8 };
 
 function entry(path: string, measuredAt: string, ratios: Record<string, number>, on = machine): HistoryEntry {
   return { path, measuredAt, commit: "abc1234", machine: on, ratios };
@@ -27,6 +27,11 @@ describe("historyEntry", () => {
     expect(historyEntry({ path: "read", method: 2, figures }, at, "x", machine)?.method).toBe(2);
     expect(historyEntry({ path: "read", method: 1, figures }, at, "x", machine)).not.toHaveProperty("method");
     expect(historyEntry({ path: "read", figures }, at, "x", machine)).not.toHaveProperty("method");
+  });
+
+  it("records the machine's boot when the run knows it", () => {
+    const e = historyEntry({ path: "read", figures: [{ name: "lb", ratio: 1 }] }, "2026-11-21T10:00:00.000Z", "x", { ...machine, boot: "b1" });
+    expect(e?.machine).toEqual({ ...machine, boot: "b1" });
   });
 
   it("records nothing for a path that failed, is missing or has no ratio", () => {
@@ -110,6 +115,33 @@ describe("repeatability", () => {
     const r = repeatability([entry("read", "2026-11-20T10:00:00.000Z", { lb: 1 }), entry("ingest", "2026-11-20T10:00:00.000Z", { rps: 0.9 })], machine);
     expect(r.markdown).toContain("Each path has one full run measured this way recorded");
     expect(r.markdown).not.toContain("Every ratio");
+  });
+
+  it("compares only this boot's runs when the machine's boot is known, and counts the others of its kind", () => {
+    const here = { ...machine, boot: "b2" };
+    const history = [
+      entry("scoring", "2026-11-20T10:00:00.000Z", { rate: 17 }),
+      entry("scoring", "2026-11-21T09:00:00.000Z", { rate: 16 }, { ...machine, boot: "b1" }),
+      entry("scoring", "2026-11-21T10:00:00.000Z", { rate: 13 }, here),
+      entry("scoring", "2026-11-21T11:00:00.000Z", { rate: 13.5 }, here),
+      entry("scoring", "2026-11-21T12:00:00.000Z", { rate: 30 }, { ...other, boot: "b2" }),
+    ];
+    const r = repeatability(history, here);
+    // The runs of the same CPU on another boot (or with no boot) are left out, so 13 and 13.5 are compared only.
+    expect(r.markdown).toContain(
+      "on this machine (Test CPU @ 2.0GHz, 2 cores, boot b2), from bench/history.jsonl; 2 path result(s) from other machines of this kind are not compared.",
+    );
+    expect(r.markdown).toContain("| rate | 13x | 13.5x | 3.8% | 3.8% |");
+    expect(r.markdown).not.toContain("17x");
+    expect(r.markdown).not.toContain("16x");
+    expect(r.moved).toEqual([]);
+  });
+
+  it("says so when this machine has no run yet though others of its kind have", () => {
+    const r = repeatability([entry("read", "2026-11-20T10:00:00.000Z", { lb: 1 }, { ...machine, boot: "b1" })], { ...machine, boot: "b2" });
+    expect(r.markdown).toBe(
+      "No full run on this machine is recorded in bench/history.jsonl yet; 1 path result(s) from other machines of this kind are not compared.",
+    );
   });
 
   it("says so when nothing was measured on this kind of machine", () => {

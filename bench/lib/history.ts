@@ -4,10 +4,16 @@
 // shows rather than something written into it by hand.
 import { formatNumber } from "./report";
 
-/** The machine a run was measured on; only runs on the same kind of machine are compared. */
+/**
+ * The machine a run was measured on. Machines of one kind can report the same CPU and run at
+ * different speeds, so where a run knows its machine's boot only runs of that boot are compared;
+ * otherwise runs on the same kind of machine are.
+ */
 export interface MachineKey {
   cpu: string;
   cores: number;
+  /** A hash of the kernel's boot id: one boot of one machine. Absent in entries older than it. */
+  boot?: string;
 }
 
 /** One path's figures from one full run, as one line of bench/history.jsonl. */
@@ -38,7 +44,9 @@ export function historyEntry(result: PathResult, measuredAt: string, commit: str
   const ratios: Record<string, number> = {};
   for (const f of result.figures) if (typeof f.ratio === "number" && Number.isFinite(f.ratio)) ratios[f.name] = f.ratio;
   if (Object.keys(ratios).length === 0) return null;
-  const entry: HistoryEntry = { path: result.path, measuredAt, commit, machine: { cpu: machine.cpu, cores: machine.cores }, ratios };
+  const key: MachineKey = { cpu: machine.cpu, cores: machine.cores };
+  if (machine.boot !== undefined) key.boot = machine.boot;
+  const entry: HistoryEntry = { path: result.path, measuredAt, commit, machine: key, ratios };
   if (result.method !== undefined && result.method !== 1) entry.method = result.method;
   return entry;
 }
@@ -80,23 +88,27 @@ export interface Repeatability {
 const methodOf = (e: HistoryEntry) => e.method ?? 1;
 
 /**
- * The repeatability section: for each path, its last `runs` full runs on `machine` measured the way
- * its newest run was (earlier methods are counted, not compared) side by side,
- * each ratio's spread over them and between the last two, and the figures whose last two runs
- * differ by more than `tolerance` (1.05 = 5%).
+ * The repeatability section: for each path, its last `runs` full runs on `machine` (this boot of
+ * it when `machine.boot` is known, else this kind of machine) measured the way its newest run was
+ * (earlier methods are counted, not compared) side by side, each ratio's spread over them and
+ * between the last two, and the figures whose last two runs differ by more than `tolerance` (1.05 = 5%).
  */
 export function repeatability(history: readonly HistoryEntry[], machine: MachineKey, runs = 3, tolerance = 1.05): Repeatability {
   const lines: string[] = [];
   const moved: Repeatability["moved"] = [];
   // Whether any path has two runs to compare; with one run each there is nothing to say about moves.
   let compared = false;
-  const same = history.filter((e) => e.machine.cpu === machine.cpu && e.machine.cores === machine.cores);
+  const kind = history.filter((e) => e.machine.cpu === machine.cpu && e.machine.cores === machine.cores);
+  const same = machine.boot === undefined ? kind : kind.filter((e) => e.machine.boot === machine.boot);
+  const where = machine.boot === undefined ? "this kind of machine" : "this machine";
+  const elsewhere = kind.length - same.length;
+  const notCompared = elsewhere > 0 ? `; ${elsewhere} path result(s) from other machines of this kind are not compared` : "";
   const paths = [...new Set(same.map((e) => e.path))];
   if (paths.length === 0) {
-    return { markdown: "No full run on this kind of machine is recorded in bench/history.jsonl yet.", moved };
+    return { markdown: `No full run on ${where} is recorded in bench/history.jsonl yet${notCompared}.`, moved };
   }
   lines.push(
-    `The last ${runs} full runs of each path on this kind of machine (${machine.cpu}, ${machine.cores} cores), from bench/history.jsonl. ` +
+    `The last ${runs} full runs of each path on ${where} (${machine.cpu}, ${machine.cores} cores${machine.boot === undefined ? "" : `, boot ${machine.boot}`}), from bench/history.jsonl${notCompared}. ` +
       `"last two" is how far the two most recent runs are apart (largest / smallest - 1); more than ${pct(tolerance)} is flagged.`,
     "",
   );
@@ -132,7 +144,7 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
   }
   lines.push(
     !compared
-      ? "Each path has one full run measured this way recorded on this kind of machine; the next full run is compared with it."
+      ? `Each path has one full run measured this way recorded on ${where}; the next full run is compared with it.`
       : moved.length === 0
         ? `Every ratio of the last two runs is within ${pct(tolerance)} of the run before.`
         : `Moved more than ${pct(tolerance)} between the last two runs: ${moved.map((m) => `${m.path} "${m.figure}" (${pct(m.spread)})`).join("; ")}.`,
