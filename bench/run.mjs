@@ -28,6 +28,16 @@ const { formatNumber: fmt, hasSection, loadRecord, mergeResults, replaceSection,
 ensureServices(env);
 ensurePrismaClient();
 ensureDatabase(env);
+// One run at a time, and what interrupted runs left (their schemas, streams and keys) goes first.
+const { beginRun } = await tsImport("./lib/leftovers.ts", import.meta.url);
+const runLock = await beginRun({ database: env.DATABASE_URL, nats: env.NATS_URL, redis: env.REDIS_URL }).catch((err) => {
+  process.stderr.write(`bench: ${err.message}\n`);
+  process.exit(1);
+});
+const { schemas, streams, keys } = runLock.removed;
+if (schemas.length + streams.length + keys > 0) {
+  step(`removed what interrupted runs left: ${schemas.length} schema(s), ${streams.length} JetStream stream(s), ${keys} Redis key(s)`);
+}
 step("building the apps");
 run("npx", ["turbo", "run", "build", "--concurrency=2", "--output-logs=errors-only"]);
 
@@ -150,4 +160,5 @@ if (!quick) {
 process.stdout.write(
   `\n${md}\n${repeat ? `\n${repeat.markdown}\n` : ""}\nwritten to bench/results/${quick ? "quick" : "latest"}.md${quick ? "" : ", bench/history.jsonl and docs/performance.md"}\n`,
 );
+await runLock.release();
 process.exit(results.some((r) => r.failed) ? 1 : 0);

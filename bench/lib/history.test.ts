@@ -129,7 +129,7 @@ describe("repeatability", () => {
     const r = repeatability(history, here);
     // The runs of the same CPU on another boot (or with no boot) are left out, so 13 and 13.5 are compared only.
     expect(r.markdown).toContain(
-      "on this machine (Test CPU @ 2.0GHz, 2 cores, boot b2), from bench/history.jsonl; 2 path result(s) from other machines of this kind are not compared.",
+      "on this machine (Test CPU @ 2.0GHz, 2 cores, boot b2), from bench/history.jsonl; 2 path result(s) of this kind of machine from other boots, or from before boots were recorded, are not compared.",
     );
     expect(r.markdown).toContain("| rate | 13x | 13.5x | 3.8% | 3.8% |");
     expect(r.markdown).not.toContain("17x");
@@ -140,7 +140,7 @@ describe("repeatability", () => {
   it("says so when this machine has no run yet though others of its kind have", () => {
     const r = repeatability([entry("read", "2026-11-20T10:00:00.000Z", { lb: 1 }, { ...machine, boot: "b1" })], { ...machine, boot: "b2" });
     expect(r.markdown).toBe(
-      "No full run on this machine is recorded in bench/history.jsonl yet; 1 path result(s) from other machines of this kind are not compared.",
+      "No full run on this machine is recorded in bench/history.jsonl yet; 1 path result(s) of this kind of machine from other boots, or from before boots were recorded, are not compared.",
     );
   });
 

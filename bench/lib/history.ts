@@ -102,7 +102,8 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
   const same = machine.boot === undefined ? kind : kind.filter((e) => e.machine.boot === machine.boot);
   const where = machine.boot === undefined ? "this kind of machine" : "this machine";
   const elsewhere = kind.length - same.length;
-  const notCompared = elsewhere > 0 ? `; ${elsewhere} path result(s) from other machines of this kind are not compared` : "";
+  const notCompared =
+    elsewhere > 0 ? `; ${elsewhere} path result(s) of this kind of machine from other boots, or from before boots were recorded, are not compared` : "";
   const paths = [...new Set(same.map((e) => e.path))];
   if (paths.length === 0) {
     return { markdown: `No full run on ${where} is recorded in bench/history.jsonl yet${notCompared}.`, moved };

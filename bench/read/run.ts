@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnApp } from "@pointwise/testkit";
+import { createTestCache, spawnApp } from "@pointwise/testkit";
 import { createFixture, type Fixture } from "../lib/fixture";
 import {
   alternate,
@@ -301,6 +301,8 @@ async function main(): Promise<void> {
   });
   for (const problem of loadProblems) notes.push(`LOAD ERRORS (the figures of this run are not valid): ${problem}`);
   await fx.db.drop();
+  // read-api cached leaderboards and records under the namespace (about 2,000 keys); they go too.
+  await (await createTestCache(fx.namespace)).drop();
   const result: BenchResult = { path: "read", method: METHOD, figures, memory, notes };
   emit(result);
 }
