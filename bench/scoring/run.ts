@@ -32,7 +32,7 @@ const EVENTS = Number(arg("--events") ?? (quick ? 5_000 : 200_000));
 // in the same minutes. With one slice before the run and one after it, the two slices a minute apart
 // differed by 15-35% on "AMD host 2" of docs/performance.md and the ratio moved 8-10% from run to
 // run. Alternating removes the minutes between the two sides, not the difference in how they react
-// to the machine (one thread of Prisma's client, busy 65-75% of the time, against a drain that
+// to the machine (one thread of Prisma's client, busy 62-77% of the time, against a drain that
 // keeps both cores busy with other code): five runs with 1,000-event
 // slices gave 12.7x-14.3x there, six with 5-s slices 15.5x-17.9x while the machine ran slower (see
 // Repeatability in docs/performance.md). Slices of time keep the baseline's total time from
