@@ -189,9 +189,8 @@ async function main(): Promise<void> {
   const memory = [{ process: "ingest-api", peakRssMb: peakRssMb(ingest.child.pid as number) }];
   bare.child.kill("SIGTERM");
   await ingest.stop();
-  await bus.jsm.streams.delete(bus.names.eventsStream).catch(() => undefined);
   await bus.close();
-  await fx.db.drop();
+  await fx.drop();
   const result: BenchResult = { path: "ingest", method: METHOD, figures, memory, notes };
   emit(result);
 }

@@ -1,7 +1,7 @@
 // A campaign with an API key and an event type in an isolated schema, for the benchmarks.
 import { randomBytes } from "node:crypto";
 import { generateApiKey } from "@pointwise/auth";
-import { createTestDatabase, testServiceEnv, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, dropNamespace, testServiceEnv, uniqueName } from "@pointwise/testkit";
 
 /** A campaign ready to receive events. */
 export interface Fixture {
@@ -13,6 +13,12 @@ export interface Fixture {
   db: Awaited<ReturnType<typeof createTestDatabase>>;
   /** Settings every app of the benchmark shares. */
   env: Record<string, string>;
+  /**
+   * Removes everything named after the namespace: the schema, the JetStream stream and the Redis
+   * keys the apps wrote (read-api caches some 2,000 per run). What an interrupted run leaves of
+   * these, the next run removes (bench/lib/leftovers.ts).
+   */
+  drop(): Promise<void>;
 }
 
 /** Creates the schema, a project, campaign `bnch-0001`, an API key and an event type. */
@@ -35,6 +41,10 @@ export async function createFixture(): Promise<Fixture> {
     apiKey: key.key,
     regEventId: (rows[0] as { id: string }).id,
     db,
+    async drop() {
+      await dropNamespace(schema);
+      await db.drop();
+    },
     env: {
       ...testServiceEnv(schema),
       LOG_LEVEL: "warn",

@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createTestCache, spawnApp } from "@pointwise/testkit";
+import { spawnApp } from "@pointwise/testkit";
 import { createFixture, type Fixture } from "../lib/fixture";
 import {
   alternate,
@@ -300,9 +300,7 @@ async function main(): Promise<void> {
     met: loadProblems.length === 0,
   });
   for (const problem of loadProblems) notes.push(`LOAD ERRORS (the figures of this run are not valid): ${problem}`);
-  await fx.db.drop();
-  // read-api cached leaderboards and records under the namespace (about 2,000 keys); they go too.
-  await (await createTestCache(fx.namespace)).drop();
+  await fx.drop();
   const result: BenchResult = { path: "read", method: METHOD, figures, memory, notes };
   emit(result);
 }

@@ -76,9 +76,8 @@ async function prepare(events: number): Promise<{ fx: Fixture; bus: Bus }> {
 }
 
 async function cleanUp({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<void> {
-  await bus.jsm.streams.delete(bus.names.eventsStream).catch(() => undefined);
   await bus.close();
-  await fx.db.drop();
+  await fx.drop();
 }
 
 /** One measured slice of the baseline: events consumed, wall seconds, and this process's CPU seconds meanwhile. */

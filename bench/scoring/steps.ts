@@ -134,7 +134,7 @@ export async function measureSteps(options: StepsOptions): Promise<StepsResult> 
       statements,
     };
   } finally {
-    await fx.db.drop();
+    await fx.drop();
   }
 }
 

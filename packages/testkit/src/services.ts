@@ -66,3 +66,17 @@ export async function createTestCache(prefix: string = uniqueName("t")): Promise
     },
   });
 }
+
+/**
+ * Deletes what a namespace's apps leave on the shared NATS and Redis: its JetStream stream and every
+ * Redis key under its prefix. Dropping a test's schema does not reach these.
+ */
+export async function dropNamespace(namespace: string): Promise<void> {
+  const bus = await createBus({ url: testUrls.nats, namespace });
+  try {
+    await bus.jsm.streams.delete(bus.names.eventsStream).catch(() => undefined);
+  } finally {
+    await bus.close();
+  }
+  await (await createTestCache(namespace)).drop();
+}

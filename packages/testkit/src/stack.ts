@@ -1,5 +1,5 @@
 import { type AppProcess, spawnApp } from "./processes";
-import { createTestDatabase, testServiceEnv, uniqueName } from "./services";
+import { createTestDatabase, dropNamespace, testServiceEnv, uniqueName } from "./services";
 
 /** The whole service (admin-api, ingest-api, scoring-worker, read-api) as real processes in an isolated schema and namespace. */
 export interface Stack {
@@ -10,7 +10,7 @@ export interface Stack {
   env: Record<string, string>;
   /** SIGTERM to every process; resolves with their exit codes. */
   stop(): Promise<(number | null)[]>;
-  /** Kills whatever still runs and drops the schema. */
+  /** Kills whatever still runs, drops the schema and deletes the namespace's stream and Redis keys. */
   drop(): Promise<void>;
 }
 
@@ -53,6 +53,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     stop: () => Promise.all(apps.map((a) => a.stop("SIGTERM"))),
     async drop() {
       await Promise.all(apps.map((a) => a.stop("SIGKILL")));
+      await dropNamespace(options.env?.NAMESPACE ?? schema);
       await db.drop();
     },
   };
