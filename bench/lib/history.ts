@@ -2,7 +2,7 @@
 // bench/history.jsonl (committed beside docs/performance.md), and the report's repeatability
 // section is computed from that file, so "two runs give the same ratios" is something the report
 // shows rather than something written into it by hand.
-import { formatNumber } from "./report";
+import { formatNumber, type PathResult as RecordedPath } from "./report";
 
 /**
  * The machine a run was measured on. Machines of one kind can report the same CPU and run at
@@ -30,8 +30,7 @@ export interface HistoryEntry {
 }
 
 /** A benchmark's result as bench/run.mjs holds it (only what the history needs). */
-export interface PathResult {
-  path: string;
+export interface PathResult extends RecordedPath {
   method?: number;
   figures?: { name: string; ratio?: number }[];
   missing?: boolean;

@@ -5,6 +5,7 @@
 // removes them, after taking a lock that only one run at a time can hold, so it never removes the
 // schema or stream of a run still in progress. The lock lives in the bench database: two runs
 // pointed at different databases (BENCH_DATABASE_URL) but one NATS and Redis are not kept apart.
+import { busNames } from "@pointwise/bus";
 import { connect, type NatsConnection } from "nats";
 import pg, { type Pool, type PoolClient } from "pg";
 import { createClient, type RedisClientType } from "redis";
@@ -60,9 +61,10 @@ export async function removeLeftovers({ pool, nats, redis, prefix = "bench" }: L
   const streams: string[] = [];
   for await (const info of jsm.streams.list()) {
     const stream = info.config.name;
-    // A namespace's stream is its name in capitals (packages/bus): BENCH_0123456789_EVENTS.
-    const namespace = /^(.*)_EVENTS$/.exec(stream)?.[1];
-    if (namespace && name.test(namespace.toLowerCase())) streams.push(stream);
+    // The stream's namespace, if it is one: lowercase its name without the bus's suffix, and keep it
+    // only if the bus names that namespace's stream exactly so.
+    const namespace = stream.replace(/_EVENTS$/, "").toLowerCase();
+    if (name.test(namespace) && busNames(namespace).eventsStream === stream) streams.push(stream);
   }
   for (const s of streams) await jsm.streams.delete(s);
 
@@ -81,11 +83,11 @@ export async function removeLeftovers({ pool, nats, redis, prefix = "bench" }: L
  */
 export async function beginRun(urls: { database: string; nats: string; redis: string }): Promise<{ removed: Removed; release(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: urls.database, max: 2 });
+  let lock: { release(): Promise<void> } | undefined;
   const release = async () => {
     await lock?.release();
     await pool.end();
   };
-  let lock: { release(): Promise<void> } | undefined;
   try {
     lock = await holdRunLock(pool);
     const nats = await connect({ servers: urls.nats });

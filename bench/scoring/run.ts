@@ -273,7 +273,10 @@ async function main(): Promise<void> {
   const run = await runWorker(setup, EVENTS, { profileDir, between: baselineSlice });
   await baselineSlice();
   const sum = (f: (s: Slice) => number) => slices.reduce((acc, s) => acc + f(s), 0);
-  const baselineRate = sum((s) => s.events) / sum((s) => s.seconds);
+  const baselineEvents = sum((s) => s.events);
+  const baselineSeconds = sum((s) => s.seconds);
+  const baselineCpuSeconds = sum((s) => s.cpuSeconds);
+  const baselineRate = baselineEvents / baselineSeconds;
   const sliceRates = slices.map((s) => s.events / s.seconds);
   const sliceCpu = slices.map((s) => (1e6 * s.cpuSeconds) / s.events);
   const sliceBusy = slices.map((s) => (100 * s.cpuSeconds) / s.seconds);
@@ -288,8 +291,8 @@ async function main(): Promise<void> {
     `worker settings: ${Object.entries(WORKER_ENV)
       .map(([k, v]) => `${k}=${v}`)
       .join(", ")}`,
-    `baseline measured in ${slices.length} slices of ${BASELINE_SLICE_MS / 1000} s (${sum((s) => s.events).toLocaleString("en")} events in all) of the same backlog alternated with the worker's run (B S B ... S B: the worker is paused with SIGSTOP after every ${PIECE_MS / 1000} s of running, and its statements in flight finish on its time), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; slices ${range(sliceRates)} events/s, the figure is all slices' events over their time; it writes one score row per event only: no log, ledger, state or rules`,
-    `the baseline's own CPU (this process, which runs nothing else during a slice): ${range(sliceCpu)} µs per event over the slices, ${Math.round((1e6 * sum((s) => s.cpuSeconds)) / sum((s) => s.events))} over all; the process used ${range(sliceBusy)}% of a core in each slice, so it spends more of its time ${sum((s) => s.cpuSeconds) >= sum((s) => s.seconds) / 2 ? "computing (Prisma's client) than waiting on PostgreSQL" : "waiting on PostgreSQL than computing"}`,
+    `baseline measured in ${slices.length} slices of ${BASELINE_SLICE_MS / 1000} s (${baselineEvents.toLocaleString("en")} events in all) of the same backlog alternated with the worker's run (B S B ... S B: the worker is paused with SIGSTOP after every ${PIECE_MS / 1000} s of running, and its statements in flight finish on its time), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; slices ${range(sliceRates)} events/s, the figure is all slices' events over their time; it writes one score row per event only: no log, ledger, state or rules`,
+    `the baseline's own CPU (this process, which runs nothing else during a slice): ${range(sliceCpu)} µs per event over the slices, ${Math.round((1e6 * baselineCpuSeconds) / baselineEvents)} over all; the process used ${range(sliceBusy)}% of a core in each slice, so it spends more of its time ${baselineCpuSeconds >= baselineSeconds / 2 ? "computing (Prisma's client) than waiting on PostgreSQL" : "waiting on PostgreSQL than computing"}`,
     describeCpu(run.cpu, run.seconds),
   );
   if (!met) {
