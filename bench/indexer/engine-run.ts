@@ -3,9 +3,8 @@
 // and decode-only passes over the same logs. Reading the set (the RPC node's work) is kept out of every timing.
 
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import os from "node:os";
 import path from "node:path";
 import { ammV2Adapter, decodeAddress, decodeSwapAmounts, decodeTransferValue, poolKeyPrefix, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
 import {
@@ -24,7 +23,7 @@ import {
 import { createLogger } from "@pointwise/logger";
 import { AbiCoder } from "ethers";
 import { peakRssMb } from "../lib/measure";
-import { describeProfile, summariseProfile } from "../lib/profile";
+import { describeProfile, summariseProfile, withProfileDir } from "../lib/profile";
 import { blockTs, FIRST_BLOCK, POOL, RecordedChain, TOKEN0, TOKEN1 } from "./recorded-chain";
 
 const FLUSH_MS = 3_600_000;
@@ -226,11 +225,8 @@ export async function profiledRun(toBlock: number, dir: string): Promise<string>
   await engineRun(toBlock, dir, { preloaded });
   const { profile } = await session.post("Profiler.stop");
   session.disconnect();
-  const profileDir = mkdtempSync(path.join(os.tmpdir(), "pw-bench-indexer-prof-"));
-  try {
+  return withProfileDir(async (profileDir) => {
     writeFileSync(path.join(profileDir, "indexer.cpuprofile"), JSON.stringify(profile));
     return describeProfile(summariseProfile(profileDir, 10));
-  } finally {
-    rmSync(profileDir, { recursive: true, force: true });
-  }
+  });
 }

@@ -2,9 +2,6 @@
 // connections, and the batch endpoint's events per second, each beside a bare express server that
 // parses the same JSON body, in the same run. Also peak RSS and 10x the users.
 
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { createBus } from "@pointwise/bus";
 import { spawnApp } from "@pointwise/testkit";
 import { createFixture, wallets } from "../lib/fixture";
@@ -24,7 +21,7 @@ import {
   SATURATION,
   startChild,
 } from "../lib/measure";
-import { describeProfile, summariseProfile } from "../lib/profile";
+import { describeProfile, summariseProfile, withProfileDir } from "../lib/profile";
 
 const { durationSec: DURATION, rounds: ROUNDS, profileDurationSec: PROFILE_DURATION } = SATURATION;
 // Batch requests take 150-250 ms each at 8 connections, so a one-second round would lose a large
@@ -147,11 +144,13 @@ async function main(): Promise<void> {
   // Where a target is missed, profile the app under the same load to say what bounds it.
   const ingestEnv = { ...fx.env, RATE_LIMIT_EVENTS_PER_SECOND: "10000000", RATE_LIMIT_BURST: "100000000", METRICS: "false" };
   const profiled = async (label: string, run: (url: string) => Promise<unknown>) => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
-    const app = await spawnApp("ingest-api", ingestEnv, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
-    await run(app.url);
-    await app.stop();
-    notes.push(`${label}: ${describeProfile(summariseProfile(dir))}`);
+    const summary = await withProfileDir(async (dir) => {
+      const app = await spawnApp("ingest-api", ingestEnv, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+      await run(app.url);
+      await app.stop();
+      return summariseProfile(dir);
+    });
+    notes.push(`${label}: ${describeProfile(summary)}`);
   };
   if (figures.some((f) => f.met === false && f.name.startsWith("earn-event"))) {
     await profiled("profile of earn-event at 100 connections", (url) =>

@@ -1,6 +1,7 @@
 // Summarises a V8 .cpuprofile (written by `node --cpu-prof`) into where the time went: self time
 // by package (node_modules/<pkg>, node internals, our own code) and the hottest functions.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 interface ProfileNode {
@@ -28,6 +29,20 @@ function packageOf(url: string): string {
   if (adapter) return `@pointwise/adapter-${adapter[1]}`;
   const apps = /\/(apps|packages)\/([^/]+)\//.exec(url);
   return apps ? `@pointwise/${apps[2]}` : path.basename(url);
+}
+
+/**
+ * Runs `fn` with a new temporary directory for `node --cpu-prof` to write into, and removes the
+ * directory when `fn` has finished or failed: a benchmark reads its profile into a report line, and
+ * a profile kept after that would only pile up (several hundred KiB per profiled run).
+ */
+export async function withProfileDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
+  try {
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Reads the newest .cpuprofile in `dir` and summarises it. */

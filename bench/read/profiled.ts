@@ -1,11 +1,10 @@
 // Profiles read-api under one kind of load and says what bounds it: how busy the app's own thread
 // was while the load ran (near 100% means the app's CPU is the limit; well below means it waited on
 // something else: the load generator on the shared cores, Redis, PostgreSQL) and where its time went.
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { spawnApp } from "@pointwise/testkit";
-import { describeProfile, summariseProfile } from "../lib/profile";
+import { describeProfile, summariseProfile, withProfileDir } from "../lib/profile";
 
 interface ProfileFile {
   nodes: { id: number; callFrame: { functionName: string } }[];
@@ -56,32 +55,33 @@ export async function profileUnder(
   env: Record<string, string>,
   drive: (url: string, underLoad: <T>(run: () => Promise<T>) => Promise<T>) => Promise<void>,
 ): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
-  const app = await spawnApp("read-api", env, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
-  const windows: Window[] = [];
-  const underLoad = async <T>(run: () => Promise<T>): Promise<T> => {
-    const fromUs = monotonicUs();
+  return withProfileDir(async (dir) => {
+    const app = await spawnApp("read-api", env, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+    const windows: Window[] = [];
+    const underLoad = async <T>(run: () => Promise<T>): Promise<T> => {
+      const fromUs = monotonicUs();
+      try {
+        return await run();
+      } finally {
+        windows.push({ fromUs, toUs: monotonicUs() });
+      }
+    };
+    let stopMs = 0;
+    let exitCode: number | null = null;
     try {
-      return await run();
+      await drive(app.url, underLoad);
     } finally {
-      windows.push({ fromUs, toUs: monotonicUs() });
+      const stopping = Date.now();
+      exitCode = await app.stop();
+      stopMs = Date.now() - stopping;
     }
-  };
-  let stopMs = 0;
-  let exitCode: number | null = null;
-  try {
-    await drive(app.url, underLoad);
-  } finally {
-    const stopping = Date.now();
-    exitCode = await app.stop();
-    stopMs = Date.now() - stopping;
-  }
-  const busy = busyShare(dir, windows);
-  const bound =
-    busy === null
-      ? ""
-      : `read-api's main thread was busy ${Math.round(busy * 100)}% of the time under load (${busy >= 0.9 ? "its own CPU is the bound" : "it also waited: on the load generator sharing the cores, Redis or PostgreSQL"}); `;
-  // A slow or failed stop is worth seeing: SIGTERM should end read-api in well under a second.
-  const stop = stopMs > 2000 || exitCode !== 0 ? ` (read-api took ${(stopMs / 1000).toFixed(1)} s to stop after SIGTERM and exited ${exitCode})` : "";
-  return `profile of ${what}${stop}: ${bound}${describeProfile(summariseProfile(dir))}`;
+    const busy = busyShare(dir, windows);
+    const bound =
+      busy === null
+        ? ""
+        : `read-api's main thread was busy ${Math.round(busy * 100)}% of the time under load (${busy >= 0.9 ? "its own CPU is the bound" : "it also waited: on the load generator sharing the cores, Redis or PostgreSQL"}); `;
+    // A slow or failed stop is worth seeing: SIGTERM should end read-api in well under a second.
+    const stop = stopMs > 2000 || exitCode !== 0 ? ` (read-api took ${(stopMs / 1000).toFixed(1)} s to stop after SIGTERM and exited ${exitCode})` : "";
+    return `profile of ${what}${stop}: ${bound}${describeProfile(summariseProfile(dir))}`;
+  });
 }

@@ -16,6 +16,7 @@ import { AckPolicy, DeliverPolicy, nanos } from "nats";
 import type { Pool } from "pg";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
 import { type BenchResult, emit, type Figure, peakRssMb, quick } from "../lib/measure";
+import { withProfileDir } from "../lib/profile";
 import { cpuBetween, sampleCpu } from "./cpu";
 import { describeWorkerProfile } from "./profile";
 import { activateBenchRules, benchEvent } from "./rules";
@@ -302,16 +303,19 @@ async function main(): Promise<void> {
     ];
     notes.push(`target missed: ${short.filter(Boolean).join("; ")}`);
   }
-  // A profile says where the worker's own time goes; without --profile it is taken on a smaller second backlog.
+  // A profile says where the worker's own time goes; without --profile it is taken on a smaller
+  // second backlog and removed once summarised. One asked for with --profile is kept for DevTools.
   if (profileDir) {
-    notes.push(`profile of the worker: ${describeWorkerProfile(profileDir)}`);
+    notes.push(`profile of the worker (kept in ${profileDir}): ${describeWorkerProfile(profileDir)}`);
   } else if (!met && !quick) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
     const second = await prepare(PROFILE_EVENTS);
-    const profiled = await runWorker(second, PROFILE_EVENTS, { profileDir: dir });
+    const { profiled, where } = await withProfileDir(async (dir) => {
+      const run = await runWorker(second, PROFILE_EVENTS, { profileDir: dir });
+      return { profiled: run, where: describeWorkerProfile(dir) };
+    });
     await cleanUp(second);
     notes.push(
-      `profile of the worker on ${PROFILE_EVENTS.toLocaleString("en")} events (${Math.round(PROFILE_EVENTS / profiled.seconds).toLocaleString("en")} events/s while profiled): ${describeWorkerProfile(dir)}`,
+      `profile of the worker on ${PROFILE_EVENTS.toLocaleString("en")} events (${Math.round(PROFILE_EVENTS / profiled.seconds).toLocaleString("en")} events/s while profiled): ${where}`,
     );
   }
   if (!met && !quick) {
