@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createDatabase, type Database } from "./client";
@@ -7,6 +7,15 @@ import { dropSchema, MIGRATIONS_DIR, migrate, readMigrations } from "./migrate";
 const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `t_migrate_${process.pid}_${Date.now().toString(36)}`;
 let db: Database;
+// Copies of the migrations folder that tests edit; removed when the file's tests end.
+const copies: string[] = [];
+
+async function copyOfMigrations(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pw-mig-"));
+  copies.push(dir);
+  await cp(MIGRATIONS_DIR, dir, { recursive: true });
+  return dir;
+}
 
 beforeAll(() => {
   db = createDatabase({ url, schema, max: 4 });
@@ -15,6 +24,7 @@ afterAll(async () => {
   await dropSchema(db.pool, schema);
   await dropSchema(db.pool, `${schema}_b`);
   await db.close();
+  for (const dir of copies) await rm(dir, { recursive: true, force: true });
 });
 
 describe("migrate", () => {
@@ -36,16 +46,14 @@ describe("migrate", () => {
   });
 
   it("refuses to run when an applied migration was edited", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pw-mig-"));
-    await cp(MIGRATIONS_DIR, dir, { recursive: true });
+    const dir = await copyOfMigrations();
     const [firstName] = (await readMigrations(dir)).map((m) => m.name);
     await writeFile(path.join(dir, String(firstName), "migration.sql"), "SELECT 1;");
     await expect(migrate(db.pool, schema, dir)).rejects.toMatchObject({ code: "migration-changed" });
   });
 
   it("rolls back a failing migration and records nothing for it", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pw-mig-"));
-    await cp(MIGRATIONS_DIR, dir, { recursive: true });
+    const dir = await copyOfMigrations();
     await mkdir(path.join(dir, "99999999999999_broken"));
     await writeFile(path.join(dir, "99999999999999_broken", "migration.sql"), 'CREATE TABLE "half_done"(id int); SELECT no_such_function();');
     await expect(migrate(db.pool, schema, dir)).rejects.toMatchObject({ code: "migration-failed" });
