@@ -25,6 +25,7 @@ ensureDependencies();
 // TypeScript helpers load only now: a fresh clone has no tsx until ensureDependencies has installed it.
 const { tsImport } = await import("tsx/esm/api");
 const { formatNumber: fmt, hasSection, loadRecord, mergeResults, replaceSection, saveRecord } = await tsImport("./lib/report.ts", import.meta.url);
+const { describeShares, readMachineTimes, sharesBetween } = await tsImport("./lib/machine-time.ts", import.meta.url);
 ensureServices(env);
 ensurePrismaClient();
 ensureDatabase(env);
@@ -76,13 +77,18 @@ function runBench(name) {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
+    // How the machine's CPUs spent the benchmark: steal (the hypervisor's) and disk waits move
+    // figures on a shared machine without anything in the benchmark changing.
+    const times0 = readMachineTimes();
     child.stdout.on("data", (d) => {
       out += d;
       process.stdout.write(d);
     });
     child.on("exit", (code) => {
       const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
-      resolve(line ? JSON.parse(line.slice(13)) : { path: name, failed: `exit ${code}` });
+      const times1 = readMachineTimes();
+      const machineTime = times0 && times1 ? sharesBetween(times0, times1) : null;
+      resolve(line ? { ...JSON.parse(line.slice(13)), machineTime } : { path: name, failed: `exit ${code}` });
     });
   });
 }
@@ -123,6 +129,8 @@ function markdown(results, startedAt) {
       );
     }
     lines.push("", `Peak RSS: ${r.memory.map((m) => `${m.process} ${m.peakRssMb} MiB`).join(", ")}.`);
+    // Results recorded before this was measured have no machineTime; they say nothing rather than "could not be read".
+    if (r.machineTime !== undefined) lines.push("", `${describeShares(r.machineTime, "Over this benchmark")}.`);
     for (const n of r.notes ?? []) lines.push("", `- ${n}`);
     lines.push("");
   }

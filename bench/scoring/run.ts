@@ -15,6 +15,7 @@ import { spawnApp } from "@pointwise/testkit";
 import { AckPolicy, DeliverPolicy, nanos } from "nats";
 import type { Pool } from "pg";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
+import { combineShares, type MachineShares, readMachineTimes, sharesBetween } from "../lib/machine-time";
 import { type BenchResult, emit, type Figure, peakRssMb, quick } from "../lib/measure";
 import { withProfileDir } from "../lib/profile";
 import { cpuBetween, sampleCpu } from "./cpu";
@@ -81,11 +82,16 @@ async function cleanUp({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<void> {
   await fx.drop();
 }
 
-/** One measured slice of the baseline: events consumed, wall seconds, and this process's CPU seconds meanwhile. */
+/**
+ * One measured slice of the baseline: events consumed, wall seconds, this process's CPU seconds
+ * meanwhile, and how the machine's CPUs spent the slice (steal and disk waits move the baseline,
+ * which commits once per event, far more than the worker, which commits once per batch).
+ */
 interface Slice {
   events: number;
   seconds: number;
   cpuSeconds: number;
+  machine: MachineShares | null;
 }
 
 /**
@@ -106,6 +112,7 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
   return async (events, ms = Number.POSITIVE_INFINITY) => {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
+    const machine0 = readMachineTimes();
     let done = 0;
     // Batches of 100 keep a timed slice within about 0.3 s of its length; a fetch costs one round
     // trip, under 1% of a hundred upserts.
@@ -126,7 +133,13 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
       }
     }
     const cpu = process.cpuUsage(cpu0);
-    return { events: done, seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+    const machine1 = readMachineTimes();
+    return {
+      events: done,
+      seconds: (performance.now() - t0) / 1000,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      machine: machine0 && machine1 ? sharesBetween(machine0, machine1) : null,
+    };
   };
 }
 
@@ -138,6 +151,8 @@ interface WorkerRun {
   startSeconds: number;
   rssMb: number;
   cpu: Record<string, number>;
+  /** How the machine's CPUs spent the worker's running time (pauses excluded). */
+  machine: MachineShares | null;
   ledger: string;
   scores: string;
   users: string;
@@ -197,13 +212,18 @@ async function runWorker({ fx }: { fx: Fixture }, events: number, options: { pro
   };
   // CPU and time are summed over the pieces in which the worker ran.
   const cpu: Record<string, number> = {};
+  const pieces: { shares: MachineShares | null; seconds: number }[] = [];
   let sampler = sampleCpu();
+  let pieceTimes = readMachineTimes();
   let pieceStart = readyAt;
   let runningMs = 0;
   let pauses = 0;
   const endPiece = () => {
-    runningMs += performance.now() - pieceStart;
+    const ms = performance.now() - pieceStart;
+    runningMs += ms;
     for (const [group, seconds] of Object.entries(cpuBetween(sampler.first, sampler.stop(), pid, backends))) cpu[group] = (cpu[group] ?? 0) + seconds;
+    const now = readMachineTimes();
+    pieces.push({ shares: pieceTimes && now ? sharesBetween(pieceTimes, now) : null, seconds: ms / 1000 });
   };
   const deadline = Date.now() + 30 * 60_000;
   for (let polls = 0; !(await logged()); polls++) {
@@ -222,6 +242,7 @@ async function runWorker({ fx }: { fx: Fixture }, events: number, options: { pro
         process.kill(pid, "SIGCONT");
       }
       sampler = sampleCpu();
+      pieceTimes = readMachineTimes();
       pieceStart = performance.now();
       continue;
     }
@@ -237,7 +258,7 @@ async function runWorker({ fx }: { fx: Fixture }, events: number, options: { pro
   const rssMb = peakRssMb(pid);
   await worker.stop();
   const counts = rows[0] ?? { ledger: "?", scores: "?", users: "?" };
-  return { seconds: runningMs / 1000, pauses, startSeconds: (readyAt - spawnedAt) / 1000, rssMb, cpu, ...counts };
+  return { seconds: runningMs / 1000, pauses, startSeconds: (readyAt - spawnedAt) / 1000, rssMb, cpu, machine: combineShares(pieces), ...counts };
 }
 
 function describeCpu(cpu: Record<string, number>, seconds: number): string {
@@ -245,6 +266,24 @@ function describeCpu(cpu: Record<string, number>, seconds: number): string {
   const parts = Object.entries(cpu).map(([name, s]) => `${name} ${s.toFixed(1)} s (${Math.round((100 * s) / seconds)}% of a core)`);
   const total = Object.values(cpu).reduce((a, b) => a + b, 0);
   return `CPU over the worker's ${seconds.toFixed(1)} s of running: ${parts.join(", ")}; the machine's ${cores} cores were ${Math.round((100 * total) / (seconds * cores))}% busy`;
+}
+
+/**
+ * How much of the machine's CPU time the hypervisor took (steal) and how much went idle waiting on
+ * the disk, in the baseline's slices and while the worker ran: the baseline commits once per event,
+ * so a machine whose disk flushes slowly or whose hypervisor takes more in one run than in the next
+ * moves the baseline, and so the ratio, where the worker hardly notices.
+ */
+function describeMachineTime(slices: readonly Slice[], worker: MachineShares | null): string {
+  const known = slices.map((s) => s.machine).filter((m): m is MachineShares => m !== null);
+  if (known.length === 0 || !worker) return "the machine's CPU time by state could not be read (no /proc/stat)";
+  const pct = (x: number) => Math.round(100 * x);
+  const range = (k: keyof MachineShares) => {
+    const [lo, hi] = [pct(Math.min(...known.map((m) => m[k]))), pct(Math.max(...known.map((m) => m[k])))];
+    return lo === hi ? `${lo}%` : `${lo}-${hi}%`;
+  };
+  const all = combineShares(slices.map((s) => ({ shares: s.machine, seconds: s.seconds })));
+  return `the machine's CPU time by state (/proc/stat): in the baseline's slices steal ${range("steal")} (${pct(all?.steal ?? 0)}% over all) and iowait ${range("iowait")} (${pct(all?.iowait ?? 0)}%); while the worker ran steal ${pct(worker.steal)}% and iowait ${pct(worker.iowait)}%`;
 }
 
 async function main(): Promise<void> {
@@ -295,6 +334,7 @@ async function main(): Promise<void> {
     `baseline measured in ${slices.length} slices of ${BASELINE_SLICE_MS / 1000} s (${baselineEvents.toLocaleString("en")} events in all) of the same backlog alternated with the worker's run (B S B ... S B: the worker is paused with SIGSTOP after every ${PIECE_MS / 1000} s of running, and its statements in flight finish on its time), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; slices ${range(sliceRates)} events/s, the figure is all slices' events over their time; it writes one score row per event only: no log, ledger, state or rules`,
     `the baseline's own CPU (this process, which runs nothing else during a slice): ${range(sliceCpu)} µs per event over the slices, ${Math.round((1e6 * baselineCpuSeconds) / baselineEvents)} over all; the process used ${range(sliceBusy)}% of a core in each slice, so it spends more of its time ${baselineCpuSeconds >= baselineSeconds / 2 ? "computing (Prisma's client) than waiting on PostgreSQL" : "waiting on PostgreSQL than computing"}`,
     describeCpu(run.cpu, run.seconds),
+    describeMachineTime(slices, run.machine),
   );
   if (!met) {
     const short = [
