@@ -24,7 +24,7 @@ Object.assign(process.env, env);
 ensureDependencies();
 // TypeScript helpers load only now: a fresh clone has no tsx until ensureDependencies has installed it.
 const { tsImport } = await import("tsx/esm/api");
-const { formatNumber: fmt, hasSection, loadRecord, mergeResults, replaceSection, saveRecord } = await tsImport("./lib/report.ts", import.meta.url);
+const { formatNumber: fmt, hasSection, loadRecord, mergeResults, replaceSection, roundingFor, saveRecord } = await tsImport("./lib/report.ts", import.meta.url);
 const { describeShares, readMachineTimes, sharesBetween } = await tsImport("./lib/machine-time.ts", import.meta.url);
 ensureServices(env);
 ensurePrismaClient();
@@ -124,8 +124,9 @@ function markdown(results, startedAt) {
     }
     lines.push("| figure | value | baseline (same run) | ratio | target | met |", "|---|---:|---:|---:|---|---|");
     for (const f of r.figures) {
+      const rounding = roundingFor(f);
       lines.push(
-        `| ${f.name}${f.note ? ` (${f.note})` : ""} | ${fmt(f.value)} ${f.unit} | ${f.baseline === undefined ? "" : `${fmt(f.baseline)} ${f.unit}`} | ${f.ratio === undefined ? "" : `${fmt(f.ratio)}x`} | ${f.target ?? ""} | ${f.met === undefined ? "" : f.met ? "yes" : "**no**"} |`,
+        `| ${f.name}${f.note ? ` (${f.note})` : ""} | ${fmt(f.value, rounding)} ${f.unit} | ${f.baseline === undefined ? "" : `${fmt(f.baseline)} ${f.unit}`} | ${f.ratio === undefined ? "" : `${fmt(f.ratio, rounding)}x`} | ${f.target ?? ""} | ${f.met === undefined ? "" : f.met ? "yes" : "**no**"} |`,
       );
     }
     lines.push("", `Peak RSS: ${r.memory.map((m) => `${m.process} ${m.peakRssMb} MiB`).join(", ")}.`);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { formatNumber, hasSection, loadRecord, mergeResults, type RunRecord, replaceSection, saveRecord } from "./report";
+import { formatNumber, hasSection, loadRecord, mergeResults, type RunRecord, replaceSection, roundingFor, saveRecord } from "./report";
 
 describe("formatNumber", () => {
   it("prints whole numbers with separators from 100 up and three significant digits below, nothing for a missing figure", () => {
@@ -9,6 +9,31 @@ describe("formatNumber", () => {
     expect(formatNumber(0.050812)).toBe("0.0508");
     expect(formatNumber(12.536)).toBe("12.5");
     expect(formatNumber(undefined)).toBe("");
+  });
+
+  it("rounds down or up when told, at every size", () => {
+    expect(formatNumber(0.59967, "down")).toBe("0.599");
+    expect(formatNumber(0.59967)).toBe("0.6");
+    expect(formatNumber(20.04, "up")).toBe("20.1");
+    expect(formatNumber(19_999.6, "down")).toBe("19,999");
+    expect(formatNumber(0.0484, "down")).toBe("0.0484");
+    expect(formatNumber(0.6, "up")).toBe("0.6");
+    expect(formatNumber(0, "down")).toBe("0");
+  });
+});
+
+describe("roundingFor", () => {
+  it("never lets a missed figure print as meeting its target", () => {
+    const missed = { value: 0.59967, met: false, target: ">= 0.60 x baseline" };
+    expect(formatNumber(missed.value, roundingFor(missed))).toBe("0.599");
+    const slow = { value: 20.04, met: false, target: "<= 20 ms" };
+    expect(formatNumber(slow.value, roundingFor(slow))).toBe("20.1");
+  });
+
+  it("rounds to the nearest where the target was met or there is none", () => {
+    expect(roundingFor({ met: true, target: ">= 0.60 x baseline" })).toBe("nearest");
+    expect(roundingFor({})).toBe("nearest");
+    expect(roundingFor({ met: false, target: "0" })).toBe("nearest");
   });
 });
 

@@ -3,10 +3,34 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-/** A figure as the report prints it: whole numbers with separators from 100 up, three significant digits below. */
-export function formatNumber(n: number | undefined | null): string {
+/** Which way a printed figure is rounded. */
+export type Rounding = "nearest" | "down" | "up";
+
+/**
+ * A figure as the report prints it: whole numbers with separators from 100 up, three significant
+ * digits below; rounded to the nearest unless told otherwise (see roundingFor).
+ */
+export function formatNumber(n: number | undefined | null, rounding: Rounding = "nearest"): string {
   if (n === undefined || n === null) return "";
-  return Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en") : Number(n.toPrecision(3)).toString();
+  if (rounding === "nearest") return Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en") : Number(n.toPrecision(3)).toString();
+  const round = rounding === "down" ? Math.floor : Math.ceil;
+  if (Math.abs(n) >= 100) return round(n).toLocaleString("en");
+  if (n === 0) return "0";
+  const scale = 10 ** (2 - Math.floor(Math.log10(Math.abs(n))));
+  // toPrecision(12) drops the binary noise of the multiplication (0.6 * 1000 = 600.0000000000001).
+  return Number((round(Number((n * scale).toPrecision(12))) / scale).toPrecision(3)).toString();
+}
+
+/**
+ * How to round a figure that missed its target, so that the report never prints it as meeting the
+ * target (0.59967x printed as "0.6x" beside ">= 0.60 x baseline" and "no"): down under an at-least
+ * target, up under an at-most one; a figure that met its target, or has none, to the nearest.
+ */
+export function roundingFor(figure: { met?: boolean; target?: string }): Rounding {
+  if (figure.met !== false || !figure.target) return "nearest";
+  if (figure.target.startsWith(">=")) return "down";
+  if (figure.target.startsWith("<=")) return "up";
+  return "nearest";
 }
 
 /** Whether the document has both markers of the named generated section. */
