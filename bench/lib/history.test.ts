@@ -21,6 +21,13 @@ describe("historyEntry", () => {
     expect(e).toEqual({ path: "read", measuredAt: "2026-11-21T10:00:00.000Z", commit: "abc1234", machine, ratios: { "leaderboard req/s": 1.1 } });
   });
 
+  it("adds nothing for a run whose benchmark said its figures are not valid", () => {
+    const figures = [{ name: "lb", ratio: 1.2 }];
+    const at = "2026-11-22T00:54:00.000Z";
+    expect(historyEntry({ path: "read", figures, invalid: "a fixed-rate run achieved only 654 of 2666 req/s" }, at, "x", machine)).toBeNull();
+    expect(historyEntry({ path: "read", figures }, at, "x", machine)?.ratios).toEqual({ lb: 1.2 });
+  });
+
   it("records the method a path measured with, and none for method 1", () => {
     const at = "2026-11-21T10:00:00.000Z";
     const figures = [{ name: "lb", ratio: 1 }];

@@ -35,11 +35,15 @@ export interface PathResult extends RecordedPath {
   figures?: { name: string; ratio?: number }[];
   missing?: boolean;
   failed?: string;
+  invalid?: string;
 }
 
-/** The entry a path's result adds to the history, or null when it measured nothing. */
+/**
+ * The entry a path's result adds to the history, or null when it measured nothing or its benchmark
+ * said its figures are not valid (so the repeatability table never compares such a run).
+ */
 export function historyEntry(result: PathResult, measuredAt: string, commit: string, machine: MachineKey): HistoryEntry | null {
-  if (result.missing || result.failed || !result.figures) return null;
+  if (result.missing || result.failed || result.invalid || !result.figures) return null;
   const ratios: Record<string, number> = {};
   for (const f of result.figures) if (typeof f.ratio === "number" && Number.isFinite(f.ratio)) ratios[f.name] = f.ratio;
   if (Object.keys(ratios).length === 0) return null;

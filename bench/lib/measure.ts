@@ -30,6 +30,8 @@ export interface BenchResult {
   figures: Figure[];
   memory: { process: string; peakRssMb: number }[];
   notes: string[];
+  /** Why this run's figures are not valid (its load could not be applied as planned); reported, kept out of the history. */
+  invalid?: string;
 }
 
 /** Peak resident memory of a process (VmHWM), in MiB. */

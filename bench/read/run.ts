@@ -301,7 +301,14 @@ async function main(): Promise<void> {
   });
   for (const problem of loadProblems) notes.push(`LOAD ERRORS (the figures of this run are not valid): ${problem}`);
   await fx.drop();
-  const result: BenchResult = { path: "read", method: METHOD, figures, memory, notes };
+  const result: BenchResult = {
+    path: "read",
+    method: METHOD,
+    figures,
+    memory,
+    notes,
+    ...(loadProblems.length > 0 ? { invalid: loadProblems.join("; ") } : {}),
+  };
   emit(result);
 }
 
