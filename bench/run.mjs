@@ -24,8 +24,8 @@ Object.assign(process.env, env);
 ensureDependencies();
 // TypeScript helpers load only now: a fresh clone has no tsx until ensureDependencies has installed it.
 const { tsImport } = await import("tsx/esm/api");
-const { formatNumber: fmt, hasSection, loadRecord, mergeResults, replaceSection, roundingFor, saveRecord } = await tsImport("./lib/report.ts", import.meta.url);
-const { describeShares, readMachineTimes, sharesBetween } = await tsImport("./lib/machine-time.ts", import.meta.url);
+const { hasSection, loadRecord, mergeResults, replaceSection, runMarkdown, saveRecord } = await tsImport("./lib/report.ts", import.meta.url);
+const { withMachineShares } = await tsImport("./lib/machine-time.ts", import.meta.url);
 ensureServices(env);
 ensurePrismaClient();
 ensureDatabase(env);
@@ -66,10 +66,9 @@ const machine = {
     .join(" "),
 };
 
-function runBench(name) {
+/** Runs one benchmark in a process of its own and returns what it printed, or why it printed nothing. */
+function spawnBench(name, script) {
   return new Promise((resolve) => {
-    const script = path.join(root, "bench", name, "run.ts");
-    if (!existsSync(script)) return resolve({ path: name, missing: true });
     step(`benchmark: ${name}${quick ? " (quick)" : ""}`);
     const child = spawn(process.execPath, ["--import", "tsx", script, ...(quick ? ["--quick"] : [])], {
       cwd: root,
@@ -77,20 +76,26 @@ function runBench(name) {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
-    // How the machine's CPUs spent the benchmark: steal (the hypervisor's) and disk waits move
-    // figures on a shared machine without anything in the benchmark changing.
-    const times0 = readMachineTimes();
     child.stdout.on("data", (d) => {
       out += d;
       process.stdout.write(d);
     });
     child.on("exit", (code) => {
       const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
-      const times1 = readMachineTimes();
-      const machineTime = times0 && times1 ? sharesBetween(times0, times1) : null;
-      resolve(line ? { ...JSON.parse(line.slice(13)), machineTime } : { path: name, failed: `exit ${code}` });
+      resolve(line ? JSON.parse(line.slice(13)) : { path: name, failed: `exit ${code}` });
     });
   });
+}
+
+/**
+ * One benchmark's result with how the machine's CPUs spent it: steal (the hypervisor's) and disk
+ * waits move figures on a shared machine without anything in the benchmark changing.
+ */
+async function runBench(name) {
+  const script = path.join(root, "bench", name, "run.ts");
+  if (!existsSync(script)) return { path: name, missing: true };
+  const { value, shares } = await withMachineShares(() => spawnBench(name, script));
+  return value.failed ? value : { ...value, machineTime: shares };
 }
 
 /** The commit measured: its short hash, with "+dirty" when files other than the ones the bench writes had changes. */
@@ -107,37 +112,6 @@ function commitMeasured() {
   }
 }
 
-function markdown(results, startedAt) {
-  const lines = [
-    `Run ${startedAt}${quick ? " (quick mode: short runs, figures are rough)" : ""} on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB${machine.boot ? ` (boot ${machine.boot})` : ""}, Node ${machine.node}; load average at start ${machine.loadAverageAtStart}.`,
-    "",
-  ];
-  for (const r of results) {
-    lines.push(`### ${r.path}`, "", ...(r.measuredAt ? [`Measured ${r.measuredAt}.`, ""] : []));
-    if (r.missing) {
-      lines.push("No benchmark script yet.", "");
-      continue;
-    }
-    if (r.failed) {
-      lines.push(`The benchmark failed (${r.failed}); see the run's output.`, "");
-      continue;
-    }
-    lines.push("| figure | value | baseline (same run) | ratio | target | met |", "|---|---:|---:|---:|---|---|");
-    for (const f of r.figures) {
-      const rounding = roundingFor(f);
-      lines.push(
-        `| ${f.name}${f.note ? ` (${f.note})` : ""} | ${fmt(f.value, rounding)} ${f.unit} | ${f.baseline === undefined ? "" : `${fmt(f.baseline)} ${f.unit}`} | ${f.ratio === undefined ? "" : `${fmt(f.ratio, rounding)}x`} | ${f.target ?? ""} | ${f.met === undefined ? "" : f.met ? "yes" : "**no**"} |`,
-      );
-    }
-    lines.push("", `Peak RSS: ${r.memory.map((m) => `${m.process} ${m.peakRssMb} MiB`).join(", ")}.`);
-    // Results recorded before this was measured have no machineTime; they say nothing rather than "could not be read".
-    if (r.machineTime !== undefined) lines.push("", `${describeShares(r.machineTime, "Over this benchmark")}.`);
-    for (const n of r.notes ?? []) lines.push("", `- ${n}`);
-    lines.push("");
-  }
-  return lines.join("\n");
-}
-
 const startedAt = new Date().toISOString();
 const results = [];
 for (const p of paths) results.push(await runBench(p));
@@ -147,7 +121,7 @@ mkdirSync(dir, { recursive: true });
 // measured again without re-running everything; each path says when it was measured.
 const stamped = results.map((r) => ({ ...r, measuredAt: startedAt }));
 const merged = only ? mergeResults(loadRecord(dir, quick), stamped, quick, ALL_PATHS) : stamped;
-const md = markdown(merged, startedAt);
+const md = runMarkdown({ startedAt, quick, machine, results: merged });
 saveRecord(dir, { startedAt, quick, machine, results: merged }, md);
 writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, "-")}.json`), JSON.stringify({ startedAt, quick, machine, results: stamped }, null, 2));
 let repeat = null;

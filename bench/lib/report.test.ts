@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { formatNumber, hasSection, loadRecord, mergeResults, type RunRecord, replaceSection, roundingFor, saveRecord } from "./report";
+import { formatNumber, hasSection, loadRecord, mergeResults, type RunRecord, replaceSection, roundingFor, runMarkdown, saveRecord } from "./report";
 
 describe("formatNumber", () => {
   it("prints whole numbers with separators from 100 up and three significant digits below, nothing for a missing figure", () => {
@@ -34,6 +34,57 @@ describe("roundingFor", () => {
     expect(roundingFor({ met: true, target: ">= 0.60 x baseline" })).toBe("nearest");
     expect(roundingFor({})).toBe("nearest");
     expect(roundingFor({ met: false, target: "0" })).toBe("nearest");
+  });
+});
+
+describe("runMarkdown", () => {
+  const machine = { cpu: "Intel(R) Xeon(R) Processor", cores: 2, boot: "c25332e482e4", memoryGiB: 24, node: "20.20.2", loadAverageAtStart: "0.89 1.00 1.55" };
+  const md = runMarkdown({
+    startedAt: "2026-11-22T00:54:57.029Z",
+    quick: false,
+    machine,
+    results: [
+      {
+        path: "ingest",
+        measuredAt: "2026-11-22T00:54:57.029Z",
+        figures: [
+          { name: "earn-event requests/s", unit: "req/s", value: 2484.8, baseline: 3954.3, ratio: 0.59967, target: ">= 0.60 x baseline", met: false },
+          { name: "batch events/s", unit: "events/s", value: 33333.3, target: ">= 20,000 events/s", met: true },
+        ],
+        memory: [{ process: "ingest-api", peakRssMb: 279.1 }],
+        notes: ["a note"],
+        machineTime: { busy: 0.544, steal: 0.2, iowait: 0.004 },
+      },
+      { path: "scoring", figures: [{ name: "events/s", unit: "events/s", value: 4116.3 }], memory: [], notes: [] },
+      { path: "read", failed: "exit 1" },
+      { path: "indexer", missing: true },
+    ],
+  });
+  const lines = md.split("\n");
+
+  it("describes the machine first", () => {
+    expect(lines[0]).toBe(
+      "Run 2026-11-22T00:54:57.029Z on Intel(R) Xeon(R) Processor, 2 cores, 24 GiB (boot c25332e482e4), Node 20.20.2; load average at start 0.89 1.00 1.55.",
+    );
+  });
+
+  it("prints a missed figure rounded away from its target and a met one to the nearest", () => {
+    expect(lines).toContain("| earn-event requests/s | 2,484 req/s | 3,954 req/s | 0.599x | >= 0.60 x baseline | **no** |");
+    expect(lines).toContain("| batch events/s | 33,333 events/s |  |  | >= 20,000 events/s | yes |");
+  });
+
+  it("gives each path's peak RSS, how the machine spent it and its notes, and says nothing of machine time where none was recorded", () => {
+    expect(lines).toContain("Peak RSS: ingest-api 279.1 MiB.");
+    expect(lines).toContain(
+      "Over this benchmark the machine's cores were 54% busy, 20% of their time was taken by the hypervisor (steal) and 0% idle waiting on the disk (iowait).",
+    );
+    expect(lines).toContain("- a note");
+    expect(md.match(/Over this benchmark/g)).toHaveLength(1);
+  });
+
+  it("says which paths failed or have no benchmark", () => {
+    expect(lines).toContain("The benchmark failed (exit 1); see the run's output.");
+    expect(lines).toContain("No benchmark script yet.");
   });
 });
 

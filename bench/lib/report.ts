@@ -2,6 +2,8 @@
 // and merged, and how a generated section of docs/performance.md is replaced.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { describeShares, type MachineShares } from "./machine-time";
+import type { BenchResult } from "./measure";
 
 /** Which way a printed figure is rounded. */
 export type Rounding = "nearest" | "down" | "up";
@@ -60,6 +62,58 @@ export interface RunRecord<R extends PathResult = PathResult> {
   quick: boolean;
   results: R[];
   [key: string]: unknown;
+}
+
+/** The machine a run describes itself by (bench/run.mjs). */
+export interface MachineDescription {
+  cpu: string;
+  cores: number;
+  boot?: string;
+  memoryGiB: number;
+  node: string;
+  loadAverageAtStart: string;
+}
+
+/** A path's result as a run's record holds it: what its benchmark printed, or why it has none. */
+export type ReportedPath = PathResult &
+  Partial<BenchResult> & {
+    missing?: boolean;
+    failed?: string;
+    /** How the machine's CPUs spent the benchmark; absent in results recorded before it was measured. */
+    machineTime?: MachineShares | null;
+  };
+
+/** The run's report in Markdown: the machine, then per path its figures, peak RSS, machine time and notes. */
+export function runMarkdown(run: { startedAt: string; quick: boolean; machine: MachineDescription; results: readonly ReportedPath[] }): string {
+  const { machine } = run;
+  const lines = [
+    `Run ${run.startedAt}${run.quick ? " (quick mode: short runs, figures are rough)" : ""} on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB${machine.boot ? ` (boot ${machine.boot})` : ""}, Node ${machine.node}; load average at start ${machine.loadAverageAtStart}.`,
+    "",
+  ];
+  for (const r of run.results) {
+    lines.push(`### ${r.path}`, "", ...(r.measuredAt ? [`Measured ${r.measuredAt}.`, ""] : []));
+    if (r.missing) {
+      lines.push("No benchmark script yet.", "");
+      continue;
+    }
+    if (r.failed) {
+      lines.push(`The benchmark failed (${r.failed}); see the run's output.`, "");
+      continue;
+    }
+    lines.push("| figure | value | baseline (same run) | ratio | target | met |", "|---|---:|---:|---:|---|---|");
+    for (const f of r.figures ?? []) {
+      const rounding = roundingFor(f);
+      lines.push(
+        `| ${f.name}${f.note ? ` (${f.note})` : ""} | ${formatNumber(f.value, rounding)} ${f.unit} | ${f.baseline === undefined ? "" : `${formatNumber(f.baseline)} ${f.unit}`} | ${f.ratio === undefined ? "" : `${formatNumber(f.ratio, rounding)}x`} | ${f.target ?? ""} | ${f.met === undefined ? "" : f.met ? "yes" : "**no**"} |`,
+      );
+    }
+    lines.push("", `Peak RSS: ${(r.memory ?? []).map((m) => `${m.process} ${m.peakRssMb} MiB`).join(", ")}.`);
+    // Results recorded before this was measured have no machineTime; they say nothing rather than "could not be read".
+    if (r.machineTime !== undefined) lines.push("", `${describeShares(r.machineTime, "Over this benchmark")}.`);
+    for (const n of r.notes ?? []) lines.push("", `- ${n}`);
+    lines.push("");
+  }
+  return lines.join("\n");
 }
 
 /**

@@ -15,7 +15,7 @@ import { spawnApp } from "@pointwise/testkit";
 import { AckPolicy, DeliverPolicy, nanos } from "nats";
 import type { Pool } from "pg";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
-import { combineShares, type MachineShares, readMachineTimes, sharesBetween } from "../lib/machine-time";
+import { combineShares, type MachineShares, readMachineTimes, sharesBetween, withMachineShares } from "../lib/machine-time";
 import { type BenchResult, emit, type Figure, peakRssMb, quick } from "../lib/measure";
 import { withProfileDir } from "../lib/profile";
 import { cpuBetween, sampleCpu } from "./cpu";
@@ -82,16 +82,11 @@ async function cleanUp({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<void> {
   await fx.drop();
 }
 
-/**
- * One measured slice of the baseline: events consumed, wall seconds, this process's CPU seconds
- * meanwhile, and how the machine's CPUs spent the slice (steal and disk waits move the baseline,
- * which commits once per event, far more than the worker, which commits once per batch).
- */
+/** One measured slice of the baseline: events consumed, wall seconds, and this process's CPU seconds meanwhile. */
 interface Slice {
   events: number;
   seconds: number;
   cpuSeconds: number;
-  machine: MachineShares | null;
 }
 
 /**
@@ -112,7 +107,6 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
   return async (events, ms = Number.POSITIVE_INFINITY) => {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const machine0 = readMachineTimes();
     let done = 0;
     // Batches of 100 keep a timed slice within about 0.3 s of its length; a fetch costs one round
     // trip, under 1% of a hundred upserts.
@@ -133,13 +127,7 @@ async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events
       }
     }
     const cpu = process.cpuUsage(cpu0);
-    const machine1 = readMachineTimes();
-    return {
-      events: done,
-      seconds: (performance.now() - t0) / 1000,
-      cpuSeconds: (cpu.user + cpu.system) / 1e6,
-      machine: machine0 && machine1 ? sharesBetween(machine0, machine1) : null,
-    };
+    return { events: done, seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
   };
 }
 
@@ -274,7 +262,7 @@ function describeCpu(cpu: Record<string, number>, seconds: number): string {
  * so a machine whose disk flushes slowly or whose hypervisor takes more in one run than in the next
  * moves the baseline, and so the ratio, where the worker hardly notices.
  */
-function describeMachineTime(slices: readonly Slice[], worker: MachineShares | null): string {
+function describeMachineTime(slices: readonly { seconds: number; machine: MachineShares | null }[], worker: MachineShares | null): string {
   const known = slices.map((s) => s.machine).filter((m): m is MachineShares => m !== null);
   if (known.length === 0 || !worker) return "the machine's CPU time by state could not be read (no /proc/stat)";
   const pct = (x: number) => Math.round(100 * x);
@@ -301,12 +289,14 @@ async function main(): Promise<void> {
   await measureBaseline(BASELINE_WARMUP);
   // The slices never ask for more than the backlog holds (a fetch would wait for events that never come).
   let left = EVENTS - BASELINE_WARMUP;
-  const slices: Slice[] = [];
+  // Each slice also records how the machine's CPUs spent it: steal and disk waits move the baseline,
+  // which commits once per event, far more than the worker, which commits once per batch.
+  const slices: (Slice & { machine: MachineShares | null })[] = [];
   const baselineSlice = async () => {
     if (left === 0) return;
-    const slice = await measureBaseline(left, BASELINE_SLICE_MS);
+    const { value: slice, shares } = await withMachineShares(() => measureBaseline(left, BASELINE_SLICE_MS));
     left -= slice.events;
-    slices.push(slice);
+    slices.push({ ...slice, machine: shares });
   };
   await baselineSlice();
   const profileDir = process.argv.includes("--profile") ? mkdtempSync(path.join(os.tmpdir(), "pw-prof-")) : undefined;
