@@ -1,5 +1,5 @@
 import os from "node:os";
-import { combineShares, describeShares, parseProcStat, readMachineTimes, sharesBetween, withMachineShares } from "./machine-time";
+import { combineShares, describeShares, parseProcStat, readMachineTimes, sharesBetween, sparedParts, withMachineShares } from "./machine-time";
 
 // The first lines of /proc/stat as a 2-core Linux 6.x guest prints them.
 const STAT = `cpu  252872 0 35883 216984 4533 0 9483 51392 0 0
@@ -49,6 +49,41 @@ describe("sharesBetween", () => {
   it("never reports a negative share when a counter steps back (a CPU taken offline)", () => {
     const after = { ...before, user: 200, iowait: 5 };
     expect(sharesBetween(before, after)).toEqual({ busy: 1, steal: 0, iowait: 0 });
+  });
+});
+
+describe("sparedParts", () => {
+  const part = (name: string, steal: number | null) => ({ name, shares: steal === null ? null : { busy: 0.5, steal, iowait: 0 } });
+  const names = (parts: readonly { name: string }[]) => parts.map((p) => p.name);
+
+  it("keeps the parts in which the hypervisor took at most the limit and leaves out the rest, in their order", () => {
+    const parts = [part("a", 0), part("b", 0.3), part("c", 0.05), part("d", 0.051), part("e", 0.01)];
+    const spared = sparedParts(parts, (p) => p.shares, 0.05, 2);
+    expect(names(spared.kept)).toEqual(["a", "c", "e"]);
+    expect(names(spared.left)).toEqual(["b", "d"]);
+    expect(spared.spared).toBe(3);
+    expect(spared.fellBack).toBe(false);
+  });
+
+  it("counts a part without a reading as spared", () => {
+    const spared = sparedParts([part("a", null), part("b", 0.2)], (p) => p.shares, 0.05, 1);
+    expect(names(spared.kept)).toEqual(["a"]);
+    expect(names(spared.left)).toEqual(["b"]);
+  });
+
+  it("keeps every part, and says so, when fewer than the minimum were spared", () => {
+    const parts = [part("a", 0.2), part("b", 0.01), part("c", 0.4)];
+    const spared = sparedParts(parts, (p) => p.shares, 0.05, 2);
+    expect(names(spared.kept)).toEqual(["a", "b", "c"]);
+    expect(spared.left).toEqual([]);
+    expect(spared.spared).toBe(1);
+    expect(spared.fellBack).toBe(true);
+  });
+
+  it("does not call keeping every part a fall-back when none was stolen from", () => {
+    const spared = sparedParts([part("a", 0)], (p) => p.shares, 0.05, 5);
+    expect(names(spared.kept)).toEqual(["a"]);
+    expect(spared.fellBack).toBe(false);
   });
 });
 

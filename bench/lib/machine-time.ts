@@ -68,6 +68,30 @@ export function combineShares(parts: readonly { shares: MachineShares | null; se
   return { busy: mean("busy"), steal: mean("steal"), iowait: mean("iowait") };
 }
 
+/** The parts of a measurement kept and left out by `sparedParts`. */
+export interface SparedParts<T> {
+  kept: T[];
+  left: T[];
+  /** How many parts the hypervisor spared (as many as `kept` unless it fell back). */
+  spared: number;
+  /** True when fewer than the minimum were spared, so every part is kept. */
+  fellBack: boolean;
+}
+
+/**
+ * The parts of a measurement (slices of a baseline, say) in which the hypervisor took at most
+ * `maxSteal` of the machine's CPU time, and those it took more of. A part without a reading counts
+ * as spared (nothing says otherwise). When fewer than `minKept` parts were spared, all are kept and
+ * `fellBack` says so: a machine that is stolen from all the time has no quiet parts to choose.
+ */
+export function sparedParts<T>(parts: readonly T[], sharesOf: (part: T) => MachineShares | null, maxSteal: number, minKept: number): SparedParts<T> {
+  const kept: T[] = [];
+  const left: T[] = [];
+  for (const part of parts) ((sharesOf(part)?.steal ?? 0) <= maxSteal ? kept : left).push(part);
+  if (kept.length < minKept) return { kept: [...parts], left: [], spared: kept.length, fellBack: left.length > 0 };
+  return { kept, left, spared: kept.length, fellBack: false };
+}
+
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 
 /** One sentence for a report: how busy the cores were and how much the hypervisor and the disk took. */
