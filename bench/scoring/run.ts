@@ -46,7 +46,7 @@ const BASELINE_SLICE_MS = quick ? 300 : 5_000;
 // slice came out 3-23% below the last one in three runs there. The untimed warm-up reads a slice
 // of the backlog of its own.
 const BASELINE_WARMUP = Math.min(Math.floor(EVENTS / 4), quick ? 200 : 5_000);
-// The baseline commits once per event, so every round trip waits on both cores: a slice in which
+// The baseline commits once per event and waits for its PostgreSQL backend every event: a slice in which
 // the hypervisor took a few percent of the machine's CPU time runs far slower than that share (on
 // "Intel host 3" of docs/performance.md a run with 17% steal in its slices ran the baseline 27% slower
 // than one with 2%), and the ratio moved with the host's other tenants. Such slices are reported but
