@@ -97,6 +97,9 @@ interface Slice {
   cpuSeconds: number;
 }
 
+/** A slice with how the machine's CPUs spent it (null where /proc/stat cannot be read). */
+type TimedSlice = Slice & { machine: MachineShares | null };
+
 /**
  * The naive consumer: one Prisma upsert per event (Prisma sends it as one INSERT … ON CONFLICT),
  * then ack. Each call of the returned function consumes the next messages of the backlog, at most
@@ -258,7 +261,7 @@ async function runWorker({ fx }: { fx: Fixture }, events: number, options: { pro
 }
 
 /** Which of the baseline's slices its rate was taken from, and what the others would have made of it. */
-function describeSpared(spared: SparedParts<Slice & { machine: MachineShares | null }>, rate: number, allRate: number): string {
+function describeSpared(spared: SparedParts<TimedSlice>, rate: number, allRate: number): string {
   const limit = `${Math.round(100 * STEAL_LIMIT)}%`;
   const rates = (of: readonly Slice[]) => of.map((s) => Math.round(s.events / s.seconds)).join(", ");
   if (spared.fellBack) {
@@ -284,7 +287,7 @@ function describeCpu(cpu: Record<string, number>, seconds: number): string {
  * so a machine whose disk flushes slowly or whose hypervisor takes more in one run than in the next
  * moves the baseline, and so the ratio, where the worker hardly notices.
  */
-function describeMachineTime(slices: readonly { seconds: number; machine: MachineShares | null }[], worker: MachineShares | null): string {
+function describeMachineTime(slices: readonly TimedSlice[], worker: MachineShares | null): string {
   const known = slices.map((s) => s.machine).filter((m): m is MachineShares => m !== null);
   if (known.length === 0 || !worker) return "the machine's CPU time by state could not be read (no /proc/stat)";
   const pct = (x: number) => Math.round(100 * x);
@@ -305,15 +308,15 @@ async function main(): Promise<void> {
   const users = usersFor(EVENTS);
   const notes: string[] = [`${EVENTS.toLocaleString("en")} events of ${users.toLocaleString("en")} users in the backlog`];
   // The baseline alternates with the worker's run (B S B ... S B), on consecutive slices of the same
-  // backlog, and its rate is all slices' events over their time: a machine that gets busier or
-  // quieter during the run moves both sides alike.
+  // backlog, and its rate is its slices' events over their time (the slices the hypervisor spared,
+  // see STEAL_LIMIT): a machine that gets busier or quieter during the run moves both sides alike.
   const measureBaseline = await baseline(setup);
   await measureBaseline(BASELINE_WARMUP);
   // The slices never ask for more than the backlog holds (a fetch would wait for events that never come).
   let left = EVENTS - BASELINE_WARMUP;
   // Each slice also records how the machine's CPUs spent it: steal and disk waits move the baseline,
   // which commits once per event, far more than the worker, which commits once per batch.
-  const slices: (Slice & { machine: MachineShares | null })[] = [];
+  const slices: TimedSlice[] = [];
   const baselineSlice = async () => {
     if (left === 0) return;
     const { value: slice, shares } = await withMachineShares(() => measureBaseline(left, BASELINE_SLICE_MS));
