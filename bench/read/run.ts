@@ -2,7 +2,7 @@
 // requests/s, each beside a bare express server answering the same bytes in the same run; latency at
 // limit 100 at a fixed offered rate as well as at saturation; the time to rebuild a leaderboard of
 // 100,000 and 1,000,000 users; peak RSS. Every load run must answer only 2xx without errors.
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnApp } from "@pointwise/testkit";
@@ -108,6 +108,16 @@ async function warm(url: string, paths: readonly string[], headers: Record<strin
 }
 
 async function main(): Promise<void> {
+  // The bytes the bare servers answer with; removed when the benchmark ends, however it ends.
+  const bodies = mkdtempSync(path.join(os.tmpdir(), "pw-bench-read-"));
+  try {
+    await measure(bodies);
+  } finally {
+    rmSync(bodies, { recursive: true, force: true });
+  }
+}
+
+async function measure(bodies: string): Promise<void> {
   const fx = await createFixture();
   await seedUsers(fx, fx.campaignId, SMALL);
   const appEnv = { ...fx.env, CACHE_TTL_MS: "600000" };
@@ -120,7 +130,7 @@ async function main(): Promise<void> {
   for (const limit of [100, 1000]) {
     const p = `/leaderboard?campaign_id=bnch-0001&limit=${limit}`;
     const bytes = await bodyOf(p);
-    const file = path.join(os.tmpdir(), `pw-bench-lb-${limit}.json`);
+    const file = path.join(bodies, `leaderboard-${limit}.json`);
     writeFileSync(file, bytes);
     const bare = await startChild("bench/lib/bare-server.ts", ["fixed", file]);
     const bareUrl = `http://127.0.0.1:${bare.port}${p}`;
@@ -199,7 +209,7 @@ async function main(): Promise<void> {
   const headers = { "x-api-key": fx.apiKey };
   await warm(read.url, paths, headers);
   const sample = await bodyOf(paths[0] as string, headers);
-  const file = path.join(os.tmpdir(), "pw-bench-user.json");
+  const file = path.join(bodies, "user.json");
   writeFileSync(file, sample);
   const bare = await startChild("bench/lib/bare-server.ts", ["fixed", file]);
   const userRuns = await alternate(

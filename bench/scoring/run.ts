@@ -270,7 +270,8 @@ function describeSpared(spared: SparedParts<TimedSlice>, rate: number, allRate: 
   if (spared.left.length === 0) {
     return `the hypervisor took at most ${limit} of the machine's CPU time in every slice of the baseline, so its rate is over all of them`;
   }
-  const steal = spared.left.map((s) => `${Math.round(100 * (s.machine?.steal ?? 0))}%`).join(", ");
+  // One decimal: a slice just over the limit (5.3%) would otherwise print as the limit itself.
+  const steal = spared.left.map((s) => `${(100 * (s.machine?.steal ?? 0)).toFixed(1)}%`).join(", ");
   return `${spared.left.length} of the baseline's ${spared.kept.length + spared.left.length} slices, in which the hypervisor took more than ${limit} of the machine's CPU time (${steal}), are left out of its rate: they ran at ${rates(spared.left)} events/s against ${rates(spared.kept)} in the others; over all slices the baseline made ${Math.round(allRate)} events/s, ${Math.round(rate)} without them`;
 }
 
