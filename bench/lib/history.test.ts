@@ -36,6 +36,18 @@ describe("historyEntry", () => {
     expect(historyEntry({ path: "read", figures }, at, "x", machine)).not.toHaveProperty("method");
   });
 
+  it("records each ratio's two sides where the figure has a value and a baseline", () => {
+    const figures = [
+      { name: "rps", value: 4800, baseline: 6600, ratio: 4800 / 6600 },
+      { name: "paired", value: 10, ratio: 1.1 },
+      { name: "rebuild ms", value: 49 },
+    ];
+    const e = historyEntry({ path: "ingest", figures }, "2026-11-21T10:00:00.000Z", "x", machine);
+    expect(e?.sides).toEqual({ rps: { value: 4800, baseline: 6600 } });
+    expect(e?.ratios).toEqual({ rps: 4800 / 6600, paired: 1.1 });
+    expect(historyEntry({ path: "ingest", figures: [{ name: "paired", ratio: 1.1 }] }, "2026-11-21T10:00:00.000Z", "x", machine)).not.toHaveProperty("sides");
+  });
+
   it("records the machine's boot when the run knows it", () => {
     const e = historyEntry({ path: "read", figures: [{ name: "lb", ratio: 1 }] }, "2026-11-21T10:00:00.000Z", "x", { ...machine, boot: "b1" });
     expect(e?.machine).toEqual({ ...machine, boot: "b1" });
@@ -110,6 +122,24 @@ describe("repeatability", () => {
     expect(r.moved).toEqual([{ path: "ingest", figure: "rps", spread: 0.9 / 0.8 }]);
     expect(r.markdown).toContain("| rps | 0.8x | 0.9x | 12.5% | **12.5%** |");
     expect(r.markdown).toContain('Moved more than 5.0% between the last two runs: ingest "rps" (12.5%).');
+  });
+
+  it("says how each side of a moved ratio changed when both runs recorded their sides", () => {
+    const before = { ...entry("scoring", "2026-11-20T10:00:00.000Z", { eps: 5990 / 409 }), sides: { eps: { value: 5990, baseline: 409 } } };
+    const after = { ...entry("scoring", "2026-11-21T10:00:00.000Z", { eps: 6576 / 479 }), sides: { eps: { value: 6576, baseline: 479 } } };
+    const r = repeatability([before, after], machine);
+    expect(r.moved).toEqual([{ path: "scoring", figure: "eps", spread: 5990 / 409 / (6576 / 479), sides: { value: 6576 / 5990, baseline: 479 / 409 } }]);
+    expect(r.markdown).toContain('scoring "eps" (6.7%; from the run before, the figure +9.8% and its baseline +17.1%).');
+    const slower = { ...entry("scoring", "2026-11-22T10:00:00.000Z", { eps: 5000 / 300 }), sides: { eps: { value: 5000, baseline: 300 } } };
+    expect(repeatability([after, slower], machine).markdown).toContain("the figure -24.0% and its baseline -37.4%");
+  });
+
+  it("says only how far a moved ratio went when a run before sides were recorded is one of the two", () => {
+    const before = entry("scoring", "2026-11-20T10:00:00.000Z", { eps: 14.6 });
+    const after = { ...entry("scoring", "2026-11-21T10:00:00.000Z", { eps: 13.7 }), sides: { eps: { value: 6576, baseline: 479 } } };
+    const r = repeatability([before, after], machine);
+    expect(r.moved[0]).not.toHaveProperty("sides");
+    expect(r.markdown).toContain('scoring "eps" (6.6%).');
   });
 
   it("leaves a figure blank in a run that did not measure it", () => {

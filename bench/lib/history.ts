@@ -27,12 +27,23 @@ export interface HistoryEntry {
   method?: number;
   /** Each figure that stands beside a baseline: its ratio, the headline. */
   ratios: Record<string, number>;
+  /**
+   * The two sides of each ratio (the figure's value and its baseline's), so that a ratio that moved
+   * between runs can be told apart into how each side moved. Absent in entries older than it.
+   */
+  sides?: Record<string, Sides>;
+}
+
+/** A figure's value and its baseline's in one run. */
+export interface Sides {
+  value: number;
+  baseline: number;
 }
 
 /** A benchmark's result as bench/run.mjs holds it (only what the history needs). */
 export interface PathResult extends RecordedPath {
   method?: number;
-  figures?: { name: string; ratio?: number }[];
+  figures?: { name: string; ratio?: number; value?: number; baseline?: number }[];
   missing?: boolean;
   failed?: string;
   invalid?: string;
@@ -45,14 +56,22 @@ export interface PathResult extends RecordedPath {
 export function historyEntry(result: PathResult, measuredAt: string, commit: string, machine: MachineKey): HistoryEntry | null {
   if (result.missing || result.failed || result.invalid || !result.figures) return null;
   const ratios: Record<string, number> = {};
-  for (const f of result.figures) if (typeof f.ratio === "number" && Number.isFinite(f.ratio)) ratios[f.name] = f.ratio;
+  const sides: Record<string, Sides> = {};
+  for (const f of result.figures) {
+    if (!finite(f.ratio)) continue;
+    ratios[f.name] = f.ratio;
+    if (finite(f.value) && finite(f.baseline)) sides[f.name] = { value: f.value, baseline: f.baseline };
+  }
   if (Object.keys(ratios).length === 0) return null;
   const key: MachineKey = { cpu: machine.cpu, cores: machine.cores };
   if (machine.boot !== undefined) key.boot = machine.boot;
   const entry: HistoryEntry = { path: result.path, measuredAt, commit, machine: key, ratios };
   if (result.method !== undefined && result.method !== 1) entry.method = result.method;
+  if (Object.keys(sides).length > 0) entry.sides = sides;
   return entry;
 }
+
+const finite = (x: number | undefined): x is number => typeof x === "number" && Number.isFinite(x);
 
 /** Parses bench/history.jsonl; a line that is not an entry is an error naming its line number. */
 export function parseHistory(text: string): HistoryEntry[] {
@@ -80,12 +99,30 @@ export function spread(values: readonly number[]): number {
 }
 
 const pct = (s: number) => `${((s - 1) * 100).toFixed(1)}%`;
+/** A change from one run to the next (later / earlier) with its direction: +9.8%, -3.0%. */
+const change = (f: number) => `${f >= 1 ? "+" : "-"}${(Math.abs(f - 1) * 100).toFixed(1)}%`;
 
 /** What the repeatability section says. */
 export interface Repeatability {
   markdown: string;
   /** Figures whose last two runs on this machine differ by more than the tolerance. */
-  moved: { path: string; figure: string; spread: number }[];
+  moved: Moved[];
+}
+
+/** A figure whose ratio moved by more than the tolerance between the last two runs. */
+export interface Moved {
+  path: string;
+  figure: string;
+  /** largest / smallest of the two ratios. */
+  spread: number;
+  /** How each side changed from the earlier run to the later (later / earlier), where both runs recorded their sides. */
+  sides?: Sides;
+}
+
+function describeMove(m: Moved): string {
+  // Which side moved, and which way, tells a change in the code from a machine running faster or slower.
+  const sides = m.sides ? `; from the run before, the figure ${change(m.sides.value)} and its baseline ${change(m.sides.baseline)}` : "";
+  return `${m.path} "${m.figure}" (${pct(m.spread)}${sides})`;
 }
 
 const methodOf = (e: HistoryEntry) => e.method ?? 1;
@@ -140,7 +177,11 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
       if (lastTwo.length === 2) {
         const s = spread(lastTwo);
         last = s > tolerance ? `**${pct(s)}**` : pct(s);
-        if (s > tolerance) moved.push({ path: p, figure: name, spread: s });
+        if (s > tolerance) {
+          const [before, after] = entries.slice(-2).map((e) => e.sides?.[name]);
+          const sides = before && after ? { value: after.value / before.value, baseline: after.baseline / before.baseline } : undefined;
+          moved.push(sides ? { path: p, figure: name, spread: s, sides } : { path: p, figure: name, spread: s });
+        }
       }
       lines.push(`| ${name} | ${values.map((v) => (v === undefined ? "" : `${formatNumber(v)}x`)).join(" | ")} | ${overAll} | ${last} |`);
     }
@@ -151,7 +192,7 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
       ? `Each path has one full run measured this way recorded on ${where}; the next full run is compared with it.`
       : moved.length === 0
         ? `Every ratio of the last two runs is within ${pct(tolerance)} of the run before.`
-        : `Moved more than ${pct(tolerance)} between the last two runs: ${moved.map((m) => `${m.path} "${m.figure}" (${pct(m.spread)})`).join("; ")}.`,
+        : `Moved more than ${pct(tolerance)} between the last two runs: ${moved.map(describeMove).join("; ")}.`,
   );
   return { markdown: lines.join("\n"), moved };
 }
