@@ -1,5 +1,5 @@
-// The benchmark's memory of its own full runs: every non-quick run appends each path's ratios to
-// bench/history.jsonl (committed beside docs/performance.md), and the report's repeatability
+// The benchmark's memory of its own full runs: every non-quick run appends each path's ratios (and their
+// two sides) to bench/history.jsonl (committed beside docs/performance.md), and the report's repeatability
 // section is computed from that file, so "two runs give the same ratios" is something the report
 // shows rather than something written into it by hand.
 import { formatNumber, type PathResult as RecordedPath } from "./report";
