@@ -179,8 +179,8 @@ export function repeatability(history: readonly HistoryEntry[], machine: Machine
         last = s > tolerance ? `**${pct(s)}**` : pct(s);
         if (s > tolerance) {
           const [before, after] = entries.slice(-2).map((e) => e.sides?.[name]);
-          const sides = before && after ? { value: after.value / before.value, baseline: after.baseline / before.baseline } : undefined;
-          moved.push(sides ? { path: p, figure: name, spread: s, sides } : { path: p, figure: name, spread: s });
+          const sides = before && after ? { sides: { value: after.value / before.value, baseline: after.baseline / before.baseline } } : {};
+          moved.push({ path: p, figure: name, spread: s, ...sides });
         }
       }
       lines.push(`| ${name} | ${values.map((v) => (v === undefined ? "" : `${formatNumber(v)}x`)).join(" | ")} | ${overAll} | ${last} |`);
