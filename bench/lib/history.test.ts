@@ -72,6 +72,17 @@ describe("parseHistory", () => {
     expect(() => parseHistory(`${JSON.stringify(entry("ingest", "2026-11-20T10:00:00.000Z", {}))}\n{oops`)).toThrow("line 2 is not JSON");
     expect(() => parseHistory('{"path":"ingest"}')).toThrow("line 1 is not a history entry");
   });
+
+  it("reads recorded sides and names a figure whose sides are not two finite numbers", () => {
+    const good = { ...entry("ingest", "2026-11-20T10:00:00.000Z", { rps: 0.9 }), sides: { rps: { value: 900, baseline: 1000 } } };
+    expect(parseHistory(JSON.stringify(good))).toEqual([good]);
+    const withSides = (sides: unknown) => JSON.stringify({ ...entry("ingest", "2026-11-20T10:00:00.000Z", { rps: 0.9, p99: 1 }), sides });
+    expect(() => parseHistory(`\n${withSides({ rps: { value: 900, baseline: 1000 }, p99: { value: "12" } })}`)).toThrow(
+      "line 2: sides.p99 needs a finite value and baseline",
+    );
+    expect(() => parseHistory(withSides({ rps: null }))).toThrow("sides.rps needs");
+    expect(() => parseHistory(withSides([1]))).toThrow("line 1: sides must be an object with one entry per figure");
+  });
 });
 
 describe("repeatability", () => {

@@ -88,9 +88,21 @@ export function parseHistory(text: string): HistoryEntry[] {
     if (typeof e.path !== "string" || typeof e.measuredAt !== "string" || typeof e.ratios !== "object" || !e.machine) {
       throw new Error(`bench/history.jsonl line ${i + 1} is not a history entry (path, measuredAt, machine and ratios are required)`);
     }
+    const bad = e.sides === undefined ? undefined : malformedSides(e.sides);
+    if (bad !== undefined) throw new Error(`bench/history.jsonl line ${i + 1}: ${bad}`);
     out.push(e as HistoryEntry);
   });
   return out;
+}
+
+/** What is wrong with an entry's recorded sides (a hand-edited line), if anything. */
+function malformedSides(sides: unknown): string | undefined {
+  if (typeof sides !== "object" || sides === null || Array.isArray(sides)) return "sides must be an object with one entry per figure";
+  for (const [name, side] of Object.entries(sides)) {
+    const s = side as Partial<Sides> | null;
+    if (typeof s !== "object" || s === null || !finite(s.value) || !finite(s.baseline)) return `sides.${name} needs a finite value and baseline`;
+  }
+  return undefined;
 }
 
 /** How far apart two or more ratios are: largest / smallest (1 when they agree). */
