@@ -43,8 +43,9 @@ export function ensureDependencies() {
   const lockHash = hashOf([path.join(root, "package-lock.json")]);
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === lockHash) return;
   step("installing dependencies (npm install, as pinned by package-lock.json)");
-  // Not `npm ci`: npm 11 leaves other platforms' optional binaries (biome, swc, esbuild) out of the
-  // lock file it writes and `npm ci` then refuses it as out of sync; `npm install` honours the lock.
+  // Not `npm ci`: the lock file lacks other platforms' optional binaries (the registry here lacks
+  // them at the versions needed) and `npm ci` refuses it as out of sync (docs/decisions.md);
+  // `npm install` honours the lock.
   run("npm", ["install", "--no-audit", "--no-fund"]);
   writeFileSync(stamp, lockHash);
 }
