@@ -9,16 +9,15 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Bus, createBus, decodeRawEvent } from "@pointwise/bus";
-import { Prisma } from "@pointwise/db";
+import { type Bus, createBus } from "@pointwise/bus";
 import { spawnApp } from "@pointwise/testkit";
-import { AckPolicy, DeliverPolicy, nanos } from "nats";
 import type { Pool } from "pg";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
 import { combineShares, type MachineShares, readMachineTimes, type SparedParts, sharesBetween, sparedParts, withMachineShares } from "../lib/machine-time";
 import { type BenchResult, emit, type Figure, peakRssMb, quick } from "../lib/measure";
 import { withProfileDir } from "../lib/profile";
 import { formatNumber } from "../lib/report";
+import { baseline, type Slice } from "./baseline";
 import { cpuBetween, sampleCpu } from "./cpu";
 import { describeWorkerProfile } from "./profile";
 import { activateBenchRules, benchEvent } from "./rules";
@@ -91,57 +90,8 @@ async function cleanUp({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<void> {
   await fx.drop();
 }
 
-/** One measured slice of the baseline: events consumed, wall seconds, and this process's CPU seconds meanwhile. */
-interface Slice {
-  events: number;
-  seconds: number;
-  cpuSeconds: number;
-}
-
 /** A slice with how the machine's CPUs spent it (null where /proc/stat cannot be read). */
 type TimedSlice = Slice & { machine: MachineShares | null };
-
-/**
- * The naive consumer: one Prisma upsert per event (Prisma sends it as one INSERT … ON CONFLICT),
- * then ack. Each call of the returned function consumes the next messages of the backlog, at most
- * `events` and, given `ms`, for about that long (it stops at the first batch boundary after it),
- * and says how many it consumed in how long and with how much of this process's CPU (the consumer
- * is all this process does while a slice runs: the worker is paused and nothing polls).
- */
-async function baseline({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<(events: number, ms?: number) => Promise<Slice>> {
-  await bus.jsm.consumers.add(bus.names.eventsStream, {
-    durable_name: "bench-baseline",
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(60_000),
-  });
-  const consumer = await bus.js.consumers.get(bus.names.eventsStream, "bench-baseline");
-  return async (events, ms = Number.POSITIVE_INFINITY) => {
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    let done = 0;
-    // Batches of 100 keep a timed slice within about 0.3 s of its length; a fetch costs one round
-    // trip, under 1% of a hundred upserts.
-    while (done < events && performance.now() - t0 < ms) {
-      const batch = await consumer.fetch({ max_messages: Math.min(100, events - done), expires: 5000 });
-      for await (const msg of batch) {
-        const decoded = decodeRawEvent(msg);
-        if (!decoded.ok) throw new Error(decoded.reason);
-        const points = new Prisma.Decimal(decoded.event.amount).mul("1.5");
-        const userId = userIdOf(decoded.event.account_id);
-        await fx.db.prisma.score.upsert({
-          where: { campaignId_userId_currency: { campaignId: "base-0001", userId, currency: "xp" } },
-          create: { campaignId: "base-0001", userId, currency: "xp", score: points, total: points, lifetime: points },
-          update: { score: { increment: points }, total: { increment: points }, lifetime: { increment: points } },
-        });
-        msg.ack();
-        done++;
-      }
-    }
-    const cpu = process.cpuUsage(cpu0);
-    return { events: done, seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
-  };
-}
 
 interface WorkerRun {
   /** Seconds the worker ran (pauses for the baseline excluded). */
@@ -403,12 +353,6 @@ async function main(): Promise<void> {
   const result: BenchResult = { path: "scoring", method: METHOD, figures, memory: [{ process: "scoring-worker", peakRssMb: run.rssMb }], notes };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   emit(result);
-}
-
-/** A stable uuid per account for the baseline's score rows (the baseline does no identity resolution). */
-function userIdOf(account: string): string {
-  const hex = Buffer.from(account.toLowerCase().slice(2, 34).padEnd(32, "0"), "hex").toString("hex").padEnd(32, "0").slice(0, 32);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 main().then(
