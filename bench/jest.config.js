@@ -1,2 +1,2 @@
-/** The benchmark's own pure helpers (history and report sections); the benchmarks themselves run with `npm run bench`. */
-module.exports = { ...require("../jest.preset.js"), testMatch: ["<rootDir>/lib/**/*.test.ts"] };
+/** The benchmark's own pure helpers (history, report sections, the scoring notes); the benchmarks themselves run with `npm run bench`. */
+module.exports = { ...require("../jest.preset.js"), testMatch: ["<rootDir>/lib/**/*.test.ts", "<rootDir>/scoring/**/*.test.ts"] };

@@ -13,12 +13,13 @@ import { type Bus, createBus } from "@pointwise/bus";
 import { spawnApp } from "@pointwise/testkit";
 import type { Pool } from "pg";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
-import { combineShares, type MachineShares, readMachineTimes, type SparedParts, sharesBetween, sparedParts, withMachineShares } from "../lib/machine-time";
+import { combineShares, type MachineShares, readMachineTimes, sharesBetween, sparedParts, withMachineShares } from "../lib/machine-time";
 import { type BenchResult, emit, type Figure, peakRssMb, quick } from "../lib/measure";
 import { withProfileDir } from "../lib/profile";
 import { formatNumber } from "../lib/report";
 import { baseline, type Slice } from "./baseline";
 import { cpuBetween, sampleCpu } from "./cpu";
+import { describeCpu, describeMachineTime, describeSpared, type TimedSlice } from "./notes";
 import { describeWorkerProfile } from "./profile";
 import { activateBenchRules, benchEvent } from "./rules";
 import { describeSteps, measureSteps } from "./steps";
@@ -89,9 +90,6 @@ async function cleanUp({ fx, bus }: { fx: Fixture; bus: Bus }): Promise<void> {
   await bus.close();
   await fx.drop();
 }
-
-/** A slice with how the machine's CPUs spent it (null where /proc/stat cannot be read). */
-type TimedSlice = Slice & { machine: MachineShares | null };
 
 interface WorkerRun {
   /** Seconds the worker ran (pauses for the baseline excluded). */
@@ -211,46 +209,6 @@ async function runWorker({ fx }: { fx: Fixture }, events: number, options: { pro
   return { seconds: runningMs / 1000, pauses, startSeconds: (readyAt - spawnedAt) / 1000, rssMb, cpu, machine: combineShares(pieces), ...counts };
 }
 
-/** Which of the baseline's slices its rate was taken from, and what the others would have made of it. */
-function describeSpared(spared: SparedParts<TimedSlice>, rate: number, allRate: number): string {
-  const limit = `${Math.round(100 * STEAL_LIMIT)}%`;
-  const rates = (of: readonly Slice[]) => of.map((s) => Math.round(s.events / s.seconds)).join(", ");
-  if (spared.fellBack) {
-    return `the hypervisor took more than ${limit} of the machine's CPU time in all but ${spared.spared} of the baseline's ${spared.kept.length} slices, fewer than the ${MIN_SPARED_SLICES} needed to leave the others out, so the baseline's rate is over all of them, stolen time included`;
-  }
-  if (spared.left.length === 0) {
-    return `the hypervisor took at most ${limit} of the machine's CPU time in every slice of the baseline, so its rate is over all of them`;
-  }
-  // One decimal: a slice just over the limit (5.3%) would otherwise print as the limit itself.
-  const steal = spared.left.map((s) => `${(100 * (s.machine?.steal ?? 0)).toFixed(1)}%`).join(", ");
-  return `${spared.left.length} of the baseline's ${spared.kept.length + spared.left.length} slices, in which the hypervisor took more than ${limit} of the machine's CPU time (${steal}), are left out of its rate: they ran at ${rates(spared.left)} events/s against ${rates(spared.kept)} in the others; over all slices the baseline made ${Math.round(allRate)} events/s, ${Math.round(rate)} without them`;
-}
-
-function describeCpu(cpu: Record<string, number>, seconds: number): string {
-  const cores = os.cpus().length;
-  const parts = Object.entries(cpu).map(([name, s]) => `${name} ${s.toFixed(1)} s (${Math.round((100 * s) / seconds)}% of a core)`);
-  const total = Object.values(cpu).reduce((a, b) => a + b, 0);
-  return `CPU over the worker's ${seconds.toFixed(1)} s of running: ${parts.join(", ")}; the machine's ${cores} cores were ${Math.round((100 * total) / (seconds * cores))}% busy`;
-}
-
-/**
- * How much of the machine's CPU time the hypervisor took (steal) and how much went idle waiting on
- * the disk, in the baseline's slices and while the worker ran: the baseline commits once per event,
- * so a machine whose disk flushes slowly or whose hypervisor takes more in one run than in the next
- * moves the baseline, and so the ratio, where the worker hardly notices.
- */
-function describeMachineTime(slices: readonly TimedSlice[], worker: MachineShares | null): string {
-  const known = slices.map((s) => s.machine).filter((m): m is MachineShares => m !== null);
-  if (known.length === 0 || !worker) return "the machine's CPU time by state could not be read (no /proc/stat)";
-  const pct = (x: number) => Math.round(100 * x);
-  const range = (k: keyof MachineShares) => {
-    const [lo, hi] = [pct(Math.min(...known.map((m) => m[k]))), pct(Math.max(...known.map((m) => m[k])))];
-    return lo === hi ? `${lo}%` : `${lo}-${hi}%`;
-  };
-  const all = combineShares(slices.map((s) => ({ shares: s.machine, seconds: s.seconds })));
-  return `the machine's CPU time by state (/proc/stat): in the baseline's slices steal ${range("steal")} (${pct(all?.steal ?? 0)}% over all) and iowait ${range("iowait")} (${pct(all?.iowait ?? 0)}%); while the worker ran steal ${pct(worker.steal)}% and iowait ${pct(worker.iowait)}%`;
-}
-
 async function main(): Promise<void> {
   // Ctrl-C or a kill would end this process without its exit handlers and leave the worker running,
   // or stopped in the middle of a transaction if it was paused for the baseline; exiting runs them,
@@ -301,8 +259,8 @@ async function main(): Promise<void> {
       .join(", ")}`,
     `baseline measured in ${slices.length} slices of ${BASELINE_SLICE_MS / 1000} s (${baselineEvents.toLocaleString("en")} events in all) of the same backlog alternated with the worker's run (B S B ... S B: the worker is paused with SIGSTOP after every ${PIECE_MS / 1000} s of running, and its statements in flight finish on its time), after ${BASELINE_WARMUP.toLocaleString("en")} untimed events to warm it up; slices ${range(sliceRates)} events/s, the figure is the events over the time of the slices the hypervisor spared (below); it writes one score row per event only: no log, ledger, state or rules`,
     `the baseline's own CPU (this process, which runs nothing else during a slice): ${range(sliceCpu)} µs per event over the slices, ${Math.round((1e6 * baselineCpuSeconds) / baselineEvents)} over all; the process used ${range(sliceBusy)}% of a core in each slice, so it spends more of its time ${baselineCpuSeconds >= baselineSeconds / 2 ? "computing (Prisma's client) than waiting on PostgreSQL" : "waiting on PostgreSQL than computing"}`,
-    describeSpared(spared, baselineRate, baselineEvents / baselineSeconds),
-    describeCpu(run.cpu, run.seconds),
+    describeSpared(spared, { limit: STEAL_LIMIT, minSpared: MIN_SPARED_SLICES }, baselineRate, baselineEvents / baselineSeconds),
+    describeCpu(run.cpu, run.seconds, os.cpus().length),
     describeMachineTime(slices, run.machine),
   );
   if (!met) {
