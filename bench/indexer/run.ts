@@ -4,10 +4,9 @@
 // else, in the same run. The logs come from a recorded pool history (recorded-chain.ts) read in the block ranges
 // the engine's adaptive fetcher picks; reading them is the RPC node's work and is left out of both figures.
 
-import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { emit, type Figure, median, quick } from "../lib/measure";
+import { withTempDir } from "../lib/temp-dir";
 import { adapterDecode, engineRun, profiledRun, type SubjectRun } from "./engine-run";
 import { fingerprint, HOLDERS, rangeFor } from "./recorded-chain";
 
@@ -21,23 +20,20 @@ const TARGET = 20_000;
 async function main(): Promise<void> {
   const one = rangeFor(LOGS);
   const ten = rangeFor(LOGS * 10);
-  const dir = mkdtempSync(path.join(os.tmpdir(), "pw-bench-indexer-"));
   const own: number[] = [];
   const runs: SubjectRun[] = [];
-  let tenfold: SubjectRun;
-  let profile: string;
-  try {
+  const { tenfold, profile } = await withTempDir("pw-bench-indexer-", async (dir) => {
     // A long-running indexer runs JIT-compiled code: one short untimed run first, so round one is not the cold start.
     await engineRun(rangeFor(Math.min(LOGS, 20_000)).toBlock, dir);
     for (let round = 0; round < ROUNDS; round++) {
       own.push(await adapterDecode(one.toBlock));
       runs.push(await engineRun(one.toBlock, dir, { probeEvery: PROBE_EVERY }));
     }
-    tenfold = await engineRun(ten.toBlock, dir, { probeEvery: PROBE_EVERY });
-    profile = await profiledRun(rangeFor(Math.min(LOGS, 20_000)).toBlock, dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+    return {
+      tenfold: await engineRun(ten.toBlock, dir, { probeEvery: PROBE_EVERY }),
+      profile: await profiledRun(rangeFor(Math.min(LOGS, 20_000)).toBlock, dir),
+    };
+  });
   const value = median(runs.map((r) => r.logsPerSec));
   const base = median(runs.map((r) => r.baselineLogsPerSec));
   const ratio = median(runs.map((r) => r.logsPerSec / r.baselineLogsPerSec));

@@ -1,8 +1,8 @@
 // Summarises a V8 .cpuprofile (written by `node --cpu-prof`) into where the time went: self time
 // by package (node_modules/<pkg>, node internals, our own code) and the hottest functions.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { withTempDir } from "./temp-dir";
 
 interface ProfileNode {
   id: number;
@@ -36,13 +36,8 @@ function packageOf(url: string): string {
  * directory when `fn` has finished or failed: a benchmark reads its profile into a report line, and
  * a profile kept after that would only pile up (several hundred KiB per profiled run).
  */
-export async function withProfileDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
-  try {
-    return await fn(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export function withProfileDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  return withTempDir("pw-prof-", fn);
 }
 
 /** Reads the newest .cpuprofile in `dir` and summarises it. */

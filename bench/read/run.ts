@@ -2,8 +2,7 @@
 // requests/s, each beside a bare express server answering the same bytes in the same run; latency at
 // limit 100 at a fixed offered rate as well as at saturation; the time to rebuild a leaderboard of
 // 100,000 and 1,000,000 users; peak RSS. Every load run must answer only 2xx without errors.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { spawnApp } from "@pointwise/testkit";
 import { createFixture, type Fixture } from "../lib/fixture";
@@ -24,6 +23,7 @@ import {
   startChild,
 } from "../lib/measure";
 import { pacedLoadProcess } from "../lib/paced-load";
+import { withTempDir } from "../lib/temp-dir";
 import { profileUnder } from "./profiled";
 
 // Saturation runs as in measure.ts. The fixed-rate latency runs take short rounds (4 s at half the
@@ -109,12 +109,7 @@ async function warm(url: string, paths: readonly string[], headers: Record<strin
 
 async function main(): Promise<void> {
   // The bytes the bare servers answer with; removed when the benchmark ends, however it ends.
-  const bodies = mkdtempSync(path.join(os.tmpdir(), "pw-bench-read-"));
-  try {
-    await measure(bodies);
-  } finally {
-    rmSync(bodies, { recursive: true, force: true });
-  }
+  await withTempDir("pw-bench-read-", measure);
 }
 
 async function measure(bodies: string): Promise<void> {
