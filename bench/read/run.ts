@@ -2,10 +2,11 @@
 // requests/s, each beside a bare express server answering the same bytes in the same run; latency at
 // limit 100 at a fixed offered rate as well as at saturation; the time to rebuild a leaderboard of
 // 100,000 and 1,000,000 users; peak RSS. Every load run must answer only 2xx without errors.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { spawnApp } from "@pointwise/testkit";
+import { repoRoot, spawnApp } from "@pointwise/testkit";
 import { createFixture, type Fixture } from "../lib/fixture";
+import { describeGcRounds, gcPerRound, parseGcLog, type TimedRound } from "../lib/gc-rounds";
 import {
   alternate,
   type BenchResult,
@@ -116,7 +117,10 @@ async function measure(bodies: string): Promise<void> {
   const fx = await createFixture();
   await seedUsers(fx, fx.campaignId, SMALL);
   const appEnv = { ...fx.env, CACHE_TTL_MS: "600000" };
-  const read = await spawnApp("read-api", appEnv);
+  // read-api logs its garbage collections (one short line per batch of them, written after the
+  // pauses), so the fixed-rate rounds can be set beside the collections that fell in them.
+  const gcLog = path.join(bodies, "read-api-gc.jsonl");
+  const read = await spawnApp("read-api", { ...appEnv, PW_GC_LOG: gcLog }, { nodeArgs: ["--require", path.join(repoRoot, "bench", "lib", "gc-observer.cjs")] });
   const figures: Figure[] = [];
   const notes: string[] = [];
   const roundNotes: string[] = [];
@@ -161,16 +165,21 @@ async function measure(bodies: string): Promise<void> {
     if (limit === 100) {
       // Self-calibrating: the same offered rate for both sides, half of what the baseline managed just now.
       const rate = Math.max(1, Math.round(base * FIXED_RATE_SHARE));
-      const paced = (what: string, url: string) => async () => {
+      const readRounds: TimedRound[] = [];
+      const paced = (what: string, url: string, timed?: TimedRound[]) => async () => {
+        const start = Date.now();
         const r = await pacedLoadProcess({ url, rate, durationSec: PACED_DURATION, connections: CONNECTIONS });
+        timed?.push({ start, end: Date.now(), p99Ms: r.p99Ms });
         if (r.non2xx > 0 || r.errors > 0) loadProblems.push(`${what}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
         return r;
       };
       const fixed = await alternate(
         PACED_ROUNDS,
         paced(`baseline, leaderboard limit 100, ${rate} req/s`, bareUrl),
-        paced(`read-api, leaderboard limit 100, ${rate} req/s`, `${read.url}${p}`),
+        paced(`read-api, leaderboard limit 100, ${rate} req/s`, `${read.url}${p}`, readRounds),
       );
+      // The observer reports collections in batches just after them; give the last round's a moment.
+      await new Promise((r) => setTimeout(r, 200));
       const at = `at a fixed ${rate.toLocaleString("en")} req/s (evenly paced, up to ${CONNECTIONS} connections)`;
       const p99 = median(fixed.subject.map((r) => r.p99Ms));
       figures.push({
@@ -191,6 +200,7 @@ async function measure(bodies: string): Promise<void> {
       notes.push(
         `Latency at limit 100 is measured twice: at saturation (${CONNECTIONS} connections sending as fast as answers come, where p99 is the queue in front of a busy server: about connections / throughput) and at a fixed offered rate of ${rate.toLocaleString("en")} req/s for both read-api and the baseline, ${FIXED_RATE_SHARE * 100}% of the baseline's median saturation rate in this same run (so it calibrates itself to the machine). The fixed-rate load is open-loop (bench/lib/paced-load.ts, run in a process of its own so no pause of the benchmark's own heap delays the sender): requests fall due at evenly spaced times, go out over up to ${CONNECTIONS} keep-alive connections, and each latency counts from when the request was due, so a server that falls behind shows its queue. The p99 target is judged at the fixed rate, on the median of ${PACED_ROUNDS} alternating rounds of ${PACED_DURATION} s per side; each round's p99 in ms: read-api ${describeRounds(fixed.subject.map((r) => r.p99Ms))}, baseline ${describeRounds(fixed.baseline.map((r) => r.p99Ms))}. Lowest completed rate of those runs: ${Math.round(achieved).toLocaleString("en")} req/s.`,
       );
+      notes.push(describeGcRounds("read-api", gcPerRound(readRounds, parseGcLog(readFileSync(gcLog, "utf8")))));
       if (achieved < rate * 0.95) loadProblems.push(`a fixed-rate run achieved only ${Math.round(achieved)} of ${rate} req/s`);
     }
     bare.child.kill("SIGTERM");

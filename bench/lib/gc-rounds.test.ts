@@ -1,0 +1,90 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describeGcRounds, GC_FULL, GC_YOUNG, gcPerRound, parseGcLog } from "./gc-rounds";
+import { withTempDir } from "./temp-dir";
+
+describe("gc-observer.cjs", () => {
+  it("logs a full collection of the process it is preloaded into, with its wall-clock time", async () => {
+    await withTempDir("pw-gc-test-", async (dir) => {
+      const log = path.join(dir, "gc.jsonl");
+      const before = Date.now();
+      // A forced full collection, then a turn of the event loop so the observer's batch is delivered.
+      execFileSync(process.execPath, ["--expose-gc", "--require", path.join(__dirname, "gc-observer.cjs"), "-e", "global.gc(); setTimeout(() => {}, 50);"], {
+        env: { PATH: process.env.PATH ?? "", PW_GC_LOG: log },
+      });
+      const after = Date.now();
+      const full = parseGcLog(readFileSync(log, "utf8")).filter((e) => e.kind === GC_FULL);
+      expect(full.length).toBeGreaterThanOrEqual(1);
+      for (const e of full) {
+        expect(e.at).toBeGreaterThanOrEqual(before);
+        expect(e.at).toBeLessThanOrEqual(after);
+        expect(e.ms).toBeGreaterThan(0);
+      }
+    });
+  });
+});
+
+describe("parseGcLog", () => {
+  it("reads one event a line and skips blank lines", () => {
+    expect(parseGcLog('{"at":1000.5,"ms":1.2,"kind":1}\n\n{"at":1002,"ms":7,"kind":4}\n')).toEqual([
+      { at: 1000.5, ms: 1.2, kind: 1 },
+      { at: 1002, ms: 7, kind: 4 },
+    ]);
+  });
+
+  it("names the line that is not JSON", () => {
+    expect(() => parseGcLog('{"at":1,"ms":1,"kind":1}\n{"at":2,')).toThrow(/line 2 is not JSON/);
+  });
+
+  it("names the line whose fields are not numbers", () => {
+    expect(() => parseGcLog('{"at":1,"ms":"1","kind":1}')).toThrow(/line 1 needs numeric at, ms and kind/);
+  });
+});
+
+describe("gcPerRound", () => {
+  const rounds = [
+    { start: 1000, end: 2000, p99Ms: 25 },
+    { start: 2000, end: 3000, p99Ms: 9 },
+  ];
+
+  it("counts the full and young collections that started within each round, its start included and its end not", () => {
+    const events = [
+      { at: 999, ms: 50, kind: GC_FULL }, // before the first round
+      { at: 1000, ms: 2, kind: GC_YOUNG },
+      { at: 1500, ms: 11, kind: GC_FULL },
+      { at: 1600, ms: 6, kind: GC_FULL },
+      { at: 1700, ms: 0.4, kind: 8 }, // an incremental marking step: neither
+      { at: 2000, ms: 3, kind: GC_YOUNG },
+      { at: 2500, ms: 4, kind: GC_YOUNG },
+      { at: 3000, ms: 9, kind: GC_FULL }, // after the last round
+    ];
+    expect(gcPerRound(rounds, events)).toEqual([
+      { p99Ms: 25, full: 2, fullMaxMs: 11, young: 1, youngMaxMs: 2 },
+      { p99Ms: 9, full: 0, fullMaxMs: 0, young: 2, youngMaxMs: 4 },
+    ]);
+  });
+});
+
+describe("describeGcRounds", () => {
+  it("sets the p99s of rounds with a full collection beside those without one, with the pauses", () => {
+    const per = [
+      { p99Ms: 21.1, full: 1, fullMaxMs: 4.7, young: 13, youngMaxMs: 3 },
+      { p99Ms: 34.1, full: 2, fullMaxMs: 13, young: 15, youngMaxMs: 13 },
+      { p99Ms: 7, full: 0, fullMaxMs: 0, young: 14, youngMaxMs: 5 },
+    ];
+    expect(describeGcRounds("read-api", per)).toBe(
+      "read-api's garbage collections in its 3 fixed-rate rounds (bench/lib/gc-observer.cjs): 2 had a full (mark-compact) collection, " +
+        "their p99s 21.1-34.1 ms (median 27.6); 1 had young-generation collections only, its p99 7.0 ms. " +
+        "The longest full pause in a round was 4.7-13.0 ms; each round had 13-15 young collections, the longest pausing 13.0 ms",
+    );
+  });
+
+  it("says so when no round had a full collection", () => {
+    const text = describeGcRounds("read-api", [{ p99Ms: 8, full: 0, fullMaxMs: 0, young: 4, youngMaxMs: 1 }]);
+    expect(text).toContain("none had a full (mark-compact) collection; 1 had young-generation collections only, its p99 8.0 ms.");
+    expect(text).not.toContain("full pause");
+    expect(text).toContain("in its 1 fixed-rate round (");
+    expect(text).toContain("each round had 4 young collections, the longest pausing 1.0 ms");
+  });
+});
