@@ -60,31 +60,47 @@ describe("gcPerRound", () => {
       { at: 3000, ms: 9, kind: GC_FULL }, // after the last round
     ];
     expect(gcPerRound(rounds, events)).toEqual([
-      { p99Ms: 25, full: 2, fullMaxMs: 11, young: 1, youngMaxMs: 2 },
-      { p99Ms: 9, full: 0, fullMaxMs: 0, young: 2, youngMaxMs: 4 },
+      { p99Ms: 25, full: 2, fullMaxMs: 11, young: 1, youngMaxMs: 2, pauseMs: 19.4 },
+      { p99Ms: 9, full: 0, fullMaxMs: 0, young: 2, youngMaxMs: 4, pauseMs: 7 },
     ]);
   });
 });
 
 describe("describeGcRounds", () => {
-  it("sets the p99s of rounds with a full collection beside those without one, with the pauses", () => {
+  it("sets the p99s of rounds with a full collection beside those without one, and of the half that paused longest beside the rest", () => {
     const per = [
-      { p99Ms: 21.1, full: 1, fullMaxMs: 4.7, young: 13, youngMaxMs: 3 },
-      { p99Ms: 34.1, full: 2, fullMaxMs: 13, young: 15, youngMaxMs: 13 },
-      { p99Ms: 7, full: 0, fullMaxMs: 0, young: 14, youngMaxMs: 5 },
+      { p99Ms: 21.1, full: 1, fullMaxMs: 4.7, young: 13, youngMaxMs: 3, pauseMs: 40 },
+      { p99Ms: 34.1, full: 2, fullMaxMs: 13, young: 15, youngMaxMs: 13, pauseMs: 80 },
+      { p99Ms: 7, full: 0, fullMaxMs: 0, young: 14, youngMaxMs: 5, pauseMs: 20 },
+      { p99Ms: 9, full: 0, fullMaxMs: 0, young: 14, youngMaxMs: 4, pauseMs: 25.5 },
     ];
     expect(describeGcRounds("read-api", per)).toBe(
-      "read-api's garbage collections in its 3 fixed-rate rounds (bench/lib/gc-observer.cjs): 2 had a full (mark-compact) collection, " +
-        "their p99s 21.1-34.1 ms (median 27.6); 1 had young-generation collections only, its p99 7.0 ms. " +
-        "The longest full pause in a round was 4.7-13.0 ms; each round had 13-15 young collections, the longest pausing 13.0 ms",
+      "read-api's garbage collections in its 4 fixed-rate rounds (bench/lib/gc-observer.cjs): 2 had a full (mark-compact) collection, " +
+        "their p99s 21.1-34.1 ms (median 27.6); 2 had young-generation collections only, their p99s 7.0-9.0 ms (median 8.0). " +
+        "The longest full pause in a round was 4.7-13.0 ms; each round had 13-15 young collections, the longest pausing 13.0 ms. " +
+        "In all, the rounds paused 20.0-80.0 ms for collections; the 2 that paused longest had p99s 21.1-34.1 ms (median 27.6), the other 2 7.0-9.0 ms (median 8.0)",
+    );
+  });
+
+  it("tells rounds apart by their pause time when every round had a full collection", () => {
+    const per = [
+      { p99Ms: 30, full: 1, fullMaxMs: 15, young: 33, youngMaxMs: 6, pauseMs: 90 },
+      { p99Ms: 10, full: 1, fullMaxMs: 3, young: 32, youngMaxMs: 5, pauseMs: 45 },
+      { p99Ms: 12, full: 1, fullMaxMs: 4, young: 34, youngMaxMs: 4, pauseMs: 50 },
+    ];
+    const text = describeGcRounds("read-api", per);
+    expect(text).toContain("3 had a full (mark-compact) collection, their p99s 10.0-30.0 ms (median 12.0); none had young-generation collections only.");
+    expect(text).toContain(
+      "the rounds paused 45.0-90.0 ms for collections; the 1 that paused longest had a p99 of 30.0 ms, the other 2 10.0-12.0 ms (median 11.0)",
     );
   });
 
   it("says so when no round had a full collection", () => {
-    const text = describeGcRounds("read-api", [{ p99Ms: 8, full: 0, fullMaxMs: 0, young: 4, youngMaxMs: 1 }]);
+    const text = describeGcRounds("read-api", [{ p99Ms: 8, full: 0, fullMaxMs: 0, young: 4, youngMaxMs: 1, pauseMs: 3 }]);
     expect(text).toContain("none had a full (mark-compact) collection; 1 had young-generation collections only, its p99 8.0 ms.");
     expect(text).not.toContain("full pause");
     expect(text).toContain("in its 1 fixed-rate round (");
-    expect(text).toContain("each round had 4 young collections, the longest pausing 1.0 ms");
+    expect(text).toContain("its p99 8.0 ms. Each round had 4 young collections, the longest pausing 1.0 ms");
+    expect(text).not.toContain("paused longest");
   });
 });

@@ -29,6 +29,8 @@ export interface RoundGc {
   fullMaxMs: number;
   young: number;
   youngMaxMs: number;
+  /** Every pause of the round added up (incremental marking steps and weak callbacks included). */
+  pauseMs: number;
 }
 
 /** Parses the observer's log (one JSON object a line); a line that is not one is named in the error. */
@@ -51,7 +53,7 @@ export function parseGcLog(text: string): GcEvent[] {
   return events;
 }
 
-/** The full and young collections that started within each round. */
+/** The collections that started within each round. */
 export function gcPerRound(rounds: readonly TimedRound[], events: readonly GcEvent[]): RoundGc[] {
   return rounds.map((r) => {
     const inRound = events.filter((e) => e.at >= r.start && e.at < r.end);
@@ -63,6 +65,7 @@ export function gcPerRound(rounds: readonly TimedRound[], events: readonly GcEve
       fullMaxMs: Math.max(0, ...full.map((e) => e.ms)),
       young: young.length,
       youngMaxMs: Math.max(0, ...young.map((e) => e.ms)),
+      pauseMs: inRound.reduce((sum, e) => sum + e.ms, 0),
     };
   });
 }
@@ -75,7 +78,11 @@ const range = (xs: readonly number[], f: (n: number) => string) => {
 const spread = (xs: number[]) =>
   xs.length === 1 ? `${ms(xs[0] as number)} ms` : `${ms(Math.min(...xs))}-${ms(Math.max(...xs))} ms (median ${ms(median(xs))})`;
 
-/** One sentence: the p99s of the rounds with a full collection beside those of the rounds without one, and the pauses. */
+/**
+ * The p99s of the rounds with a full collection beside those of the rounds without one, the pauses,
+ * and the p99s of the half of the rounds that paused longest in all beside the other half's (where
+ * every round has a full collection, only the second comparison tells the rounds apart).
+ */
 export function describeGcRounds(app: string, per: readonly RoundGc[]): string {
   if (per.length === 0) return `no rounds of ${app} to compare with its garbage collections`;
   const withFull = per.filter((r) => r.full > 0);
@@ -87,7 +94,22 @@ export function describeGcRounds(app: string, per: readonly RoundGc[]): string {
   return (
     `${app}'s garbage collections in its ${per.length} fixed-rate ${per.length === 1 ? "round" : "rounds"} (bench/lib/gc-observer.cjs): ` +
     `${group(withFull, "had a full (mark-compact) collection")}; ${group(youngOnly, "had young-generation collections only")}. ` +
-    (withFull.length > 0 ? `The longest full pause in a round was ${range(fullPauses, ms)} ms; ` : "") +
-    `each round had ${range(youngCounts, String)} young collections, the longest pausing ${ms(Math.max(...per.map((r) => r.youngMaxMs)))} ms`
+    (withFull.length > 0 ? `The longest full pause in a round was ${range(fullPauses, ms)} ms; each` : "Each") +
+    ` round had ${range(youngCounts, String)} young collections, the longest pausing ${ms(Math.max(...per.map((r) => r.youngMaxMs)))} ms` +
+    byPauseTime(per)
   );
+}
+
+// The half of the rounds that paused longest in all beside the other half (nothing for one round).
+function byPauseTime(per: readonly RoundGc[]): string {
+  const half = Math.floor(per.length / 2);
+  if (half === 0) return "";
+  const sorted = [...per].sort((a, b) => b.pauseMs - a.pauseMs);
+  const longer = sorted.slice(0, half).map((r) => r.p99Ms);
+  const shorter = sorted.slice(half).map((r) => r.p99Ms);
+  const paused = range(
+    per.map((r) => r.pauseMs),
+    ms,
+  );
+  return `. In all, the rounds paused ${paused} ms for collections; the ${longer.length} that paused longest had ${longer.length === 1 ? "a p99 of" : "p99s"} ${spread(longer)}, the other ${shorter.length} ${spread(shorter)}`;
 }
