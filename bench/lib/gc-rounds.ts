@@ -1,7 +1,8 @@
 // Which of a benchmark's timed rounds an app's garbage collections fell in, from the log that
 // bench/lib/gc-observer.cjs writes inside the app. A latency target judged on the median of rounds'
-// p99s is decided by the rounds in which the app paused longest; this says, in every run, whether
-// those were the rounds with a full collection.
+// p99s can be decided by the rounds in which the app paused to collect garbage; this says, in every
+// run, how the rounds' p99s went with their collections: with a full one or without, and with more
+// pause time in all or less.
 import { median } from "./measure";
 
 /** One garbage collection: wall-clock start (ms since the epoch), main-thread pause (ms), perf_hooks kind. */

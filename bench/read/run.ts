@@ -2,7 +2,7 @@
 // requests/s, each beside a bare express server answering the same bytes in the same run; latency at
 // limit 100 at a fixed offered rate as well as at saturation; the time to rebuild a leaderboard of
 // 100,000 and 1,000,000 users; peak RSS. Every load run must answer only 2xx without errors.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot, spawnApp } from "@pointwise/testkit";
 import { createFixture, type Fixture } from "../lib/fixture";
@@ -109,7 +109,8 @@ async function warm(url: string, paths: readonly string[], headers: Record<strin
 }
 
 async function main(): Promise<void> {
-  // The bytes the bare servers answer with; removed when the benchmark ends, however it ends.
+  // The bytes the bare servers answer with and read-api's garbage-collection log; removed when the
+  // benchmark ends, however it ends.
   await withTempDir("pw-bench-read-", measure);
 }
 
@@ -200,7 +201,9 @@ async function measure(bodies: string): Promise<void> {
       notes.push(
         `Latency at limit 100 is measured twice: at saturation (${CONNECTIONS} connections sending as fast as answers come, where p99 is the queue in front of a busy server: about connections / throughput) and at a fixed offered rate of ${rate.toLocaleString("en")} req/s for both read-api and the baseline, ${FIXED_RATE_SHARE * 100}% of the baseline's median saturation rate in this same run (so it calibrates itself to the machine). The fixed-rate load is open-loop (bench/lib/paced-load.ts, run in a process of its own so no pause of the benchmark's own heap delays the sender): requests fall due at evenly spaced times, go out over up to ${CONNECTIONS} keep-alive connections, and each latency counts from when the request was due, so a server that falls behind shows its queue. The p99 target is judged at the fixed rate, on the median of ${PACED_ROUNDS} alternating rounds of ${PACED_DURATION} s per side; each round's p99 in ms: read-api ${describeRounds(fixed.subject.map((r) => r.p99Ms))}, baseline ${describeRounds(fixed.baseline.map((r) => r.p99Ms))}. Lowest completed rate of those runs: ${Math.round(achieved).toLocaleString("en")} req/s.`,
       );
-      notes.push(describeGcRounds("read-api", gcPerRound(readRounds, parseGcLog(readFileSync(gcLog, "utf8")))));
+      // No file means no collection was reported at all.
+      const gcEvents = existsSync(gcLog) ? parseGcLog(readFileSync(gcLog, "utf8")) : [];
+      notes.push(describeGcRounds("read-api", gcPerRound(readRounds, gcEvents)));
       if (achieved < rate * 0.95) loadProblems.push(`a fixed-rate run achieved only ${Math.round(achieved)} of ${rate} req/s`);
     }
     bare.child.kill("SIGTERM");
