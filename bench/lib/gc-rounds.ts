@@ -4,6 +4,7 @@
 // run, how the rounds' p99s went with their collections: with a full one or without, and with more
 // pause time in all or less.
 import { median } from "./measure";
+import { formatRange } from "./report";
 
 /** One garbage collection: wall-clock start (ms since the epoch), main-thread pause (ms), perf_hooks kind. */
 export interface GcEvent {
@@ -72,10 +73,6 @@ export function gcPerRound(rounds: readonly TimedRound[], events: readonly GcEve
 }
 
 const ms = (n: number) => n.toFixed(1);
-const range = (xs: readonly number[], f: (n: number) => string) => {
-  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
-  return f(lo) === f(hi) ? f(lo) : `${f(lo)}-${f(hi)}`;
-};
 const spread = (xs: number[]) =>
   xs.length === 1 ? `${ms(xs[0] as number)} ms` : `${ms(Math.min(...xs))}-${ms(Math.max(...xs))} ms (median ${ms(median(xs))})`;
 
@@ -95,8 +92,8 @@ export function describeGcRounds(app: string, per: readonly RoundGc[]): string {
   return (
     `${app}'s garbage collections in its ${per.length} fixed-rate ${per.length === 1 ? "round" : "rounds"} (bench/lib/gc-observer.cjs): ` +
     `${group(withFull, "had a full (mark-compact) collection")}; ${group(youngOnly, "had young-generation collections only")}. ` +
-    (withFull.length > 0 ? `The longest full pause in a round was ${range(fullPauses, ms)} ms; each` : "Each") +
-    ` round had ${range(youngCounts, String)} young collections, the longest pausing ${ms(Math.max(...per.map((r) => r.youngMaxMs)))} ms` +
+    (withFull.length > 0 ? `The longest full pause in a round was ${formatRange(fullPauses, ms)} ms; each` : "Each") +
+    ` round had ${formatRange(youngCounts, String)} young collections, the longest pausing ${ms(Math.max(...per.map((r) => r.youngMaxMs)))} ms` +
     byPauseTime(per)
   );
 }
@@ -108,7 +105,7 @@ function byPauseTime(per: readonly RoundGc[]): string {
   const sorted = [...per].sort((a, b) => b.pauseMs - a.pauseMs);
   const longer = sorted.slice(0, half).map((r) => r.p99Ms);
   const shorter = sorted.slice(half).map((r) => r.p99Ms);
-  const paused = range(
+  const paused = formatRange(
     per.map((r) => r.pauseMs),
     ms,
   );

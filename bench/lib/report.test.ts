@@ -1,7 +1,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { formatNumber, hasSection, loadRecord, mergeResults, type RunRecord, replaceSection, roundingFor, runMarkdown, saveRecord } from "./report";
+import {
+  formatNumber,
+  formatRange,
+  hasSection,
+  loadRecord,
+  mergeResults,
+  type RunRecord,
+  replaceSection,
+  roundingFor,
+  runMarkdown,
+  saveRecord,
+} from "./report";
 
 describe("formatNumber", () => {
   it("prints whole numbers with separators from 100 up and three significant digits below, nothing for a missing figure", () => {
@@ -19,6 +30,17 @@ describe("formatNumber", () => {
     expect(formatNumber(0.0484, "down")).toBe("0.0484");
     expect(formatNumber(0.6, "up")).toBe("0.6");
     expect(formatNumber(0, "down")).toBe("0");
+  });
+});
+
+describe("formatRange", () => {
+  it("prints the smallest and largest value, each as the caller formats it", () => {
+    expect(formatRange([3.04, 1.26, 2], (n) => n.toFixed(1))).toBe("1.3-3.0");
+  });
+
+  it("prints one value when both ends format alike", () => {
+    expect(formatRange([0.051, 0.049], (n) => String(Math.round(100 * n)))).toBe("5");
+    expect(formatRange([14], String)).toBe("14");
   });
 });
 

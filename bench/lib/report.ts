@@ -35,6 +35,12 @@ export function roundingFor(figure: { met?: boolean; target?: string }): Roundin
   return "nearest";
 }
 
+/** The smallest and largest of `values` as `lo-hi`, each printed by `format`; one value when both print alike. */
+export function formatRange(values: readonly number[], format: (n: number) => string): string {
+  const [lo, hi] = [format(Math.min(...values)), format(Math.max(...values))];
+  return lo === hi ? lo : `${lo}-${hi}`;
+}
+
 /** Whether the document has both markers of the named generated section. */
 export function hasSection(doc: string, name: string): boolean {
   const i = doc.indexOf(`<!-- bench:${name}:start -->`);

@@ -1,6 +1,7 @@
 // The scoring benchmark's notes on its baseline slices and the machine: plain functions of what the
 // run measured, so the sentences the report prints are tested (notes.test.ts) without a run.
 import { combineShares, type MachineShares, type SparedParts } from "../lib/machine-time";
+import { formatRange } from "../lib/report";
 import type { Slice } from "./baseline";
 
 /** A slice of the baseline with how the machine's CPUs spent it (null where /proc/stat cannot be read). */
@@ -38,10 +39,11 @@ export function describeMachineTime(slices: readonly TimedSlice[], worker: Machi
   const known = slices.map((s) => s.machine).filter((m): m is MachineShares => m !== null);
   if (known.length === 0 || !worker) return "the machine's CPU time by state could not be read (no /proc/stat)";
   const pct = (x: number) => Math.round(100 * x);
-  const range = (k: keyof MachineShares) => {
-    const [lo, hi] = [pct(Math.min(...known.map((m) => m[k]))), pct(Math.max(...known.map((m) => m[k])))];
-    return lo === hi ? `${lo}%` : `${lo}-${hi}%`;
-  };
+  const range = (k: keyof MachineShares) =>
+    `${formatRange(
+      known.map((m) => m[k]),
+      (x) => String(pct(x)),
+    )}%`;
   const all = combineShares(slices.map((s) => ({ shares: s.machine, seconds: s.seconds })));
   return `the machine's CPU time by state (/proc/stat): in the baseline's slices steal ${range("steal")} (${pct(all?.steal ?? 0)}% over all) and iowait ${range("iowait")} (${pct(all?.iowait ?? 0)}%); while the worker ran steal ${pct(worker.steal)}% and iowait ${pct(worker.iowait)}%`;
 }
