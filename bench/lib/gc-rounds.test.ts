@@ -5,21 +5,37 @@ import { describeGcRounds, GC_FULL, GC_YOUNG, gcPerRound, parseGcLog } from "./g
 import { withTempDir } from "./temp-dir";
 
 describe("gc-observer.cjs", () => {
-  it("logs a full collection of the process it is preloaded into, with its wall-clock time", async () => {
+  it("logs the collections of the process it is preloaded into, with their wall-clock time, only while switched on by SIGUSR2", async () => {
     await withTempDir("pw-gc-test-", async (dir) => {
       const log = path.join(dir, "gc.jsonl");
       const before = Date.now();
-      // A forced full collection, then a turn of the event loop so the observer's batch is delivered.
-      execFileSync(process.execPath, ["--expose-gc", "--require", path.join(__dirname, "gc-observer.cjs"), "-e", "global.gc(); setTimeout(() => {}, 50);"], {
+      // A forced full collection before the observer is on, one while it is on, and one after it is
+      // off again; each switch and each batch of reports gets a turn of the event loop.
+      const script = `
+        const turn = () => new Promise((r) => setTimeout(r, 50));
+        (async () => {
+          global.gc(); await turn();
+          process.kill(process.pid, "SIGUSR2"); await turn();
+          const on = Date.now(); global.gc(); const done = Date.now(); await turn();
+          process.kill(process.pid, "SIGUSR2"); await turn();
+          global.gc(); await turn();
+          process.stdout.write(JSON.stringify({ on, done }));
+        })();`;
+      const out = execFileSync(process.execPath, ["--expose-gc", "--require", path.join(__dirname, "gc-observer.cjs"), "-e", script], {
         env: { PATH: process.env.PATH ?? "", PW_GC_LOG: log },
+        encoding: "utf8",
       });
       const after = Date.now();
+      const { on, done } = JSON.parse(out) as { on: number; done: number };
       const full = parseGcLog(readFileSync(log, "utf8")).filter((e) => e.kind === GC_FULL);
       expect(full.length).toBeGreaterThanOrEqual(1);
       for (const e of full) {
         expect(e.at).toBeGreaterThanOrEqual(before);
         expect(e.at).toBeLessThanOrEqual(after);
         expect(e.ms).toBeGreaterThan(0);
+        // Only the collection forced while the observer was on.
+        expect(e.at).toBeGreaterThanOrEqual(on);
+        expect(e.at).toBeLessThanOrEqual(done);
       }
     });
   });

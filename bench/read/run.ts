@@ -118,8 +118,9 @@ async function measure(bodies: string): Promise<void> {
   const fx = await createFixture();
   await seedUsers(fx, fx.campaignId, SMALL);
   const appEnv = { ...fx.env, CACHE_TTL_MS: "600000" };
-  // read-api logs its garbage collections (one short line per batch of them, written after the
-  // pauses), so the fixed-rate rounds can be set beside the collections that fell in them.
+  // read-api can log its garbage collections (one short line per batch of them, written after the
+  // pauses); it is switched on for the fixed-rate rounds only, so they can be set beside the
+  // collections that fell in them while every throughput round runs unobserved.
   const gcLog = path.join(bodies, "read-api-gc.jsonl");
   const read = await spawnApp("read-api", { ...appEnv, PW_GC_LOG: gcLog }, { nodeArgs: ["--require", path.join(repoRoot, "bench", "lib", "gc-observer.cjs")] });
   const figures: Figure[] = [];
@@ -174,6 +175,7 @@ async function measure(bodies: string): Promise<void> {
         if (r.non2xx > 0 || r.errors > 0) loadProblems.push(`${what}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
         return r;
       };
+      read.child.kill("SIGUSR2"); // the observer on; the first round is the baseline's, time enough to take it
       const fixed = await alternate(
         PACED_ROUNDS,
         paced(`baseline, leaderboard limit 100, ${rate} req/s`, bareUrl),
@@ -181,6 +183,7 @@ async function measure(bodies: string): Promise<void> {
       );
       // The observer reports collections in batches just after them; give the last round's a moment.
       await new Promise((r) => setTimeout(r, 200));
+      read.child.kill("SIGUSR2"); // and off again
       const at = `at a fixed ${rate.toLocaleString("en")} req/s (evenly paced, up to ${CONNECTIONS} connections)`;
       const p99 = median(fixed.subject.map((r) => r.p99Ms));
       figures.push({
