@@ -1,15 +1,17 @@
 import { ValidationError } from "@pointwise/errors";
 import { parseCampaignId, parseLimit, parseNeighbours, parseUserId } from "./params";
 
-function codeOf(fn: () => unknown): string | undefined {
+function failureOf(fn: () => unknown): { code: string; message: string } | undefined {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ValidationError) return err.code;
+    if (err instanceof ValidationError) return { code: err.code, message: err.message };
     throw err;
   }
   return undefined;
 }
+
+const codeOf = (fn: () => unknown) => failureOf(fn)?.code;
 
 describe("query and path parameters", () => {
   it("defaults limit to 100 and accepts whole numbers from 1 to 1000", () => {
@@ -32,6 +34,15 @@ describe("query and path parameters", () => {
     expect(codeOf(() => parseCampaignId(""))).toBe("missing-campaign-id");
     for (const bad of ["AB12-CD34", "ab12cd34", "ab12-cd345", "ab_2-cd34", ["ab12-cd34"]])
       expect(codeOf(() => parseCampaignId(bad))).toBe("invalid-campaign-id");
+  });
+
+  it("says a repeated parameter must be given once, keeping the parameter's code", () => {
+    expect(failureOf(() => parseCampaignId(["ab12-cd34", "ab12-cd34"]))).toEqual({
+      code: "invalid-campaign-id",
+      message: "campaign_id must be given once, as a single value",
+    });
+    expect(failureOf(() => parseLimit(["10", "20"]))).toEqual({ code: "invalid-limit", message: "limit must be given once, as a single value" });
+    expect(failureOf(() => parseNeighbours(["1", "2"]))).toEqual({ code: "invalid-n", message: "n must be given once, as a single value" });
   });
 
   it("accepts a uuid in any case and lower-cases it", () => {

@@ -6,8 +6,14 @@ export const LIMIT = { default: 100, min: 1, max: 1000 } as const;
 /** Default and bounds of the around-me `n` (neighbours on each side). */
 export const NEIGHBOURS = { default: 5, min: 0, max: 100 } as const;
 
+/** A query parameter given more than once (`?limit=1&limit=2`) arrives as an array; say so rather than that its value is malformed. */
+function once(raw: unknown, name: string, code: string): void {
+  if (raw !== undefined && typeof raw !== "string") throw new ValidationError(`${name} must be given once, as a single value`, { field: name, code });
+}
+
 function wholeNumber(raw: unknown, name: string, bounds: { default: number; min: number; max: number }): number {
   if (raw === undefined) return bounds.default;
+  once(raw, name, `invalid-${name}`);
   const message = `${name} must be a whole number from ${bounds.min} to ${bounds.max}`;
   if (typeof raw !== "string" || !/^\d{1,7}$/.test(raw)) throw new ValidationError(message, { field: name, code: `invalid-${name}` });
   const value = Number(raw);
@@ -28,6 +34,7 @@ export function parseNeighbours(raw: unknown): number {
 /** Parses `campaign_id`: required (400 `missing-campaign-id`), format xxxx-xxxx (400 `invalid-campaign-id`). */
 export function parseCampaignId(raw: unknown): string {
   if (raw === undefined || raw === "") throw new ValidationError("campaign_id is required", { field: "campaign_id", code: "missing-campaign-id" });
+  once(raw, "campaign_id", "invalid-campaign-id");
   if (!isCampaignId(raw)) {
     throw new ValidationError("campaign_id must have the format xxxx-xxxx (lowercase letters and digits)", {
       field: "campaign_id",

@@ -119,6 +119,11 @@ describe("GET /leaderboard", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("invalid-campaign-id");
     }
+    const twice = await get(`${api.url}/leaderboard?campaign_id=${campaign}&limit=10&limit=20`);
+    expect({ status: twice.status, body: twice.body }).toEqual({
+      status: 400,
+      body: { error: { code: "invalid-limit", message: "limit must be given once, as a single value" } },
+    });
     const unknown = await get(`${api.url}/leaderboard?campaign_id=zzzz-9999`);
     expect({ status: unknown.status, body: unknown.body }).toEqual({
       status: 404,
