@@ -161,6 +161,11 @@ describe("a campaign manager runs a campaign from the dashboard", () => {
     expect(rows[0]).toContain("0x000000…11ce");
     expect(rows[0]).toContain("251");
     expect(rows[1]).toContain("80");
+    // A points column's heading stands over its right-aligned figures, not at the column's left edge.
+    const alignments = await board.evaluate((table) =>
+      [...table.querySelectorAll("thead th")].map((th) => `${th.textContent}:${th.ownerDocument.defaultView?.getComputedStyle(th).textAlign}`),
+    );
+    expect(alignments).toEqual(["Rank:left", "User:left", "Experience:right", "Gems:right", "Tier:left"]);
     await page.locator(".chart polyline").first().waitFor();
     await screenshot(page, "08-leaderboard");
   });
