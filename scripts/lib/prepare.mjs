@@ -43,9 +43,8 @@ export function ensureDependencies() {
   const lockHash = hashOf([path.join(root, "package-lock.json")]);
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === lockHash) return;
   step("installing dependencies (npm install, as pinned by package-lock.json)");
-  // Not `npm ci`: the lock file lacks other platforms' optional binaries (the registry here lacks
-  // them at the versions needed) and `npm ci` refuses it as out of sync (docs/decisions.md);
-  // `npm install` honours the lock.
+  // `npm install` honours the lock (complete for every platform, docs/decisions.md) and, unlike
+  // `npm ci`, updates an existing node_modules in place instead of deleting it first.
   run("npm", ["install", "--no-audit", "--no-fund"]);
   writeFileSync(stamp, lockHash);
 }
