@@ -14,6 +14,7 @@ export {
   DEFAULT_FINALITY,
   EARN_AMOUNTS,
   type EarnMapping,
+  evmAddress,
   FEED_KINDS,
   type FeedSelector,
   type IndexerConfig,
@@ -28,6 +29,7 @@ export { type ConfigIssue, type ConfigResult, formatPath, parseConfigBase64, par
 export { Dec, formatDecimal, isDecimalString, unitsFromRaw } from "./decimal";
 export { DEFAULT_TUNING, type EngineDeps, type EngineTuning, IndexerEngine, type RunResult } from "./engine";
 export { type BatchItem, Enricher, type EnricherOptions, windowId } from "./enrich";
+export { DECIMALS_CALL, decodeAddress, decodeTransferValue, decodeUint, TRANSFER_TOPIC, transferDeltas, wordAt } from "./erc20";
 export {
   ACTION_KINDS,
   type ActionEvent,

@@ -154,8 +154,8 @@ describe("amm-v2 adapter", () => {
 });
 
 describe("amm-v2 log decoding", () => {
-  it("decodes words exactly as the ABI encodes them and rejects malformed data", async () => {
-    const { decodeAddress, decodeSwapAmounts } = await import("./abi");
+  it("decodes a Swap's four amounts exactly as the ABI encodes them and rejects malformed data", async () => {
+    const { decodeSwapAmounts } = await import("./abi");
     const amounts = [2n ** 255n + 12345n, 0n, 1n, 10n ** 30n];
     expect(decodeSwapAmounts(coder.encode(["uint256", "uint256", "uint256", "uint256"], amounts))).toEqual({
       amount0In: amounts[0],
@@ -163,14 +163,7 @@ describe("amm-v2 log decoding", () => {
       amount0Out: 1n,
       amount1Out: 10n ** 30n,
     });
-    expect(decodeAddress(topic("0xAbCdEf0000000000000000000000000000000001"))).toBe("0xabcdef0000000000000000000000000000000001");
     expect(() => decodeSwapAmounts("0x1234")).toThrow("expected a 32-byte word at index 0");
-    expect(() => decodeAddress(`0x${"f".repeat(64)}`)).toThrow("an address word has non-zero upper bytes");
-    // What BigInt alone would let through: a word ending in whitespace, or a non-hex character inside it.
-    const { decodeTransferValue } = await import("./abi");
-    expect(() => decodeTransferValue(`0x${"0".repeat(62)}1 `)).toThrow("expected a 32-byte word at index 0");
-    expect(() => decodeTransferValue(`0x${"0".repeat(31)}g${"0".repeat(32)}`)).toThrow("expected a 32-byte word at index 0");
-    expect(decodeTransferValue(`0x${"0".repeat(60)}AbCd`)).toBe(0xabcdn);
-    expect(decodeAddress(`0x${"0".repeat(24)}${"Ab".repeat(20)}`)).toBe(`0x${"ab".repeat(20)}`);
+    expect(() => decodeSwapAmounts(coder.encode(["uint256", "uint256", "uint256"], [1n, 2n, 3n]))).toThrow("expected a 32-byte word at index 3");
   });
 });

@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import { BaseError } from "@pointwise/errors";
-import { type Adapter, type AdapterRuntime, type ChainLog, type IndexerEvent, type LogContext, unitsFromRaw } from "@pointwise/indexer-engine";
-import { decodeAddress, decodeSwapAmounts, decodeTransferValue, SWAP_TOPIC, TRANSFER_TOPIC } from "./abi";
+import { type Adapter, type AdapterRuntime, type ChainLog, type IndexerEvent, type LogContext, transferDeltas, unitsFromRaw } from "@pointwise/indexer-engine";
+import { decodeSwapAmounts, SWAP_TOPIC, TRANSFER_TOPIC } from "./abi";
 import type { AmmV2Params } from "./params";
 import { loadPoolTokens, type PoolTokens } from "./tokens";
 
@@ -15,14 +15,7 @@ export function swapKey(txHash: string, logIndex: number): string {
 
 /** Turns an LP-token Transfer into two balance deltas: the sender loses the value, the recipient gains it. */
 export function lpTransferEvents(pool: string, log: ChainLog): IndexerEvent[] {
-  const from = decodeAddress(log.topics[1] ?? "0x");
-  const to = decodeAddress(log.topics[2] ?? "0x");
-  const units = unitsFromRaw(decodeTransferValue(log.data), LP_DECIMALS);
-  const negated = units === "0" ? "0" : `-${units}`;
-  return [
-    { type: "balanceDelta", user: from, asset: pool, amount: negated, activity: "hold" },
-    { type: "balanceDelta", user: to, asset: pool, amount: units, activity: "hold" },
-  ];
+  return transferDeltas(log, pool, LP_DECIMALS);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { evmAddress } from "@pointwise/indexer-engine";
 import { z } from "zod";
 
 /** Message when neither kind of tracking is enabled (spec: at least one of them must be enabled). */
@@ -6,10 +7,7 @@ export const NOTHING_TRACKED = "At least one of trackSwaps or trackLP must be en
 /** Parameters of the amm-v2 adapter: the pool and what to track in it. */
 export const ammV2Params = z
   .object({
-    poolAddress: z
-      .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
-      .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
-      .transform((v) => v.toLowerCase()),
+    poolAddress: evmAddress,
     trackSwaps: z.boolean("must be a boolean").optional(),
     trackLP: z.boolean("must be a boolean").optional(),
   })

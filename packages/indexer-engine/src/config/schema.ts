@@ -15,7 +15,8 @@ function req(fragment: string) {
 
 const httpUrl = z.string(req("must be a string")).refine((v) => /^https?:\/\/[^\s/]+/.test(v), "must be an http:// or https:// URL");
 
-const evmAddress = z
+/** An EVM address given in any case, returned lowercased; the config and adapters' params check addresses with it. */
+export const evmAddress = z
   .string(req("must be a string"))
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
   .transform((v) => v.toLowerCase());

@@ -1,0 +1,53 @@
+import { AbiCoder, zeroPadValue } from "ethers";
+import type { ChainLog } from "./adapter";
+import { decodeAddress, decodeTransferValue, TRANSFER_TOPIC, transferDeltas } from "./erc20";
+
+const coder = AbiCoder.defaultAbiCoder();
+const topic = (address: string) => zeroPadValue(address, 32);
+const TOKEN = "0x00000000000000000000000000000000000000c0";
+const ALICE = "0x00000000000000000000000000000000000000a1";
+const BOB = "0x00000000000000000000000000000000000000b2";
+
+function transferLog(value: bigint): ChainLog {
+  return {
+    address: TOKEN,
+    topics: [TRANSFER_TOPIC, topic(ALICE), topic(BOB)],
+    data: coder.encode(["uint256"], [value]),
+    blockNumber: 1,
+    transactionHash: "0x01",
+    logIndex: 0,
+  };
+}
+
+describe("ERC-20 decoding", () => {
+  it("decodes words and addresses exactly as the ABI encodes them and rejects malformed data", () => {
+    expect(decodeAddress(topic("0xAbCdEf0000000000000000000000000000000001"))).toBe("0xabcdef0000000000000000000000000000000001");
+    expect(decodeAddress(`0x${"0".repeat(24)}${"Ab".repeat(20)}`)).toBe(`0x${"ab".repeat(20)}`);
+    expect(() => decodeAddress(`0x${"f".repeat(64)}`)).toThrow("an address word has non-zero upper bytes");
+    expect(decodeTransferValue(coder.encode(["uint256"], [2n ** 256n - 1n]))).toBe(2n ** 256n - 1n);
+    expect(decodeTransferValue(`0x${"0".repeat(60)}AbCd`)).toBe(0xabcdn);
+    // What BigInt alone would let through: a word ending in whitespace, or a non-hex character inside it.
+    expect(() => decodeTransferValue(`0x${"0".repeat(62)}1 `)).toThrow("expected a 32-byte word at index 0");
+    expect(() => decodeTransferValue(`0x${"0".repeat(31)}g${"0".repeat(32)}`)).toThrow("expected a 32-byte word at index 0");
+    expect(() => decodeTransferValue("0x")).toThrow("expected a 32-byte word at index 0");
+  });
+
+  it("turns a Transfer into -value for the sender and +value for the recipient, in the given decimals and activity", () => {
+    expect(transferDeltas(transferLog(1_234_500n), TOKEN, 6, "stake")).toEqual([
+      { type: "balanceDelta", user: ALICE, asset: TOKEN, amount: "-1.2345", activity: "stake" },
+      { type: "balanceDelta", user: BOB, asset: TOKEN, amount: "1.2345", activity: "stake" },
+    ]);
+    // A zero transfer moves nothing: no "-0".
+    expect(transferDeltas(transferLog(0n), TOKEN, 18).map((d) => [d.amount, d.activity])).toEqual([
+      ["0", "hold"],
+      ["0", "hold"],
+    ]);
+  });
+
+  it("refuses a Transfer without exactly three topics", () => {
+    const log = transferLog(1n);
+    expect(() => transferDeltas({ ...log, topics: [TRANSFER_TOPIC, topic(ALICE)] }, TOKEN, 18)).toThrow(
+      `a Transfer of ${TOKEN} has 2 topics, an ERC-20 Transfer has 3 (is it an ERC-721?)`,
+    );
+  });
+});

@@ -1,0 +1,78 @@
+// ERC-20 log and call decoding that adapters share. Every value these logs and calls carry is a static
+// 32-byte word, so decoding is slicing hex. A generic ABI decoder parses the type strings and builds result
+// objects on every call, which costs more than the rest of the pipeline together (see bench/indexer).
+import { BaseError } from "@pointwise/errors";
+import { id } from "ethers";
+import type { ChainLog } from "./adapter";
+import { unitsFromRaw } from "./decimal";
+import type { BalanceDelta } from "./events";
+
+/** topic0 of the ERC-20 `Transfer(address indexed from, address indexed to, uint256 value)` event. */
+export const TRANSFER_TOPIC = id("Transfer(address,address,uint256)");
+
+/** Calldata of `decimals()`, which every ERC-20 token this engine prices or tracks answers. */
+export const DECIMALS_CALL = id("decimals()").slice(0, 10);
+
+/** The `index`-th 32-byte word of ABI-encoded hex as an unsigned integer. */
+export function wordAt(hex: string, index: number): bigint {
+  const start = 2 + index * 64;
+  const word = hex.slice(start, start + 64);
+  // BigInt itself rejects every non-hex character except whitespace at the very end, which the last-character
+  // check rules out; a separate pattern test per word cost as much as the parse.
+  if (word.length === 64 && isHexDigit(word.charCodeAt(63))) {
+    try {
+      return BigInt(`0x${word}`);
+    } catch {
+      // Reported below with the index.
+    }
+  }
+  throw new BaseError("abi-decode-failed", `expected a 32-byte word at index ${index}`, { details: { hex: hex.slice(0, 200) } });
+}
+
+function isHexDigit(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
+}
+
+const ADDRESS_WORD = /^0x0{24}[0-9a-fA-F]{40}$/;
+
+/** Decodes an address from an indexed topic or a returned word, lowercased. */
+export function decodeAddress(word: string): string {
+  // The usual word is 12 zero bytes and the address: slicing it skips a bigint round trip per topic.
+  if (ADDRESS_WORD.test(word)) return `0x${word.slice(26).toLowerCase()}`;
+  const value = wordAt(word, 0);
+  if (value >> 160n !== 0n) throw new BaseError("abi-decode-failed", "an address word has non-zero upper bytes");
+  return `0x${value.toString(16).padStart(40, "0")}`;
+}
+
+/** Decodes a returned uint. */
+export function decodeUint(word: string): bigint {
+  return wordAt(word, 0);
+}
+
+/** Decodes the data of a Transfer log: the value moved. */
+export function decodeTransferValue(data: string): bigint {
+  return wordAt(data, 0);
+}
+
+/**
+ * Turns an ERC-20 Transfer log into two balance deltas in token units: `-value` for the sender and `+value`
+ * for the recipient. Mints and burns (the null address on one side) are emitted as they are; the engine
+ * ignores the null address.
+ */
+export function transferDeltas(log: ChainLog, asset: string, decimals: number, activity = "hold"): BalanceDelta[] {
+  // ERC-721 shares the Transfer signature but indexes its token id as a fourth topic: such a log is no
+  // amount of an ERC-20, and reading its data as one would invent a balance.
+  if (log.topics.length !== 3) {
+    throw new BaseError("abi-decode-failed", `a Transfer of ${log.address} has ${log.topics.length} topics, an ERC-20 Transfer has 3 (is it an ERC-721?)`, {
+      details: { txHash: log.transactionHash, logIndex: log.logIndex },
+    });
+  }
+  const from = decodeAddress(log.topics[1] as string);
+  const to = decodeAddress(log.topics[2] as string);
+  const units = unitsFromRaw(decodeTransferValue(log.data), decimals);
+  const negated = units === "0" ? "0" : `-${units}`;
+  return [
+    { type: "balanceDelta", user: from, asset, amount: negated, activity },
+    { type: "balanceDelta", user: to, asset, amount: units, activity },
+  ];
+}
