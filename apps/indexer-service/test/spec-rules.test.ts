@@ -12,8 +12,6 @@ import {
   type ChainLog,
   ChainReader,
   defineAdapter,
-  type IndexerConfig,
-  type IndexerConfigInput,
   type IndexerEvent,
   StateStore,
   unitsFromRaw,
@@ -22,35 +20,17 @@ import { createLogger } from "@pointwise/logger";
 import { id } from "ethers";
 import { z } from "zod";
 import { parseCsv } from "./support/csv";
-import { buildConfig, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
+import { REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
 import type { SentSwap } from "./support/scenario";
 import { startIngestServer } from "./support/servers";
-import { useScenarioChain } from "./support/suite";
+import { type ConfigInput, useScenarioChain } from "./support/suite";
 
 const suite = useScenarioChain();
-const { configs, files, closers, proxy } = suite;
+const { files, closers, proxy } = suite;
 const silent = createLogger({ service: "test", level: "silent" });
 
-type Input = Omit<IndexerConfigInput, "kind" | "indexerId" | "flushMs" | "stateStoreUrl" | "sinkConfig"> & { sinkConfig?: IndexerConfigInput["sinkConfig"] };
-
 /** A config with a csv sink of its own; `input` overrides the rest. */
-function config(label: string, input: Input, registry?: AdapterRegistry): { config: IndexerConfig; csv: string } {
-  const csv = join(tmpdir(), `${uniqueId(label)}.csv`);
-  const built = buildConfig(
-    {
-      kind: "evm",
-      indexerId: uniqueId(label),
-      flushMs: 3_600_000,
-      stateStoreUrl: REDIS_URL,
-      sinkConfig: { sinks: [{ sinkType: "csv", path: csv }] },
-      ...input,
-    } as IndexerConfigInput,
-    registry,
-  );
-  configs.push(built);
-  files.push(csv);
-  return { config: built, csv };
-}
+const config = suite.csvConfig;
 
 const csvRows = async (path: string) => parseCsv(await readFile(path, "utf8"));
 const network = { chainId: 31337, finality: 0 };
@@ -298,7 +278,7 @@ describe("historical calls go to gatewayUrl, live calls to RPC_URL", () => {
     // The live endpoint prunes old state, as many hosted RPCs do: the run only works if history goes to the gateway.
     const live = await proxy({ noHistoricalState: true });
     const archive = await proxy();
-    const input = (gatewayUrl?: string): Input => ({
+    const input = (gatewayUrl?: string): ConfigInput => ({
       network: { ...network, ...(gatewayUrl === undefined ? {} : { gatewayUrl }) },
       // No fromBlock: the deployment block is found by historical eth_getCode.
       range: { toBlock: suite.scenario.endBlock },

@@ -12,22 +12,13 @@ const suite = useScenarioChain();
 const { configs, files, closers, proxy } = suite;
 
 function config(overrides: Partial<IndexerConfigInput> & { params?: Record<string, unknown> } = {}): IndexerConfig {
-  const csv = join(tmpdir(), `${uniqueId("sym")}.csv`);
   const { params, ...rest } = overrides;
-  const built = buildConfig({
-    kind: "evm",
-    indexerId: uniqueId("sym"),
-    flushMs: 3_600_000,
-    stateStoreUrl: REDIS_URL,
+  return suite.csvConfig("sym", {
     network: { chainId: 31337, finality: 0 },
     range: { fromBlock: suite.scenario.pairDeployBlock, toBlock: suite.scenario.endBlock },
-    sinkConfig: { sinks: [{ sinkType: "csv", path: csv }] },
     adapterConfig: { adapterId: "amm-v2", params: params ?? { poolAddress: suite.scenario.pair, trackSwaps: true, trackLP: true } },
     ...rest,
-  });
-  configs.push(built);
-  files.push(csv);
-  return built;
+  }).config;
 }
 
 /** How many file descriptors of this process point at `path` (Linux: read from /proc/self/fd). */
