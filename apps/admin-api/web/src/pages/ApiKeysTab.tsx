@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { ApiKey } from "../types";
 import { Card, CopyButton, DataTable, EndableCells, Field, formatTime, Notice, useAction, useLoad } from "../ui";
-import type { CampaignContext } from "./CampaignPage";
+import type { CampaignContext } from "./campaign-context";
 
 /** API keys: create (the key is shown once, to copy), list with last use, revoke. */
 export function ApiKeysTab({ ctx }: { ctx: CampaignContext }) {

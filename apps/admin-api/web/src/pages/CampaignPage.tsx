@@ -3,6 +3,7 @@ import { api } from "../api";
 import type { Campaign, EventType, Me } from "../types";
 import { Badge, Notice, useLoad } from "../ui";
 import { ApiKeysTab } from "./ApiKeysTab";
+import type { CampaignContext } from "./campaign-context";
 import { EventTypesTab } from "./EventTypesTab";
 import { ImportsTab } from "./ImportsTab";
 import { LeaderboardTab } from "./LeaderboardTab";
@@ -19,18 +20,6 @@ const TABS: [string, string][] = [
   ["leaderboard", "Leaderboard"],
   ["users", "Users"],
 ];
-
-/** What every tab of a campaign gets. */
-export interface CampaignContext {
-  campaign: Campaign;
-  eventTypes: EventType[];
-  me: Me;
-  /** The key created in this browser session, kept only in memory so the curl example can use it. */
-  freshKey: string | null;
-  setFreshKey: (key: string) => void;
-  reloadCampaign: () => void;
-  reloadEventTypes: () => void;
-}
 
 /** One campaign: its header and tabs. */
 export function CampaignPage(props: { campaignId: string; tab: string; me: Me; onChanged: () => void }) {

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { EventType } from "../types";
 import { Card, CopyButton, DataTable, EndableCells, Field, formatTime, Notice, useAction } from "../ui";
-import type { CampaignContext } from "./CampaignPage";
+import type { CampaignContext } from "./campaign-context";
 
 /** Event types: register (-> reg_event_id to copy), list, retire. */
 export function EventTypesTab({ ctx }: { ctx: CampaignContext }) {

@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import { api, upload } from "../api";
 import type { CsvImport, CsvRowError } from "../types";
 import { Badge, Card, DataTable, formatTime, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
-import type { CampaignContext } from "./CampaignPage";
+import type { CampaignContext } from "./campaign-context";
 
 const TONE = { validating: "amber", publishing: "amber", done: "green", rejected: "red", failed: "red" } as const;
 

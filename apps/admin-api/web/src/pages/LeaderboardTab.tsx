@@ -3,7 +3,7 @@ import { api } from "../api";
 import { go } from "../router";
 import type { Chart, Leaderboard } from "../types";
 import { Card, DataTable, formatPoints, labelOf, Notice, useLoad } from "../ui";
-import type { CampaignContext } from "./CampaignPage";
+import type { CampaignContext } from "./campaign-context";
 import { PointsChart } from "./PointsChart";
 
 /** The fresh leaderboard and points over time of the top users. */

@@ -3,7 +3,7 @@ import { api } from "../api";
 import type { ApiKey, Campaign, RuleVersion } from "../types";
 import { Card, CopyButton, Field, Notice, useAction, useLoad } from "../ui";
 import { type Currencies, CurrenciesField, currencyMap, ScheduleFields } from "./CampaignFields";
-import type { CampaignContext } from "./CampaignPage";
+import type { CampaignContext } from "./campaign-context";
 
 /** A ready-to-paste curl that sends one earn event to this campaign. */
 export function curlFor(ingestUrl: string, apiKey: string, regEventId: string): string {

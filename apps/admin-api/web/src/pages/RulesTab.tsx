@@ -4,7 +4,7 @@ import { describePath, editable, type RuleDocument, starterDocument } from "../r
 import { RuleForm } from "../rules/RuleForm";
 import type { DryRun, RecomputeJob, RuleIssue, RuleVersion } from "../types";
 import { Badge, Card, DataTable, formatPoints, formatTime, labelOf, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
-import type { CampaignContext } from "./CampaignPage";
+import type { CampaignContext } from "./campaign-context";
 
 const STATUS_TONE = { active: "green", draft: "blue", superseded: "grey" } as const;
 

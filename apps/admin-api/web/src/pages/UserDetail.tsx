@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { RecomputeJob, User } from "../types";
 import { Card, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, shorten, useAction, useLoad } from "../ui";
-import type { CampaignContext } from "./CampaignPage";
+import type { CampaignContext } from "./campaign-context";
 
 /** One user: scores, identities (link, unlink, X username), display name and referrer. */
 export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: string }) {

@@ -3,7 +3,7 @@ import { api } from "../api";
 import { go, hashQuery } from "../router";
 import type { LedgerEntry, User } from "../types";
 import { Card, type Column, DataTable, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, useAction, useLoad } from "../ui";
-import type { CampaignContext } from "./CampaignPage";
+import type { CampaignContext } from "./campaign-context";
 import { UserDetail } from "./UserDetail";
 
 /** Find a user by any identity (or from the leaderboard), manage identities and see where each point came from. */
