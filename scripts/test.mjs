@@ -23,8 +23,9 @@ ensurePrismaClient();
 ensureDatabase(env);
 
 if (jestArgs.length === 0) {
-  step("lint and format (biome)");
+  step("lint and format (biome), import circles (dpdm)");
   run("npx", ["biome", "ci", "."]);
+  run("node", ["scripts/check-import-circles.mjs"]);
   step("typecheck and build (turbo)");
   run("npx", ["turbo", "run", "typecheck", "build", "--concurrency=2", "--output-logs=errors-only"]);
   run("npx", ["tsc", "-p", "tsconfig.tools.json"]);
