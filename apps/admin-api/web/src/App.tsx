@@ -1,3 +1,4 @@
+// The dashboard's shell: sign-in, the sidebar of campaigns and the page the URL hash names.
 import { useEffect, useState } from "react";
 import { api, sessionToken, setSessionToken } from "./api";
 import { CampaignPage } from "./pages/CampaignPage";
@@ -5,7 +6,7 @@ import { CampaignsPage } from "./pages/CampaignsPage";
 import { SignInPage } from "./pages/SignInPage";
 import { TeamPage } from "./pages/TeamPage";
 import { go, useRoute } from "./router";
-import type { Campaign, Me } from "./types";
+import type { Answer, Me } from "./types";
 import { Notice, useLoad } from "./ui";
 
 /** The dashboard: sign-in, then a sidebar with the project's campaigns and the page of the route. */
@@ -32,7 +33,7 @@ export function App() {
 
 function Shell(props: { route: string[]; onSignOut: () => void }) {
   const me = useLoad(() => api<Me>("GET", "/api/me"), []);
-  const campaigns = useLoad(() => api<{ campaigns: Campaign[] }>("GET", "/api/campaigns"), []);
+  const campaigns = useLoad(() => api<Answer<"/api/campaigns", "get">>("GET", "/api/campaigns"), []);
   const [section, id, tab] = props.route;
   const list = campaigns.data?.campaigns ?? [];
 

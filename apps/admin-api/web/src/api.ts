@@ -1,3 +1,4 @@
+// The admin API client: JSON requests and uploads with the operator's session token, errors as ApiError.
 /** An error answer of the admin API: `{ error: { code, message } }` with the HTTP status. */
 export class ApiError extends Error {
   constructor(

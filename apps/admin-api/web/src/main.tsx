@@ -1,3 +1,4 @@
+// Entry point: renders the dashboard into index.html's #root.
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import "./styles.css";

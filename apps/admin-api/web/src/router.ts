@@ -1,3 +1,4 @@
+// Hash routing: the route as path segments, its query parameters, and navigation.
 import { useEffect, useState } from "react";
 
 function readRoute(): string[] {

@@ -1,3 +1,4 @@
+// Small shared pieces of every page: data loading and actions, cards, notices, tables, copy buttons, formatting.
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiError } from "./api";
 import { IDENTITY_TYPES, type UserLabel } from "./types";

@@ -1,20 +1,21 @@
+// Campaign tab "API keys": generate, list and revoke the keys integrators send events with.
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
-import type { ApiKey } from "../types";
+import type { Answer, ApiKey, CreatedApiKey } from "../types";
 import { Card, CopyButton, DataTable, EndableCells, Field, formatTime, Notice, useAction, useLoad } from "../ui";
 import type { CampaignContext } from "./campaign-context";
 
 /** API keys: create (the key is shown once, to copy), list with last use, revoke. */
 export function ApiKeysTab({ ctx }: { ctx: CampaignContext }) {
   const path = `/api/campaigns/${ctx.campaign.id}/api-keys`;
-  const keys = useLoad(() => api<{ api_keys: ApiKey[] }>("GET", path), [path]);
+  const keys = useLoad(() => api<Answer<"/api/campaigns/{campaign_id}/api-keys", "get">>("GET", path), [path]);
   const [label, setLabel] = useState("");
-  const [created, setCreated] = useState<ApiKey | null>(null);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const action = useAction();
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
-    const key = await action.run(() => api<ApiKey>("POST", path, label ? { label } : {}));
+    const key = await action.run(() => api<CreatedApiKey>("POST", path, label ? { label } : {}));
     if (key?.key) {
       setCreated(key);
       ctx.setFreshKey(key.key);

@@ -1,3 +1,4 @@
+// Form fields shared by the campaign creation form and the Overview's settings: currencies and schedule.
 import { Field } from "../ui";
 
 /** Rows of a currency editor: key and display name. */

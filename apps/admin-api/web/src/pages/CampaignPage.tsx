@@ -1,6 +1,7 @@
+// One campaign's page: its header and the tab the route names.
 import { useState } from "react";
 import { api } from "../api";
-import type { Campaign, EventType, Me } from "../types";
+import type { Answer, Campaign, Me } from "../types";
 import { Badge, Notice, useLoad } from "../ui";
 import { ApiKeysTab } from "./ApiKeysTab";
 import type { CampaignContext } from "./campaign-context";
@@ -24,7 +25,10 @@ const TABS: [string, string][] = [
 /** One campaign: its header and tabs. */
 export function CampaignPage(props: { campaignId: string; tab: string; me: Me; onChanged: () => void }) {
   const campaign = useLoad(() => api<Campaign>("GET", `/api/campaigns/${props.campaignId}`), [props.campaignId]);
-  const eventTypes = useLoad(() => api<{ event_types: EventType[] }>("GET", `/api/campaigns/${props.campaignId}/event-types`), [props.campaignId]);
+  const eventTypes = useLoad(
+    () => api<Answer<"/api/campaigns/{campaign_id}/event-types", "get">>("GET", `/api/campaigns/${props.campaignId}/event-types`),
+    [props.campaignId],
+  );
   const [freshKey, setFreshKey] = useState<string | null>(null);
 
   if (campaign.error) return <Notice kind="error">{campaign.error}</Notice>;

@@ -1,3 +1,4 @@
+// The list of the project's campaigns and the form that creates one.
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import { go } from "../router";

@@ -1,3 +1,4 @@
+// Campaign tab "Event types": register types (each with its reg_event_id) and retire them.
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { EventType } from "../types";

@@ -1,6 +1,7 @@
+// Campaign tab "CSV import": upload a file of events, follow the import and read each bad row.
 import { useRef, useState } from "react";
 import { api, upload } from "../api";
-import type { CsvImport, CsvRowError } from "../types";
+import type { Answer, CsvImport, CsvRowError } from "../types";
 import { Badge, Card, DataTable, formatTime, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
 import type { CampaignContext } from "./campaign-context";
 
@@ -39,7 +40,7 @@ function RowErrors({ rows, truncated }: { rows: CsvRowError[]; truncated?: boole
 /** Upload a CSV of raw events through the ingest pipeline; watch progress and row errors. */
 export function ImportsTab({ ctx }: { ctx: CampaignContext }) {
   const base = `/api/campaigns/${ctx.campaign.id}/csv-imports`;
-  const imports = useLoad(() => api<{ csv_imports: CsvImport[] }>("GET", base), [base]);
+  const imports = useLoad(() => api<Answer<"/api/campaigns/{campaign_id}/csv-imports", "get">>("GET", base), [base]);
   const [mode, setMode] = useState<"all-or-nothing" | "accept-valid">("all-or-nothing");
   const [file, setFile] = useState<File | null>(null);
   const [sent, setSent] = useState<number | null>(null);

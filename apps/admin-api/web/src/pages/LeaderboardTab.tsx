@@ -1,3 +1,4 @@
+// Campaign tab "Leaderboard": the fresh leaderboard in any currency and the top users' points over time.
 import { useState } from "react";
 import { api } from "../api";
 import { go } from "../router";

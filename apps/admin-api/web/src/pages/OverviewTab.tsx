@@ -1,6 +1,7 @@
+// Campaign tab "Overview": setup checklist, a ready curl, settings, bad words, archive and restore.
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
-import type { ApiKey, Campaign, RuleVersion } from "../types";
+import type { Answer, Campaign } from "../types";
 import { Card, CopyButton, Field, Notice, useAction, useLoad } from "../ui";
 import { type Currencies, CurrenciesField, currencyMap, ScheduleFields } from "./CampaignFields";
 import type { CampaignContext } from "./campaign-context";
@@ -27,8 +28,8 @@ const toLocal = (iso: string | null) => (iso ? new Date(new Date(iso).getTime() 
 export function OverviewTab({ ctx }: { ctx: CampaignContext }) {
   const c = ctx.campaign;
   const base = `/api/campaigns/${c.id}`;
-  const keys = useLoad(() => api<{ api_keys: ApiKey[] }>("GET", `${base}/api-keys`), [base]);
-  const rules = useLoad(() => api<{ rule_versions: RuleVersion[] }>("GET", `${base}/rule-versions`), [base]);
+  const keys = useLoad(() => api<Answer<"/api/campaigns/{campaign_id}/api-keys", "get">>("GET", `${base}/api-keys`), [base]);
+  const rules = useLoad(() => api<Answer<"/api/campaigns/{campaign_id}/rule-versions", "get">>("GET", `${base}/rule-versions`), [base]);
   const activeTypes = ctx.eventTypes.filter((t) => !t.retired_at);
   const [typeId, setTypeId] = useState("");
   const regEventId = typeId || activeTypes[0]?.reg_event_id || "<REG_EVENT_ID>";
@@ -141,7 +142,9 @@ function BadWordsCard(props: { campaign: Campaign; onSaved: () => void }) {
       .split("\n")
       .map((w) => w.trim())
       .filter(Boolean);
-    const res = await action.run(() => api<{ bad_words: string[] }>("PUT", `/api/campaigns/${props.campaign.id}/bad-words`, { bad_words: words }));
+    const res = await action.run(() =>
+      api<Answer<"/api/campaigns/{campaign_id}/bad-words", "put">>("PUT", `/api/campaigns/${props.campaign.id}/bad-words`, { bad_words: words }),
+    );
     if (res) {
       setText(res.bad_words.join("\n"));
       setSaved(true);

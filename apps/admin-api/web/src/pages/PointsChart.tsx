@@ -1,3 +1,4 @@
+// The SVG line chart of the top users' running points totals.
 import type { Chart } from "../types";
 import { formatPoints, labelOf } from "../ui";
 

@@ -1,8 +1,9 @@
+// Campaign tab "Rules": edit, check, save, dry-run and activate rule versions, and follow the recompute.
 import { useEffect, useState } from "react";
 import { api } from "../api";
 import { describePath, editable, type RuleDocument, starterDocument } from "../rules/model";
 import { RuleForm } from "../rules/RuleForm";
-import type { DryRun, RecomputeJob, RuleIssue, RuleVersion } from "../types";
+import type { Answer, DryRun, RecomputeJob, RuleIssue, RuleVersion, RuleVersionWithDocument } from "../types";
 import { Badge, Card, DataTable, formatPoints, formatTime, labelOf, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
 import type { CampaignContext } from "./campaign-context";
 
@@ -27,7 +28,7 @@ function JobProgress({ job }: { job: RecomputeJob }) {
 /** Rule versions: a readable editor (with a JSON view), checks, dry-run diff, activation and its progress. */
 export function RulesTab({ ctx }: { ctx: CampaignContext }) {
   const base = `/api/campaigns/${ctx.campaign.id}/rule-versions`;
-  const versions = useLoad(() => api<{ rule_versions: RuleVersion[] }>("GET", base), [base]);
+  const versions = useLoad(() => api<Answer<"/api/campaigns/{campaign_id}/rule-versions", "get">>("GET", base), [base]);
   const list = versions.data?.rule_versions ?? [];
   const active = list.find((v) => v.status === "active");
   const [doc, setDoc] = useState<RuleDocument | null>(null);
@@ -43,7 +44,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
   // Start from the active version (or a starter document) once the versions are known.
   useEffect(() => {
     if (doc || !versions.data) return;
-    if (active) api<RuleVersion>("GET", `${base}/${active.version}`).then((v) => setDoc(editable(v.document ?? {})));
+    if (active) api<RuleVersionWithDocument>("GET", `${base}/${active.version}`).then((v) => setDoc(editable(v.document ?? {})));
     else setDoc(starterDocument(ctx.campaign, ctx.eventTypes));
   }, [versions.data, active, doc, base, ctx.campaign, ctx.eventTypes]);
 
@@ -86,13 +87,13 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
   const check = async () => {
     const d = current();
     if (!d) return;
-    const res = await action.run(() => api<{ valid: boolean; issues: RuleIssue[] }>("POST", `${base}/validate`, { document: d }));
+    const res = await action.run(() => api<Answer<"/api/campaigns/{campaign_id}/rule-versions/validate", "post">>("POST", `${base}/validate`, { document: d }));
     if (res) setIssues(res.issues);
   };
   const save = async () => {
     const d = current();
     if (!d) return;
-    const res = await action.run(() => api<{ valid: boolean; issues: RuleIssue[] }>("POST", `${base}/validate`, { document: d }));
+    const res = await action.run(() => api<Answer<"/api/campaigns/{campaign_id}/rule-versions/validate", "post">>("POST", `${base}/validate`, { document: d }));
     if (!res) return;
     setIssues(res.issues);
     if (!res.valid) return;
@@ -108,7 +109,9 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
     if (res) setDryRun(res);
   };
   const activate = async (version: number) => {
-    const res = await action.run(() => api<{ job: RecomputeJob }>("POST", `${base}/${version}/activate`, {}));
+    const res = await action.run(() =>
+      api<Answer<"/api/campaigns/{campaign_id}/rule-versions/{version}/activate", "post">>("POST", `${base}/${version}/activate`, {}),
+    );
     if (res) {
       setJob(res.job);
       setDryRun(null);
@@ -118,7 +121,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
   };
   const edit = async (version: number) => {
     setSaved(null);
-    const v = await action.run(() => api<RuleVersion>("GET", `${base}/${version}`));
+    const v = await action.run(() => api<RuleVersionWithDocument>("GET", `${base}/${version}`));
     if (v?.document) {
       setDoc(editable(v.document));
       setMode("form");

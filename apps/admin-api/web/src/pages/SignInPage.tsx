@@ -1,5 +1,7 @@
+// The sign-in page.
 import { type FormEvent, useState } from "react";
 import { api, setSessionToken } from "../api";
+import type { Answer } from "../types";
 import { Notice, useAction } from "../ui";
 
 /** E-mail and password in, a session for this browser tab out. */
@@ -10,7 +12,7 @@ export function SignInPage(props: { onSignedIn: () => void }) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const res = await action.run(() => api<{ token: string }>("POST", "/api/auth/login", { email, password }));
+    const res = await action.run(() => api<Answer<"/api/auth/login", "post">>("POST", "/api/auth/login", { email, password }));
     if (res) {
       setSessionToken(res.token);
       props.onSignedIn();

@@ -1,17 +1,13 @@
+// The project's operators (add, remove) and changing your own password.
 import { type FormEvent, useState } from "react";
 import { api, setSessionToken } from "../api";
+import type { Answer, Operator } from "../types";
 import { Card, DataTable, Field, formatTime, Notice, useAction, useLoad } from "../ui";
-
-interface OperatorRow {
-  id: string;
-  email: string;
-  created_at: string;
-}
 
 /** The project's operators: adding and removing them, and changing your own password. */
 export function TeamPage() {
-  const operators = useLoad(() => api<{ operators: OperatorRow[] }>("GET", "/api/operators"), []);
-  const me = useLoad(() => api<{ operator: { id: string } }>("GET", "/api/me"), []);
+  const operators = useLoad(() => api<Answer<"/api/operators", "get">>("GET", "/api/operators"), []);
+  const me = useLoad(() => api<Answer<"/api/me", "get">>("GET", "/api/me"), []);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const action = useAction();
@@ -20,7 +16,7 @@ export function TeamPage() {
   const add = async (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
-    const created = await action.run(() => api<{ email: string }>("POST", "/api/operators", { email, password }));
+    const created = await action.run(() => api<Answer<"/api/operators", "post">>("POST", "/api/operators", { email, password }));
     if (created) {
       setDone(`${created.email} can now sign in with the password you chose. Share it with them privately.`);
       setEmail("");
@@ -28,7 +24,7 @@ export function TeamPage() {
       operators.reload();
     }
   };
-  const remove = async (o: OperatorRow) => {
+  const remove = async (o: Operator) => {
     if (!window.confirm(`Remove ${o.email}? They are signed out at once and can no longer sign in to this project.`)) return;
     setDone(null);
     if (await action.run(() => api("DELETE", `/api/operators/${o.id}`))) setDone(`${o.email} was removed.`);
@@ -88,7 +84,9 @@ function PasswordCard() {
   const change = async (e: FormEvent) => {
     e.preventDefault();
     setDone(false);
-    const changed = await action.run(() => api<{ token: string }>("POST", "/api/me/password", { current_password: current, new_password: next }));
+    const changed = await action.run(() =>
+      api<Answer<"/api/me/password", "post">>("POST", "/api/me/password", { current_password: current, new_password: next }),
+    );
     if (changed) {
       // The old token stopped working with the change; this tab goes on with the new one.
       setSessionToken(changed.token);

@@ -1,6 +1,7 @@
+// One user of a campaign: scores, identities (link, unlink, X username), display name and referrer.
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
-import type { RecomputeJob, User } from "../types";
+import type { Answer, RecomputeJob, User } from "../types";
 import { Card, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, shorten, useAction, useLoad } from "../ui";
 import type { CampaignContext } from "./campaign-context";
 
@@ -45,7 +46,7 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
       account_id: linkAccount.trim(),
       ...(linkType === "X_PROVIDER_ID" && linkHandle.trim() ? { handle: linkHandle.trim() } : {}),
     };
-    const res = await action.run(() => api<{ moved_from_user_id: string | null; recompute_job: RecomputeJob | null }>("POST", `${path}/identities`, body));
+    const res = await action.run(() => api<Answer<"/api/campaigns/{campaign_id}/users/{user_id}/identities", "post">>("POST", `${path}/identities`, body));
     if (res) {
       setNote(
         res.moved_from_user_id ? `The identity belonged to another user and was merged into this one.${recomputeNote(res.recompute_job)}` : "Identity linked.",
@@ -57,7 +58,9 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
   };
   const unlink = async (identityId: string) => {
     if (!window.confirm("Unlink this identity? It becomes a separate user, taking its events (and their points) with it.")) return;
-    const res = await action.run(() => api<{ recompute_job: RecomputeJob | null }>("DELETE", `${path}/identities/${identityId}`));
+    const res = await action.run(() =>
+      api<Answer<"/api/campaigns/{campaign_id}/users/{user_id}/identities/{identity_id}", "delete">>("DELETE", `${path}/identities/${identityId}`),
+    );
     if (res) {
       setNote(`Identity unlinked.${recomputeNote(res.recompute_job)}`);
       user.reload();

@@ -1,7 +1,8 @@
+// Campaign tab "Users": find a user by an identity, then their details and their ledger.
 import { type FormEvent, useEffect, useState } from "react";
 import { api } from "../api";
 import { go, hashQuery } from "../router";
-import type { LedgerEntry, User } from "../types";
+import type { Answer, LedgerEntry, Lineage, User } from "../types";
 import { Card, type Column, DataTable, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, useAction, useLoad } from "../ui";
 import type { CampaignContext } from "./campaign-context";
 import { UserDetail } from "./UserDetail";
@@ -55,8 +56,10 @@ export function UsersTab({ ctx }: { ctx: CampaignContext }) {
   );
 }
 
+type LedgerPage = Answer<"/api/campaigns/{campaign_id}/users/{user_id}/ledger", "get">;
+
 function multipliersText(entry: LedgerEntry): string {
-  const list = entry.lineage?.multipliers ?? [];
+  const list = (entry.lineage as Lineage).multipliers ?? [];
   return list.length ? list.map((m) => `x${m.factor} (${m.source})`).join(", ") : "—";
 }
 
@@ -75,11 +78,7 @@ const LEDGER_COLUMNS: Column[] = [
 function Ledger(props: { base: string; userId: string }) {
   const [pages, setPages] = useState<LedgerEntry[][]>([]);
   const [next, setNext] = useState<string | null>(null);
-  const first = useLoad(
-    () =>
-      api<{ entries: LedgerEntry[]; next_before: string | null; rule_version: number | null }>("GET", `${props.base}/users/${props.userId}/ledger?limit=50`),
-    [props.base, props.userId],
-  );
+  const first = useLoad(() => api<LedgerPage>("GET", `${props.base}/users/${props.userId}/ledger?limit=50`), [props.base, props.userId]);
   useEffect(() => {
     if (first.data) {
       setPages([first.data.entries]);
@@ -88,7 +87,7 @@ function Ledger(props: { base: string; userId: string }) {
   }, [first.data]);
   const more = async () => {
     if (!next) return;
-    const page = await api<{ entries: LedgerEntry[]; next_before: string | null }>("GET", `${props.base}/users/${props.userId}/ledger?limit=50&before=${next}`);
+    const page = await api<LedgerPage>("GET", `${props.base}/users/${props.userId}/ledger?limit=50&before=${next}`);
     setPages((p) => [...p, page.entries]);
     setNext(page.next_before);
   };

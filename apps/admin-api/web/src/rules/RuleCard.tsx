@@ -1,4 +1,5 @@
-import type { EventType } from "../types";
+// The rule editor's card for one rule, and its caps input.
+import { type EventType, IDENTITY_TYPES } from "../types";
 import { ListInput, NumberInput, TextInput, UtcTimeInput, WindowInput } from "./inputs";
 import {
   CAP_PERIODS,
@@ -11,8 +12,6 @@ import {
   type TierDoc,
   type WindowDoc,
 } from "./model";
-
-const IDENTITY_TYPES = ["EVM_ADDRESS", "SOLANA_ADDRESS", "BTC_ADDRESS", "EMAIL", "DISCORD_PROVIDER_ID", "X_PROVIDER_ID", "GITHUB_PROVIDER_ID"];
 
 /** Caps: at most N per day/week/month/campaign. */
 export function CapsInput(props: { caps: CapDoc[] | undefined; onChange: (caps: CapDoc[] | undefined) => void }) {

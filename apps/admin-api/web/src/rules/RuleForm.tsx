@@ -1,3 +1,4 @@
+// The rule editor's form: currencies (decimals, budget, decay, tiers, caps), rules and referral shares.
 import type { Campaign, EventType } from "../types";
 import { ListInput, NumberInput, TextInput, UtcTimeInput } from "./inputs";
 import { type CurrencyDoc, newRule, type RuleDoc, type RuleDocument, setIn, type TierDoc } from "./model";

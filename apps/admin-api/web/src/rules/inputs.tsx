@@ -1,3 +1,4 @@
+// The rule editor's inputs: optional text and numbers, UTC times, weekly windows, editable lists.
 import type { ReactNode } from "react";
 import { WEEKDAYS, type WindowDoc } from "./model";
 

@@ -1,7 +1,6 @@
-import type { Campaign, EventType } from "../types";
-
 // The rule document as the form edits it: the engine's format (docs/rules.md), loosely typed because the
 // JSON view may hold anything while being typed. The form and the JSON view edit this one object.
+import type { Campaign, EventType } from "../types";
 
 /** A recurring UTC window: days of the week and/or an hour range. */
 export interface WindowDoc {

@@ -1,0 +1,2226 @@
+// The admin API's paths and schemas as TypeScript types, generated from docs/api/admin.openapi.yaml by scripts/web-types.ts: do not edit.
+
+export interface paths {
+    "/api/openapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The OpenAPI document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/yaml": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with e-mail and password
+         * @description An unknown e-mail and a wrong password get the same answer. Each e-mail (known or not) gets ADMIN_SIGN_IN_ATTEMPTS password checks (default 5) per window of ADMIN_SIGN_IN_WINDOW_S (default 900 s) that starts at its first attempt; further attempts are answered 429 with Retry-After until the window ends, even with the right password. A successful sign-in starts the count again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A session token valid for 12 hours. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            token: string;
+                            /** Format: uuid */
+                            project_id: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                429: components["responses"]["TooManyAttempts"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in operator, their project and the dashboard's settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Who is signed in. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Me"];
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in operator's password
+         * @description Needs the current password (its checks count against the same per-e-mail limit as sign-in). Every session signed before the change ends at once, on every device; the answer carries a new session token for the caller.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        current_password: string;
+                        new_password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The password is changed; a new session token (12 hours) for this session. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            token: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                409: components["responses"]["Conflict"];
+                429: components["responses"]["TooManyAttempts"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operators of the signed-in operator's project */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The project's operators. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            operators: components["schemas"]["Operator"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+            };
+        };
+        put?: never;
+        /**
+         * Create another operator of the same project
+         * @description The new operator always joins the creating operator's project. E-mails are unique across projects.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The new operator, who can sign in right away. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Operator"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operators/{operator_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove another operator of the same project
+         * @description Their sessions end at once. Nobody can remove themselves (409 cannot-remove-self), so a project always keeps an operator; an operator of another project is answered 404 like one that does not exist.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    operator_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The operator is removed. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            removed: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's campaigns, archived ones included */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Campaigns, oldest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            campaigns: components["schemas"]["Campaign"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+            };
+        };
+        put?: never;
+        /**
+         * Create a campaign
+         * @description Without `id` a random `xxxx-xxxx` id is chosen. Campaign ids are global, so a taken id is `409 campaign-exists`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id?: components["schemas"]["CampaignId"];
+                        name: string;
+                        currencies: components["schemas"]["Currencies"];
+                        /** @description One of the currency keys; it orders the leaderboard. */
+                        primary_currency: string;
+                        /** Format: date-time */
+                        starts_at?: string;
+                        /**
+                         * Format: date-time
+                         * @description Later than starts_at.
+                         */
+                        ends_at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The new campaign. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Campaign"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** One campaign */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The campaign. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Campaign"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change name, currencies, primary currency or dates
+         * @description At least one field. `null` clears a date. A currency that already has points (score or ledger
+         *     rows) cannot be removed (`409 currency-in-use`); rename it instead. An archived campaign is
+         *     read-only (`409 campaign-archived`).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        currencies?: components["schemas"]["Currencies"];
+                        primary_currency?: string;
+                        /** Format: date-time */
+                        starts_at?: string | null;
+                        /** Format: date-time */
+                        ends_at?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The updated campaign. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Campaign"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive (never delete) a campaign
+         * @description Keeps every row; the campaign becomes read-only. Archiving an archived campaign keeps the first time.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The archived campaign. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Campaign"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore an archived campaign */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The campaign, no longer archived. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Campaign"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/bad-words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The campaign's own bad words
+         * @description The public leaderboard hides a user-set name containing any of them (case-insensitive substring), in addition to the service's default list.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The list. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BadWords"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        /**
+         * Replace the campaign's bad words
+         * @description Words are trimmed, lowercased and de-duplicated.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        bad_words: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The stored list. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BadWords"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's API keys (prefix, created, last used, revoked) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Keys, oldest first. The keys themselves are never shown again. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            api_keys: components["schemas"]["ApiKey"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        /** Create an API key (shown once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        label?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The key. `key` is returned only in this answer; only its SHA-256 hash is stored. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKey"] & {
+                            key: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/api-keys/{key_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description Works on archived campaigns too. Revoking twice keeps the first time. The ingest API refuses the key from then on.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    key_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The revoked key. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKey"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's event types */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Event types, oldest first, retired ones included. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            event_types: components["schemas"]["EventType"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        /** Register an event type and get its reg_event_id */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique in the campaign. */
+                        name: string;
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The event type; raw events reference it by `reg_event_id`. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventType"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/event-types/{reg_event_id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                reg_event_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire an event type
+         * @description One-way. The row stays (logged events keep pointing at it); the ingest API refuses new events of a retired type, and new rule versions cannot use it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    reg_event_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The retired event type. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventType"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/rule-versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's rule versions, newest first (without documents) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Rule versions. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rule_versions: components["schemas"]["RuleVersion"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        /**
+         * Save a new rule version (draft)
+         * @description The document is the rule version format of docs/rules.md. `campaignId` and `version` are
+         *     assigned by the server (whatever the document says). Besides the engine's schema, every
+         *     currency must be a campaign currency, `primaryCurrency` the campaign's primary currency, and
+         *     every `regEventId` a registered, not retired event type of the campaign. An invalid document
+         *     is `400 rule-version-invalid` naming the first problem (`document.rules[0].base.points must be
+         *     greater than 0`); `POST .../rule-versions/validate` lists them all.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DocumentBody"];
+                };
+            };
+            responses: {
+                /** @description The stored version, with its document as it will be used (defaults filled in). */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RuleVersionWithDocument"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/rule-versions/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a rule document and list every problem, without saving */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DocumentBody"];
+                };
+            };
+            responses: {
+                /** @description `valid` and the issues (`path` like `rules[0].base.points`, and the rule it breaks). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            valid: boolean;
+                            issues: components["schemas"]["RuleIssue"][];
+                            /** @description The document as it would be stored (only when valid). */
+                            document?: Record<string, unknown>;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/rule-versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                version: components["parameters"]["Version"];
+            };
+            cookie?: never;
+        };
+        /** One rule version with its document */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    version: components["parameters"]["Version"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The version. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RuleVersionWithDocument"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/rule-versions/{version}/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                version: components["parameters"]["Version"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leaderboard diff of this version against the active one, without committing anything
+         * @description Replays the campaign's whole event log under the active version (nothing, when none is
+         *     active) and under this version, with the rules engine's dry-run helper, and returns every
+         *     user whose rank or points would change. Each event counts for the user who owns its identity
+         *     now. Logs longer than DRY_RUN_MAX_EVENTS are refused (`409 log-too-large`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    version: components["parameters"]["Version"];
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description When decayed totals are compared (default: now).
+                         */
+                        at?: string;
+                        /** @description Default: the campaign's primary currency. */
+                        currency?: string;
+                        /**
+                         * @description Most moves returned.
+                         * @default 100
+                         */
+                        limit?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The diff. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DryRun"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/rule-versions/{version}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                version: components["parameters"]["Version"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a version (queues a background recompute)
+         * @description Queues a `recompute_job` (reason `rule-activation`). The scoring worker recomputes every score
+         *     from the log under this version and then switches to it atomically; until then the current
+         *     scores stay served and the version stays `draft` (or `superseded`, when rolling back). Watch
+         *     the job with `GET .../recompute-jobs/{job_id}`. Refused while another activation is queued or
+         *     running (`409 recompute-in-progress`) and for the active version (`409 rule-version-active`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    version: components["parameters"]["Version"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The queued job. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            version: number;
+                            /**
+                             * @description The version's status now (unchanged until the switch).
+                             * @enum {string}
+                             */
+                            status: "draft" | "superseded";
+                            job: components["schemas"]["RecomputeJob"];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/recompute-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's recompute jobs, newest first (at most 50) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Jobs. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            recompute_jobs: components["schemas"]["RecomputeJob"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/recompute-jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        /** Progress of one recompute job */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    job_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job as the worker last recorded it. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RecomputeJob"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Find a user by any of their identities
+         * @description The account id is normalised exactly as the ingest API does (EVM addresses lowercased, e-mail domains lowercased, ...).
+         */
+        get: {
+            parameters: {
+                query: {
+                    identity_type: components["schemas"]["IdentityType"];
+                    account_id: string;
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The user. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /** One user with identities, referral link and scores */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    user_id: components["parameters"]["UserId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The user. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the display name and/or the referrer
+         * @description `display_name`: 1-64 characters without control characters, or `null` to clear it (the public
+         *     board then shows the X username or the anonymous name). `referrer_id`: a user of the same
+         *     campaign, not the user itself, and not one the user already refers directly or through others
+         *     (no cycles). A referral link is set once, with the time it was made (`referred_at`); changing or
+         *     clearing it is `409 referrer-already-set`, because referral points already paid depend on it.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    user_id: components["parameters"]["UserId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        display_name?: string | null;
+                        /** Format: uuid */
+                        referrer_id?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The user after the change. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/users/{user_id}/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link an identity to the user (merging it in when another user has it)
+         * @description A new identity is created for the user (`201`). An identity the user already has is left as
+         *     is, except `handle` (`200`). An identity of another user of the campaign is moved to this user
+         *     with every event it ever sent (`200`, `moved_from_user_id`): the log keeps its rows, and a
+         *     `recompute_job` (reason `identity-link`) recomputes scores attributing each event to the
+         *     identity's current owner; one queued job covers any number of moves. `handle` (the X username,
+         *     shown on the public leaderboard) is only allowed for `X_PROVIDER_ID`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    user_id: components["parameters"]["UserId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        identity_type: components["schemas"]["IdentityType"];
+                        account_id: string;
+                        handle?: string;
+                    };
+                };
+            };
+            responses: {
+                200: components["responses"]["Linked"];
+                201: components["responses"]["Linked"];
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/users/{user_id}/identities/{identity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                user_id: components["parameters"]["UserId"];
+                identity_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink an identity (it becomes a user of its own)
+         * @description The identity and its events move to a new user; a recompute is queued as for a link. A user's only identity cannot be unlinked (`409 last-identity`).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    user_id: components["parameters"]["UserId"];
+                    identity_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The user after the unlink, and the new user now holding the identity. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: components["schemas"]["User"];
+                            /** Format: uuid */
+                            detached_user_id: string;
+                            recompute_job: components["schemas"]["RecomputeJob"] | null;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Set or clear the X username of an X_PROVIDER_ID identity */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    user_id: components["parameters"]["UserId"];
+                    identity_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        handle: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The identity. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Identity"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/users/{user_id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /** Where each of the user's points came from (ledger entries with lineage), newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description `next_before` of the previous page. */
+                    before?: string;
+                    /** @description A version number, or `all`. Default: the active version (all entries when none is active). */
+                    rule_version?: number | "all";
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    user_id: components["parameters"]["UserId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of entries. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Ledger"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A fresh leaderboard preview for operators
+         * @description Read straight from the score table (no cache), with identities, for any currency of the
+         *     campaign. Ordered like the public board: total descending, ties sharing a rank (1, 1, 3) and
+         *     listed earliest-to-reach first. Decaying currencies show values decayed to now.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    currency?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The preview. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LeaderboardPreview"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/chart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Points over time of the top users
+         * @description Running totals of paid points (ledger entries of the active version) per UTC hour or day, placed
+         *     at the time each event was received, for the `top` users of the currency. A bucket without
+         *     points shows the total so far.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    currency?: string;
+                    top?: number;
+                    bucket?: "hour" | "day";
+                    /** @description Number of buckets (default 30 days or 48 hours). */
+                    points?: number;
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The series. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Chart"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/csv-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's latest CSV imports (at most 20), with progress */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Imports, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            csv_imports: components["schemas"]["CsvImport"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        /**
+         * Upload a CSV file of earn events through the ingest pipeline
+         * @description The body is the file itself (`Content-Type: text/csv`), streamed: the header row names the
+         *     earn-event fields (`account_id,identity_type,amount,reg_event_id`), every row is validated
+         *     exactly like `POST /api/rest/earn-event`. `all-or-nothing` (default) publishes nothing when
+         *     any row is bad; `accept-valid` publishes the good rows. Progress is readable while the upload
+         *     runs (`GET .../csv-imports`); the answer comes when the import has finished and lists the
+         *     first 1000 bad rows with their line numbers (the header is line 1) and reasons.
+         *     Whole-file failures: `csv-invalid-header`, `csv-malformed`, `too-many-rows`,
+         *     `payload-too-large` (400) and `bus-unavailable` (503).
+         */
+        post: {
+            parameters: {
+                query?: {
+                    mode?: "all-or-nothing" | "accept-valid";
+                    file_name?: string;
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description The finished import (`done` or `rejected`) and its bad rows. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            import: components["schemas"]["CsvImport"];
+                            invalid_rows: components["schemas"]["CsvRowError"][];
+                            invalid_rows_truncated: boolean;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/csv-imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        /** Progress and row errors of one import */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    import_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The import (`sample_errors` holds its first 100 bad rows). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CsvImport"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Error: {
+            error: {
+                code: string;
+                message: string;
+            };
+        };
+        CampaignId: string;
+        /** @description Currency key (lowercase identifier) -> display name. */
+        Currencies: {
+            [key: string]: string;
+        };
+        Decimal: string;
+        /** @enum {string} */
+        IdentityType: "EVM_ADDRESS" | "SOLANA_ADDRESS" | "BTC_ADDRESS" | "EMAIL" | "DISCORD_PROVIDER_ID" | "X_PROVIDER_ID" | "GITHUB_PROVIDER_ID";
+        /** Format: date-time */
+        Time: string;
+        /** Format: date-time */
+        NullableTime: string | null;
+        Operator: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            created_at: components["schemas"]["Time"];
+        };
+        Me: {
+            operator: components["schemas"]["Operator"];
+            project: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            settings: {
+                /** @description The ingest API as integrators reach it (INGEST_PUBLIC_URL). */
+                ingest_public_url: string;
+                read_api_url: string;
+            };
+        };
+        Campaign: {
+            id: components["schemas"]["CampaignId"];
+            name: string;
+            currencies: components["schemas"]["Currencies"];
+            primary_currency: string;
+            starts_at: components["schemas"]["NullableTime"];
+            ends_at: components["schemas"]["NullableTime"];
+            archived_at: components["schemas"]["NullableTime"];
+            bad_words: string[];
+            created_at: components["schemas"]["Time"];
+        };
+        BadWords: {
+            bad_words: string[];
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description Non-secret start of the key */
+            prefix: string;
+            label: string | null;
+            created_at: components["schemas"]["Time"];
+            last_used_at: components["schemas"]["NullableTime"];
+            revoked_at: components["schemas"]["NullableTime"];
+        };
+        EventType: {
+            /** Format: uuid */
+            reg_event_id: string;
+            name: string;
+            description: string | null;
+            created_at: components["schemas"]["Time"];
+            retired_at: components["schemas"]["NullableTime"];
+        };
+        DocumentBody: {
+            /** @description A rule version document (docs/rules.md). */
+            document: Record<string, unknown>;
+        };
+        RuleIssue: {
+            /** @description Where, e.g. "rules[0].base.points" ("" for the whole document). */
+            path: string;
+            /** @description The rule it breaks, e.g. "must be greater than 0". */
+            message: string;
+        };
+        RuleVersion: {
+            version: number;
+            /** @enum {string} */
+            status: "draft" | "active" | "superseded";
+            created_at: components["schemas"]["Time"];
+            activated_at: components["schemas"]["NullableTime"];
+            rule_count: number;
+            /** @description The latest activation job of this version. */
+            activation_job: components["schemas"]["RecomputeJob"] | null;
+        };
+        RuleVersionWithDocument: components["schemas"]["RuleVersion"] & {
+            document: Record<string, unknown>;
+        };
+        RecomputeJob: {
+            /** Format: uuid */
+            id: string;
+            campaign_id: components["schemas"]["CampaignId"];
+            rule_version: number;
+            /** @enum {string} */
+            reason: "rule-activation" | "identity-link" | "manual";
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            events_total: number;
+            events_done: number;
+            progress: number;
+            error: string | null;
+            created_at: components["schemas"]["Time"];
+            started_at: components["schemas"]["NullableTime"];
+            finished_at: components["schemas"]["NullableTime"];
+        };
+        UserLabel: {
+            /** @description The name the user set (the public board may hide it). */
+            display_name: string | null;
+            /** @description The user's first identity (operators only; never on the public board). */
+            identity: null | {
+                identity_type: components["schemas"]["IdentityType"];
+                account_id: string;
+                handle: string | null;
+            };
+        };
+        DryRun: {
+            currency: string;
+            at: components["schemas"]["Time"];
+            before_version: number | null;
+            after_version: number;
+            /** @description Events replayed. */
+            events: number;
+            users_before: number;
+            users_after: number;
+            unchanged: number;
+            moves_total: number;
+            moves: (components["schemas"]["UserLabel"] & {
+                /** Format: uuid */
+                user_id: string;
+                rank_before: number | null;
+                rank_after: number | null;
+                /** @description Positive means up. */
+                rank_change: number | null;
+                points_before: components["schemas"]["Decimal"];
+                points_after: components["schemas"]["Decimal"];
+                points_change: components["schemas"]["Decimal"];
+            })[];
+        };
+        Identity: {
+            /** Format: uuid */
+            id: string;
+            identity_type: components["schemas"]["IdentityType"];
+            account_id: string;
+            /** @description The X username of an X_PROVIDER_ID identity. */
+            handle: string | null;
+            created_at: components["schemas"]["Time"];
+        };
+        Score: {
+            currency: string;
+            score: components["schemas"]["Decimal"];
+            referral_score: components["schemas"]["Decimal"];
+            total: components["schemas"]["Decimal"];
+            lifetime: components["schemas"]["Decimal"];
+            tier: string | null;
+        };
+        User: {
+            /** Format: uuid */
+            id: string;
+            campaign_id: components["schemas"]["CampaignId"];
+            display_name: string | null;
+            /** Format: uuid */
+            referrer_id: string | null;
+            referred_at: components["schemas"]["NullableTime"];
+            created_at: components["schemas"]["Time"];
+            identities: components["schemas"]["Identity"][];
+            scores: components["schemas"]["Score"][];
+        };
+        Ledger: {
+            /** Format: uuid */
+            user_id: string;
+            /** @description The version shown (null: all). */
+            rule_version: number | null;
+            next_before: string | null;
+            entries: {
+                id: string;
+                rule_version: number;
+                rule_id: string;
+                /** @enum {string} */
+                kind: "base" | "milestone" | "referral";
+                currency: string;
+                /** @description What the award would have paid without caps. */
+                points: components["schemas"]["Decimal"];
+                /** @description The part a cap or budget withheld. */
+                capped_points: components["schemas"]["Decimal"];
+                paid: components["schemas"]["Decimal"];
+                /** @description Multipliers applied with their sources, base points, which limits capped it. */
+                lineage: Record<string, unknown>;
+                created_at: components["schemas"]["Time"];
+                event: {
+                    /** Format: uuid */
+                    id: string;
+                    /** Format: uuid */
+                    reg_event_id?: string;
+                    event_type?: string | null;
+                    amount?: components["schemas"]["Decimal"];
+                    identity_type?: components["schemas"]["IdentityType"];
+                    account_id?: string;
+                    /** @enum {string} */
+                    source?: "api" | "batch" | "csv" | "indexer";
+                    received_at?: components["schemas"]["Time"];
+                };
+            }[];
+        };
+        LeaderboardPreview: {
+            campaign_id: components["schemas"]["CampaignId"];
+            currency: string;
+            currency_names: components["schemas"]["Currencies"];
+            rule_version: number | null;
+            at: components["schemas"]["Time"];
+            entries: (components["schemas"]["UserLabel"] & {
+                rank: number;
+                /** Format: uuid */
+                user_id: string;
+                scores: {
+                    [key: string]: components["schemas"]["Score"];
+                };
+            })[];
+        };
+        Chart: {
+            campaign_id: components["schemas"]["CampaignId"];
+            currency: string;
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            /** @description Bucket starts (UTC). */
+            buckets: components["schemas"]["Time"][];
+            series: (components["schemas"]["UserLabel"] & {
+                /** Format: uuid */
+                user_id: string;
+                /** @description Running total at each bucket. */
+                values: components["schemas"]["Decimal"][];
+            })[];
+        };
+        CsvRowError: {
+            /** @description Line number in the file (the header is line 1). */
+            line: number;
+            errors: {
+                message: string;
+                extensions: {
+                    code: string;
+                };
+            }[];
+        };
+        CsvImport: {
+            /** Format: uuid */
+            import_id: string;
+            campaign_id: components["schemas"]["CampaignId"];
+            /** @enum {string} */
+            mode: "all-or-nothing" | "accept-valid";
+            /** @enum {string} */
+            origin: "ingest-api" | "admin-api";
+            file_name: string | null;
+            /** @enum {string} */
+            status: "validating" | "publishing" | "done" | "rejected" | "failed";
+            rows_read: number;
+            rows_valid: number;
+            rows_invalid: number;
+            rows_published: number;
+            sample_errors: components["schemas"]["CsvRowError"][];
+            error: string | null;
+            created_at: components["schemas"]["Time"];
+            updated_at: components["schemas"]["Time"];
+            finished_at: components["schemas"]["NullableTime"];
+        };
+    };
+    responses: {
+        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, payload-too-large, rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No, an invalid or an expired session token, or one of an operator who was removed or has changed their password since (unauthenticated), or a wrong e-mail or password (invalid-credentials). */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found in the operator's project (operator-not-found, campaign-not-found, api-key-not-found, event-type-not-found, rule-version-not-found, recompute-job-not-found, user-not-found, identity-not-found, csv-import-not-found). Another project's things get the same answer. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflicts with the current state: campaign-exists, operator-exists, cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many password attempts for this e-mail in the current window (too-many-attempts); Retry-After says in how many seconds it ends. */
+        TooManyAttempts: {
+            headers: {
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A dependency is unavailable for now (bus-unavailable); retrying later can succeed. */
+        Unavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The identity, where it came from, and the queued recompute when it moved. */
+        Linked: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    identity: components["schemas"]["Identity"];
+                    /** Format: uuid */
+                    moved_from_user_id: string | null;
+                    recompute_job: components["schemas"]["RecomputeJob"] | null;
+                };
+            };
+        };
+    };
+    parameters: {
+        CampaignId: components["schemas"]["CampaignId"];
+        Version: number;
+        UserId: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;
