@@ -127,7 +127,7 @@ main(async () => {
     },
   ];
   const total = Object.values(used).reduce((a, b) => a + b, 0);
-  const counts = rows[0] ?? { ledger: "?", users: "?", scores: "?" };
+  const counts = Object.fromEntries(Object.entries(rows[0] ?? {}).map(([k, v]) => [k, Number(v).toLocaleString("en")]));
   const notes = [
     `${EVENTS.toLocaleString("en")} events of ${usersFor(EVENTS).toLocaleString("en")} users applied in ${seconds.toFixed(1)} s (${counts.ledger} ledger entries, ${counts.users} users, ${counts.scores} score rows), with ${Object.entries(
       WORKER_ENV,
