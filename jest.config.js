@@ -2,5 +2,5 @@
 module.exports = {
   // testTimeout is a global option: the per-project presets' value is ignored in a root run.
   testTimeout: 60000,
-  projects: ["<rootDir>/packages/*", "<rootDir>/packages/adapters/*", "<rootDir>/apps/*", "<rootDir>/e2e", "<rootDir>/bench"].map((p) => `${p}/jest.config.js`),
+  projects: ["<rootDir>/packages/*", "<rootDir>/packages/adapters/*", "<rootDir>/apps/*", "<rootDir>/e2e"].map((p) => `${p}/jest.config.js`),
 };

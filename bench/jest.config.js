@@ -1,2 +1,2 @@
-/** The benchmark's own pure helpers (history, report sections, the scoring notes); the benchmarks themselves run with `npm run bench`. */
-module.exports = { ...require("../jest.preset.js"), testMatch: ["<rootDir>/lib/**/*.test.ts", "<rootDir>/scoring/**/*.test.ts"] };
+/** The benchmark's own tests (its pure helpers and the paced load), not part of `npm test`: `npx jest -c bench/jest.config.js`. */
+module.exports = { ...require("../jest.preset.js"), rootDir: __dirname, testMatch: ["<rootDir>/lib/**/*.test.ts"] };

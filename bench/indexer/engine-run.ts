@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
-import { ammV2Adapter, decodeAddress, decodeSwapAmounts, decodeTransferValue, poolKeyPrefix, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
+import { ammV2Adapter, poolKeyPrefix, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
 import {
   AdaptiveLogFetcher,
   type ChainLog,
@@ -23,7 +23,7 @@ import {
 import { createLogger } from "@pointwise/logger";
 import { AbiCoder } from "ethers";
 import { peakRssMb } from "../lib/measure";
-import { describeProfile, summariseProfile, withProfileDir } from "../lib/profile";
+import { describeProfile } from "../lib/profile";
 import { blockTs, FIRST_BLOCK, POOL, RecordedChain, TOKEN0, TOKEN1 } from "./recorded-chain";
 
 const FLUSH_MS = 3_600_000;
@@ -59,24 +59,6 @@ function ethersDecode(logs: readonly ChainLog[]): number {
   }
   if (sink < 0n) throw new Error("unreachable");
   return Number(now() - start) / 1e9;
-}
-
-/** The adapter's own word decoder over the same logs, for comparison with the baseline. */
-export async function adapterDecode(toBlock: number): Promise<number> {
-  let busy = 0n;
-  let logs = 0;
-  let sink = 0n;
-  for await (const batch of ranges(toBlock)) {
-    const start = now();
-    for (const log of batch.logs) {
-      sink += log.topics[0] === TRANSFER_TOPIC ? decodeTransferValue(log.data) : decodeSwapAmounts(log.data).amount0In;
-      sink += BigInt(decodeAddress(log.topics[1] ?? "0x").length + decodeAddress(log.topics[2] ?? "0x").length);
-    }
-    busy += now() - start;
-    logs += batch.logs.length;
-  }
-  if (sink < 0n) throw new Error("unreachable");
-  return logs / (Number(busy) / 1e9);
 }
 
 /** A range read ahead of a run, with the senders its transactions had. */
@@ -225,8 +207,5 @@ export async function profiledRun(toBlock: number, dir: string): Promise<string>
   await engineRun(toBlock, dir, { preloaded });
   const { profile } = await session.post("Profiler.stop");
   session.disconnect();
-  return withProfileDir(async (profileDir) => {
-    writeFileSync(path.join(profileDir, "indexer.cpuprofile"), JSON.stringify(profile));
-    return describeProfile(summariseProfile(profileDir, 10));
-  });
+  return describeProfile(profile);
 }

@@ -1,7 +1,9 @@
-// A campaign with an API key and an event type in an isolated schema, for the benchmarks.
+// A campaign with an API key and an event type in an isolated schema, for the benchmarks, and a pg
+// pool of the benchmark's own on that schema for seeding and counting.
 import { randomBytes } from "node:crypto";
 import { generateApiKey } from "@pointwise/auth";
-import { createTestDatabase, dropNamespace, testServiceEnv, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, dropNamespace, testServiceEnv, testUrls, uniqueName } from "@pointwise/testkit";
+import pg from "pg";
 
 /** A campaign ready to receive events. */
 export interface Fixture {
@@ -10,23 +12,28 @@ export interface Fixture {
   campaignId: string;
   apiKey: string;
   regEventId: string;
-  db: Awaited<ReturnType<typeof createTestDatabase>>;
+  /** The benchmark's own connections, with the fixture's schema as search_path. */
+  pool: pg.Pool;
   /** Settings every app of the benchmark shares. */
   env: Record<string, string>;
-  /**
-   * Removes everything named after the namespace: the schema, the JetStream stream and the Redis
-   * keys the apps wrote (read-api caches some 2,000 per run). What an interrupted run leaves of
-   * these, the next run removes (bench/lib/leftovers.ts).
-   */
+  /** Removes the schema, the JetStream stream and the Redis keys named after the namespace. */
   drop(): Promise<void>;
 }
 
-/** Creates the schema, a project, campaign `bnch-0001`, an API key and an event type. */
+/** A pg pool on the bench database with `schema` first on the search path. */
+export function schemaPool(schema: string, max = 4): pg.Pool {
+  const pool = new pg.Pool({ connectionString: testUrls.database, max, options: `-c search_path="${schema}"`, application_name: "bench" });
+  pool.on("error", () => undefined);
+  return pool;
+}
+
+/** Creates the migrated schema, a project, campaign `bnch-0001`, an API key and an event type. */
 export async function createFixture(): Promise<Fixture> {
   const schema = uniqueName("bench");
   const db = await createTestDatabase(schema);
+  const pool = schemaPool(schema);
   const key = generateApiKey();
-  const { rows } = await db.pool.query<{ id: string }>(
+  const { rows } = await pool.query<{ id: string }>(
     `WITH p AS (INSERT INTO project(name) VALUES ('bench') RETURNING id),
           c AS (INSERT INTO campaign(id, project_id, name, currencies, primary_currency)
                 SELECT 'bnch-0001', id, 'bench', '{"xp":"Experience","gems":"Gems"}', 'xp' FROM p RETURNING id),
@@ -40,21 +47,17 @@ export async function createFixture(): Promise<Fixture> {
     campaignId: "bnch-0001",
     apiKey: key.key,
     regEventId: (rows[0] as { id: string }).id,
-    db,
+    pool,
+    env: { ...testServiceEnv(schema), LOG_LEVEL: "warn" },
     async drop() {
+      await pool.end();
       await dropNamespace(schema);
       await db.drop();
-    },
-    env: {
-      ...testServiceEnv(schema),
-      LOG_LEVEL: "warn",
     },
   };
 }
 
-/** `count` distinct lowercase EVM addresses, the same for the same seed. */
+/** `count` distinct lowercase EVM addresses. */
 export function wallets(count: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(`0x${i.toString(16).padStart(8, "0")}${randomBytes(16).toString("hex")}`);
-  return out;
+  return Array.from({ length: count }, (_, i) => `0x${i.toString(16).padStart(8, "0")}${randomBytes(16).toString("hex")}`);
 }

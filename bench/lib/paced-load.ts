@@ -4,7 +4,7 @@
 // falls behind therefore shows its queue in the figures instead of slowing the load down
 // (the "coordinated omission" that a closed loop or per-second pacing hides).
 //
-// The client is a few lines over raw sockets (one prebuilt request, answers read by their
+// The client is a few lines over raw sockets (prebuilt requests, answers read by their
 // Content-Length) rather than node:http: its own cost per request, and so its own pauses, stay far
 // below the server's, which matters when both share the machine's two cores.
 import { spawn } from "node:child_process";
@@ -19,6 +19,9 @@ export interface PacedOptions {
   durationSec: number;
   /** Keep-alive sockets at most; a request due while all are busy waits (and that wait counts). */
   connections: number;
+  /** POST these bodies in turn (with `headers`) instead of GETs. */
+  bodies?: string[];
+  headers?: Record<string, string>;
 }
 
 /** The figures of one paced run. */
@@ -52,12 +55,19 @@ interface Connection {
 export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   const target = new URL(options.url);
   if (target.hostname !== "127.0.0.1" && target.hostname !== "localhost") throw new Error("load tests only target 127.0.0.1");
-  const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n\r\n`);
+  const head = (method: string, extra: string) =>
+    `${method} ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n${Object.entries(options.headers ?? {})
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join("")}${extra}\r\n`;
+  const requests = options.bodies
+    ? options.bodies.map((b) => Buffer.from(`${head("POST", `Content-Length: ${Buffer.byteLength(b)}\r\n`)}${b}`))
+    : [Buffer.from(head("GET", ""))];
   const total = Math.max(1, Math.round(options.rate * options.durationSec));
   const latencies = new Float64Array(total);
   const waiting: number[] = [];
   const free: Connection[] = [];
   let sent = 0;
+  let written = 0;
   let done = 0;
   let non2xx = 0;
   let start = 0;
@@ -83,7 +93,7 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
       c.due = due;
       c.head = Buffer.alloc(0);
       c.bodyLeft = -1;
-      c.socket.write(request);
+      c.socket.write(requests[written++ % requests.length] as Buffer);
     };
     const drop = (c: Connection) => {
       const i = free.indexOf(c);
@@ -163,11 +173,16 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   });
 }
 
-/** Runs `pacedLoad` in a child process of its own (bench/lib/paced-load-main.ts) and returns its figures. */
+/**
+ * Runs `pacedLoad` in a child process of its own (bench/lib/paced-load-main.ts, options on its stdin)
+ * and returns its figures: a small process whose heap holds nothing but the load, so a garbage
+ * collection of the benchmark's own data cannot pause the sender and show up as server latency.
+ */
 export function pacedLoadProcess(options: PacedOptions): Promise<PacedResult> {
   const script = path.join(__dirname, "paced-load-main.ts");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: ["pipe", "pipe", "inherit"] });
+    child.stdin?.end(JSON.stringify(options));
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;

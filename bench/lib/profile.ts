@@ -1,81 +1,82 @@
-// Summarises a V8 .cpuprofile (written by `node --cpu-prof`) into where the time went: self time
-// by package (node_modules/<pkg>, node internals, our own code) and the hottest functions.
-import { readdirSync, readFileSync } from "node:fs";
+// Says what bounds a missed target: a V8 CPU profile of the app under the same load, summarised as
+// self time by package (each app is one bundle, dist/main.js, read back to its sources through its
+// source map) and the hottest functions.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { SourceMap } from "node:module";
+import os from "node:os";
 import path from "node:path";
-import { withTempDir } from "./temp-dir";
+import { fileURLToPath } from "node:url";
+import { type AppName, spawnApp } from "@pointwise/testkit";
 
 interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
 }
 
-/** Self-time shares of one profile. */
-export interface ProfileSummary {
-  samples: number;
-  byPackage: { name: string; share: number }[];
-  topFunctions: { name: string; share: number }[];
-}
-
-function packageOf(url: string): string {
-  if (!url) return "(native / idle / gc)";
-  if (url.startsWith("node:")) return "node internals";
-  const nm = url.lastIndexOf("node_modules/");
+/** The package a source path belongs to: node_modules/<pkg>, a @pointwise package or app, or node itself. */
+function packageOf(file: string): string {
+  if (file.startsWith("node:")) return "node internals";
+  const nm = file.lastIndexOf("node_modules/");
   if (nm >= 0) {
-    const rest = url.slice(nm + 13).split("/");
-    return rest[0]?.startsWith("@") ? `${rest[0]}/${rest[1]}` : (rest[0] ?? url);
+    const [scope, name] = file.slice(nm + 13).split("/");
+    return scope?.startsWith("@") ? `${scope}/${name}` : (scope ?? file);
   }
-  const adapter = /\/packages\/adapters\/([^/]+)\//.exec(url);
-  if (adapter) return `@pointwise/adapter-${adapter[1]}`;
-  const apps = /\/(apps|packages)\/([^/]+)\//.exec(url);
-  return apps ? `@pointwise/${apps[2]}` : path.basename(url);
+  const own = /(?:^|\/)(apps|packages(?:\/adapters)?)\/([^/]+)\//.exec(file);
+  return own ? `@pointwise/${own[2]}` : path.basename(file);
 }
 
-/**
- * Runs `fn` with a new temporary directory for `node --cpu-prof` to write into, and removes the
- * directory when `fn` has finished or failed: a benchmark reads its profile into a report line, and
- * a profile kept after that would only pile up (several hundred KiB per profiled run).
- */
-export function withProfileDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  return withTempDir("pw-prof-", fn);
+const maps = new Map<string, SourceMap | null>();
+
+/** Where a profiled frame's code came from, through the bundle's source map when it has one. */
+function sourceOf(url: string, line: number, column: number): string {
+  if (!url) return "";
+  const file = url.startsWith("file://") ? fileURLToPath(url) : url;
+  if (!maps.has(file)) maps.set(file, existsSync(`${file}.map`) ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8"))) : null);
+  const entry = maps.get(file)?.findEntry(line, column) as { originalSource?: string } | undefined;
+  return entry?.originalSource ?? file;
 }
 
-/** Reads the newest .cpuprofile in `dir` and summarises it. */
-export function summariseProfile(dir: string, top = 8): ProfileSummary | null {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(".cpuprofile"))
-    .sort();
-  const file = files.at(-1);
-  if (!file) return null;
-  const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { nodes: ProfileNode[] };
+/** One line saying where the busy time of a profile went: by package, then the hottest functions. */
+export function describeProfile(profile: { nodes: ProfileNode[] }): string {
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
     const hits = node.hitCount ?? 0;
-    if (!hits) continue;
-    const { functionName, url, lineNumber } = node.callFrame;
-    if (functionName === "(idle)" || functionName === "(program)") continue;
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    if (!hits || functionName === "(idle)" || functionName === "(program)") continue;
     total += hits;
-    const pkg = packageOf(url);
+    const source = sourceOf(url, lineNumber, columnNumber);
+    const pkg = functionName === "(garbage collector)" ? "garbage collection" : source ? packageOf(source) : "native";
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
-    const fn = `${functionName || "(anonymous)"} ${url ? `${pkg}:${lineNumber + 1}` : ""}`.trim();
+    const fn = `${functionName || "(anonymous)"} (${pkg})`;
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + hits);
   }
-  const rank = (m: Map<string, number>) =>
+  const top = (m: Map<string, number>, n: number) =>
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([name, hits]) => ({ name, share: total ? hits / total : 0 }));
-  return { samples: total, byPackage: rank(byPackage), topFunctions: rank(byFunction) };
+      .slice(0, n)
+      .map(([name, h]) => `${name} ${Math.round((100 * h) / total)}%`)
+      .join(", ");
+  return total ? `busy time by package: ${top(byPackage, 6)}; hottest functions: ${top(byFunction, 4)}` : "the profile holds no samples";
 }
 
-/** One line per summary for the report: "pg 31%, @pointwise/ingest-core 12%, ...". */
-export function describeProfile(summary: ProfileSummary | null): string {
-  if (!summary) return "no profile was written";
-  const pct = (s: number) => `${Math.round(s * 100)}%`;
-  return `busy time by package: ${summary.byPackage.map((p) => `${p.name} ${pct(p.share)}`).join(", ")}; hottest functions: ${summary.topFunctions
-    .slice(0, 4)
-    .map((f) => `${f.name} ${pct(f.share)}`)
-    .join(", ")}`;
+/**
+ * Starts the built app with the V8 profiler, runs `drive` against its URL, stops it (the profile is
+ * written on exit) and returns one line: what was driven and where the app's time went.
+ */
+export async function profileApp(name: AppName, env: Record<string, string>, what: string, drive: (url: string) => Promise<unknown>): Promise<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
+  try {
+    const app = await spawnApp(name, env, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+    try {
+      await drive(app.url);
+    } finally {
+      await app.stop();
+    }
+    const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+    return `${name} under ${what}: ${file ? describeProfile(JSON.parse(readFileSync(path.join(dir, file), "utf8"))) : "no profile was written"}`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -41,7 +41,7 @@ export function benchRules(campaignId: string, regEventId: string) {
 
 /** Makes the benchmark's rule version the fixture campaign's active one. */
 export async function activateBenchRules(fx: Fixture): Promise<void> {
-  await fx.db.pool.query("INSERT INTO rule_version(campaign_id, version, document, status, activated_at) VALUES ($1, 1, $2, 'active', now())", [
+  await fx.pool.query("INSERT INTO rule_version(campaign_id, version, document, status, activated_at) VALUES ($1, 1, $2, 'active', now())", [
     fx.campaignId,
     JSON.stringify(benchRules(fx.campaignId, fx.regEventId)),
   ]);
