@@ -1928,7 +1928,7 @@ export interface components {
         ApiKey: {
             /** Format: uuid */
             id: string;
-            /** @description Non-secret start of the key */
+            /** @description Non-secret start of the key, e.g. pw_k3j5x2ab. */
             prefix: string;
             label: string | null;
             created_at: components["schemas"]["Time"];
