@@ -1,4 +1,3 @@
-import { busNames } from "@pointwise/bus";
 import { createTestBus } from "@pointwise/testkit";
 import { setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
@@ -9,11 +8,8 @@ const suite = sharedProject();
 async function published(campaignId: string): Promise<{ source: string; amount: string; account_id: string }[]> {
   const bus = await createTestBus(suite.h.deps.env.NAMESPACE);
   try {
-    const names = busNames(suite.h.deps.env.NAMESPACE);
-    const info = await bus.jsm.streams.info(names.eventsStream);
     const out = [];
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq += 1) {
-      const msg = await bus.jsm.streams.getMessage(names.eventsStream, { seq });
+    for (const msg of await bus.storedEvents()) {
       const event = JSON.parse(new TextDecoder().decode(msg.data));
       if (event.campaign_id === campaignId) out.push(event);
     }

@@ -18,13 +18,7 @@ export async function seedCampaign(db: Awaited<ReturnType<typeof createTestDatab
 
 /** Every message of the events stream, in order. */
 export async function streamMessages(bus: Bus): Promise<RawEventMessage[]> {
-  const info = await bus.jsm.streams.info(bus.names.eventsStream);
-  const out: RawEventMessage[] = [];
-  if (info.state.messages === 0) return out;
-  for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
-    out.push((await bus.jsm.streams.getMessage(bus.names.eventsStream, { seq })).json<RawEventMessage>());
-  }
-  return out;
+  return (await bus.storedEvents()).map((m) => m.json<RawEventMessage>());
 }
 
 /** POSTs JSON and returns the parsed answer and its headers; throws only when no HTTP answer came. */

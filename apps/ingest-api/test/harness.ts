@@ -161,19 +161,13 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
       return rawRequest(url, "POST", path, text, { authorization: `Bearer ${main.key}`, "content-type": "application/json", ...headers });
     },
     async count() {
-      return (await bus.jsm.streams.info(bus.names.eventsStream)).state.messages;
+      return (await bus.eventsStreamState()).messages;
     },
     async messages() {
-      const info = await bus.jsm.streams.info(bus.names.eventsStream);
-      const out: RawEventMessage[] = [];
-      for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-        const msg = await bus.jsm.streams.getMessage(bus.names.eventsStream, { seq });
-        out.push(msg.json<RawEventMessage>());
-      }
-      return out;
+      return (await bus.storedEvents()).map((m) => m.json<RawEventMessage>());
     },
     async waitForBus() {
-      await waitUntil(async () => (await bus.ping()) && (await bus.jsm.streams.info(bus.names.eventsStream).then(() => true)), 15_000, "the bus");
+      await waitUntil(async () => (await bus.ping()) && (await bus.eventsStreamState().then(() => true)), 15_000, "the bus");
     },
     async close() {
       await closeServer(server);

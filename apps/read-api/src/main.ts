@@ -1,3 +1,4 @@
+import { createBus } from "@pointwise/bus";
 import { createCache } from "@pointwise/cache";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
@@ -17,13 +18,16 @@ void runService("read-api", logger, async () => {
   const cache = await createCache({ url: env.REDIS_URL, prefix: env.NAMESPACE });
   const deps = { env, logger, db, cache, badWords };
   const responses = createReadResponses(deps);
-  const invalidations = subscribeInvalidations({ url: env.NATS_URL, namespace: env.NAMESPACE, responses, logger });
+  // NATS only speeds up invalidation, so read-api starts and serves without it (see invalidation.ts).
+  const bus = await createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, name: "read-api", connectInBackground: true });
+  const invalidations = subscribeInvalidations({ bus, responses, logger });
   const server = await listen(createReadApp(deps, responses), env.PORT, env.HOST);
   logger.info({ url: `http://${env.HOST}:${env.PORT}`, bad_words: badWords.length }, "read-api listening");
   return {
     async stop() {
       await closeServer(server);
       await invalidations.close();
+      await bus.close();
       await cache.close();
       await db.close();
     },

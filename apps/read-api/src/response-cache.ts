@@ -65,16 +65,10 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       localChars -= hit.value.length;
     }
     const seen = epoch;
-    const reply = await cache.client
-      .multi()
-      .get(key)
-      .pTTL(key)
-      .exec()
-      .catch(() => null);
-    const [value, ttlLeft] = (reply ?? []) as unknown as [string | null, number];
-    if (typeof value !== "string") return null;
-    if (typeof ttlLeft === "number" && ttlLeft > 0 && seen === epoch) remember(key, value, ttlLeft);
-    return value;
+    const reply = await cache.getWithTtl(key).catch(() => null);
+    if (reply === null) return null;
+    if (reply.ttlMs > 0 && seen === epoch) remember(key, reply.value, reply.ttlMs);
+    return reply.value;
   }
 
   // The raw stored value under `key` (a body or a marked not-found), read or built; see `get`.
@@ -86,12 +80,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     const value = await cache.getOrBuild(key, ttlMs, async () => {
       try {
         const body = await build();
-        await cache.client.set(staleKey, body, { PX: staleTtlMs }).catch(() => undefined);
+        await cache.set(staleKey, body, staleTtlMs).catch(() => undefined);
         return body;
       } catch (err) {
         if (err instanceof NotFoundError) return NOT_FOUND_MARK + JSON.stringify({ code: err.code, message: err.message });
         if (!isRetryable(err)) throw err;
-        const stale = await cache.client.get(staleKey).catch(() => null);
+        const stale = await cache.get(staleKey).catch(() => null);
         if (stale === null) throw err;
         servedStale = true;
         logger.warn({ key: parts.join(":"), err }, "serving the last good response while a dependency is down");
@@ -100,7 +94,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     });
     // The stale copy was stored under the fresh key with the full window; shorten it so the next
     // build is tried soon after PostgreSQL is back.
-    if (servedStale) await cache.client.pExpire(key, Math.min(STALE_RETRY_MS, ttlMs)).catch(() => undefined);
+    if (servedStale) await cache.expire(key, Math.min(STALE_RETRY_MS, ttlMs)).catch(() => undefined);
     // Read back what Redis now holds, with its time left, so the local copy starts here instead of on
     // the next request (one round trip per miss; `shared` keeps the rules on TTL and drops).
     else await shared(key);
@@ -130,11 +124,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         for (const k of pending.keys()) if (k === head || k.startsWith(`${head}:`)) pending.delete(k);
       };
       forgetLocal();
-      let dropped = 0;
-      for await (const batch of cache.client.scanIterator({ MATCH: `${head}*`, COUNT: 500 })) {
-        const keys = (Array.isArray(batch) ? batch : [batch]).filter((k) => k === head || k.startsWith(`${head}:`));
-        if (keys.length > 0) dropped += await cache.client.del(keys);
-      }
+      const dropped = await cache.delTree(head);
       forgetLocal();
       return dropped;
     },

@@ -1,7 +1,8 @@
 import type { Server } from "node:http";
+import { type Bus, createBus } from "@pointwise/bus";
 import { closeServer, listen } from "@pointwise/runtime";
-import { testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
-import { connect, type NatsConnection } from "nats";
+import type { ScoresChanged } from "@pointwise/schemas";
+import { createTestBus, startNatsServer, testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
 import { createReadApp, createReadResponses } from "../src/app";
 import { type Invalidations, subscribeInvalidations } from "../src/invalidation";
 import { createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
@@ -11,7 +12,11 @@ let api: TestReadApi;
 let server: Server;
 let url = "";
 let invalidations: Invalidations;
-let nc: NatsConnection;
+let responses: ReturnType<typeof createReadResponses>;
+/** The scoring worker's side. */
+let bus: Bus & { drop(): Promise<void> };
+/** read-api's side, connected as main.ts connects it. */
+let readBus: Bus;
 const namespace = uniqueName("inv");
 let campaign = "";
 let alice = "";
@@ -19,12 +24,13 @@ let key = "";
 
 beforeAll(async () => {
   api = await startReadApi({ CACHE_TTL_MS: "600000" });
-  const responses = createReadResponses(api.deps);
-  invalidations = subscribeInvalidations({ url: testUrls.nats, namespace, responses, logger: api.deps.logger });
+  responses = createReadResponses(api.deps);
+  bus = await createTestBus(namespace);
+  readBus = await createBus({ url: testUrls.nats, namespace, name: "read-api", connectInBackground: true });
+  invalidations = subscribeInvalidations({ bus: readBus, responses, logger: api.deps.logger });
   server = await listen(createReadApp(api.deps, responses), 0, "127.0.0.1");
   const address = server.address();
   url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  nc = await connect({ servers: testUrls.nats });
   campaign = await createCampaign(api.db.pool, { currencies: { xp: "Experience" } });
   alice = await createUser(api.db.pool, campaign, { displayName: "Alice" });
   await setScore(api.db.pool, campaign, alice, "xp", { score: "10" });
@@ -32,12 +38,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await invalidations.close();
-  await nc.drain();
+  await readBus.close();
+  await bus.drop();
   await closeServer(server);
   await api.close();
 });
 
-const publish = (body: object) => nc.publish(`${namespace}.scores.${campaign}`, JSON.stringify({ v: 1, campaign_id: campaign, ...body }));
+/** A change as the scoring worker publishes it, with `body` over the fields this test does not look at. */
+const publish = (body: Pick<ScoresChanged, "reason" | "user_ids">) =>
+  bus.publishScoresChanged({ v: 1, campaign_id: campaign, rule_version: 1, currencies: ["xp"], last_seq: null, at: new Date().toISOString(), ...body });
+/** Bytes on the campaign's score-change subject that are not a valid change. */
+const publishInvalid = (data: string) => bus.publishBytes(bus.names.scoresSubject(campaign), data);
 const board = () => get(`${url}/leaderboard?campaign_id=${campaign}`);
 const scores = () => get(`${url}/users/${alice}/scores`, { "x-api-key": key });
 
@@ -62,9 +73,47 @@ describe("score-change messages from the scoring worker", () => {
 
   it("ignores a message that is not a score change and keeps serving", async () => {
     const before = await board();
-    nc.publish(`${namespace}.scores.${campaign}`, "not json");
-    publish({ reason: "something-else" });
-    await nc.flush();
+    await publishInvalid("not json");
+    await publishInvalid(JSON.stringify({ v: 1, campaign_id: campaign, reason: "something-else" }));
     expect((await board()).text).toBe(before.text);
+  });
+
+  it("serves while NATS is away, and drops cached scores once it is back", async () => {
+    const nats = await startNatsServer();
+    await nats.stop();
+    const lateNamespace = uniqueName("inv");
+    const late = await createBus({ url: nats.url, namespace: lateNamespace, name: "read-api", connectInBackground: true });
+    const lateInvalidations = subscribeInvalidations({ bus: late, responses, logger: api.deps.logger });
+    let worker: (Bus & { drop(): Promise<void> }) | undefined;
+    try {
+      expect((await scores()).status).toBe(200);
+      await nats.start();
+      worker = await createTestBus(lateNamespace, nats.url);
+      const before = (await scores()).body.scores.xp.total;
+      await setScore(api.db.pool, campaign, alice, "xp", { score: String(before + 1) });
+      // Until its subscription is up a change is lost (best effort); keep announcing it until it lands.
+      await waitUntil(
+        async () => {
+          worker?.publishScoresChanged({
+            v: 1,
+            campaign_id: campaign,
+            reason: "events",
+            rule_version: 1,
+            currencies: ["xp"],
+            user_ids: [alice],
+            last_seq: null,
+            at: new Date().toISOString(),
+          });
+          return (await scores()).body.scores.xp.total === before + 1;
+        },
+        15_000,
+        "the change to reach read-api once NATS is up",
+      );
+    } finally {
+      await lateInvalidations.close();
+      await late.close();
+      await worker?.drop();
+      await nats.destroy();
+    }
   });
 });

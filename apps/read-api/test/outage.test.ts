@@ -94,7 +94,7 @@ describe("while Redis is unreachable", () => {
       expect({ status: ready.status, redis: ready.body.checks.redis }).toEqual({ status: 503, redis: false });
       // Closing does not wait for Redis to come back (QUIT would).
       await stopping.close();
-      expect(stopping.client.isOpen).toBe(false);
+      expect(stopping.isOpen()).toBe(false);
 
       await redisProxy.start();
       await waitUntil(async () => (await get(`${appUrl}/leaderboard?campaign_id=${other}`)).status === 200, 15_000, "Redis to be back");

@@ -231,12 +231,10 @@ describe("GET /users/{user_id}/scores authorization", () => {
     expect(second.body.user_id).toBe(users.a2);
     expect(second.body.display_name).toBe("Bob");
     // Every cached per-user record sits under a key that names its user.
-    const cached: string[] = [];
-    for await (const batch of api.cache.client.scanIterator({ MATCH: api.cache.key("read", "user", "*"), COUNT: 100 }))
-      cached.push(...(Array.isArray(batch) ? batch : [batch]));
+    const cached = await api.cache.scanKeys(api.cache.key("read", "user", "*"));
     expect(cached.length).toBeGreaterThanOrEqual(2);
     for (const key of cached) {
-      const body = await api.cache.client.get(key);
+      const body = await api.cache.get(key);
       if (body?.startsWith("{")) expect(key.endsWith(`:${JSON.parse(body).user_id}`)).toBe(true);
     }
   });

@@ -1,6 +1,5 @@
-import { type Bus, decodeRawEvent, type JsMsg } from "@pointwise/bus";
+import { type Bus, decodeRawEvent, type EventDelivery } from "@pointwise/bus";
 import type { Logger } from "@pointwise/logger";
-import { AckPolicy, type ConsumerMessages, DeliverPolicy, nanos } from "nats";
 import type { Pool } from "pg";
 import { describeFailure, isEventSpecific, isTransient } from "./failures";
 import { type StagedMessage, stageMessages } from "./inbox";
@@ -32,30 +31,7 @@ export interface Intake {
   stop(): Promise<void>;
 }
 
-/**
- * Creates or updates the durable pull consumer the replicas share. The server never gives up on a
- * message (max_deliver -1): the worker itself dead-letters what can never be staged or applied.
- */
-export async function ensureConsumer(bus: Bus, name: string, ackWaitMs: number, maxAckPending: number): Promise<void> {
-  const stream = bus.names.eventsStream;
-  const update = { ack_wait: nanos(ackWaitMs), max_deliver: -1, max_ack_pending: maxAckPending };
-  const exists = await bus.jsm.consumers.info(stream, name).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
-    try {
-      await bus.jsm.consumers.add(stream, { durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ...update });
-      return;
-    } catch (err) {
-      // Another replica created it first; fall through to bring its settings in line.
-      if (!/exist|in use/i.test((err as Error).message)) throw err;
-    }
-  }
-  await bus.jsm.consumers.update(stream, name, update);
-}
-
-async function deadLetter(pool: Pool, msg: JsMsg, error: string): Promise<void> {
+async function deadLetter(pool: Pool, msg: EventDelivery, error: string): Promise<void> {
   await pool.query(
     `INSERT INTO dead_letter(stream, stream_seq, subject, payload, error, deliveries) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (stream, stream_seq) DO NOTHING`,
@@ -70,12 +46,16 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
   const { bus, pool, logger } = deps;
   const stream = bus.names.eventsStream;
   await bus.ensureStreams();
-  await ensureConsumer(bus, deps.consumerName, deps.ackWaitMs, Math.max(1000, deps.batchSize * 10));
-  const consumer = await bus.js.consumers.get(stream, deps.consumerName);
+  await bus.ensureEventsConsumer(deps.consumerName, { ackWaitMs: deps.ackWaitMs, maxAckPending: Math.max(1000, deps.batchSize * 10) });
+  const messages = await bus.consumeEvents(deps.consumerName, {
+    batchSize: deps.batchSize,
+    expiresMs: deps.pullExpiresMs,
+    retryDelayMs: deps.retryDelayMs,
+    onError: (err) => logger.warn({ err }, "consume failed; retrying"),
+  });
 
-  const buffer: JsMsg[] = [];
+  const buffer: EventDelivery[] = [];
   let stopping = false;
-  let messages: ConsumerMessages | undefined;
   let wake: (() => void) | undefined;
   let lastFloor = 0;
   const signal = () => {
@@ -83,26 +63,15 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
     wake = undefined;
   };
 
-  // Messages arrive as soon as they are published (consume keeps a pull request open), so a lone
-  // event is staged at once rather than when a fetch window closes.
   const pump = (async () => {
-    while (!stopping) {
-      try {
-        messages = await consumer.consume({ max_messages: deps.batchSize, expires: deps.pullExpiresMs });
-        for await (const m of messages) {
-          buffer.push(m);
-          signal();
-        }
-      } catch (err) {
-        if (stopping) break;
-        logger.warn({ err }, "consume failed; retrying");
-        await sleep(deps.retryDelayMs);
-      }
+    for await (const m of messages) {
+      buffer.push(m);
+      signal();
     }
   })();
 
-  async function stageOneByOne(items: { msg: JsMsg; staged: StagedMessage }[]): Promise<JsMsg[]> {
-    const done: JsMsg[] = [];
+  async function stageOneByOne(items: { msg: EventDelivery; staged: StagedMessage }[]): Promise<EventDelivery[]> {
+    const done: EventDelivery[] = [];
     for (const item of items) {
       try {
         await stageMessages(pool, [item.staged]);
@@ -122,8 +91,8 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
     return done;
   }
 
-  async function handle(batch: JsMsg[]): Promise<void> {
-    const good: { msg: JsMsg; staged: StagedMessage }[] = [];
+  async function handle(batch: EventDelivery[]): Promise<void> {
+    const good: { msg: EventDelivery; staged: StagedMessage }[] = [];
     for (const msg of batch) {
       const decoded = decodeRawEvent(msg);
       if (decoded.ok) {
@@ -141,7 +110,7 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
       }
     }
     if (good.length === 0) return;
-    let staged: JsMsg[];
+    let staged: EventDelivery[];
     try {
       await stageMessages(
         pool,
@@ -187,8 +156,8 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
   return {
     async floor() {
       try {
-        const info = await consumer.info(false);
-        lastFloor = Math.max(lastFloor, info.ack_floor.stream_seq);
+        const state = await bus.eventsConsumerState(deps.consumerName);
+        lastFloor = Math.max(lastFloor, state.ackFloor);
       } catch (err) {
         logger.debug({ err }, "consumer info failed; using the last known floor");
       }
@@ -196,7 +165,7 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
     },
     async stop() {
       stopping = true;
-      messages?.stop();
+      messages.stop();
       signal();
       await loop;
       await pump;

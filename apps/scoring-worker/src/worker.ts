@@ -1,8 +1,9 @@
 import { RetryableError } from "@pointwise/errors";
+import type { ScoresChanged } from "@pointwise/schemas";
 import { createApplier } from "./applier";
 import type { WorkerDeps } from "./deps";
 import { startIntake } from "./intake";
-import { batchChange, type ScoresChanged, scoresSubject } from "./invalidate";
+import { batchChange } from "./invalidate";
 import { runNextJob } from "./recompute";
 import { RuleVersionCache } from "./rules";
 
@@ -60,7 +61,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
 
   const publish = (change: ScoresChanged) => {
     try {
-      bus.nc.publish(scoresSubject(env.NAMESPACE, change.campaign_id), JSON.stringify(change));
+      bus.publishScoresChanged(change);
     } catch (err) {
       logger.warn({ err, campaign_id: change.campaign_id }, "publishing a score change failed; readers catch up within their cache window");
     }

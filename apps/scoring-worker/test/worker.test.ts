@@ -4,7 +4,6 @@ import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
 import { createTestBus, createTestDatabase, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
-import type { Subscription } from "nats";
 import { loadEnv } from "../src/env";
 import type { RecomputeJob } from "../src/recompute";
 import { startWorker, type Worker } from "../src/worker";
@@ -62,35 +61,19 @@ function traffic(c: string, n: number, from: number): RawEventMessage[] {
   );
 }
 
-function collect(sub: Subscription): unknown[] {
+/** Every "scores changed" message of a campaign from now on. */
+function collect(campaignId: string): unknown[] {
   const seen: unknown[] = [];
-  void (async () => {
-    for await (const m of sub) seen.push(JSON.parse(new TextDecoder().decode(m.data)));
-  })();
+  bus.subscribeScoresChanged((change) => void seen.push(change), { campaignId });
   return seen;
 }
-
-describe("the durable consumer", () => {
-  it("takes over a consumer created with other settings: the server never drops a message on its own", async () => {
-    const { ensureEventsConsumer } = await import("@pointwise/bus");
-    const { ensureConsumer } = await import("../src/intake");
-    await ensureEventsConsumer(bus, { durable: "older", maxDeliver: 5, ackWaitMs: 30_000 });
-    await ensureConsumer(bus, "older", 4000, 2000);
-    const info = await bus.jsm.consumers.info(bus.names.eventsStream, "older");
-    expect(info.config).toMatchObject({ max_deliver: -1, ack_wait: 4000 * 1_000_000, max_ack_pending: 2000 });
-    await ensureConsumer(bus, "fresh", 4000, 2000);
-    expect((await bus.jsm.consumers.info(bus.names.eventsStream, "fresh")).config).toMatchObject({ max_deliver: -1, durable_name: "fresh" });
-    await bus.jsm.consumers.delete(bus.names.eventsStream, "older");
-    await bus.jsm.consumers.delete(bus.names.eventsStream, "fresh");
-  });
-});
 
 describe("the scoring worker", () => {
   it("applies published events and announces the change on <namespace>.scores.<campaign_id>", async () => {
     const c = "wrkr-0001";
     await createCampaign(db.pool, c);
     await addRuleVersion(db.pool, richRules(c), "active");
-    const changes = collect(bus.nc.subscribe(`${namespace}.scores.${c}`));
+    const changes = collect(c);
     await start();
     const events = traffic(c, 20, 0);
     await publishAll(events);
@@ -115,7 +98,7 @@ describe("the scoring worker", () => {
     const poison = message(c, { amount: `9${"0".repeat(40)}` });
     const after = traffic(c, 5, 200);
     await publishAll(before);
-    await bus.js.publish(`${namespace}.events.${c}`, new TextEncoder().encode("{not json"));
+    await bus.publishBytes(bus.names.eventSubject(c), "{not json");
     await publishAll([unstageable, poison, ...after]);
     await waitUntil(async () => (await logged(c)) === 10, 15_000, "the 10 good events logged");
     const log = await logOf(db.pool, c);
@@ -154,7 +137,7 @@ describe("the scoring worker", () => {
         await released;
       }
     });
-    const changes = collect(bus.nc.subscribe(`${namespace}.scores.${c}`));
+    const changes = collect(c);
     await publishAll(traffic(c, 100, 0));
     await waitUntil(async () => (await logged(c)) === 100, 20_000, "100 events logged");
 

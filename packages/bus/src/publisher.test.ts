@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 // testkit is not a declared dependency: it builds on this package, and declaring it would make a cycle.
 import { createTestBus, startNatsServer } from "@pointwise/testkit";
-import { createEventPublisher } from "./publisher";
 
 const REG_EVENT_ID = "6f1c2a4e-8d3b-4c1a-9e7f-2b5d8a9c0e11";
 
@@ -12,7 +11,7 @@ async function seed(options: { natsUrl?: string } = {}) {
     bus,
     campaignId: "core-0001",
     regEventId: REG_EVENT_ID,
-    count: async () => (await bus.jsm.streams.info(bus.names.eventsStream)).state.messages,
+    count: async () => (await bus.eventsStreamState()).messages,
     drop: () => bus.drop(),
   };
 }
@@ -35,7 +34,7 @@ const message = (campaignId: string, regEventId: string, eventId: string = rando
 describe("JetStream event publisher", () => {
   it("resolves with the stream sequence once stored, and recognises a repeated event id as a duplicate", async () => {
     const s = await seed();
-    const publisher = createEventPublisher(s.bus.nc, s.bus.names, { timeoutMs: 3000 });
+    const publisher = s.bus.eventPublisher({ timeoutMs: 3000 });
     try {
       const m = message(s.campaignId, s.regEventId);
       const acks = await Promise.all(Array.from({ length: 200 }, () => publisher.publish(message(s.campaignId, s.regEventId))));
@@ -45,7 +44,7 @@ describe("JetStream event publisher", () => {
       const repeat = await publisher.publish(m);
       expect(repeat).toEqual({ seq: first.seq, duplicate: true });
       expect(await s.count()).toBe(201);
-      const stored = await s.bus.jsm.streams.getMessage(s.bus.names.eventsStream, { seq: first.seq });
+      const stored = await s.bus.storedEvent(first.seq);
       expect(stored.json()).toEqual(m);
     } finally {
       await publisher.close();
@@ -56,7 +55,7 @@ describe("JetStream event publisher", () => {
   it("refuses at once with bus-unavailable while the connection is down, and publishes again once it is back", async () => {
     const nats = await startNatsServer();
     const s = await seed({ natsUrl: nats.url });
-    const publisher = createEventPublisher(s.bus.nc, s.bus.names, { timeoutMs: 1000 });
+    const publisher = s.bus.eventPublisher({ timeoutMs: 1000 });
     try {
       await nats.stop();
       await new Promise((r) => setTimeout(r, 200));
@@ -77,9 +76,9 @@ describe("JetStream event publisher", () => {
 
   it("fails a publish whose subject no stream takes", async () => {
     const s = await seed();
-    const publisher = createEventPublisher(s.bus.nc, s.bus.names, { timeoutMs: 1000 });
+    const publisher = s.bus.eventPublisher({ timeoutMs: 1000 });
     try {
-      await s.bus.jsm.streams.delete(s.bus.names.eventsStream);
+      await s.bus.deleteStreams();
       await expect(publisher.publish(message(s.campaignId, s.regEventId))).rejects.toMatchObject({ code: "bus-unavailable" });
     } finally {
       await publisher.close();

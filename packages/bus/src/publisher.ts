@@ -1,3 +1,4 @@
+// The lean JetStream publisher of raw events: one reply inbox, acknowledgements matched by token.
 import { RetryableError } from "@pointwise/errors";
 import type { RawEventMessage } from "@pointwise/schemas";
 import { createInbox, headers, type Msg, type NatsConnection, type Subscription } from "nats";

@@ -8,8 +8,7 @@ beforeAll(async () => {
   cache = await createCache({ url, prefix });
 });
 afterAll(async () => {
-  const keys = await cache.client.keys(`${prefix}:*`);
-  if (keys.length) await cache.client.del(keys);
+  await cache.delTree(prefix);
   await cache.close();
 });
 
@@ -41,5 +40,55 @@ describe("cache.getOrBuild", () => {
 
   it("prefixes keys so deployments sharing a server do not collide", () => {
     expect(cache.key("lb", "ab12-cd34", "100")).toBe(`${prefix}:lb:ab12-cd34:100`);
+  });
+});
+
+describe("the named operations", () => {
+  it("stores, reads, expires and counts strings under prefixed keys", async () => {
+    const k = cache.key("ops", "plain");
+    expect(await cache.get(k)).toBeNull();
+    expect(await cache.getWithTtl(k)).toBeNull();
+    await cache.set(k, "forever");
+    expect(await cache.get(k)).toBe("forever");
+    expect(await cache.getWithTtl(k)).toEqual({ value: "forever", ttlMs: -1 });
+    await cache.set(k, "soon", 60_000);
+    const read = await cache.getWithTtl(k);
+    expect(read?.value).toBe("soon");
+    expect(read?.ttlMs).toBeGreaterThan(50_000);
+    expect(read?.ttlMs).toBeLessThanOrEqual(60_000);
+    await cache.expire(k, 100);
+    expect((await cache.getWithTtl(k))?.ttlMs).toBeLessThanOrEqual(100);
+    expect(await cache.exists(k, cache.key("ops", "missing"))).toBe(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await cache.exists(k)).toBe(0);
+  });
+
+  it("deletes a key and the keys below it, not a key that merely starts with the same letters", async () => {
+    const head = cache.key("tree", "lb", "c1");
+    const below = [head, `${head}:100`, `${head}:100:x`];
+    const beside = [`${head}0`, cache.key("tree", "lb", "c2")];
+    for (const k of [...below, ...beside]) await cache.set(k, "1");
+    expect(await cache.delTree(head)).toBe(3);
+    expect(await cache.exists(...below)).toBe(0);
+    expect(await cache.exists(...beside)).toBe(2);
+    expect((await cache.scanKeys(cache.key("tree", "*"))).sort()).toEqual([...beside].sort());
+  });
+
+  it("runs a script by its hash and loads it again after Redis forgot it", async () => {
+    const incr = cache.defineScript("return redis.call('incrby', KEYS[1], ARGV[1])");
+    const k = cache.key("script", "n");
+    expect(await incr.run([k], ["2"])).toBe(2);
+    await cache.flushScripts();
+    expect(await incr.run([k], ["3"])).toBe(5);
+  });
+
+  it("fails with cache-unavailable once closed, and says it is closed", async () => {
+    const gone = await createCache({ url, prefix });
+    expect(gone.isOpen()).toBe(true);
+    await gone.close();
+    expect(gone.isOpen()).toBe(false);
+    await expect(gone.get(gone.key("x"))).rejects.toMatchObject({ code: "cache-unavailable", retryable: true });
+    await expect(gone.defineScript("return 1").run([], [])).rejects.toMatchObject({ code: "cache-unavailable" });
+    expect(await gone.ping()).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+/** Redis for the services: prefixed keys, read-through builds and the named operations callers need; the client stays inside. */
 import { randomUUID } from "node:crypto";
 import { RetryableError } from "@pointwise/errors";
 import { createClient, type RedisClientType } from "redis";
@@ -14,9 +15,24 @@ export interface CachedValue {
   builtAt: string;
 }
 
-/** Redis with a key prefix and the read-through helpers the services share. */
+/** A value and how long it has left. */
+export interface ValueWithTtl {
+  value: string;
+  /** Milliseconds left, or -1 when the key never expires. */
+  ttlMs: number;
+}
+
+/** A Lua script loaded once and run by its hash. */
+export interface CacheScript {
+  /** Runs the script; loads it again when Redis forgot it (after a restart or SCRIPT FLUSH). */
+  run(keys: string[], args: string[]): Promise<unknown>;
+}
+
+/**
+ * Redis with a key prefix and the operations the services share. Every operation but `ping`,
+ * `isOpen` and `close` fails with RetryableError `cache-unavailable` while Redis cannot be reached.
+ */
 export interface Cache {
-  client: RedisClientType;
   /** Joins parts under this cache's prefix: key("lb", "ab12-cd34") -> "<prefix>:lb:ab12-cd34". */
   key(...parts: string[]): string;
   /**
@@ -26,6 +42,26 @@ export interface Cache {
   getOrBuild(key: string, ttlMs: number, build: () => Promise<string>): Promise<string>;
   /** Deletes keys (used to invalidate after writes). */
   del(...keys: string[]): Promise<void>;
+  /** The string under `key`, or null. */
+  get(key: string): Promise<string | null>;
+  /** The string under `key` and its time left, in one round trip; null when absent. */
+  getWithTtl(key: string): Promise<ValueWithTtl | null>;
+  /** Stores `value` under `key`, expiring after `ttlMs` when given. */
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+  /** Sets the time left of `key` to `ttlMs`. */
+  expire(key: string, ttlMs: number): Promise<void>;
+  /** How many of `keys` exist. */
+  exists(...keys: string[]): Promise<number>;
+  /** Deletes `key` and every key below it (`key:...`), scanning in batches; resolves with how many were deleted. */
+  delTree(key: string): Promise<number>;
+  /** Every key matching a glob `pattern` (SCAN; for tests and maintenance, not request paths). */
+  scanKeys(pattern: string): Promise<string[]>;
+  /** A Lua script to run by hash; loaded on first use. */
+  defineScript(source: string): CacheScript;
+  /** Makes Redis forget every loaded script, as a restart does (tests of that recovery). */
+  flushScripts(): Promise<void>;
+  /** False once the connection is closed (true while it is reconnecting). */
+  isOpen(): boolean;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -53,8 +89,17 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
     }
   }
 
+  async function scan(pattern: string, each: (keys: string[]) => Promise<void>): Promise<void> {
+    await run(async () => {
+      for await (const batch of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+        // node-redis 4 yields one key at a time; 5 yields batches.
+        const keys: string[] = Array.isArray(batch) ? batch : [batch];
+        if (keys.length > 0) await each(keys);
+      }
+    });
+  }
+
   return {
-    client,
     key,
     async getOrBuild(k, ttlMs, build) {
       const hit = await run(() => client.get(k));
@@ -91,6 +136,56 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
     async del(...keys) {
       if (keys.length > 0) await run(() => client.del(keys));
     },
+    get: (k) => run(() => client.get(k)),
+    async getWithTtl(k) {
+      const [value, ttlMs] = (await run(() => client.multi().get(k).pTTL(k).exec())) as unknown as [string | null, number];
+      return typeof value === "string" ? { value, ttlMs } : null;
+    },
+    async set(k, value, ttlMs) {
+      await run(() => (ttlMs === undefined ? client.set(k, value) : client.set(k, value, { PX: ttlMs })));
+    },
+    async expire(k, ttlMs) {
+      await run(() => client.pExpire(k, ttlMs));
+    },
+    exists: (...keys) => run(() => client.exists(keys)),
+    async delTree(k) {
+      let deleted = 0;
+      // The pattern also matches `<key>x...`; only the key itself and keys below it go.
+      await scan(`${k}*`, async (keys) => {
+        const mine = keys.filter((found) => found === k || found.startsWith(`${k}:`));
+        if (mine.length > 0) deleted += await client.del(mine);
+      });
+      return deleted;
+    },
+    async scanKeys(pattern) {
+      const found: string[] = [];
+      await scan(pattern, async (keys) => {
+        found.push(...keys);
+      });
+      return found;
+    },
+    defineScript(source) {
+      let sha: string | undefined;
+      return {
+        async run(keys, args) {
+          return run(async () => {
+            sha ??= await client.scriptLoad(source);
+            try {
+              return await client.evalSha(sha, { keys, arguments: args });
+            } catch (err) {
+              // Redis forgets loaded scripts on restart.
+              if (!String((err as Error).message).includes("NOSCRIPT")) throw err;
+              sha = await client.scriptLoad(source);
+              return await client.evalSha(sha, { keys, arguments: args });
+            }
+          });
+        },
+      };
+    },
+    async flushScripts() {
+      await run(() => client.scriptFlush());
+    },
+    isOpen: () => client.isOpen,
     async ping() {
       try {
         return (await client.ping()) === "PONG";

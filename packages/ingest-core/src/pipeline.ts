@@ -1,4 +1,4 @@
-import { type Bus, createEventPublisher, type EventPublisher } from "@pointwise/bus";
+import type { Bus, EventPublisher } from "@pointwise/bus";
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
 import { type EarnEvent, type EventSource, type RawEventMessage, validateEarnEvent } from "@pointwise/schemas";
@@ -111,7 +111,7 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
   const eventTypes = createEventTypeLookup(deps.db, options.lookupTtlMs ?? 5000);
   const leaseMs = options.idempotencyLeaseMs ?? 15_000;
   const idempotency = createIdempotencyStore(deps.db, { leaseMs, waitMs: options.idempotencyWaitMs ?? leaseMs });
-  const publisher = createEventPublisher(deps.bus.nc, deps.bus.names, { timeoutMs: options.publishTimeoutMs ?? 3000 });
+  const publisher = deps.bus.eventPublisher({ timeoutMs: options.publishTimeoutMs ?? 3000 });
 
   async function validateItems(campaignId: string, items: readonly unknown[]): Promise<ItemCheck[]> {
     const checks: ItemCheck[] = items.map((item) => {

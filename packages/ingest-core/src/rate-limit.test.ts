@@ -58,7 +58,7 @@ describe("per-key token bucket in Redis", () => {
   it("survives a SCRIPT FLUSH (as after a Redis restart) by loading the script again", async () => {
     const limiter = createRateLimiter(cache, { eventsPerSecond: 1, burst: 3, logger });
     expect((await limiter.take("flushed", 1)).allowed).toBe(true);
-    await cache.client.scriptFlush();
+    await cache.flushScripts();
     expect((await limiter.take("flushed", 1)).allowed).toBe(true);
   });
 

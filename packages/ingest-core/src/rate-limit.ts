@@ -60,21 +60,12 @@ return { allowed, wait }
  * every event during a Redis restart would lose integrators' data for no one's benefit.
  */
 export function createRateLimiter(cache: Cache, options: RateLimitOptions): RateLimiter {
-  const { client } = cache;
-  let sha: string | undefined;
+  const bucket = cache.defineScript(TOKEN_BUCKET);
   let lastWarning = 0;
   const args = (cost: number) => [String(options.eventsPerSecond), String(options.burst), String(cost)];
 
   async function run(key: string, cost: number): Promise<[number, number]> {
-    if (sha === undefined) sha = await client.scriptLoad(TOKEN_BUCKET);
-    try {
-      return (await client.evalSha(sha, { keys: [key], arguments: args(cost) })) as [number, number];
-    } catch (err) {
-      // Redis forgets loaded scripts on restart.
-      if (!String((err as Error).message).includes("NOSCRIPT")) throw err;
-      sha = await client.scriptLoad(TOKEN_BUCKET);
-      return (await client.evalSha(sha, { keys: [key], arguments: args(cost) })) as [number, number];
-    }
+    return (await bucket.run([key], args(cost))) as [number, number];
   }
 
   return {

@@ -26,7 +26,7 @@ export async function seed(options: { natsUrl?: string } = {}) {
     keyId: (keyRows[0] as { id: string }).id,
     regEventId: (rows[0] as { id: string }).id,
     async count() {
-      return (await bus.jsm.streams.info(bus.names.eventsStream)).state.messages;
+      return (await bus.eventsStreamState()).messages;
     },
     async drop() {
       await bus.drop();

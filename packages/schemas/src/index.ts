@@ -12,3 +12,4 @@ export {
   type UserScoresResponse,
   userScoresResponseSchema,
 } from "./read";
+export { type ScoresChanged, scoresChangedSchema } from "./scores-changed";

@@ -47,7 +47,7 @@ export async function createTestBus(namespace: string = uniqueName("t"), url: st
   await bus.ensureStreams();
   return Object.assign(bus, {
     async drop() {
-      await bus.jsm.streams.delete(bus.names.eventsStream).catch(() => undefined);
+      await bus.deleteStreams().catch(() => undefined);
       await bus.close();
     },
   });
@@ -58,10 +58,7 @@ export async function createTestCache(prefix: string = uniqueName("t")): Promise
   const cache = await createCache({ url: testUrls.redis, prefix });
   return Object.assign(cache, {
     async drop() {
-      for await (const keys of cache.client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
-        const list = Array.isArray(keys) ? keys : [keys];
-        if (list.length) await cache.client.del(list);
-      }
+      await cache.delTree(cache.key());
       await cache.close();
     },
   });
@@ -74,7 +71,7 @@ export async function createTestCache(prefix: string = uniqueName("t")): Promise
 export async function dropNamespace(namespace: string): Promise<void> {
   const bus = await createBus({ url: testUrls.nats, namespace });
   try {
-    await bus.jsm.streams.delete(bus.names.eventsStream).catch(() => undefined);
+    await bus.deleteStreams().catch(() => undefined);
   } finally {
     await bus.close();
   }
