@@ -74,7 +74,7 @@ beforeEach(() => {
 });
 
 let sinkCount = 0;
-function sink(options: { apiKey?: string; batchSize?: number; maxAttempts?: number; prefix?: string } = {}) {
+function sink(options: { apiKey?: string; batchSize?: number; maxAttempts?: number; outbox?: string } = {}) {
   const { logger, lines } = capturingLogger();
   const s = new PointwiseSink({
     id: "1-pointwise",
@@ -82,8 +82,7 @@ function sink(options: { apiKey?: string; batchSize?: number; maxAttempts?: numb
     apiKey: options.apiKey ?? "right-key",
     batchSize: options.batchSize ?? 2,
     events: EVENTS,
-    redis: store.client,
-    keyPrefix: options.prefix ?? store.key("sink", `t${++sinkCount}`),
+    outbox: store.sinkOutbox(options.outbox ?? `t${++sinkCount}`),
     scope: "idx:cfg",
     logger,
     retryBaseMs: 1,
@@ -168,8 +167,8 @@ describe("pointwise sink", () => {
   });
 
   it("after a restart, drops uncommitted events and resends an unanswered chunk with the same key so nothing counts twice", async () => {
-    const prefix = store.key("sink", "restart");
-    const first = sink({ prefix, maxAttempts: 1 }).s;
+    const outbox = "restart";
+    const first = sink({ outbox, maxAttempts: 1 }).s;
     await first.recover(undefined);
     const committed = await first.write([swap(U1, "1"), swap(U1, "2")]);
     // The service records the chunk but the answer is lost; the process dies before it can retry.
@@ -178,7 +177,7 @@ describe("pointwise sink", () => {
     // A later batch was staged but its checkpoint never committed.
     await first.write([swap(U2, "99")]);
 
-    const second = sink({ prefix }).s;
+    const second = sink({ outbox }).s;
     await second.recover(committed);
     expect(calls.map((c) => c.key)).toEqual([idempotencyKey("idx:cfg", "1-pointwise", 1, 2), idempotencyKey("idx:cfg", "1-pointwise", 1, 2)]);
     expect(recorded.map((e) => e.amount)).toEqual(["1", "2"]);

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { BaseError, RetryableError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
-import type { RedisClientType } from "redis";
 import type { EarnMapping } from "../config/schema";
 import type { OutputRow } from "../rows";
+import type { SinkOutbox } from "../state/outbox";
 import { invalidApiKey } from "../symptoms";
 import { backoffMs, sleep } from "../util/retry";
 import { type EarnEvent, toEarnEvent } from "./earn";
@@ -16,9 +16,8 @@ export interface PointwiseSinkOptions {
   apiKey: string;
   batchSize: number;
   events: Readonly<Record<string, EarnMapping>>;
-  redis: RedisClientType;
-  /** Key prefix of this sink's outbox in the state store. */
-  keyPrefix: string;
+  /** Where mapped events wait until they are sent (in the state store, so a restart resumes them). */
+  outbox: SinkOutbox;
   /** Makes idempotency keys unique per indexer and config. */
   scope: string;
   logger: Logger;
@@ -57,32 +56,28 @@ export function idempotencyKey(scope: string, sinkId: string, from: number, to: 
 export class PointwiseSink implements Sink {
   readonly id: string;
   #seq = 0;
-  readonly #outbox: string;
-  readonly #state: string;
 
   constructor(private readonly options: PointwiseSinkOptions) {
     this.id = options.id;
-    this.#outbox = `${options.keyPrefix}:outbox`;
-    this.#state = `${options.keyPrefix}:state`;
   }
 
   async recover(cursor: string | undefined): Promise<void> {
     this.#seq = cursor === undefined ? 0 : Number(cursor);
     // Events staged for a batch whose checkpoint never committed will be produced again.
-    const removed = await this.options.redis.zRemRangeByScore(this.#outbox, `(${this.#seq}`, "+inf");
+    const removed = await this.options.outbox.dropAfter(this.#seq);
     if (removed > 0) this.options.logger.warn({ sink: this.id, removed }, "pointwise sink dropped uncommitted outbox events");
     await this.#deliver(this.#seq);
   }
 
   async write(rows: readonly OutputRow[]): Promise<string> {
-    const members: { score: number; value: string }[] = [];
+    const members: { seq: number; value: string }[] = [];
     for (const row of rows) {
       const event = toEarnEvent(row, this.options.events);
       if (event === undefined) continue;
       this.#seq++;
-      members.push({ score: this.#seq, value: JSON.stringify({ seq: this.#seq, event }) });
+      members.push({ seq: this.#seq, value: JSON.stringify({ seq: this.#seq, event }) });
     }
-    if (members.length > 0) await this.options.redis.zAdd(this.#outbox, members);
+    await this.options.outbox.append(members);
     return String(this.#seq);
   }
 
@@ -94,30 +89,23 @@ export class PointwiseSink implements Sink {
 
   /** Sends every outbox event up to sequence `upto`, resuming a recorded in-flight chunk first. */
   async #deliver(upto: number): Promise<void> {
-    const { redis, batchSize } = this.options;
+    const { outbox, batchSize } = this.options;
     for (;;) {
-      const state = await redis.hGetAll(this.#state);
-      const sent = Number(state.sent ?? 0);
+      const { sent, inflight } = await outbox.progress();
       let from: number;
       let to: number;
-      if (state.inflightFrom !== undefined && state.inflightTo !== undefined) {
-        from = Number(state.inflightFrom);
-        to = Number(state.inflightTo);
+      if (inflight !== undefined) {
+        ({ from, to } = inflight);
       } else {
         from = sent + 1;
         to = Math.min(upto, sent + batchSize);
         if (from > to) return;
-        await redis.hSet(this.#state, { inflightFrom: String(from), inflightTo: String(to) });
+        await outbox.beginChunk(from, to);
       }
-      const entries = await redis.zRangeByScore(this.#outbox, from, to);
+      const entries = await outbox.read(from, to);
       const events = entries.map((e) => (JSON.parse(e) as { event: EarnEvent }).event);
       if (events.length > 0) await this.#post(events, idempotencyKey(this.options.scope, this.id, from, to), from, to);
-      await redis
-        .multi()
-        .hSet(this.#state, "sent", String(to))
-        .hDel(this.#state, ["inflightFrom", "inflightTo"])
-        .zRemRangeByScore(this.#outbox, "-inf", to)
-        .exec();
+      await outbox.finishChunk(to);
     }
   }
 

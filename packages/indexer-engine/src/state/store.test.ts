@@ -1,7 +1,7 @@
 import { ConflictError } from "@pointwise/errors";
+import { createLogger } from "@pointwise/logger";
 import { testStore } from "../testing/fixtures";
-import type { StateStore } from "./store";
-import { LABEL_IMMUTABLE, redactUrl } from "./store";
+import { LABEL_IMMUTABLE, redactUrl, StateStore } from "./store";
 
 let store: StateStore;
 beforeAll(async () => {
@@ -64,8 +64,13 @@ describe("state store", () => {
     // Nothing of the refused call was written, not even the new label beside the conflicting ones.
     const expected = { protocol: "amm-v2", decimals: "18", token0: "0x1" };
     expect(await store.labels.get(asset)).toEqual(expected);
-    // Also not in Redis itself, past the process's read cache.
-    expect(await store.client.hGetAll(store.indexerKey("labels", asset))).toEqual(expected);
+    // Also not in Redis itself, past the process's read cache: a second connection has an empty cache.
+    const fresh = await StateStore.connect(store.options, createLogger({ service: "test", level: "silent" }));
+    try {
+      expect(await fresh.labels.get(asset)).toEqual(expected);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("hides passwords of store URLs", () => {

@@ -4,6 +4,7 @@ import { createClient, type RedisClientType } from "redis";
 import type { KeyValueStore, LabelStore } from "../adapter";
 import { Lru } from "../util/lru";
 import type { Position } from "../windows";
+import { redisOutbox, type SinkOutbox } from "./outbox";
 
 /** Where the indexer's state lives in Redis. */
 export interface StateStoreOptions {
@@ -71,7 +72,7 @@ export function redactUrl(url: string): string {
  */
 export class StateStore {
   private constructor(
-    readonly client: RedisClientType,
+    private readonly client: RedisClientType,
     readonly options: StateStoreOptions,
   ) {}
 
@@ -169,6 +170,11 @@ export class StateStore {
       throw labelConflict(key, conflicts);
     },
   };
+
+  /** The outbox of sink `sinkId` in the namespace of this config. */
+  sinkOutbox(sinkId: string): SinkOutbox {
+    return redisOutbox(this.client, this.key("sink", sinkId));
+  }
 
   /** Deletes every key of the indexer (all configs). */
   async clearIndexer(): Promise<number> {
