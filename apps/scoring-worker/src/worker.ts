@@ -1,10 +1,10 @@
 import { RetryableError } from "@pointwise/errors";
-import { createApplier } from "./applier";
+import { createApplier } from "./apply/inbox-drainer";
 import type { WorkerDeps } from "./deps";
-import { startIntake } from "./intake";
+import { startIntake } from "./intake/consumer";
 import { batchChange, type ScoresChanged, scoresSubject } from "./invalidate";
-import { runNextJob } from "./recompute";
-import { RuleVersionCache } from "./rules";
+import { runNextJob } from "./recompute/recompute-job";
+import { RuleVersionCache } from "./scoring/rule-version-cache";
 
 /** A running worker: intake, applier and recompute loops. */
 export interface Worker {

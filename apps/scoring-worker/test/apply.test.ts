@@ -5,10 +5,10 @@ import { parseRuleVersion } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
 import { createTestDatabase, uniqueName } from "@pointwise/testkit";
 import type { Pool } from "pg";
-import { createApplier } from "../src/applier";
-import { applyInboxBatch } from "../src/apply";
-import { stageMessages } from "../src/inbox";
-import { RuleVersionCache } from "../src/rules";
+import { applyInboxBatch } from "../src/apply/apply-batch";
+import { createApplier } from "../src/apply/inbox-drainer";
+import { stageMessages } from "../src/intake/inbox";
+import { RuleVersionCache } from "../src/scoring/rule-version-cache";
 import { addRuleVersion, createCampaign, LOGIN, message, replayed, richRules, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;

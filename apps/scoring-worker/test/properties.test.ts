@@ -6,9 +6,9 @@ import { parseRuleVersion, type RawEvent, replayCampaign } from "@pointwise/rule
 import type { RawEventMessage } from "@pointwise/schemas";
 import { createTestDatabase, uniqueName } from "@pointwise/testkit";
 import fc from "fast-check";
-import { createApplier } from "../src/applier";
-import { type StagedMessage, stageMessages } from "../src/inbox";
-import { RuleVersionCache } from "../src/rules";
+import { createApplier } from "../src/apply/inbox-drainer";
+import { type StagedMessage, stageMessages } from "../src/intake/inbox";
+import { RuleVersionCache } from "../src/scoring/rule-version-cache";
 import { addRuleVersion, canonicalRow, createCampaign, LOGIN, logOf, richRules, SWAP, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;

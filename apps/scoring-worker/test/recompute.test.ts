@@ -3,10 +3,10 @@ import { RetryableError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
 import { createTestDatabase, uniqueName } from "@pointwise/testkit";
-import { createApplier } from "../src/applier";
-import { stageMessages } from "../src/inbox";
-import { type RecomputeDeps, runNextJob } from "../src/recompute";
-import { RuleVersionCache } from "../src/rules";
+import { createApplier } from "../src/apply/inbox-drainer";
+import { stageMessages } from "../src/intake/inbox";
+import { type RecomputeDeps, runNextJob } from "../src/recompute/recompute-job";
+import { RuleVersionCache } from "../src/scoring/rule-version-cache";
 import { addRuleVersion, canonicalRow, createCampaign, logOf, message, queueJob, replayed, richRules, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;

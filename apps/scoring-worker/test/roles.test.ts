@@ -3,10 +3,10 @@
 import { createLogger } from "@pointwise/logger";
 import { createTestDatabase, testUrls, uniqueName } from "@pointwise/testkit";
 import { Pool } from "pg";
-import { createApplier } from "../src/applier";
-import { stageMessages } from "../src/inbox";
-import { runNextJob } from "../src/recompute";
-import { RuleVersionCache } from "../src/rules";
+import { createApplier } from "../src/apply/inbox-drainer";
+import { stageMessages } from "../src/intake/inbox";
+import { runNextJob } from "../src/recompute/recompute-job";
+import { RuleVersionCache } from "../src/scoring/rule-version-cache";
 import { addRuleVersion, createCampaign, message, queueJob, replayed, richRules, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;

@@ -6,7 +6,7 @@ import type { RawEventMessage } from "@pointwise/schemas";
 import { createTestBus, createTestDatabase, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
 import type { Subscription } from "nats";
 import { loadEnv } from "../src/env";
-import type { RecomputeJob } from "../src/recompute";
+import type { RecomputeJob } from "../src/recompute/recompute-job";
 import { startWorker, type Worker } from "../src/worker";
 import { addRuleVersion, canonicalRow, createCampaign, logOf, message, queueJob, replayed, richRules, scoreTable } from "./support";
 
@@ -73,7 +73,7 @@ function collect(sub: Subscription): unknown[] {
 describe("the durable consumer", () => {
   it("takes over a consumer created with other settings: the server never drops a message on its own", async () => {
     const { ensureEventsConsumer } = await import("@pointwise/bus");
-    const { ensureConsumer } = await import("../src/intake");
+    const { ensureConsumer } = await import("../src/intake/consumer");
     await ensureEventsConsumer(bus, { durable: "older", maxDeliver: 5, ackWaitMs: 30_000 });
     await ensureConsumer(bus, "older", 4000, 2000);
     const info = await bus.jsm.consumers.info(bus.names.eventsStream, "older");

@@ -1,8 +1,8 @@
+import type { Pipeline, Queryable } from "@pointwise/db";
+import { copyRow } from "@pointwise/db";
 import { ValidationError } from "@pointwise/errors";
 import type { RawEvent } from "@pointwise/rules";
-import { copyRow } from "./copy-text";
-import type { InboxRow } from "./inbox";
-import type { Pipeline, Queryable } from "./pipeline";
+import type { InboxRow } from "../intake/inbox";
 
 const SEP = "\u0000";
 

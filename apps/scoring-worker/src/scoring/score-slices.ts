@@ -1,3 +1,4 @@
+import { type Pipeline, pipelined } from "@pointwise/db";
 import {
   type ApplyResult,
   applyEvents,
@@ -9,8 +10,7 @@ import {
   type UserState,
 } from "@pointwise/rules";
 import type { PoolClient } from "pg";
-import { type Pipeline, pipelined } from "./pipeline";
-import { loadState, queueLedger, queueScores, queueStates, type StoredState, type Target } from "./store";
+import { loadState, queueLedger, queueScores, queueStates, type StoredState, type Target } from "./result-store";
 
 /** Events per engine call and per ledger statement within one batch. */
 export const SLICE = 2500;

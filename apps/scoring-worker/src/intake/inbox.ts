@@ -1,7 +1,7 @@
+import type { Queryable } from "@pointwise/db";
+import { copyIn, copyRow } from "@pointwise/db";
 import type { RawEventMessage } from "@pointwise/schemas";
 import type { Pool, PoolClient } from "pg";
-import { copyIn, copyRow } from "./copy-text";
-import type { Queryable } from "./pipeline";
 
 /** A decoded bus message with where it sits in the stream. */
 export interface StagedMessage {

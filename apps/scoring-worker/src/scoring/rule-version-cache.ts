@@ -1,7 +1,7 @@
+import type { Queryable } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { parseRuleVersion, type RuleVersion } from "@pointwise/rules";
 import type { Pool, PoolClient } from "pg";
-import type { Queryable } from "./pipeline";
 
 /** Parsed rule versions by row id; a rule_version row never changes, so an entry never goes stale. */
 export class RuleVersionCache {

@@ -1,7 +1,7 @@
 // COPY through the worker's pipeline against a real PostgreSQL: what goes in is what comes back.
 import { createTestDatabase, uniqueName } from "@pointwise/testkit";
-import { copyRow } from "../src/copy-text";
-import { pipelined } from "../src/pipeline";
+import { copyRow } from "./copy-text";
+import { pipelined } from "./statement-queue";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;

@@ -1,4 +1,4 @@
-import { logAmount, logTime } from "./log";
+import { logAmount, logTime } from "./event-log";
 
 describe("values as the log returns them", () => {
   it.each([

@@ -1,9 +1,9 @@
 import type { Logger } from "@pointwise/logger";
 import type { Pool } from "pg";
-import { applyInboxBatch, type BatchOutcome } from "./apply";
-import { describeFailure, isEventSpecific, isTransient } from "./failures";
-import { campaignsWaiting, nextInboxRows, recordApplyFailure } from "./inbox";
-import type { RuleVersionCache } from "./rules";
+import { describeFailure, isEventSpecific, isTransient } from "../failures";
+import { campaignsWaiting, nextInboxRows, recordApplyFailure } from "../intake/inbox";
+import type { RuleVersionCache } from "../scoring/rule-version-cache";
+import { applyInboxBatch, type BatchOutcome } from "./apply-batch";
 
 /** What the applier needs. */
 export interface ApplierDeps {

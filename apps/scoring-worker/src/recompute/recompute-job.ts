@@ -3,11 +3,11 @@ import { BaseError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { RuleVersion } from "@pointwise/rules";
 import type { Pool, PoolClient } from "pg";
-import { describeFailure, isTransient } from "./failures";
-import type { ScoresChanged } from "./invalidate";
-import type { RuleVersionCache } from "./rules";
-import { scoreEvents } from "./scoring";
-import type { Target } from "./store";
+import { describeFailure, isTransient } from "../failures";
+import type { ScoresChanged } from "../invalidate";
+import type { Target } from "../scoring/result-store";
+import type { RuleVersionCache } from "../scoring/rule-version-cache";
+import { scoreEvents } from "../scoring/score-slices";
 
 /** A claimed recompute job. */
 export interface RecomputeJob {

@@ -1,6 +1,6 @@
+import type { Pipeline } from "@pointwise/db";
+import { copyRow } from "@pointwise/db";
 import type { ApplyResult, CampaignState, LedgerEntry, RuleVersion, UserState } from "@pointwise/rules";
-import { copyRow } from "./copy-text";
-import type { Pipeline } from "./pipeline";
 
 /**
  * Where an engine result is written: the served tables (score, user_state, campaign_state,

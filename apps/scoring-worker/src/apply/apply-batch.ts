@@ -1,12 +1,11 @@
-import { tryLockCampaign, withTransaction } from "@pointwise/db";
+import { pipelined, tryLockCampaign, withTransaction } from "@pointwise/db";
 import { type ApplyResult, needsGlobalOrder, type RawEvent } from "@pointwise/rules";
 import type { Pool } from "pg";
-import { type InboxRow, nextInboxRows, removeInboxRows } from "./inbox";
-import { appendToLog, resolveUsers } from "./log";
-import { pipelined } from "./pipeline";
-import type { RuleVersionCache } from "./rules";
-import { scoreInSlices, slicesOf } from "./scoring";
-import { loadState, type Target } from "./store";
+import { type InboxRow, nextInboxRows, removeInboxRows } from "../intake/inbox";
+import { loadState, type Target } from "../scoring/result-store";
+import type { RuleVersionCache } from "../scoring/rule-version-cache";
+import { scoreInSlices, slicesOf } from "../scoring/score-slices";
+import { appendToLog, resolveUsers } from "./event-log";
 
 /** What one apply transaction did for one campaign. */
 export type BatchOutcome =

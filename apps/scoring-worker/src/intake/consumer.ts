@@ -2,7 +2,7 @@ import { type Bus, decodeRawEvent, type JsMsg } from "@pointwise/bus";
 import type { Logger } from "@pointwise/logger";
 import { AckPolicy, type ConsumerMessages, DeliverPolicy, nanos } from "nats";
 import type { Pool } from "pg";
-import { describeFailure, isEventSpecific, isTransient } from "./failures";
+import { describeFailure, isEventSpecific, isTransient } from "../failures";
 import { type StagedMessage, stageMessages } from "./inbox";
 
 /** What the intake needs. */
