@@ -1,3 +1,4 @@
+// The pg pool behind a Database: one schema first on every connection's search_path.
 import { Pool, type PoolConfig } from "pg";
 
 /** Where and how to connect; `schema` isolates one deployment (or one test run) inside a database. */
