@@ -22,7 +22,7 @@ afterAll(async () => {
 
 /** A promise and the function that resolves it. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => undefined as void;
+  let resolve: () => void = () => undefined;
   const promise = new Promise<void>((r) => {
     resolve = r;
   });
