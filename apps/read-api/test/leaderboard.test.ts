@@ -11,7 +11,7 @@ let pool: Pool;
 
 beforeAll(async () => {
   api = await startReadApi({ CACHE_TTL_MS: "1000" });
-  pool = api.db.pool;
+  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();

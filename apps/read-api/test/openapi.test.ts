@@ -32,7 +32,7 @@ let pool: Pool;
 
 beforeAll(async () => {
   api = await startReadApi({ PORTAL_JWT_SECRET: SECRET });
-  pool = api.db.pool;
+  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();

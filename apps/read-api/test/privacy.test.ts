@@ -8,7 +8,7 @@ let pool: Pool;
 
 beforeAll(async () => {
   api = await startReadApi();
-  pool = api.db.pool;
+  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();

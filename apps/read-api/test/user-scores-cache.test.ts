@@ -13,7 +13,7 @@ let campaign = "";
 
 beforeAll(async () => {
   api = await startReadApi({ API_KEY_CACHE_MS: String(KEY_CACHE_MS), CACHE_TTL_MS: "600000" });
-  pool = api.db.pool;
+  pool = api.db;
   campaign = await createCampaign(pool, { currencies: { xp: "Experience" } });
 });
 afterAll(async () => {
@@ -120,7 +120,7 @@ describe("GET /users/{user_id}/scores under load", () => {
         return (...args: unknown[]) => {
           const toDown = firstKeyLookup && typeof args[0] === "string" && args[0].includes("FROM api_key");
           if (toDown) firstKeyLookup = false;
-          return ((toDown ? unreachable.pool : target).query as (...a: unknown[]) => unknown).apply(toDown ? unreachable.pool : target, args);
+          return ((toDown ? unreachable : target).query as (...a: unknown[]) => unknown).apply(toDown ? unreachable : target, args);
         };
       },
     });

@@ -31,7 +31,7 @@ beforeAll(async () => {
     PORTAL_JWT_AUDIENCE: "test-read",
     API_KEY_CACHE_MS: "0",
   });
-  pool = api.db.pool;
+  pool = api.db;
   campaignA = await createCampaign(pool, { currencies: { xp: "Experience", gems: "Gems" }, primary: "xp" });
   campaignB = await createCampaign(pool, { currencies: { xp: "Experience" } });
   await activateRules(pool, campaignA, {

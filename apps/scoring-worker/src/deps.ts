@@ -1,3 +1,4 @@
+// What the worker is built from: the dependency bag main.ts and the tests fill.
 import type { Bus } from "@pointwise/bus";
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";

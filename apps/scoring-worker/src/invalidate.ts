@@ -1,3 +1,4 @@
+// The scores-changed message the worker publishes after a commit, so readers drop stale cache entries.
 import type { ApplyResult } from "@pointwise/rules";
 
 /** Above this many users an invalidation names none, meaning "anything in the campaign may have moved". */

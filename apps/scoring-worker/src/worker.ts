@@ -1,3 +1,4 @@
+// Starts and stops the worker's three loops (intake, apply, recompute) and counts what they did.
 import { RetryableError } from "@pointwise/errors";
 import { createApplier } from "./apply/inbox-drainer";
 import type { WorkerDeps } from "./deps";
@@ -68,7 +69,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
 
   const intake = await startIntake({
     bus,
-    pool: db.pool,
+    db,
     logger,
     consumerName: env.CONSUMER_NAME,
     batchSize: env.BATCH_SIZE,
@@ -83,7 +84,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   });
 
   const applier = createApplier({
-    pool: db.pool,
+    db,
     logger,
     rules,
     stream: bus.names.eventsStream,
@@ -119,7 +120,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     while (!stopping) {
       try {
         const ran = await runNextJob({
-          pool: db.pool,
+          db,
           logger,
           rules,
           chunkSize: env.RECOMPUTE_CHUNK,

@@ -8,7 +8,8 @@ import { mapDbErrors } from "./errors";
 export type Row = Record<string, any>;
 
 /** What a statement returned: its rows, and how many rows it touched. */
-export interface QueryResult<R extends Row = Row> {
+// biome-ignore lint/suspicious/noExplicitAny: untyped rows are any, as pg's own default.
+export interface QueryResult<R extends Row = any> {
   rows: R[];
   rowCount: number | null;
 }
@@ -16,7 +17,8 @@ export interface QueryResult<R extends Row = Row> {
 /** Anything that runs a parameterised statement: the database, a transaction, or a statement queue. */
 export interface Queryable {
   /** Runs one statement; a failure is thrown as a typed database error. */
-  query<R extends Row = Row>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+  // biome-ignore lint/suspicious/noExplicitAny: untyped rows are any, as pg's own default.
+  query<R extends Row = any>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
 }
 
 /**
@@ -35,7 +37,8 @@ export class StatementQueue implements Queryable {
   constructor(private readonly client: PoolClient) {}
 
   /** Queues a statement; its promise may be awaited for its rows, and `flush` waits for it too. */
-  query<R extends Row = Row>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
+  // biome-ignore lint/suspicious/noExplicitAny: untyped rows are any, as pg's own default.
+  query<R extends Row = any>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
     return this.enqueue(() => this.client.query<R>(text, values));
   }
 

@@ -47,7 +47,7 @@ async function userDetail(db: Database, campaignId: string, userId: string) {
   if (!user) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
   const [identities, scores, active] = await Promise.all([
     db.prisma.identity.findMany({ where: { userId, campaignId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
-    db.pool.query<StoredScore>(
+    db.query<StoredScore>(
       "SELECT currency, score::text, referral_score::text, total::text, lifetime::text, tier FROM score WHERE campaign_id = $1 AND user_id = $2 ORDER BY currency",
       [campaignId, userId],
     ),

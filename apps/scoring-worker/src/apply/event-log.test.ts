@@ -1,3 +1,4 @@
+// The log's normal forms of an amount and a receive time, checked against what PostgreSQL stores.
 import { logAmount, logTime } from "./event-log";
 
 describe("values as the log returns them", () => {
