@@ -76,10 +76,16 @@ export async function activateAsWorker(db: Database, campaignId: string, version
     );
   }
   for (const r of replay.rows) {
-    await db.query(
-      "INSERT INTO score(campaign_id, user_id, currency, score, referral_score, total, lifetime, tier) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-      [campaignId, r.userId, r.currency, r.score, r.referralScore, r.total, r.lifetime, r.tier],
-    );
+    await db.query("INSERT INTO score(campaign_id, user_id, currency, score, referral_score, total, lifetime, tier) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [
+      campaignId,
+      r.userId,
+      r.currency,
+      r.score,
+      r.referralScore,
+      r.total,
+      r.lifetime,
+      r.tier,
+    ]);
   }
   await db.query("UPDATE rule_version SET status = 'superseded' WHERE campaign_id = $1 AND status = 'active'", [campaignId]);
   await db.query("UPDATE rule_version SET status = 'active', activated_at = now() WHERE campaign_id = $1 AND version = $2", [campaignId, version]);

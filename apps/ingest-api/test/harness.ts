@@ -62,10 +62,11 @@ export interface Harness {
 const PROJECT = "00000000-0000-4000-8000-0000000000aa";
 
 async function seedCampaign(db: Harness["db"], campaignId: string, archived = false): Promise<Seeded> {
-  await db.query(
-    "INSERT INTO campaign(id, project_id, name, currencies, primary_currency, archived_at) VALUES ($1, $2, 'c', '{\"xp\":\"XP\"}', 'xp', $3)",
-    [campaignId, PROJECT, archived ? new Date() : null],
-  );
+  await db.query("INSERT INTO campaign(id, project_id, name, currencies, primary_currency, archived_at) VALUES ($1, $2, 'c', '{\"xp\":\"XP\"}', 'xp', $3)", [
+    campaignId,
+    PROJECT,
+    archived ? new Date() : null,
+  ]);
   const key = generateApiKey();
   const { rows: keys } = await db.query<{ id: string }>("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ($1, $2, $3) RETURNING id", [
     campaignId,
@@ -73,10 +74,9 @@ async function seedCampaign(db: Harness["db"], campaignId: string, archived = fa
     key.hash,
   ]);
   const { rows: active } = await db.query<{ id: string }>("INSERT INTO event_type(campaign_id, name) VALUES ($1, 'trade') RETURNING id", [campaignId]);
-  const { rows: retired } = await db.query<{ id: string }>(
-    "INSERT INTO event_type(campaign_id, name, retired_at) VALUES ($1, 'old', now()) RETURNING id",
-    [campaignId],
-  );
+  const { rows: retired } = await db.query<{ id: string }>("INSERT INTO event_type(campaign_id, name, retired_at) VALUES ($1, 'old', now()) RETURNING id", [
+    campaignId,
+  ]);
   return {
     campaignId,
     key: key.key,

@@ -1,9 +1,9 @@
+import type { Queryable } from "@pointwise/db";
 import { leaderboardResponseSchema } from "@pointwise/schemas";
-import type { Pool } from "pg";
 import { createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
-let pool: Pool;
+let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi();

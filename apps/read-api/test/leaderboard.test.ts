@@ -1,13 +1,13 @@
 import http from "node:http";
+import type { Queryable } from "@pointwise/db";
 import { leaderboardResponseSchema } from "@pointwise/schemas";
 import { waitUntil } from "@pointwise/testkit";
 import Decimal from "decimal.js";
-import type { Pool } from "pg";
 import { TOP_USERS_SQL } from "../src/queries";
 import { addIdentity, campaignId, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
-let pool: Pool;
+let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi({ CACHE_TTL_MS: "1000" });

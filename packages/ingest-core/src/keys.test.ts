@@ -27,11 +27,7 @@ describe("API key resolver", () => {
     expect(forged).not.toBe(s.key);
     expect(await keys.resolve(forged)).toBeNull();
     const revoked = generateApiKey();
-    await s.db.query("INSERT INTO api_key(campaign_id, prefix, hash, revoked_at) VALUES ($1, $2, $3, now())", [
-      s.campaignId,
-      revoked.prefix,
-      revoked.hash,
-    ]);
+    await s.db.query("INSERT INTO api_key(campaign_id, prefix, hash, revoked_at) VALUES ($1, $2, $3, now())", [s.campaignId, revoked.prefix, revoked.hash]);
     expect(await keys.resolve(revoked.key)).toBeNull();
   });
 

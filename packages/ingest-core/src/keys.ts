@@ -77,12 +77,10 @@ export function createKeyResolver(db: Database, options: KeyResolverOptions): Ke
       touched.set(owner.keyId, now);
       // Other replicas touch the same key too; the WHERE keeps it to one write per interval overall
       // as far as the clock allows, and a lost write only makes last_used_at a little older.
-      db
-        .query("UPDATE api_key SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))", [
-          owner.keyId,
-          options.touchIntervalMs / 1000,
-        ])
-        .catch((err: unknown) => options.logger.warn({ err, key_prefix: owner.prefix }, "could not record API key use"));
+      db.query("UPDATE api_key SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))", [
+        owner.keyId,
+        options.touchIntervalMs / 1000,
+      ]).catch((err: unknown) => options.logger.warn({ err, key_prefix: owner.prefix }, "could not record API key use"));
     },
   };
 }
