@@ -13,7 +13,7 @@ export {
   toDbError,
   UniqueConstraintError,
 } from "./errors";
-export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, readMigrations } from "./migrate";
+export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
 export { type PoolOptions, quoteSchema } from "./pool";
 export type { Queryable, QueryResult, Row, StatementQueue } from "./statement-queue";
 export type { IsolationLevel, Transaction } from "./transaction";

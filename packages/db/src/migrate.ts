@@ -3,9 +3,10 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { BaseError } from "@pointwise/errors";
+import type { Pool } from "pg";
 import { type Database, poolOf } from "./client";
 import { mapDbErrors } from "./errors";
-import { quoteSchema } from "./pool";
+import { createPool, type PoolOptions, quoteSchema } from "./pool";
 
 /** The folder of SQL migrations in Prisma's layout: `<name>/migration.sql`. */
 export const MIGRATIONS_DIR = path.join(__dirname, "..", "prisma", "migrations");
@@ -44,7 +45,20 @@ export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
  * migrations are history and are never edited, only added.
  */
 export async function migrate(db: Database, schema: string = db.schema, dir: string = MIGRATIONS_DIR): Promise<MigrateResult> {
-  const pool = poolOf(db);
+  return migrateOn(poolOf(db), schema, dir);
+}
+
+/** Connects with `options` (one connection), applies pending migrations to its schema, and disconnects: the offline migration runner. */
+export async function migrateSchema(options: PoolOptions, dir: string = MIGRATIONS_DIR): Promise<MigrateResult> {
+  const pool = createPool({ ...options, max: 1 });
+  try {
+    return await migrateOn(pool, options.schema ?? "public", dir);
+  } finally {
+    await pool.end();
+  }
+}
+
+async function migrateOn(pool: Pool, schema: string, dir: string): Promise<MigrateResult> {
   const quoted = quoteSchema(schema);
   const migrations = await readMigrations(dir);
   const client = await mapDbErrors(pool.connect());
