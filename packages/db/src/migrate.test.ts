@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createDatabase, type Database } from "./client";
-import { dropSchema, MIGRATIONS_DIR, migrate, readMigrations } from "./migrate";
+import { dropSchema, MIGRATIONS_DIR, migrate, migrateSchema, readMigrations } from "./migrate";
 
 const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `t_migrate_${process.pid}_${Date.now().toString(36)}`;
@@ -43,6 +43,16 @@ describe("migrate", () => {
     const appliedCounts = results.map((r) => r.applied.length).sort();
     const total = (await readMigrations()).length;
     expect(appliedCounts).toEqual([0, 0, total]);
+  });
+
+  it("migrates a schema from connection options alone, as the offline runner does", async () => {
+    const other = `${schema}_c`;
+    try {
+      const result = await migrateSchema({ url, schema: other });
+      expect(result.applied).toEqual((await readMigrations()).map((m) => m.name));
+    } finally {
+      await dropSchema(db, other);
+    }
   });
 
   it("refuses to run when an applied migration was edited", async () => {
