@@ -1,6 +1,6 @@
 // Creates the database when it does not exist and applies every pending migration.
 // Used by `npm start`, `npm test` and `npm run migrate`; reads DATABASE_URL and DATABASE_SCHEMA.
-import { createPool, migrate } from "@pointwise/db";
+import { migrateSchema } from "@pointwise/db";
 import { Client } from "pg";
 
 async function ensureDatabaseExists(url: string): Promise<void> {
@@ -29,13 +29,8 @@ async function main(): Promise<void> {
   if (!url) throw new Error("DATABASE_URL is required");
   const schema = process.env.DATABASE_SCHEMA ?? "public";
   await ensureDatabaseExists(url);
-  const pool = createPool({ url, schema, max: 1 });
-  try {
-    const result = await migrate(pool, schema);
-    process.stderr.write(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied\n`);
-  } finally {
-    await pool.end();
-  }
+  const result = await migrateSchema({ url, schema });
+  process.stderr.write(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied\n`);
 }
 
 main().catch((err) => {

@@ -16,12 +16,12 @@ describe("ingest-api when NATS stops and comes back", () => {
     const { generateApiKey } = await import("@pointwise/auth");
     const key = generateApiKey();
     apiKey = key.key;
-    await db.pool.query("INSERT INTO project(id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p')");
-    await db.pool.query(
+    await db.query("INSERT INTO project(id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p')");
+    await db.query(
       "INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ('outa-ge01', '00000000-0000-4000-8000-000000000001', 'c', '{\"xp\":\"XP\"}', 'xp')",
     );
-    await db.pool.query("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ('outa-ge01', $1, $2)", [key.prefix, key.hash]);
-    const { rows } = await db.pool.query("INSERT INTO event_type(campaign_id, name) VALUES ('outa-ge01', 'e') RETURNING id");
+    await db.query("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ('outa-ge01', $1, $2)", [key.prefix, key.hash]);
+    const { rows } = await db.query("INSERT INTO event_type(campaign_id, name) VALUES ('outa-ge01', 'e') RETURNING id");
     regEventId = rows[0].id;
     ingest = await spawnApp("ingest-api", {
       ...testServiceEnv(schema, { natsUrl: nats.url }),

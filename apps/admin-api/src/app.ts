@@ -40,7 +40,7 @@ export function createAdminApp(deps: Deps): Express {
     res.type("application/yaml").sendFile(path.resolve(deps.env.OPENAPI_FILE));
   });
   app.use(loginRoutes(deps));
-  app.use("/api", requireOperator(deps.env.ADMIN_JWT_SECRET, deps.db.pool));
+  app.use("/api", requireOperator(deps.env.ADMIN_JWT_SECRET, deps.db));
   app.use(operatorRoutes(deps));
   app.use(campaignRoutes(deps));
   app.use(apiKeyRoutes(deps));

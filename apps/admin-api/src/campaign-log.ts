@@ -1,13 +1,13 @@
+import type { Queryable } from "@pointwise/db";
 import { readCampaignLog } from "@pointwise/db";
 import { ConflictError } from "@pointwise/errors";
 import type { RawEvent } from "@pointwise/rules";
-import type { Pool } from "pg";
 
 /**
  * Reads a whole campaign's event log for a dry run, the way the scoring worker replays it (see
  * `readCampaignLog`). Refuses logs longer than `maxEvents`: the caller holds them in memory.
  */
-export async function readDryRunLog(pool: Pool, campaignId: string, maxEvents: number): Promise<RawEvent[]> {
+export async function readDryRunLog(pool: Queryable, campaignId: string, maxEvents: number): Promise<RawEvent[]> {
   // One read that stops one event past the limit: it both refuses a long log and bounds the memory.
   const events = await readCampaignLog(pool, campaignId, { limit: maxEvents + 1 });
   if (events.length > maxEvents) {
@@ -23,7 +23,7 @@ export interface UserLabel {
 }
 
 /** Looks up labels for users of one campaign (operators may see identities; the public board never does). */
-export async function userLabels(pool: Pool, campaignId: string, userIds: readonly string[]): Promise<Map<string, UserLabel>> {
+export async function userLabels(pool: Queryable, campaignId: string, userIds: readonly string[]): Promise<Map<string, UserLabel>> {
   if (userIds.length === 0) return new Map();
   const { rows } = await pool.query<{
     id: string;

@@ -1,11 +1,11 @@
-import type { PoolClient } from "pg";
+import type { Queryable } from "@pointwise/db";
 
 /**
  * Queues a recompute after an identity moved between users, so every score follows the events to
  * their new owner. One queued job covers any number of moves made before the worker starts it.
  * Returns the job id, or null when no rule version is active (no scores exist to recompute).
  */
-export async function queueIdentityRecompute(client: PoolClient, campaignId: string): Promise<string | null> {
+export async function queueIdentityRecompute(client: Queryable, campaignId: string): Promise<string | null> {
   const { rows: active } = await client.query<{ version: number }>("SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active'", [
     campaignId,
   ]);

@@ -49,7 +49,7 @@ export async function createOperator(db: Database, projectId: string, email: str
 export async function changePassword(db: Database, operatorId: string, current: string, next: string, limit: SignInLimit): Promise<{ sessionVersion: number }> {
   const operator = await db.prisma.operator.findUnique({ where: { id: operatorId } });
   if (!operator) throw new AuthError("unauthenticated", "this operator no longer exists; sign in again");
-  await countSignInAttempt(db.pool, operator.email, limit);
+  await countSignInAttempt(db, operator.email, limit);
   if (!(await verifyPassword(current, operator.passwordHash))) {
     throw new ValidationError("current_password: is not this operator's password", { code: "current-password-wrong", field: "current_password" });
   }
@@ -59,7 +59,7 @@ export async function changePassword(db: Database, operatorId: string, current: 
     data: { passwordHash: await hashPassword(next), sessionVersion: { increment: 1 } },
   });
   if (count === 0) throw new ConflictError("password-changed", "the password was changed by another request meanwhile; sign in again");
-  await clearSignInAttempts(db.pool, operator.email, limit);
+  await clearSignInAttempts(db, operator.email, limit);
   return { sessionVersion: operator.sessionVersion + 1 };
 }
 

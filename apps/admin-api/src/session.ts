@@ -1,8 +1,8 @@
+import type { Queryable } from "@pointwise/db";
 import { AuthError } from "@pointwise/errors";
 import { UUID_PATTERN } from "@pointwise/schemas";
 import type { RequestHandler } from "express";
 import jwt from "jsonwebtoken";
-import type { Pool } from "pg";
 
 /** The signed-in operator, as carried by a session token. */
 export interface OperatorSession {
@@ -49,7 +49,7 @@ function grantOf(token: string, secret: string): SessionGrant {
  * `res.locals.session`. The lookup is one primary-key read per request, which is what makes removing
  * an operator or changing a password end their sessions at once rather than when tokens expire.
  */
-export function requireOperator(secret: string, pool: Pool): RequestHandler {
+export function requireOperator(secret: string, pool: Queryable): RequestHandler {
   return async (req, res, next) => {
     const header = req.get("authorization") ?? "";
     const token = header.startsWith("Bearer ") ? header.slice(7) : "";

@@ -1,5 +1,5 @@
+import type { Queryable } from "@pointwise/db";
 import { RateLimitError } from "@pointwise/errors";
-import type { Pool } from "pg";
 
 /** How many password checks one e-mail gets per window. */
 export interface SignInLimit {
@@ -22,7 +22,7 @@ RETURNING attempts, ceil(extract(epoch FROM (window_start + make_interval(secs =
  * starts at the window's first attempt. Unknown e-mails are counted the same way, so the answer
  * never tells who has an account; refused attempts are counted too.
  */
-export async function countSignInAttempt(pool: Pool, email: string, limit: SignInLimit): Promise<void> {
+export async function countSignInAttempt(pool: Queryable, email: string, limit: SignInLimit): Promise<void> {
   const { rows } = await pool.query<{ attempts: number; retry_after: number }>(COUNT_ATTEMPT, [email, limit.windowSeconds]);
   const row = rows[0] as { attempts: number; retry_after: number };
   if (row.attempts <= limit.attempts) return;
@@ -31,6 +31,6 @@ export async function countSignInAttempt(pool: Pool, email: string, limit: SignI
 }
 
 /** Forgets an e-mail's attempts after a successful sign-in, and ended windows of any e-mail. */
-export async function clearSignInAttempts(pool: Pool, email: string, limit: SignInLimit): Promise<void> {
+export async function clearSignInAttempts(pool: Queryable, email: string, limit: SignInLimit): Promise<void> {
   await pool.query("DELETE FROM sign_in_attempt WHERE email = $1 OR window_start <= now() - make_interval(secs => $2)", [email, limit.windowSeconds]);
 }

@@ -148,10 +148,9 @@ describe("campaigns", () => {
 
   it("keeps a currency that already has points when an update would remove it", async () => {
     const { body: c } = await suite.op.call("POST", "/api/campaigns", { name: "Scored", currencies: { xp: "XP", gems: "Gems" }, primary_currency: "xp" });
-    await suite.h.deps.db.pool.query(
-      "INSERT INTO score(campaign_id, user_id, currency, score, total, lifetime) VALUES ($1, gen_random_uuid(), 'gems', 5, 5, 5)",
-      [c.id],
-    );
+    await suite.h.deps.db.query("INSERT INTO score(campaign_id, user_id, currency, score, total, lifetime) VALUES ($1, gen_random_uuid(), 'gems', 5, 5, 5)", [
+      c.id,
+    ]);
     const res = await suite.op.call("PATCH", `/api/campaigns/${c.id}`, { currencies: { xp: "XP" } });
     expect(res).toMatchObject({ status: 409, body: { error: { code: "currency-in-use" } } });
     expect(res.body.error.message).toContain("gems");

@@ -11,11 +11,11 @@ describe("API keys", () => {
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(/^pw_[a-z2-7]{40}$/);
     expect(created.body.prefix).toBe(created.body.key.slice(0, 11));
-    const { rows } = await suite.h.deps.db.pool.query<{ prefix: string; hash: string }>("SELECT prefix, hash FROM api_key WHERE id = $1", [created.body.id]);
+    const { rows } = await suite.h.deps.db.query<{ prefix: string; hash: string }>("SELECT prefix, hash FROM api_key WHERE id = $1", [created.body.id]);
     expect(rows[0]?.hash).not.toContain(created.body.key);
     expect(apiKeyMatches(created.body.key, rows[0]?.hash as string)).toBe(true);
 
-    await suite.h.deps.db.pool.query("UPDATE api_key SET last_used_at = '2026-05-01T10:00:00Z' WHERE id = $1", [created.body.id]);
+    await suite.h.deps.db.query("UPDATE api_key SET last_used_at = '2026-05-01T10:00:00Z' WHERE id = $1", [created.body.id]);
     const list = await suite.op.call("GET", `/api/campaigns/${campaignId}/api-keys`);
     expect(list.body.api_keys).toEqual([
       {
@@ -70,7 +70,7 @@ describe("event types", () => {
     const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const retired = await suite.op.call("POST", `/api/campaigns/${campaignId}/event-types/${regEventId}/retire`);
     expect(retired.body.retired_at).toEqual(expect.any(String));
-    const { rows } = await suite.h.deps.db.pool.query("SELECT retired_at FROM event_type WHERE id = $1", [regEventId]);
+    const { rows } = await suite.h.deps.db.query("SELECT retired_at FROM event_type WHERE id = $1", [regEventId]);
     expect(rows[0].retired_at.toISOString()).toBe(retired.body.retired_at);
     expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/event-types/${regEventId}/retire`)).body.retired_at).toBe(retired.body.retired_at);
   });

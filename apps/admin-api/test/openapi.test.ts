@@ -94,7 +94,7 @@ describe("the OpenAPI document", () => {
     await call("POST", `${c}/rule-versions/1/dry-run`, {});
     await call("POST", `${c}/rule-versions/1/activate`, {});
     await call("POST", `${c}/rule-versions/1/activate`, {});
-    await suite.h.deps.db.pool.query("UPDATE recompute_job SET status = 'done' WHERE campaign_id = $1", [id]);
+    await suite.h.deps.db.query("UPDATE recompute_job SET status = 'done' WHERE campaign_id = $1", [id]);
     await activateAsWorker(suite.h.deps.db, id, 1);
     await call("POST", `${c}/rule-versions`, { document: perUnitRules(regEventId, "2") });
     await call("GET", `${c}/rule-versions`);

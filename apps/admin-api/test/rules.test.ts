@@ -194,7 +194,7 @@ describe("activation", () => {
       status: "draft",
       job: { rule_version: 1, reason: "rule-activation", status: "queued", events_total: 2, events_done: 0, progress: 0 },
     });
-    const { rows } = await suite.h.deps.db.pool.query("SELECT campaign_id, rule_version, reason, status, events_total::int FROM recompute_job WHERE id = $1", [
+    const { rows } = await suite.h.deps.db.query("SELECT campaign_id, rule_version, reason, status, events_total::int FROM recompute_job WHERE id = $1", [
       activated.body.job.id,
     ]);
     expect(rows).toEqual([{ campaign_id: campaignId, rule_version: 1, reason: "rule-activation", status: "queued", events_total: 2 }]);
@@ -212,7 +212,7 @@ describe("activation", () => {
     const { body } = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {});
     const jobUrl = `/api/campaigns/${campaignId}/recompute-jobs/${body.job.id}`;
 
-    await suite.h.deps.db.pool.query("UPDATE recompute_job SET status = 'running', started_at = now(), events_total = 4, events_done = 1 WHERE id = $1", [
+    await suite.h.deps.db.query("UPDATE recompute_job SET status = 'running', started_at = now(), events_total = 4, events_done = 1 WHERE id = $1", [
       body.job.id,
     ]);
     expect((await suite.op.call("GET", jobUrl)).body).toMatchObject({
@@ -223,7 +223,7 @@ describe("activation", () => {
       started_at: expect.any(String),
     });
 
-    await suite.h.deps.db.pool.query("UPDATE recompute_job SET status = 'done', finished_at = now(), events_done = 4 WHERE id = $1", [body.job.id]);
+    await suite.h.deps.db.query("UPDATE recompute_job SET status = 'done', finished_at = now(), events_done = 4 WHERE id = $1", [body.job.id]);
     await activateAsWorker(suite.h.deps.db, campaignId, 1);
     expect((await suite.op.call("GET", jobUrl)).body).toMatchObject({ status: "done", progress: 1, finished_at: expect.any(String) });
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs`)).body.recompute_jobs.map((j: { id: string }) => j.id)).toEqual([

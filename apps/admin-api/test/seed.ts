@@ -18,23 +18,23 @@ export interface TestEvent {
 export async function logEvents(db: Database, campaignId: string, events: readonly TestEvent[]): Promise<string[]> {
   const users: string[] = [];
   for (const e of events) {
-    const found = await db.pool.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3", [
+    const found = await db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3", [
       campaignId,
       e.identityType,
       e.accountId,
     ]);
     let userId = found.rows[0]?.user_id;
     if (!userId) {
-      const created = await db.pool.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
+      const created = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
       userId = created.rows[0]?.id as string;
-      await db.pool.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, $3, $4)", [
+      await db.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, $3, $4)", [
         campaignId,
         userId,
         e.identityType,
         e.accountId,
       ]);
     }
-    await db.pool.query(
+    await db.query(
       `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, received_at)
        VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8)`,
       [campaignId, e.regEventId, userId, e.identityType, e.accountId, e.amount, e.source ?? "api", e.receivedAt ?? new Date().toISOString()],
@@ -49,16 +49,16 @@ export async function logEvents(db: Database, campaignId: string, events: readon
  * the real engine, writes its ledger entries and score rows, and makes the version the active one.
  */
 export async function activateAsWorker(db: Database, campaignId: string, version: number): Promise<void> {
-  const { rows: docs } = await db.pool.query<{ document: unknown }>("SELECT document FROM rule_version WHERE campaign_id = $1 AND version = $2", [
+  const { rows: docs } = await db.query<{ document: unknown }>("SELECT document FROM rule_version WHERE campaign_id = $1 AND version = $2", [
     campaignId,
     version,
   ]);
   const rules = parseRuleVersion(docs[0]?.document);
-  const events = await readCampaignLog(db.pool, campaignId);
+  const events = await readCampaignLog(db, campaignId);
   const replay = replayCampaign(rules, events);
-  await db.pool.query("DELETE FROM score WHERE campaign_id = $1", [campaignId]);
+  await db.query("DELETE FROM score WHERE campaign_id = $1", [campaignId]);
   for (const e of replay.entries) {
-    await db.pool.query(
+    await db.query(
       `INSERT INTO ledger_entry(campaign_id, user_id, event_id, rule_version, rule_id, currency, kind, points, capped_points, lineage)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
@@ -76,11 +76,17 @@ export async function activateAsWorker(db: Database, campaignId: string, version
     );
   }
   for (const r of replay.rows) {
-    await db.pool.query(
-      "INSERT INTO score(campaign_id, user_id, currency, score, referral_score, total, lifetime, tier) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-      [campaignId, r.userId, r.currency, r.score, r.referralScore, r.total, r.lifetime, r.tier],
-    );
+    await db.query("INSERT INTO score(campaign_id, user_id, currency, score, referral_score, total, lifetime, tier) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [
+      campaignId,
+      r.userId,
+      r.currency,
+      r.score,
+      r.referralScore,
+      r.total,
+      r.lifetime,
+      r.tier,
+    ]);
   }
-  await db.pool.query("UPDATE rule_version SET status = 'superseded' WHERE campaign_id = $1 AND status = 'active'", [campaignId]);
-  await db.pool.query("UPDATE rule_version SET status = 'active', activated_at = now() WHERE campaign_id = $1 AND version = $2", [campaignId, version]);
+  await db.query("UPDATE rule_version SET status = 'superseded' WHERE campaign_id = $1 AND status = 'active'", [campaignId]);
+  await db.query("UPDATE rule_version SET status = 'active', activated_at = now() WHERE campaign_id = $1 AND version = $2", [campaignId, version]);
 }

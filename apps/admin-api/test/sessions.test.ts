@@ -17,7 +17,7 @@ afterAll(() => h?.close());
 const signIn = (email: string, password: string) => h.call("POST", "/api/auth/login", { email, password });
 /** Moves an e-mail's sign-in window back, as if `seconds` had passed since it started. */
 const age = (email: string, seconds: number) =>
-  h.deps.db.pool.query("UPDATE sign_in_attempt SET window_start = window_start - make_interval(secs => $2) WHERE email = $1", [email, seconds]);
+  h.deps.db.query("UPDATE sign_in_attempt SET window_start = window_start - make_interval(secs => $2) WHERE email = $1", [email, seconds]);
 const asToken = (token: string) => (method: string, path: string, body?: unknown) => h.call(method, path, body, { authorization: `Bearer ${token}` });
 
 describe("sign-in attempts", () => {
@@ -76,7 +76,7 @@ describe("sign-in attempts", () => {
     await signIn("stale@pointwise.test", "wrong-password");
     await age("stale@pointwise.test", 601);
     expect((await signIn(op.email, PASSWORD)).status).toBe(200);
-    const { rows } = await h.deps.db.pool.query("SELECT email FROM sign_in_attempt WHERE email = 'stale@pointwise.test'");
+    const { rows } = await h.deps.db.query("SELECT email FROM sign_in_attempt WHERE email = 'stale@pointwise.test'");
     expect(rows).toEqual([]);
   });
 });

@@ -49,7 +49,7 @@ async function seedProject(op: Operator): Promise<Ids> {
 
 /** Everything project A owns, as rows, to prove nothing changed. */
 async function snapshot(campaignId: string): Promise<unknown> {
-  const q = async (sql: string) => (await h.deps.db.pool.query(sql, [campaignId])).rows;
+  const q = async (sql: string) => (await h.deps.db.query(sql, [campaignId])).rows;
   return {
     campaign: await q("SELECT * FROM campaign WHERE id = $1"),
     keys: await q("SELECT * FROM api_key WHERE campaign_id = $1 ORDER BY id"),
@@ -170,7 +170,7 @@ describe("tenant isolation", () => {
     });
     // The same wallet in B's campaign is B's own identity (identities are per campaign): nothing of A moves.
     expect(link.status).toBe(200);
-    const { rows } = await h.deps.db.pool.query(
+    const { rows } = await h.deps.db.query(
       "SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = '0x00000000000000000000000000000000000000a1'",
       [A.campaign],
     );
@@ -187,7 +187,7 @@ describe("tenant isolation", () => {
 
   it("adds a new operator to the inviting operator's project only", async () => {
     const created = await b.call("POST", "/api/operators", { email: "joiner@pointwise.test", password: "joiner-password-long" });
-    const { rows } = await h.deps.db.pool.query("SELECT project_id FROM operator WHERE id = $1", [created.body.id]);
+    const { rows } = await h.deps.db.query("SELECT project_id FROM operator WHERE id = $1", [created.body.id]);
     expect(rows).toEqual([{ project_id: b.projectId }]);
     expect((await a.call("GET", "/api/operators")).body.operators.map((o: { email: string }) => o.email)).not.toContain("joiner@pointwise.test");
   });

@@ -23,7 +23,7 @@ describe("finding users", () => {
   it("finds a user by any identity, normalising the account id the way ingest does", async () => {
     const { campaignId, users } = await scoredCampaign(["10"]);
     const upper = `0x${"A".repeat(38)}01`;
-    await suite.h.deps.db.pool.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, 'EMAIL', 'jane@example.com')", [
+    await suite.h.deps.db.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, 'EMAIL', 'jane@example.com')", [
       campaignId,
       users[0],
     ]);
@@ -117,7 +117,7 @@ describe("linking and unlinking identities", () => {
 
     const second = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EVM_ADDRESS", account_id: wallet(3) });
     expect(second.body.recompute_job.id).toBe(moved.body.recompute_job.id);
-    const { rows } = await suite.h.deps.db.pool.query("SELECT reason, status FROM recompute_job WHERE campaign_id = $1", [campaignId]);
+    const { rows } = await suite.h.deps.db.query("SELECT reason, status FROM recompute_job WHERE campaign_id = $1", [campaignId]);
     expect(rows).toEqual([{ reason: "identity-link", status: "queued" }]);
 
     // A dry run replays the log with each event attributed to its identity's current owner: all three

@@ -112,7 +112,7 @@ describe("POST /api/rest/earn-event", () => {
 
   it("writes api_key.last_used_at once per interval, not once per request", async () => {
     const lastUsed = async () =>
-      (await h.db.pool.query<{ last_used_at: Date | null }>("SELECT last_used_at FROM api_key WHERE id = $1", [h.main.keyId])).rows[0]?.last_used_at ?? null;
+      (await h.db.query<{ last_used_at: Date | null }>("SELECT last_used_at FROM api_key WHERE id = $1", [h.main.keyId])).rows[0]?.last_used_at ?? null;
     await h.post(ONE, validBody(h));
     let first: Date | null = null;
     for (let i = 0; i < 50 && first === null; i++) {
@@ -126,10 +126,10 @@ describe("POST /api/rest/earn-event", () => {
   });
 
   it("refuses a key as soon as it is revoked (with no lookup cache) with the unknown-key answer", async () => {
-    const { rows } = await h.db.pool.query<{ id: string }>("SELECT id FROM api_key WHERE campaign_id = $1", [h.other.campaignId]);
+    const { rows } = await h.db.query<{ id: string }>("SELECT id FROM api_key WHERE campaign_id = $1", [h.other.campaignId]);
     const body = validBody(h, { reg_event_id: h.other.regEventId });
     expect((await h.post(ONE, body, { authorization: `Bearer ${h.other.key}` })).body.data.event_id).toBeDefined();
-    await h.db.pool.query("UPDATE api_key SET revoked_at = now() WHERE id = $1", [rows[0]?.id]);
+    await h.db.query("UPDATE api_key SET revoked_at = now() WHERE id = $1", [rows[0]?.id]);
     const refused = await h.post(ONE, body, { authorization: `Bearer ${h.other.key}` });
     expect(refused.body).toEqual({ data: null, errors: [{ message: "invalid API key", extensions: { code: "invalid-api-key" } }] });
   });

@@ -350,7 +350,7 @@ describe("dependencies down", () => {
   });
 
   it("answers service-unavailable when PostgreSQL cannot be reached", async () => {
-    await down.appDb.pool.end();
+    await down.appDb.close();
     const answer = await down.post(ONE, validBody(down));
     expect(answer.body.data).toBeNull();
     expect(answer.body.errors[0].extensions.code).toBe("service-unavailable");

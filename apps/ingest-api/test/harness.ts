@@ -62,21 +62,21 @@ export interface Harness {
 const PROJECT = "00000000-0000-4000-8000-0000000000aa";
 
 async function seedCampaign(db: Harness["db"], campaignId: string, archived = false): Promise<Seeded> {
-  await db.pool.query(
-    "INSERT INTO campaign(id, project_id, name, currencies, primary_currency, archived_at) VALUES ($1, $2, 'c', '{\"xp\":\"XP\"}', 'xp', $3)",
-    [campaignId, PROJECT, archived ? new Date() : null],
-  );
+  await db.query("INSERT INTO campaign(id, project_id, name, currencies, primary_currency, archived_at) VALUES ($1, $2, 'c', '{\"xp\":\"XP\"}', 'xp', $3)", [
+    campaignId,
+    PROJECT,
+    archived ? new Date() : null,
+  ]);
   const key = generateApiKey();
-  const { rows: keys } = await db.pool.query<{ id: string }>("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ($1, $2, $3) RETURNING id", [
+  const { rows: keys } = await db.query<{ id: string }>("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ($1, $2, $3) RETURNING id", [
     campaignId,
     key.prefix,
     key.hash,
   ]);
-  const { rows: active } = await db.pool.query<{ id: string }>("INSERT INTO event_type(campaign_id, name) VALUES ($1, 'trade') RETURNING id", [campaignId]);
-  const { rows: retired } = await db.pool.query<{ id: string }>(
-    "INSERT INTO event_type(campaign_id, name, retired_at) VALUES ($1, 'old', now()) RETURNING id",
-    [campaignId],
-  );
+  const { rows: active } = await db.query<{ id: string }>("INSERT INTO event_type(campaign_id, name) VALUES ($1, 'trade') RETURNING id", [campaignId]);
+  const { rows: retired } = await db.query<{ id: string }>("INSERT INTO event_type(campaign_id, name, retired_at) VALUES ($1, 'old', now()) RETURNING id", [
+    campaignId,
+  ]);
   return {
     campaignId,
     key: key.key,
@@ -119,11 +119,11 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   const bus = await createTestBus(namespace, options.natsUrl ?? testUrls.nats);
   const appDb = createDatabase({ url: testUrls.database, schema: db.schema, max: 5 });
   const cache = await createTestCache();
-  await db.pool.query("INSERT INTO project(id, name) VALUES ($1, 'p')", [PROJECT]);
+  await db.query("INSERT INTO project(id, name) VALUES ($1, 'p')", [PROJECT]);
   const main = await seedCampaign(db, "main-0001");
   const other = await seedCampaign(db, "othr-0002");
   const revoked = await seedCampaign(db, "revk-0003");
-  await db.pool.query("UPDATE api_key SET revoked_at = now() WHERE id = $1", [revoked.keyId]);
+  await db.query("UPDATE api_key SET revoked_at = now() WHERE id = $1", [revoked.keyId]);
   const archived = await seedCampaign(db, "arch-0004", true);
 
   const logs: Record<string, unknown>[] = [];

@@ -68,14 +68,14 @@ describe("Idempotency-Key", () => {
   it("forgets a key after 24 hours: the same request is then a new occurrence", async () => {
     const body = JSON.stringify(validBody(h, { amount: "6" }));
     const first = await h.post(ONE, body, { "idempotency-key": "day-old" });
-    await h.db.pool.query("UPDATE idempotency_key SET created_at = now() - interval '24 hours 1 second' WHERE key = 'day-old'");
+    await h.db.query("UPDATE idempotency_key SET created_at = now() - interval '24 hours 1 second' WHERE key = 'day-old'");
     const before = await h.count();
     const later = await h.post(ONE, body, { "idempotency-key": "day-old" });
     expect(later.body.data.event_id).not.toBe(first.body.data.event_id);
     expect(later.headers["idempotent-replayed"]).toBeUndefined();
     expect(await h.count()).toBe(before + 1);
     // ...and a day-old record is what the periodic purge deletes.
-    await h.db.pool.query("UPDATE idempotency_key SET created_at = now() - interval '25 hours' WHERE key = 'day-old'");
+    await h.db.query("UPDATE idempotency_key SET created_at = now() - interval '25 hours' WHERE key = 'day-old'");
     expect(await h.ctx.pipeline.idempotency.purge()).toBe(1);
   });
 
@@ -104,7 +104,7 @@ describe("Idempotency-Key across a bus outage", () => {
     await nats.stop();
     const down = await h.post(MANY, body, { "idempotency-key": "outage-1" });
     expect(down.body.errors[0].extensions.code).toBe("bus-unavailable");
-    const { rows } = await h.db.pool.query<{ event_ids: string[] }>("SELECT event_ids::text[] AS event_ids FROM idempotency_key WHERE key = 'outage-1'");
+    const { rows } = await h.db.query<{ event_ids: string[] }>("SELECT event_ids::text[] AS event_ids FROM idempotency_key WHERE key = 'outage-1'");
     const reserved = rows[0]?.event_ids;
     expect(reserved).toHaveLength(2);
     await nats.start();

@@ -117,7 +117,7 @@ it("stores every acknowledged event exactly once across a NATS outage", async ()
 
   await waitUntil(
     async () => {
-      const { rows } = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM event_log WHERE id = ANY($1::uuid[])", [accepted]);
+      const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM event_log WHERE id = ANY($1::uuid[])", [accepted]);
       return Number(rows[0]?.n) === accepted.length;
     },
     30_000,
@@ -125,7 +125,7 @@ it("stores every acknowledged event exactly once across a NATS outage", async ()
   ).catch((err: Error) => {
     throw new Error(`${err.message}\nworker output:\n${worker.output().slice(-3000)}`);
   });
-  const { rows } = await db.pool.query<{ id: string; n: string }>(
+  const { rows } = await db.query<{ id: string; n: string }>(
     "SELECT id, count(*) AS n FROM event_log WHERE id = ANY($1::uuid[]) GROUP BY id HAVING count(*) > 1",
     [accepted],
   );

@@ -21,7 +21,7 @@ let service: Running | undefined;
 
 /** Stores a completed record whose key was first used `age` ago (a PostgreSQL interval). */
 async function remember(key: string, age: string): Promise<void> {
-  await db.pool.query(
+  await db.query(
     `INSERT INTO idempotency_key (campaign_id, key, fingerprint, event_ids, received_at, status, response, created_at, completed_at)
      VALUES ('purg-0001', $1, 'f', ARRAY[gen_random_uuid()], now() - $2::interval, 'done', '"answer"', now() - $2::interval, now() - $2::interval)`,
     [key, age],
@@ -29,7 +29,7 @@ async function remember(key: string, age: string): Promise<void> {
 }
 
 async function keys(): Promise<string[]> {
-  const { rows } = await db.pool.query<{ key: string }>("SELECT key FROM idempotency_key ORDER BY key");
+  const { rows } = await db.query<{ key: string }>("SELECT key FROM idempotency_key ORDER BY key");
   return rows.map((r) => r.key);
 }
 

@@ -39,7 +39,7 @@ export function createScoresAuthorizer(db: Database, verifier: PortalVerifier | 
 
   async function lookUpKey(key: string, prefix: string): Promise<string | null> {
     const { rows } = await fromDatabase(() =>
-      db.pool.query<{ campaign_id: string; hash: string }>("SELECT campaign_id, hash FROM api_key WHERE prefix = $1 AND revoked_at IS NULL", [prefix]),
+      db.query<{ campaign_id: string; hash: string }>("SELECT campaign_id, hash FROM api_key WHERE prefix = $1 AND revoked_at IS NULL", [prefix]),
     );
     const row = rows[0];
     return row && apiKeyMatches(key, row.hash) ? row.campaign_id : null;
@@ -67,7 +67,7 @@ export function createScoresAuthorizer(db: Database, verifier: PortalVerifier | 
     const known = campaigns.get(userId);
     if (known) return Promise.resolve(known);
     return sharedInFlight(findingCampaigns, userId, async () => {
-      const campaignId = await campaignOfUser(db.pool, userId);
+      const campaignId = await campaignOfUser(db, userId);
       if (campaignId !== null) {
         if (campaigns.size >= MAX_REMEMBERED) campaigns.clear();
         campaigns.set(userId, campaignId);

@@ -1,6 +1,6 @@
+import type { Queryable } from "@pointwise/db";
 import type { DecayConfig } from "@pointwise/rules";
 import { safeParseRuleVersion } from "@pointwise/rules";
-import type { Pool } from "pg";
 import { fromDatabase } from "./db-errors";
 
 /** How one currency is presented: its decay (from the active rule version), decimals and tier names. */
@@ -65,7 +65,7 @@ export function campaignView(row: CampaignRow, defaultBadWords: readonly string[
 }
 
 /** Loads a campaign and its active rules; null when no campaign has this id. */
-export async function loadCampaign(pool: Pool, campaignId: string, defaultBadWords: readonly string[]): Promise<CampaignView | null> {
+export async function loadCampaign(pool: Queryable, campaignId: string, defaultBadWords: readonly string[]): Promise<CampaignView | null> {
   const { rows } = await fromDatabase(() =>
     pool.query<CampaignRow>(
       `SELECT c.id, c.currencies, c.primary_currency, c.bad_words, rv.document

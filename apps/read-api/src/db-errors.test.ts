@@ -1,3 +1,5 @@
+// Which database errors read-api answers as 503 database-unavailable, and which it leaves to be a 500.
+import { toDbError } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { fromDatabase, isDatabaseOutage } from "./db-errors";
 
@@ -11,14 +13,16 @@ describe("database outage classification", () => {
       Object.assign(new Error("connection failure"), { code: "08006" }),
       new AggregateError([Object.assign(new Error("x"), { code: "ECONNRESET" })]),
     ]) {
-      expect(isDatabaseOutage(err)).toBe(true);
+      expect(isDatabaseOutage(toDbError(err))).toBe(true);
     }
   });
 
   it("leaves query errors alone, so a bug is a 500 and not a stale answer", async () => {
-    const syntax = Object.assign(new Error('syntax error at or near "SELEC"'), { code: "42601" });
+    const syntax = toDbError(Object.assign(new Error('syntax error at or near "SELEC"'), { code: "42601" }));
     expect(isDatabaseOutage(syntax)).toBe(false);
     await expect(fromDatabase(() => Promise.reject(syntax))).rejects.toBe(syntax);
-    await expect(fromDatabase(() => Promise.reject(Object.assign(new Error("refused"), { code: "ECONNREFUSED" })))).rejects.toBeInstanceOf(RetryableError);
+    await expect(fromDatabase(() => Promise.reject(toDbError(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }))))).rejects.toBeInstanceOf(
+      RetryableError,
+    );
   });
 });

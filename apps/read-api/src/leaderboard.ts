@@ -14,14 +14,14 @@ export function avatarUrls(deps: Pick<Deps, "env">): AvatarUrls {
 
 /** Loads a campaign or throws NotFoundError `campaign-not-found`. */
 export async function requireCampaign(deps: Pick<Deps, "db" | "badWords">, campaignId: string): Promise<CampaignView> {
-  const view = await loadCampaign(deps.db.pool, campaignId, deps.badWords);
+  const view = await loadCampaign(deps.db, campaignId, deps.badWords);
   if (!view) throw new NotFoundError(`campaign ${campaignId} not found`, { code: "campaign-not-found" });
   return view;
 }
 
 async function boardOf(deps: Deps, view: CampaignView, ranked: RankedUser[], now: Date): Promise<LeaderboardResponse> {
   const users = await loadUsers(
-    deps.db.pool,
+    deps.db,
     view.id,
     ranked.map((r) => r.user_id),
   );
@@ -39,7 +39,7 @@ async function boardOf(deps: Deps, view: CampaignView, ranked: RankedUser[], now
  */
 export async function buildLeaderboard(deps: Deps, campaignId: string, limit: number, now: Date = new Date()): Promise<LeaderboardResponse> {
   const view = await requireCampaign(deps, campaignId);
-  const ranked = await topUsers(deps.db.pool, view.id, view.primaryCurrency, limit);
+  const ranked = await topUsers(deps.db, view.id, view.primaryCurrency, limit);
   return boardOf(deps, view, ranked, now);
 }
 
@@ -50,7 +50,7 @@ export async function buildLeaderboard(deps: Deps, campaignId: string, limit: nu
  */
 export async function buildAround(deps: Deps, campaignId: string, userId: string, n: number, now: Date = new Date()): Promise<LeaderboardResponse> {
   const view = await requireCampaign(deps, campaignId);
-  const ranked = await usersAround(deps.db.pool, view.id, view.primaryCurrency, userId, n);
+  const ranked = await usersAround(deps.db, view.id, view.primaryCurrency, userId, n);
   if (ranked.length === 0) throw new NotFoundError(`user ${userId} is not on the leaderboard of campaign ${campaignId}`, { code: "user-not-found" });
   return boardOf(deps, view, ranked, now);
 }

@@ -1,4 +1,4 @@
-import type { Pool } from "pg";
+import type { Queryable } from "@pointwise/db";
 import { fromDatabase } from "./db-errors";
 import type { StoredScore } from "./scores";
 
@@ -32,7 +32,7 @@ const TOP_SQL = `
  * are read, through the (campaign_id, currency, total DESC, reached_at) index; ranking inside them is
  * exact because every row with a higher total than a top row is itself a top row.
  */
-export async function topUsers(pool: Pool, campaignId: string, currency: string, limit: number): Promise<RankedUser[]> {
+export async function topUsers(pool: Queryable, campaignId: string, currency: string, limit: number): Promise<RankedUser[]> {
   const { rows } = await fromDatabase(() => pool.query<{ user_id: string; rank: string }>(TOP_SQL, [campaignId, currency, limit]));
   return rows.map((r) => ({ user_id: r.user_id, rank: Number(r.rank) }));
 }
@@ -87,13 +87,13 @@ const AROUND_SQL = `
  * the user has no score in the currency. Ranks need two counts at the window's highest total (rows
  * above it, rows equal to it); every other rank follows from the rows inside the window.
  */
-export async function usersAround(pool: Pool, campaignId: string, currency: string, userId: string, n: number): Promise<RankedUser[]> {
+export async function usersAround(pool: Queryable, campaignId: string, currency: string, userId: string, n: number): Promise<RankedUser[]> {
   const { rows } = await fromDatabase(() => pool.query<{ user_id: string; rank: string }>(AROUND_SQL, [campaignId, currency, userId, n]));
   return rows.map((r) => ({ user_id: r.user_id, rank: Number(r.rank) }));
 }
 
 /** Competition rank of a user in a currency; a user without a row counts as a total of 0. */
-export async function rankOf(pool: Pool, campaignId: string, currency: string, userId: string): Promise<number> {
+export async function rankOf(pool: Queryable, campaignId: string, currency: string, userId: string): Promise<number> {
   const { rows } = await fromDatabase(() =>
     pool.query<{ rank: string }>(
       `SELECT count(*) + 1 AS rank FROM score
@@ -106,7 +106,7 @@ export async function rankOf(pool: Pool, campaignId: string, currency: string, u
 }
 
 /** Names, seeds, identities and every score row of the given users of a campaign, keyed by user id. */
-export async function loadUsers(pool: Pool, campaignId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>> {
+export async function loadUsers(pool: Queryable, campaignId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>> {
   if (userIds.length === 0) return new Map();
   const { rows } = await fromDatabase(() =>
     pool.query<UserRecord>(
@@ -126,7 +126,7 @@ export async function loadUsers(pool: Pool, campaignId: string, userIds: readonl
 }
 
 /** The campaign a user belongs to, or null for an unknown user. */
-export async function campaignOfUser(pool: Pool, userId: string): Promise<string | null> {
+export async function campaignOfUser(pool: Queryable, userId: string): Promise<string | null> {
   const { rows } = await fromDatabase(() => pool.query<{ campaign_id: string }>("SELECT campaign_id FROM app_user WHERE id = $1", [userId]));
   return rows[0]?.campaign_id ?? null;
 }

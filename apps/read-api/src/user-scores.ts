@@ -13,10 +13,10 @@ export function userNotFound(userId: string): NotFoundError {
 
 /** Builds one user's scores record: rank by the primary currency, privacy-safe profile, decayed scores and tiers. */
 export async function buildUserScores(deps: Deps, userId: string, now: Date = new Date()): Promise<UserScoresResponse> {
-  const campaignId = await campaignOfUser(deps.db.pool, userId);
+  const campaignId = await campaignOfUser(deps.db, userId);
   if (campaignId === null) throw userNotFound(userId);
   const view = await requireCampaign(deps, campaignId);
-  const [users, rank] = await Promise.all([loadUsers(deps.db.pool, campaignId, [userId]), rankOf(deps.db.pool, campaignId, view.primaryCurrency, userId)]);
+  const [users, rank] = await Promise.all([loadUsers(deps.db, campaignId, [userId]), rankOf(deps.db, campaignId, view.primaryCurrency, userId)]);
   const user = users.get(userId);
   if (!user) throw userNotFound(userId);
   const profile = profileOf(user, view, avatarUrls(deps));

@@ -1,15 +1,15 @@
+import type { Queryable } from "@pointwise/db";
 import { decayedValue } from "@pointwise/rules";
 import { leaderboardResponseSchema, userScoresResponseSchema } from "@pointwise/schemas";
 import Decimal from "decimal.js";
-import type { Pool } from "pg";
 import { activateRules, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
-let pool: Pool;
+let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi();
-  pool = api.db.pool;
+  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();

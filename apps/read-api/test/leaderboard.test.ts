@@ -1,17 +1,17 @@
 import http from "node:http";
+import type { Queryable } from "@pointwise/db";
 import { leaderboardResponseSchema } from "@pointwise/schemas";
 import { waitUntil } from "@pointwise/testkit";
 import Decimal from "decimal.js";
-import type { Pool } from "pg";
 import { TOP_USERS_SQL } from "../src/queries";
 import { addIdentity, campaignId, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
-let pool: Pool;
+let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi({ CACHE_TTL_MS: "1000" });
-  pool = api.db.pool;
+  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();
@@ -204,8 +204,8 @@ describe("GET /leaderboard", () => {
     const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
     for (let i = 0; i < 5; i++) await setScore(pool, campaign, await createUser(pool, campaign), "xp", { score: String(i) });
     let builds = 0;
-    // Counts the campaign reads each build starts with, on the pools of two app instances.
-    const counting = new Proxy(pool, {
+    // Counts the campaign reads each build starts with, on the databases of two app instances.
+    const db = new Proxy(api.db, {
       get(target, prop, receiver) {
         if (prop === "query") {
           return (...args: unknown[]) => {
@@ -216,7 +216,6 @@ describe("GET /leaderboard", () => {
         return Reflect.get(target, prop, receiver);
       },
     });
-    const db = { ...api.db, pool: counting };
     const urls = [await api.another({ db }), await api.another({ db })];
     const bodies = await Promise.all(Array.from({ length: 30 }, (_, i) => get(`${urls[i % 2]}/leaderboard?campaign_id=${campaign}&limit=50`)));
     expect(bodies.every((b) => b.status === 200)).toBe(true);

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { Queryable } from "@pointwise/db";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import jwt from "jsonwebtoken";
-import type { Pool } from "pg";
 import { parse } from "yaml";
 import { addIdentity, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
@@ -28,11 +28,11 @@ function conforms(template: string, status: number, body: unknown): void {
 }
 
 let api: TestReadApi;
-let pool: Pool;
+let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi({ PORTAL_JWT_SECRET: SECRET });
-  pool = api.db.pool;
+  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();

@@ -26,7 +26,7 @@ afterAll(async () => {
 
 describe("while PostgreSQL is briefly unreachable", () => {
   it("keeps serving the last good responses, answers 503 for what it never built, and recovers", async () => {
-    const pool = api.db.pool;
+    const pool = api.db;
     const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
     const never = await createCampaign(pool, { currencies: { xp: "XP" } });
     const user = await createUser(pool, campaign, { displayName: "Steady" });
@@ -71,7 +71,7 @@ describe("while PostgreSQL is briefly unreachable", () => {
 
 describe("while Redis is unreachable", () => {
   it("serves what the process holds, answers 503 cache-unavailable for the rest, and recovers", async () => {
-    const pool = api.db.pool;
+    const pool = api.db;
     const held = await createCampaign(pool, { currencies: { xp: "XP" } });
     const other = await createCampaign(pool, { currencies: { xp: "XP" } });
     const redisProxy = await createTcpProxy(testUrls.redis);

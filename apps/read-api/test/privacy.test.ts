@@ -1,14 +1,14 @@
+import type { Queryable } from "@pointwise/db";
 import { leaderboardResponseSchema, userScoresResponseSchema } from "@pointwise/schemas";
-import type { Pool } from "pg";
 import { anonymousName } from "../src/privacy";
 import { addIdentity, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
-let pool: Pool;
+let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi();
-  pool = api.db.pool;
+  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();

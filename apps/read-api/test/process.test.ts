@@ -21,10 +21,10 @@ afterAll(async () => {
 
 describe("the built read-api process", () => {
   it("starts from its bundle with the shipped bad-word file, serves every endpoint, and exits 0 on SIGTERM", async () => {
-    const campaign = await createCampaign(db.pool, { currencies: { xp: "Experience" } });
-    const user = await createUser(db.pool, campaign, { displayName: "Heil Bot" });
-    await addIdentity(db.pool, campaign, user, "EVM_ADDRESS", "0x52908400098527886e0f7030069857d2e4169ee7");
-    await setScore(db.pool, campaign, user, "xp", { score: "41" });
+    const campaign = await createCampaign(db, { currencies: { xp: "Experience" } });
+    const user = await createUser(db, campaign, { displayName: "Heil Bot" });
+    await addIdentity(db, campaign, user, "EVM_ADDRESS", "0x52908400098527886e0f7030069857d2e4169ee7");
+    await setScore(db, campaign, user, "xp", { score: "41" });
     app = await spawnApp("read-api", {
       ...testServiceEnv(db.schema, { namespace }),
       CACHE_TTL_MS: "1000",

@@ -2,11 +2,10 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { generateApiKey } from "@pointwise/auth";
 import type { Cache } from "@pointwise/cache";
-import type { Database } from "@pointwise/db";
+import type { Database, Queryable } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
 import { createTestCache, createTestDatabase, testServiceEnv, uniqueName } from "@pointwise/testkit";
-import type { Pool } from "pg";
 import { createReadApp } from "../src/app";
 import { loadBadWords } from "../src/bad-words";
 import type { Deps } from "../src/deps";
@@ -77,7 +76,7 @@ export function campaignId(): string {
 
 /** Inserts a project and a campaign. */
 export async function createCampaign(
-  pool: Pool,
+  pool: Queryable,
   options: { id?: string; currencies?: Record<string, string>; primary?: string; badWords?: string[] } = {},
 ): Promise<string> {
   const id = options.id ?? campaignId();
@@ -95,7 +94,7 @@ export async function createCampaign(
 
 /** Inserts a user of a campaign; returns its id. */
 export async function createUser(
-  pool: Pool,
+  pool: Queryable,
   campaign: string,
   options: { displayName?: string | null; secretSeed?: string; id?: string } = {},
 ): Promise<string> {
@@ -107,7 +106,14 @@ export async function createUser(
 }
 
 /** Links an identity to a user. */
-export async function addIdentity(pool: Pool, campaign: string, userId: string, type: string, accountId: string, handle: string | null = null): Promise<void> {
+export async function addIdentity(
+  pool: Queryable,
+  campaign: string,
+  userId: string,
+  type: string,
+  accountId: string,
+  handle: string | null = null,
+): Promise<void> {
   await pool.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id, handle) VALUES ($1, $2, $3, $4, $5)", [
     campaign,
     userId,
@@ -119,7 +125,7 @@ export async function addIdentity(pool: Pool, campaign: string, userId: string, 
 
 /** Writes a score row (stored representation); total = score + referral. */
 export async function setScore(
-  pool: Pool,
+  pool: Queryable,
   campaign: string,
   userId: string,
   currency: string,
@@ -135,7 +141,7 @@ export async function setScore(
 }
 
 /** Creates an API key of a campaign; returns the key. */
-export async function createApiKey(pool: Pool, campaign: string, options: { revoked?: boolean } = {}): Promise<string> {
+export async function createApiKey(pool: Queryable, campaign: string, options: { revoked?: boolean } = {}): Promise<string> {
   const key = generateApiKey();
   await pool.query("INSERT INTO api_key(campaign_id, prefix, hash, revoked_at) VALUES ($1, $2, $3, $4)", [
     campaign,
@@ -147,7 +153,7 @@ export async function createApiKey(pool: Pool, campaign: string, options: { revo
 }
 
 /** Stores a rule document as the campaign's active version. */
-export async function activateRules(pool: Pool, campaign: string, document: unknown, version = 1): Promise<void> {
+export async function activateRules(pool: Queryable, campaign: string, document: unknown, version = 1): Promise<void> {
   await pool.query("INSERT INTO rule_version(campaign_id, version, document, status, activated_at) VALUES ($1, $2, $3, 'active', now())", [
     campaign,
     version,

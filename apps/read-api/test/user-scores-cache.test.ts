@@ -1,19 +1,18 @@
 import type { Cache } from "@pointwise/cache";
-import { createDatabase } from "@pointwise/db";
+import { createDatabase, type Database, type Queryable } from "@pointwise/db";
 import { freePort, testUrls } from "@pointwise/testkit";
-import type { Pool } from "pg";
 import { createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
 // Short enough to wait out in a test, long enough that every request below finds the key remembered.
 const KEY_CACHE_MS = 1000;
 
 let api: TestReadApi;
-let pool: Pool;
+let pool: Queryable;
 let campaign = "";
 
 beforeAll(async () => {
   api = await startReadApi({ API_KEY_CACHE_MS: String(KEY_CACHE_MS), CACHE_TTL_MS: "600000" });
-  pool = api.db.pool;
+  pool = api.db;
   campaign = await createCampaign(pool, { currencies: { xp: "Experience" } });
 });
 afterAll(async () => {
@@ -22,9 +21,9 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The real pool, counting the queries whose SQL contains a marker and holding each back `delayMs` (a busy database). */
-function countingPool(counts: Record<string, number>, delayMs: number): Pool {
-  return new Proxy(pool, {
+/** The real database, counting the queries whose SQL contains a marker and holding each back `delayMs` (a busy database). */
+function countingDatabase(counts: Record<string, number>, delayMs: number): Database {
+  return new Proxy(api.db, {
     get(target, prop, receiver) {
       if (prop !== "query") return Reflect.get(target, prop, receiver);
       return async (...args: unknown[]) => {
@@ -85,7 +84,7 @@ describe("GET /users/{user_id}/scores under load", () => {
     const queries: Record<string, number> = { "FROM api_key": 0, "SELECT campaign_id FROM app_user": 0, "FROM campaign c": 0 };
     const reads = { multi: 0 };
     // Every query takes 100 ms, so all 40 requests arrive while the first one's lookups are running.
-    const url = await api.another({ db: { ...api.db, pool: countingPool(queries, 100) }, cache: countingCache(reads) });
+    const url = await api.another({ db: countingDatabase(queries, 100), cache: countingCache(reads) });
 
     const answers = await Promise.all(Array.from({ length: 40 }, () => get(`${url}/users/${user}/scores`, { "x-api-key": key })));
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
@@ -107,18 +106,18 @@ describe("GET /users/{user_id}/scores under load", () => {
     down.port = String(await freePort());
     const unreachable = createDatabase({ url: down.toString(), schema: api.db.schema, max: 1 });
     let firstKeyLookup = true;
-    const routed = new Proxy(pool, {
+    const routed = new Proxy(api.db, {
       get(target, prop, receiver) {
         if (prop !== "query") return Reflect.get(target, prop, receiver);
         return (...args: unknown[]) => {
           const toDown = firstKeyLookup && typeof args[0] === "string" && args[0].includes("FROM api_key");
           if (toDown) firstKeyLookup = false;
-          return ((toDown ? unreachable.pool : target).query as (...a: unknown[]) => unknown).apply(toDown ? unreachable.pool : target, args);
+          return ((toDown ? unreachable : target).query as (...a: unknown[]) => unknown).apply(toDown ? unreachable : target, args);
         };
       },
     });
     try {
-      const url = await api.another({ db: { ...api.db, pool: routed } });
+      const url = await api.another({ db: routed });
       const failed = await get(`${url}/users/${user}/scores`, { "x-api-key": key });
       expect([failed.status, failed.body.error.code]).toEqual([503, "database-unavailable"]);
       expect((await get(`${url}/users/${user}/scores`, { "x-api-key": key })).status).toBe(200);

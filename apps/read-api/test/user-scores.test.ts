@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from "node:crypto";
 import http from "node:http";
+import type { Queryable } from "@pointwise/db";
 import { userScoresResponseSchema } from "@pointwise/schemas";
 import { waitUntil } from "@pointwise/testkit";
 import jwt from "jsonwebtoken";
-import type { Pool } from "pg";
 import { activateRules, addIdentity, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
 
 const SECRET = "portal-shared-secret-for-tests-0123456789";
@@ -11,7 +11,7 @@ const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const PUBLIC_PEM = rsa.publicKey.export({ type: "spki", format: "pem" }).toString();
 
 let api: TestReadApi;
-let pool: Pool;
+let pool: Queryable;
 let campaignA = "";
 let campaignB = "";
 const users = { a1: "", a2: "", b1: "" };
@@ -31,7 +31,7 @@ beforeAll(async () => {
     PORTAL_JWT_AUDIENCE: "test-read",
     API_KEY_CACHE_MS: "0",
   });
-  pool = api.db.pool;
+  pool = api.db;
   campaignA = await createCampaign(pool, { currencies: { xp: "Experience", gems: "Gems" }, primary: "xp" });
   campaignB = await createCampaign(pool, { currencies: { xp: "Experience" } });
   await activateRules(pool, campaignA, {

@@ -1,8 +1,9 @@
+// What the worker is built from: the dependency bag main.ts and the tests fill.
 import type { Bus } from "@pointwise/bus";
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
 import type { Env } from "./env";
-import type { RecomputeJob } from "./recompute";
+import type { RecomputeJob } from "./recompute/recompute-job";
 
 /** What the worker is built from; main.ts fills it from the environment, tests from their own services. */
 export interface WorkerDeps {

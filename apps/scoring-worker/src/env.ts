@@ -1,3 +1,4 @@
+// The worker's settings, read from the environment once at start.
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
 

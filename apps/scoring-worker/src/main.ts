@@ -1,3 +1,4 @@
+// The scoring worker process: builds its dependencies, starts the worker and its health endpoints, stops on SIGTERM.
 import { createBus } from "@pointwise/bus";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";

@@ -1,11 +1,12 @@
+// Starts and stops the worker's three loops (intake, apply, recompute) and counts what they did.
 import { RetryableError } from "@pointwise/errors";
 import type { ScoresChanged } from "@pointwise/schemas";
-import { createApplier } from "./applier";
+import { createApplier } from "./apply/inbox-drainer";
 import type { WorkerDeps } from "./deps";
-import { startIntake } from "./intake";
+import { startIntake } from "./intake/consumer";
 import { batchChange } from "./invalidate";
-import { runNextJob } from "./recompute";
-import { RuleVersionCache } from "./rules";
+import { runNextJob } from "./recompute/recompute-job";
+import { RuleVersionCache } from "./scoring/rule-version-cache";
 
 /** A running worker: intake, applier and recompute loops. */
 export interface Worker {
@@ -69,7 +70,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
 
   const intake = await startIntake({
     bus,
-    pool: db.pool,
+    db,
     logger,
     consumerName: env.CONSUMER_NAME,
     batchSize: env.BATCH_SIZE,
@@ -84,7 +85,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   });
 
   const applier = createApplier({
-    pool: db.pool,
+    db,
     logger,
     rules,
     stream: bus.names.eventsStream,
@@ -120,7 +121,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     while (!stopping) {
       try {
         const ran = await runNextJob({
-          pool: db.pool,
+          db,
           logger,
           rules,
           chunkSize: env.RECOMPUTE_CHUNK,

@@ -1,14 +1,14 @@
 // The worker's SQL path without the bus: messages staged into the inbox, then applied campaign by
 // campaign, against a real PostgreSQL schema.
+import type { Database, StatementQueue } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
 import { createTestDatabase, uniqueName } from "@pointwise/testkit";
-import type { Pool } from "pg";
-import { createApplier } from "../src/applier";
-import { applyInboxBatch } from "../src/apply";
-import { stageMessages } from "../src/inbox";
-import { RuleVersionCache } from "../src/rules";
+import { applyInboxBatch } from "../src/apply/apply-batch";
+import { createApplier } from "../src/apply/inbox-drainer";
+import { stageMessages } from "../src/intake/inbox";
+import { RuleVersionCache } from "../src/scoring/rule-version-cache";
 import { addRuleVersion, createCampaign, LOGIN, message, replayed, richRules, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 function applier(maxAttempts = 3) {
   return createApplier({
-    pool: db.pool,
+    db,
     logger,
     rules: new RuleVersionCache(),
     stream: STREAM,
@@ -40,7 +40,7 @@ function applier(maxAttempts = 3) {
 async function stage(messages: RawEventMessage[], seqs?: number[]): Promise<number[]> {
   const at = seqs ?? messages.map(() => ++streamSeq);
   await stageMessages(
-    db.pool,
+    db,
     messages.map((event, i) => ({ stream: STREAM, streamSeq: at[i] as number, subject: `t.events.${event.campaign_id}`, event })),
   );
   return at;
@@ -48,8 +48,8 @@ async function stage(messages: RawEventMessage[], seqs?: number[]): Promise<numb
 
 async function newCampaign(rules = true, opts: Parameters<typeof richRules>[2] = {}): Promise<string> {
   const id = `${Math.random().toString(36).slice(2, 6)}-${Math.random().toString(36).slice(2, 6)}`.padEnd(9, "0");
-  await createCampaign(db.pool, id);
-  if (rules) await addRuleVersion(db.pool, richRules(id, 1, opts), "active");
+  await createCampaign(db, id);
+  if (rules) await addRuleVersion(db, richRules(id, 1, opts), "active");
   return id;
 }
 
@@ -63,15 +63,15 @@ describe("applying staged events", () => {
     await stage([m]);
     expect(await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER)).toBe(1);
 
-    const { rows: log } = await db.pool.query("SELECT id, user_id, amount::text, referrer_id FROM event_log WHERE campaign_id = $1", [c]);
+    const { rows: log } = await db.query("SELECT id, user_id, amount::text, referrer_id FROM event_log WHERE campaign_id = $1", [c]);
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ id: m.event_id, amount: "10.000000000000000000", referrer_id: null });
 
-    const scores = await scoreTable(db.pool, c);
+    const scores = await scoreTable(db, c);
     expect(scores.find((r) => r.currency === "xp")).toMatchObject({ score: "15", total: "15", lifetime: "15", tier: "bronze", reachedAt: m.received_at });
     expect(scores).toEqual(await replayed(db, c, richRules(c)));
 
-    const { rows: ledger } = await db.pool.query(
+    const { rows: ledger } = await db.query(
       "SELECT entry_key, rule_id, rule_version, kind, currency, points::text, capped_points::text, lineage FROM ledger_entry WHERE campaign_id = $1 ORDER BY id",
       [c],
     );
@@ -79,10 +79,10 @@ describe("applying staged events", () => {
     expect(ledger[0]).toMatchObject({ rule_id: "swap-volume", rule_version: 1, kind: "base", currency: "xp", points: "15", capped_points: "0" });
     expect(ledger[0].lineage).toMatchObject({ basePoints: "15", paid: "15", cappedBy: [], multipliers: [] });
 
-    const { rows: state } = await db.pool.query("SELECT rule_version, state FROM user_state WHERE campaign_id = $1", [c]);
+    const { rows: state } = await db.query("SELECT rule_version, state FROM user_state WHERE campaign_id = $1", [c]);
     expect(state[0].rule_version).toBe(1);
     expect(state[0].state.rules["swap-volume"]).toMatchObject({ count: "1", amount: "10" });
-    const { rows: inbox } = await db.pool.query("SELECT count(*)::int AS n FROM event_inbox WHERE campaign_id = $1", [c]);
+    const { rows: inbox } = await db.query("SELECT count(*)::int AS n FROM event_inbox WHERE campaign_id = $1", [c]);
     expect(inbox[0].n).toBe(0);
   });
 
@@ -91,31 +91,31 @@ describe("applying staged events", () => {
     const first = message(c, { account_id: WALLET_A, amount: "7" });
     const [seq] = await stage([first, message(c, { account_id: WALLET_B, amount: "3" })]);
     await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
-    const before = await scoreTable(db.pool, c);
-    const ledgerBefore = await db.pool.query("SELECT count(*)::int AS n FROM ledger_entry WHERE campaign_id = $1", [c]);
+    const before = await scoreTable(db, c);
+    const ledgerBefore = await db.query("SELECT count(*)::int AS n FROM ledger_entry WHERE campaign_id = $1", [c]);
 
     // The same stream message again (acked after commit but redelivered) and the same event id at a new stream seq.
     await stage([first], [seq as number]);
     await stage([first]);
     await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
 
-    expect(await scoreTable(db.pool, c)).toEqual(before);
-    const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM event_log WHERE campaign_id = $1", [c]);
+    expect(await scoreTable(db, c)).toEqual(before);
+    const { rows } = await db.query("SELECT count(*)::int AS n FROM event_log WHERE campaign_id = $1", [c]);
     expect(rows[0].n).toBe(2);
-    expect((await db.pool.query("SELECT count(*)::int AS n FROM ledger_entry WHERE campaign_id = $1", [c])).rows[0].n).toBe(ledgerBefore.rows[0].n);
+    expect((await db.query("SELECT count(*)::int AS n FROM ledger_entry WHERE campaign_id = $1", [c])).rows[0].n).toBe(ledgerBefore.rows[0].n);
   });
 
   it("caps 1000 x 1.5 = 1500 xp at the week cap 900, then the day cap 700, and records 800 as capped", async () => {
     const c = await newCampaign();
     await stage([message(c, { account_id: WALLET_A, amount: "1000" })]);
     await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
-    const { rows } = await db.pool.query(
+    const { rows } = await db.query(
       "SELECT points::text, capped_points::text, lineage FROM ledger_entry WHERE campaign_id = $1 AND rule_id = 'swap-volume' AND kind = 'base'",
       [c],
     );
     expect(rows[0]).toMatchObject({ points: "1500", capped_points: "800" });
     expect(rows[0].lineage.cappedBy).toEqual(["rule:swap-volume:week", "currency:xp:day"]);
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
   });
 
   it("resolves a linked identity to its user and credits the referrer stored on each event", async () => {
@@ -123,12 +123,12 @@ describe("applying staged events", () => {
     await stage([message(c, { account_id: WALLET_A, amount: "1" }), message(c, { account_id: WALLET_B, amount: "1" })]);
     await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
     const userOf = async (account: string) =>
-      (await db.pool.query("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [c, account])).rows[0].user_id as string;
+      (await db.query("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [c, account])).rows[0].user_id as string;
     const alice = await userOf(WALLET_A);
     const bob = await userOf(WALLET_B);
     // Alice referred Bob from now on; Bob also has an e-mail identity linked to him.
-    await db.pool.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [bob, alice]);
-    await db.pool.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EMAIL', 'bob@example.com', $2)", [c, bob]);
+    await db.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [bob, alice]);
+    await db.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EMAIL', 'bob@example.com', $2)", [c, bob]);
 
     await stage([
       message(c, { account_id: WALLET_B, amount: "100", received_at: "2026-03-02T11:00:00.000Z" }),
@@ -136,10 +136,10 @@ describe("applying staged events", () => {
     ]);
     await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
 
-    const { rows: log } = await db.pool.query("SELECT user_id, referrer_id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
+    const { rows: log } = await db.query("SELECT user_id, referrer_id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
     expect(log.map((l) => l.referrer_id)).toEqual([null, null, alice, alice]);
     expect(log[3].user_id).toBe(bob);
-    const scores = await scoreTable(db.pool, c);
+    const scores = await scoreTable(db, c);
     // Bob's xp: nothing for the first swap (1 is under the minimum of 2), 150 for the second (bronze, x1),
     // which makes him silver, so the login pays 10 x 1.1 = 11: 161. Alice earns 10% of 150 and of 11.
     expect(scores.find((r) => r.userId === bob && r.currency === "xp")).toMatchObject({ score: "161", lifetime: "161", tier: "silver" });
@@ -154,7 +154,7 @@ describe("applying staged events", () => {
       message(c, { account_id: WALLET_A, amount: "5", received_at: "2026-03-04T08:00:00.000Z" }),
     ]);
     await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
-    const xp = (await scoreTable(db.pool, c)).find((r) => r.currency === "xp");
+    const xp = (await scoreTable(db, c)).find((r) => r.currency === "xp");
     expect(xp?.reachedAt).toBe("2026-03-05T08:00:00.000Z");
   });
 
@@ -162,23 +162,23 @@ describe("applying staged events", () => {
     const c = await newCampaign(false);
     await stage([message(c, { account_id: WALLET_A })]);
     await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
-    expect((await db.pool.query("SELECT count(*)::int AS n FROM event_log WHERE campaign_id = $1", [c])).rows[0].n).toBe(1);
-    expect(await scoreTable(db.pool, c)).toEqual([]);
+    expect((await db.query("SELECT count(*)::int AS n FROM event_log WHERE campaign_id = $1", [c])).rows[0].n).toBe(1);
+    expect(await scoreTable(db, c)).toEqual([]);
   });
 
   it("keeps a budgeted campaign's state and stops paying gems once 7 of a budget of 7 are paid", async () => {
     const c = await newCampaign(true, { budget: "7" });
     await stage([1, 2, 3].map((i) => message(c, { account_id: `0x${String(i).padStart(40, "0")}`, amount: "1" })));
     await applier().drainCampaign(c, Number.MAX_SAFE_INTEGER);
-    const { rows } = await db.pool.query("SELECT state FROM campaign_state WHERE campaign_id = $1", [c]);
+    const { rows } = await db.query("SELECT state FROM campaign_state WHERE campaign_id = $1", [c]);
     expect(rows[0].state.budgetUsed).toEqual({ gems: "7" });
-    const { rows: gems } = await db.pool.query(
+    const { rows: gems } = await db.query(
       "SELECT (points - capped_points)::text AS paid, lineage->'cappedBy' AS capped_by FROM ledger_entry WHERE campaign_id = $1 AND currency = 'gems' AND kind = 'base' ORDER BY id",
       [c],
     );
     expect(gems.map((g) => g.paid)).toEqual(["3", "3", "1"]);
     expect(gems[2].capped_by).toEqual(["budget:gems"]);
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c, 1, { budget: "7" })));
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c, 1, { budget: "7" })));
   });
 
   it("dead-letters an event that can never be applied after MAX_DELIVER attempts, applying the good ones around it", async () => {
@@ -190,17 +190,17 @@ describe("applying staged events", () => {
     const [, poisonSeq] = await stage([good1, poison, good2]);
     await applier(3).drainCampaign(c, Number.MAX_SAFE_INTEGER);
 
-    const { rows: log } = await db.pool.query("SELECT id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
+    const { rows: log } = await db.query("SELECT id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
     expect(log.map((l) => l.id)).toEqual([good1.event_id, good2.event_id]);
-    const { rows: dead } = await db.pool.query(
-      "SELECT stream, stream_seq::int, deliveries, error, payload FROM dead_letter WHERE stream = $1 AND stream_seq = $2",
-      [STREAM, poisonSeq],
-    );
+    const { rows: dead } = await db.query("SELECT stream, stream_seq::int, deliveries, error, payload FROM dead_letter WHERE stream = $1 AND stream_seq = $2", [
+      STREAM,
+      poisonSeq,
+    ]);
     expect(dead[0]).toMatchObject({ deliveries: 3 });
     expect(dead[0].error).toMatch(/numeric field overflow/);
     expect(JSON.parse(dead[0].payload)).toEqual(poison);
-    expect((await db.pool.query("SELECT count(*)::int AS n FROM event_inbox WHERE campaign_id = $1", [c])).rows[0].n).toBe(0);
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+    expect((await db.query("SELECT count(*)::int AS n FROM event_inbox WHERE campaign_id = $1", [c])).rows[0].n).toBe(0);
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
   });
 
   it("narrows a failed batch of 128 down to its one bad event in halves, applying the 127 others in order in a few transactions", async () => {
@@ -211,7 +211,7 @@ describe("applying staged events", () => {
     const [poisonSeq] = (await stage(events)).slice(69, 70);
     let transactions = 0;
     const a = createApplier({
-      pool: db.pool,
+      db,
       logger,
       rules: new RuleVersionCache(),
       stream: STREAM,
@@ -226,16 +226,16 @@ describe("applying staged events", () => {
     });
     expect(await a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).toBe(128);
 
-    const { rows: log } = await db.pool.query("SELECT id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
+    const { rows: log } = await db.query("SELECT id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
     expect(log.map((l) => l.id)).toEqual(events.filter((_, i) => i !== 69).map((e) => e.event_id));
-    const { rows: dead } = await db.pool.query("SELECT stream_seq::int AS seq, deliveries FROM dead_letter WHERE stream = $1 AND payload LIKE $2", [
+    const { rows: dead } = await db.query("SELECT stream_seq::int AS seq, deliveries FROM dead_letter WHERE stream = $1 AND payload LIKE $2", [
       STREAM,
       `%${c}%`,
     ]);
     expect(dead).toEqual([{ seq: poisonSeq, deliveries: 2 }]);
     // One row at a time through the batch would take over 60 transactions.
     expect(transactions).toBeLessThan(12);
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
   });
 
   it("holds a campaign's events back, dead-lettering none, while a failure is not about the events themselves", async () => {
@@ -243,19 +243,19 @@ describe("applying staged events", () => {
     const events = [message(c, { account_id: WALLET_A, amount: "4" }), message(c, { account_id: WALLET_B, amount: "5" })];
     await stage(events);
     // A broken deployment: the score table lost the key its upserts rely on.
-    await db.pool.query("ALTER TABLE score DROP CONSTRAINT score_pkey");
+    await db.query("ALTER TABLE score DROP CONSTRAINT score_pkey");
     const a = applier(2);
     try {
       await expect(a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).rejects.toThrow(/no unique or exclusion constraint/);
       expect(await a.runOnce()).toBe(0);
-      const { rows } = await db.pool.query("SELECT attempts FROM event_inbox WHERE campaign_id = $1", [c]);
+      const { rows } = await db.query("SELECT attempts FROM event_inbox WHERE campaign_id = $1", [c]);
       expect(rows).toEqual([{ attempts: 0 }, { attempts: 0 }]);
-      expect((await db.pool.query("SELECT count(*)::int AS n FROM dead_letter WHERE payload LIKE $1", [`%${c}%`])).rows[0].n).toBe(0);
+      expect((await db.query("SELECT count(*)::int AS n FROM dead_letter WHERE payload LIKE $1", [`%${c}%`])).rows[0].n).toBe(0);
     } finally {
-      await db.pool.query(`ALTER TABLE score ADD CONSTRAINT score_pkey PRIMARY KEY (campaign_id, user_id, currency)`);
+      await db.query(`ALTER TABLE score ADD CONSTRAINT score_pkey PRIMARY KEY (campaign_id, user_id, currency)`);
     }
     expect(await a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).toBe(2);
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
   });
 
   it("stages a batch that holds a message staged before: the others go in once, the repeat changes nothing", async () => {
@@ -267,8 +267,8 @@ describe("applying staged events", () => {
       events.map((event, i) => ({ stream: STREAM, streamSeq: seqs[i] as number, subject: `t.events.${c}`, event }));
     const seqC = ++streamSeq;
     // The redelivered message B comes back in one batch with a new message C.
-    expect(await stageMessages(db.pool, [...staged([first[1] as RawEventMessage], [seqB as number]), ...staged(more, [seqC])])).toBe(1);
-    const { rows } = await db.pool.query("SELECT stream_seq::int AS seq, amount FROM event_inbox WHERE campaign_id = $1 ORDER BY stream_seq", [c]);
+    expect(await stageMessages(db, [...staged([first[1] as RawEventMessage], [seqB as number]), ...staged(more, [seqC])])).toBe(1);
+    const { rows } = await db.query("SELECT stream_seq::int AS seq, amount FROM event_inbox WHERE campaign_id = $1 ORDER BY stream_seq", [c]);
     expect(rows).toEqual([
       { seq: seqA, amount: "1" },
       { seq: seqB, amount: "2" },
@@ -287,28 +287,34 @@ describe("applying staged events", () => {
     const late = message(c, { account_id: WALLET_A, amount: "3" });
     await stage([late], [(s1 as number) + 1]);
     expect(await a.drainCampaign(c, (s1 as number) + 2)).toBe(2);
-    const { rows } = await db.pool.query("SELECT amount::int AS amount FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
+    const { rows } = await db.query("SELECT amount::int AS amount FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
     expect(rows.map((r) => r.amount)).toEqual([1, 3, 2]);
   });
 
   it("sends each log slice's COPY right behind its own probe, so PostgreSQL copies while the engine scores", async () => {
     const c = await newCampaign();
     await stage(Array.from({ length: 7 }, (_, i) => message(c, { account_id: i % 2 ? WALLET_A : WALLET_B, amount: String(i + 1) })));
-    // The pool hands out a connection that notes each statement it sends (a COPY is sent as a stream object).
+    // A database whose transactions note each statement their statement queue sends, in the order it
+    // sends them (the queue sends in the order statements are queued; a COPY is noted by its statement).
     const sent: string[] = [];
-    const pool = {
-      async connect() {
-        const client = await db.pool.connect();
-        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-        (client as unknown as { query: (...args: unknown[]) => unknown }).query = (q: unknown, ...rest: unknown[]) => {
-          sent.push(typeof q === "string" ? q : String((q as { text?: unknown }).text ?? ""));
-          return query(q, ...rest);
-        };
-        return client;
-      },
-    } as unknown as Pool;
+    const noting = (queue: StatementQueue): StatementQueue =>
+      new Proxy(queue, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop, target) as unknown;
+          if (typeof value !== "function") return value;
+          if (prop !== "query" && prop !== "copy") return value.bind(target);
+          return (text: string, ...rest: unknown[]) => {
+            sent.push(text);
+            return value.call(target, text, ...rest);
+          };
+        },
+      });
+    const spied: Database = {
+      ...db,
+      transaction: (fn, options) => db.transaction((tx) => fn({ ...tx, queue: (body) => tx.queue((q) => body(noting(q))) }), options),
+    };
     const outcome = await applyInboxBatch({
-      pool,
+      db: spied,
       rules: new RuleVersionCache(),
       stream: STREAM,
       campaignId: c,

@@ -57,15 +57,16 @@ const rulesOf = (c: string): RuleVersionInput => (c === BUDGET ? richRules(c, 1,
 
 async function setUp(d: Deployment, referrals: { user: string; account: string; referrer: string | null }[]): Promise<void> {
   for (const c of [PLAIN, BUDGET]) {
-    await createCampaign(d.db.pool, c);
-    await addRuleVersion(d.db.pool, rulesOf(c), "active");
+    await createCampaign(d.db, c);
+    await addRuleVersion(d.db, rulesOf(c), "active");
     // A few users exist before any event (same ids everywhere), some referred by others.
     for (const r of referrals) {
-      await d.db.pool.query(
-        "INSERT INTO app_user(id, campaign_id, referrer_id, referred_at) VALUES ($1, $2, $3, CASE WHEN $3::uuid IS NOT NULL THEN now() END)",
-        [`${r.user.slice(0, 34)}${c === PLAIN ? "01" : "02"}`, c, r.referrer ? `${r.referrer.slice(0, 34)}${c === PLAIN ? "01" : "02"}` : null],
-      );
-      await d.db.pool.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EVM_ADDRESS', $2, $3)", [
+      await d.db.query("INSERT INTO app_user(id, campaign_id, referrer_id, referred_at) VALUES ($1, $2, $3, CASE WHEN $3::uuid IS NOT NULL THEN now() END)", [
+        `${r.user.slice(0, 34)}${c === PLAIN ? "01" : "02"}`,
+        c,
+        r.referrer ? `${r.referrer.slice(0, 34)}${c === PLAIN ? "01" : "02"}` : null,
+      ]);
+      await d.db.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EVM_ADDRESS', $2, $3)", [
         c,
         r.account,
         `${r.user.slice(0, 34)}${c === PLAIN ? "01" : "02"}`,
@@ -88,15 +89,15 @@ function workload(n: number): RawEventMessage[] {
 
 /** Score rows keyed by the account of their user, so two deployments (different user ids) compare. */
 async function byAccount(d: Deployment, c: string) {
-  const { rows } = await d.db.pool.query<{ user_id: string; account_id: string }>("SELECT user_id, account_id FROM identity WHERE campaign_id = $1", [c]);
+  const { rows } = await d.db.query<{ user_id: string; account_id: string }>("SELECT user_id, account_id FROM identity WHERE campaign_id = $1", [c]);
   const account = new Map(rows.map((r) => [r.user_id, r.account_id]));
-  return (await scoreTable(d.db.pool, c))
+  return (await scoreTable(d.db, c))
     .map(({ userId, ...row }) => ({ account: account.get(userId), ...row }))
     .sort((a, b) => `${a.account}/${a.currency}`.localeCompare(`${b.account}/${b.currency}`));
 }
 
-const logged = async (d: Deployment) => Number((await d.db.pool.query("SELECT count(*) AS n FROM event_log")).rows[0].n);
-const inbox = async (d: Deployment) => Number((await d.db.pool.query("SELECT count(*) AS n FROM event_inbox")).rows[0].n);
+const logged = async (d: Deployment) => Number((await d.db.query("SELECT count(*) AS n FROM event_log")).rows[0].n);
+const inbox = async (d: Deployment) => Number((await d.db.query("SELECT count(*) AS n FROM event_inbox")).rows[0].n);
 
 describe("scoring-worker processes", () => {
   it("gives exactly the same scores with three replicas on one stream as with one", async () => {
@@ -123,12 +124,12 @@ describe("scoring-worker processes", () => {
     for (const c of [PLAIN, BUDGET]) {
       // Whichever replica took a message, each campaign's log is in publish order, as with one replica.
       const order = events.filter((e) => e.campaign_id === c).map((e) => e.event_id);
-      expect((await logOf(three.db.pool, c)).map((e) => e.id)).toEqual(order);
-      expect((await logOf(one.db.pool, c)).map((e) => e.id)).toEqual(order);
+      expect((await logOf(three.db, c)).map((e) => e.id)).toEqual(order);
+      expect((await logOf(one.db, c)).map((e) => e.id)).toEqual(order);
       const a = await byAccount(three, c);
       expect(a.length).toBeGreaterThan(0);
       expect(a).toEqual(await byAccount(one, c));
-      expect(await scoreTable(three.db.pool, c)).toEqual(await replayed(three.db, c, rulesOf(c)));
+      expect(await scoreTable(three.db, c)).toEqual(await replayed(three.db, c, rulesOf(c)));
     }
     // The load was really shared: more than one replica staged messages.
     const staging = three.apps.filter((a) => a.output().includes('"msg":"messages staged"'));
@@ -164,13 +165,13 @@ describe("scoring-worker processes", () => {
     await waitUntil(async () => (await logged(d)) === 900 && (await inbox(d)) === 0, 60_000, "all 900 events applied");
 
     for (const c of [PLAIN, BUDGET]) {
-      const log = await logOf(d.db.pool, c);
+      const log = await logOf(d.db, c);
       expect(log.map((e) => e.id)).toEqual(events.filter((e) => e.campaign_id === c).map((e) => e.event_id));
-      expect(await scoreTable(d.db.pool, c)).toEqual(await replayed(d.db, c, rulesOf(c)));
+      expect(await scoreTable(d.db, c)).toEqual(await replayed(d.db, c, rulesOf(c)));
       const { ledger, replay } = await ledgerBesideReplay(d.db, c, rulesOf(c));
       expect(ledger).toEqual(replay);
     }
-    const { rows } = await d.db.pool.query("SELECT count(*)::int AS n FROM dead_letter");
+    const { rows } = await d.db.query("SELECT count(*)::int AS n FROM dead_letter");
     expect(rows[0].n).toBe(0);
     expect(await current.stop("SIGTERM")).toBe(0);
   }, 120_000);

@@ -6,9 +6,9 @@ import { parseRuleVersion, type RawEvent, replayCampaign } from "@pointwise/rule
 import type { RawEventMessage } from "@pointwise/schemas";
 import { createTestDatabase, uniqueName } from "@pointwise/testkit";
 import fc from "fast-check";
-import { createApplier } from "../src/applier";
-import { type StagedMessage, stageMessages } from "../src/inbox";
-import { RuleVersionCache } from "../src/rules";
+import { createApplier } from "../src/apply/inbox-drainer";
+import { type StagedMessage, stageMessages } from "../src/intake/inbox";
+import { RuleVersionCache } from "../src/scoring/rule-version-cache";
 import { addRuleVersion, canonicalRow, createCampaign, LOGIN, logOf, richRules, SWAP, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
@@ -53,18 +53,19 @@ it("applies random logs in random batch splits, with redeliveries and repeats, e
     fc.asyncProperty(caseArb, async (t) => {
       const campaignId = `p${String(++stream).padStart(3, "0")}-${randomUUID().slice(0, 4)}`;
       const streamName = `PROP_${stream}`;
-      await createCampaign(db.pool, campaignId);
+      await createCampaign(db, campaignId);
       const doc = richRules(campaignId, 1, t.budget ? { budget: t.budget } : {});
-      await addRuleVersion(db.pool, doc, "active");
+      await addRuleVersion(db, doc, "active");
 
       // Users with a wallet and a linked e-mail; every odd user was referred by the one before.
       const users: string[] = Array.from({ length: USERS }, () => randomUUID());
       for (const [i, id] of users.entries()) {
-        await db.pool.query(
-          "INSERT INTO app_user(id, campaign_id, referrer_id, referred_at) VALUES ($1, $2, $3, CASE WHEN $3::uuid IS NOT NULL THEN now() END)",
-          [id, campaignId, i % 2 === 1 ? users[i - 1] : null],
-        );
-        await db.pool.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EVM_ADDRESS', $2, $4), ($1, 'EMAIL', $3, $4)", [
+        await db.query("INSERT INTO app_user(id, campaign_id, referrer_id, referred_at) VALUES ($1, $2, $3, CASE WHEN $3::uuid IS NOT NULL THEN now() END)", [
+          id,
+          campaignId,
+          i % 2 === 1 ? users[i - 1] : null,
+        ]);
+        await db.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EVM_ADDRESS', $2, $4), ($1, 'EMAIL', $3, $4)", [
           campaignId,
           `0x${String(i).padStart(40, "0")}`,
           `u${i}@example.com`,
@@ -88,7 +89,7 @@ it("applies random logs in random batch splits, with redeliveries and repeats, e
       const staged: StagedMessage[] = published.map((event, i) => ({ stream: streamName, streamSeq: i + 1, subject: "p.events", event }));
 
       const applier = createApplier({
-        pool: db.pool,
+        db,
         logger,
         rules: new RuleVersionCache(),
         stream: streamName,
@@ -105,7 +106,7 @@ it("applies random logs in random batch splits, with redeliveries and repeats, e
         const batch = staged.slice(at, at + size);
         // Redeliveries of messages staged (and maybe applied) earlier ride along with the batch.
         const again = staged.slice(0, at).filter((_, i) => t.redeliver[i]);
-        await stageMessages(db.pool, [...again, ...batch]);
+        await stageMessages(db, [...again, ...batch]);
         at += size;
         await applier.drainCampaign(campaignId, at);
       }
@@ -124,14 +125,12 @@ it("applies random logs in random batch splits, with redeliveries and repeats, e
       }));
       const expected = replayCampaign(parseRuleVersion(doc), inStreamOrder);
 
-      expect(await scoreTable(db.pool, campaignId)).toEqual(expected.rows.map(canonicalRow));
-      const log = await logOf(db.pool, campaignId);
+      expect(await scoreTable(db, campaignId)).toEqual(expected.rows.map(canonicalRow));
+      const log = await logOf(db, campaignId);
       expect(log.map((e) => e.id)).toEqual(messages.map((m) => m.event_id));
-      const { rows: ledger } = await db.pool.query<{ entry_key: string }>("SELECT entry_key FROM ledger_entry WHERE campaign_id = $1 ORDER BY id", [
-        campaignId,
-      ]);
+      const { rows: ledger } = await db.query<{ entry_key: string }>("SELECT entry_key FROM ledger_entry WHERE campaign_id = $1 ORDER BY id", [campaignId]);
       expect(ledger.map((l) => l.entry_key)).toEqual(expected.entries.map((e) => e.key));
-      const { rows: left } = await db.pool.query("SELECT count(*)::int AS n FROM event_inbox WHERE stream = $1", [streamName]);
+      const { rows: left } = await db.query("SELECT count(*)::int AS n FROM event_inbox WHERE stream = $1", [streamName]);
       expect(left[0].n).toBe(0);
     }),
     { numRuns: 15 },

@@ -1,12 +1,13 @@
 // The role the services connect as may append to and read the event log but never change it,
 // and it can still do everything the worker does.
+
+import { createDatabase, type Database } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { createTestDatabase, testUrls, uniqueName } from "@pointwise/testkit";
-import { Pool } from "pg";
-import { createApplier } from "../src/applier";
-import { stageMessages } from "../src/inbox";
-import { runNextJob } from "../src/recompute";
-import { RuleVersionCache } from "../src/rules";
+import { createApplier } from "../src/apply/inbox-drainer";
+import { stageMessages } from "../src/intake/inbox";
+import { runNextJob } from "../src/recompute/recompute-job";
+import { RuleVersionCache } from "../src/scoring/rule-version-cache";
 import { addRuleVersion, createCampaign, message, queueJob, replayed, richRules, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
@@ -14,23 +15,23 @@ const schema = uniqueName("t_worker_roles");
 const role = uniqueName("t_app_role");
 const logger = createLogger({ service: "test", level: "silent" });
 let db: Db;
-let app: Pool;
+let app: Database;
 
 beforeAll(async () => {
   db = await createTestDatabase(schema);
-  await db.pool.query(`CREATE ROLE ${role} NOLOGIN`);
+  await db.query(`CREATE ROLE ${role} NOLOGIN`);
   // What a deployment runs once the role exists (the migration does it itself for pointwise_app).
-  await db.pool.query("SELECT pointwise_grant_app_role($1)", [role]);
-  // Every connection of this pool acts as the app role.
-  app = new Pool({ connectionString: testUrls.database, max: 3, options: `-c search_path=${schema},public -c role=${role}` });
+  await db.query("SELECT pointwise_grant_app_role($1)", [role]);
+  // Every connection of this database acts as the app role.
+  app = createDatabase({ url: testUrls.database, schema, max: 3, role });
 });
 afterAll(async () => {
-  await app?.end();
-  await db.pool.query(`DROP OWNED BY ${role}`).catch(() => undefined);
+  await app?.close();
+  await db.query(`DROP OWNED BY ${role}`).catch(() => undefined);
   await db?.drop();
-  const cleanup = new Pool({ connectionString: testUrls.database, max: 1 });
+  const cleanup = createDatabase({ url: testUrls.database, max: 1 });
   await cleanup.query(`DROP ROLE IF EXISTS ${role}`);
-  await cleanup.end();
+  await cleanup.close();
 });
 
 describe("the app role", () => {
@@ -46,7 +47,7 @@ describe("the app role", () => {
     await expect(app.query("UPDATE event_log SET amount = 0")).rejects.toThrow(/permission denied for table event_log/);
     await expect(app.query("DELETE FROM event_log")).rejects.toThrow(/permission denied for table event_log/);
     await expect(app.query("TRUNCATE event_log")).rejects.toThrow(/permission denied for table event_log/);
-    const grants = await db.pool.query(
+    const grants = await db.query(
       "SELECT privilege_type FROM information_schema.role_table_grants WHERE grantee = $1 AND table_schema = $2 AND table_name = 'event_log' ORDER BY 1",
       [role, schema],
     );
@@ -55,21 +56,21 @@ describe("the app role", () => {
 
   it("runs the worker's apply and recompute transactions", async () => {
     const c = "role-0002";
-    await createCampaign(db.pool, c);
-    await addRuleVersion(db.pool, richRules(c), "active");
+    await createCampaign(db, c);
+    await addRuleVersion(db, richRules(c), "active");
     await stageMessages(app, [
       { stream: "ROLE", streamSeq: 1, subject: "r.events", event: message(c, { amount: "10" }) },
       { stream: "ROLE", streamSeq: 2, subject: "r.events", event: message(c, { amount: "20" }) },
     ]);
     const rules = new RuleVersionCache();
-    await createApplier({ pool: app, logger, rules, stream: "ROLE", batchSize: 10, maxAttempts: 3, retryDelayMs: 50, floor: async () => 2 }).runOnce();
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+    await createApplier({ db: app, logger, rules, stream: "ROLE", batchSize: 10, maxAttempts: 3, retryDelayMs: 50, floor: async () => 2 }).runOnce();
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
 
-    await addRuleVersion(db.pool, richRules(c, 2, { perUnit: "3" }));
-    await queueJob(db.pool, c, 2, "rule-activation");
-    expect(await runNextJob({ pool: app, logger, rules, chunkSize: 1, leaseMs: 60_000 })).toBe(true);
-    const { rows } = await db.pool.query("SELECT status, error FROM recompute_job WHERE campaign_id = $1", [c]);
+    await addRuleVersion(db, richRules(c, 2, { perUnit: "3" }));
+    await queueJob(db, c, 2, "rule-activation");
+    expect(await runNextJob({ db: app, logger, rules, chunkSize: 1, leaseMs: 60_000 })).toBe(true);
+    const { rows } = await db.query("SELECT status, error FROM recompute_job WHERE campaign_id = $1", [c]);
     expect(rows).toEqual([{ status: "done", error: null }]);
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c, 2, { perUnit: "3" })));
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c, 2, { perUnit: "3" })));
   });
 });

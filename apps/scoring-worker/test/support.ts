@@ -1,14 +1,10 @@
 // Shared pieces of the worker's tests: campaigns and rule versions in a test schema, bus-shaped
 // events, and the reference every test compares with: the engine's replay of the stored log.
 import { randomUUID } from "node:crypto";
-import type { Database } from "@pointwise/db";
+import type { Database, Queryable } from "@pointwise/db";
 import { type RawEvent, type RuleVersionInput, replayCampaign, type ScoreRow } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
 import Decimal from "decimal.js";
-import type { Pool, PoolClient } from "pg";
-
-/** A pool or one client of it (e.g. inside a snapshot transaction). */
-export type Queryable = Pool | PoolClient;
 
 export const SWAP = "6f1c2a4e-8d3b-4c1a-9e7f-2b5d8a9c0e11";
 export const LOGIN = "0b7e4d21-53a9-4f6c-8a10-7c3e2f9d4b22";
@@ -59,7 +55,7 @@ export function richRules(campaignId: string, version = 1, opts: { budget?: stri
 }
 
 /** Creates a project, a campaign and the two event types. */
-export async function createCampaign(pool: Pool, campaignId: string): Promise<void> {
+export async function createCampaign(pool: Queryable, campaignId: string): Promise<void> {
   const { rows } = await pool.query<{ id: string }>("INSERT INTO project(name) VALUES ('test') RETURNING id");
   await pool.query(
     `INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ($1, $2, 'Test', '{"xp": "Experience", "gems": "Gems"}', 'xp')`,
@@ -75,7 +71,7 @@ export async function createCampaign(pool: Pool, campaignId: string): Promise<vo
 }
 
 /** Stores a rule version row (as admin-api does); `active` makes it the version in force right away. */
-export async function addRuleVersion(pool: Pool, rules: RuleVersionInput, status: "draft" | "active" = "draft"): Promise<void> {
+export async function addRuleVersion(pool: Queryable, rules: RuleVersionInput, status: "draft" | "active" = "draft"): Promise<void> {
   await pool.query(
     `INSERT INTO rule_version(campaign_id, version, document, status, activated_at) VALUES ($1, $2, $3, $4, CASE WHEN $4 = 'active' THEN now() END)`,
     [rules.campaignId, rules.version, JSON.stringify(rules), status],
@@ -83,7 +79,7 @@ export async function addRuleVersion(pool: Pool, rules: RuleVersionInput, status
 }
 
 /** Queues a recompute job the way admin-api does on activation or identity link. */
-export async function queueJob(pool: Pool, campaignId: string, version: number, reason: "rule-activation" | "identity-link"): Promise<string> {
+export async function queueJob(pool: Queryable, campaignId: string, version: number, reason: "rule-activation" | "identity-link"): Promise<string> {
   const { rows } = await pool.query<{ id: string }>(
     `INSERT INTO recompute_job(campaign_id, rule_version, reason, status, events_total)
      SELECT $1, $2, $3, 'queued', count(*) FROM event_log WHERE campaign_id = $1 RETURNING id`,
@@ -173,7 +169,7 @@ export async function scoreTable(pool: Queryable, campaignId: string): Promise<S
 /** What a full replay of the stored log under `rules` gives, in the same form as scoreTable. */
 export async function replayed(db: Database, campaignId: string, rules: RuleVersionInput): Promise<ScoreRow[]> {
   const { parseRuleVersion } = await import("@pointwise/rules");
-  return replayCampaign(parseRuleVersion(rules), await logOf(db.pool, campaignId)).rows.map(canonicalRow);
+  return replayCampaign(parseRuleVersion(rules), await logOf(db, campaignId)).rows.map(canonicalRow);
 }
 
 /**
@@ -182,7 +178,7 @@ export async function replayed(db: Database, campaignId: string, rules: RuleVers
  */
 export async function ledgerBesideReplay(db: Database, campaignId: string, rules: RuleVersionInput): Promise<{ ledger: string[]; replay: string[] }> {
   const { parseRuleVersion } = await import("@pointwise/rules");
-  const { rows } = await db.pool.query<{ entry_key: string }>("SELECT entry_key FROM ledger_entry WHERE campaign_id = $1 ORDER BY id", [campaignId]);
-  const replay = replayCampaign(parseRuleVersion(rules), await logOf(db.pool, campaignId));
+  const { rows } = await db.query<{ entry_key: string }>("SELECT entry_key FROM ledger_entry WHERE campaign_id = $1 ORDER BY id", [campaignId]);
+  const replay = replayCampaign(parseRuleVersion(rules), await logOf(db, campaignId));
   return { ledger: rows.map((r) => r.entry_key), replay: replay.entries.map((e) => e.key) };
 }

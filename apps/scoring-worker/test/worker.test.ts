@@ -5,7 +5,7 @@ import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
 import { createTestBus, createTestDatabase, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
 import { loadEnv } from "../src/env";
-import type { RecomputeJob } from "../src/recompute";
+import type { RecomputeJob } from "../src/recompute/recompute-job";
 import { startWorker, type Worker } from "../src/worker";
 import { addRuleVersion, canonicalRow, createCampaign, logOf, message, queueJob, replayed, richRules, scoreTable } from "./support";
 
@@ -45,7 +45,7 @@ async function stopAll(): Promise<void> {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
 }
 
-const logged = async (c: string) => Number((await db.pool.query("SELECT count(*) AS n FROM event_log WHERE campaign_id = $1", [c])).rows[0].n);
+const logged = async (c: string) => Number((await db.query("SELECT count(*) AS n FROM event_log WHERE campaign_id = $1", [c])).rows[0].n);
 
 async function publishAll(events: RawEventMessage[]): Promise<void> {
   for (const e of events) await bus.publishRawEvent(e, e.event_id);
@@ -71,26 +71,26 @@ function collect(campaignId: string): unknown[] {
 describe("the scoring worker", () => {
   it("applies published events and announces the change on <namespace>.scores.<campaign_id>", async () => {
     const c = "wrkr-0001";
-    await createCampaign(db.pool, c);
-    await addRuleVersion(db.pool, richRules(c), "active");
+    await createCampaign(db, c);
+    await addRuleVersion(db, richRules(c), "active");
     const changes = collect(c);
     await start();
     const events = traffic(c, 20, 0);
     await publishAll(events);
     await waitUntil(async () => (await logged(c)) === 20, 15_000, "20 events logged");
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
     await waitUntil(() => changes.length > 0, 5000, "a score change message");
     expect(changes[0]).toMatchObject({ v: 1, campaign_id: c, reason: "events", rule_version: 1 });
     const named = new Set(changes.flatMap((m) => (m as { user_ids: string[] }).user_ids));
-    const users = new Set((await scoreTable(db.pool, c)).map((r) => r.userId));
+    const users = new Set((await scoreTable(db, c)).map((r) => r.userId));
     expect(named).toEqual(users);
     await stopAll();
   });
 
   it("dead-letters an undecodable message at once and events PostgreSQL refuses after MAX_DELIVER attempts, applying the events around them", async () => {
     const c = "wrkr-0002";
-    await createCampaign(db.pool, c);
-    await addRuleVersion(db.pool, richRules(c), "active");
+    await createCampaign(db, c);
+    await addRuleVersion(db, richRules(c), "active");
     await start({ MAX_DELIVER: "3" });
     const before = traffic(c, 5, 100);
     // Valid raw events that PostgreSQL refuses: a NUL in a text (fails staging), an amount beyond NUMERIC(48,18) (fails applying).
@@ -101,9 +101,9 @@ describe("the scoring worker", () => {
     await bus.publishBytes(bus.names.eventSubject(c), "{not json");
     await publishAll([unstageable, poison, ...after]);
     await waitUntil(async () => (await logged(c)) === 10, 15_000, "the 10 good events logged");
-    const log = await logOf(db.pool, c);
+    const log = await logOf(db, c);
     expect(log.map((e) => e.id)).toEqual([...before, ...after].map((e) => e.event_id));
-    const { rows } = await db.pool.query("SELECT payload, error, deliveries FROM dead_letter WHERE stream = $1 ORDER BY stream_seq", [bus.names.eventsStream]);
+    const { rows } = await db.query("SELECT payload, error, deliveries FROM dead_letter WHERE stream = $1 ORDER BY stream_seq", [bus.names.eventsStream]);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatchObject({ payload: "{not json", error: "message is not JSON" });
     expect(JSON.parse(rows[1].payload)).toEqual(unstageable);
@@ -112,16 +112,16 @@ describe("the scoring worker", () => {
     expect(JSON.parse(rows[2].payload)).toEqual(poison);
     expect(rows[2]).toMatchObject({ deliveries: 3 });
     expect(rows[2].error).toMatch(/numeric field overflow/);
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
     await stopAll();
   });
 
   it("activates a rule version while events keep flowing: old scores until the switch, then a replay under the new version", async () => {
     const c = "wrkr-0003";
-    await createCampaign(db.pool, c);
+    await createCampaign(db, c);
     const v1 = richRules(c);
     const v2 = richRules(c, 2, { perUnit: "2.25" });
-    await addRuleVersion(db.pool, v1, "active");
+    await addRuleVersion(db, v1, "active");
     let paused: ((job: RecomputeJob) => void) | undefined;
     const reachedPause = new Promise<RecomputeJob>((resolve) => {
       paused = resolve;
@@ -141,43 +141,41 @@ describe("the scoring worker", () => {
     await publishAll(traffic(c, 100, 0));
     await waitUntil(async () => (await logged(c)) === 100, 20_000, "100 events logged");
 
-    await addRuleVersion(db.pool, v2);
-    const jobId = await queueJob(db.pool, c, 2, "rule-activation");
+    await addRuleVersion(db, v2);
+    const jobId = await queueJob(db, c, 2, "rule-activation");
     const job = await reachedPause;
     expect(job.eventsDone).toBe("25");
-    const { rows: progress } = await db.pool.query("SELECT status, events_done::int, events_total::int FROM recompute_job WHERE id = $1", [jobId]);
+    const { rows: progress } = await db.query("SELECT status, events_done::int, events_total::int FROM recompute_job WHERE id = $1", [jobId]);
     expect(progress[0]).toEqual({ status: "running", events_done: 25, events_total: 100 });
 
     // Traffic goes on while the job is paused mid-way; it is applied under the old version.
     await publishAll(traffic(c, 40, 100));
     await waitUntil(async () => (await logged(c)) === 140, 20_000, "140 events logged");
-    const snapshot = await db.pool.connect();
-    try {
-      await snapshot.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
-      const served = await scoreTable(snapshot, c);
-      const log = await logOf(snapshot, c);
-      expect(log).toHaveLength(140);
-      expect(served).toEqual(replayCampaign(parseRuleVersion(v1), log).rows.map(canonicalRow));
-      await snapshot.query("COMMIT");
-    } finally {
-      snapshot.release();
-    }
+    await db.transaction(
+      async (snapshot) => {
+        const served = await scoreTable(snapshot, c);
+        const log = await logOf(snapshot, c);
+        expect(log).toHaveLength(140);
+        expect(served).toEqual(replayCampaign(parseRuleVersion(v1), log).rows.map(canonicalRow));
+      },
+      { isolation: "repeatable read" },
+    );
 
     release();
     await publishAll(traffic(c, 30, 140));
     await waitUntil(
-      async () => (await db.pool.query("SELECT status FROM recompute_job WHERE id = $1", [jobId])).rows[0].status === "done" && (await logged(c)) === 170,
+      async () => (await db.query("SELECT status FROM recompute_job WHERE id = $1", [jobId])).rows[0].status === "done" && (await logged(c)) === 170,
       20_000,
       "the switch and 170 events logged",
     );
     // Events applied after the switch are scored under v2 as well.
     await waitUntil(
-      async () => (await db.pool.query("SELECT count(*)::int AS n FROM event_inbox WHERE campaign_id = $1", [c])).rows[0].n === 0,
+      async () => (await db.query("SELECT count(*)::int AS n FROM event_inbox WHERE campaign_id = $1", [c])).rows[0].n === 0,
       5000,
       "an empty inbox",
     );
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, v2));
-    const { rows: versions } = await db.pool.query("SELECT version, status FROM rule_version WHERE campaign_id = $1 ORDER BY version", [c]);
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, v2));
+    const { rows: versions } = await db.query("SELECT version, status FROM rule_version WHERE campaign_id = $1 ORDER BY version", [c]);
     expect(versions).toEqual([
       { version: 1, status: "superseded" },
       { version: 2, status: "active" },
@@ -188,8 +186,8 @@ describe("the scoring worker", () => {
 
   it("stops cleanly mid-flow and a restarted worker picks up where it left off", async () => {
     const c = "wrkr-0004";
-    await createCampaign(db.pool, c);
-    await addRuleVersion(db.pool, richRules(c), "active");
+    await createCampaign(db, c);
+    await addRuleVersion(db, richRules(c), "active");
     const first = await start({ BATCH_SIZE: "10", APPLY_BATCH_SIZE: "7" });
     const events = traffic(c, 150, 1000);
     const publishing = publishAll(events);
@@ -201,8 +199,8 @@ describe("the scoring worker", () => {
     await start({ BATCH_SIZE: "10", APPLY_BATCH_SIZE: "7" });
     await waitUntil(async () => (await logged(c)) === 150, 20_000, "all 150 events logged");
     expect(partial).toBeLessThanOrEqual(150);
-    expect((await logOf(db.pool, c)).map((e) => e.id)).toEqual(events.map((e) => e.event_id));
-    expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
+    expect((await logOf(db, c)).map((e) => e.id)).toEqual(events.map((e) => e.event_id));
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
     await stopAll();
   });
 });

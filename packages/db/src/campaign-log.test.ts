@@ -12,16 +12,16 @@ let db: Database;
 
 beforeAll(async () => {
   db = createDatabase({ url, schema, max: 4 });
-  await migrate(db.pool, schema);
+  await migrate(db, schema);
 });
 afterAll(async () => {
-  await dropSchema(db.pool, schema);
+  await dropSchema(db, schema);
   await db.close();
 });
 
 /** Gives an identity to a user, as the scoring worker (or an operator's link) leaves it. */
 async function ownIdentity(campaignId: string, accountId: string, userId: string): Promise<void> {
-  await db.pool.query(
+  await db.query(
     `INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, 'EMAIL', $3)
      ON CONFLICT (campaign_id, identity_type, account_id) DO UPDATE SET user_id = excluded.user_id`,
     [campaignId, userId, accountId],
@@ -34,7 +34,7 @@ async function logEvent(
   e: { userId: string; accountId: string; amount: string; receivedAt: string; referrerId?: string },
 ): Promise<{ id: string; seq: string }> {
   const id = randomUUID();
-  const { rows } = await db.pool.query<{ seq: string }>(
+  const { rows } = await db.query<{ seq: string }>(
     `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, received_at, referrer_id)
      VALUES ($1, $2, $3, $4, 'EMAIL', $5, $6, $7, $8) RETURNING seq::text`,
     [id, campaignId, REG_EVENT, e.userId, e.accountId, e.amount, e.receivedAt, e.referrerId ?? null],
@@ -63,7 +63,7 @@ describe("readCampaignLog", () => {
 
   it("reads one campaign's events in log order as the engine's input", async () => {
     const event = (i: number) => ({ id: logged[i]?.id, seq: logged[i]?.seq, campaignId: CAMPAIGN, regEventId: REG_EVENT, identityType: "EMAIL" });
-    expect(await readCampaignLog(db.pool, CAMPAIGN)).toEqual([
+    expect(await readCampaignLog(db, CAMPAIGN)).toEqual([
       { ...event(0), userId: alice, amount: "10.5", occurredAt: "2026-01-01T00:00:00.000Z", referrerId: null },
       { ...event(2), userId: alice, amount: "3", occurredAt: "2026-01-01T00:00:02.123Z", referrerId: referrer },
       { ...event(3), userId: alice, amount: "0.000000000000000001", occurredAt: "2026-01-01T00:00:03.000Z", referrerId: null },
@@ -71,32 +71,32 @@ describe("readCampaignLog", () => {
   });
 
   it("gives an event of a linked identity to the identity's current user and keeps its stored referrer", async () => {
-    const events = await readCampaignLog(db.pool, CAMPAIGN);
+    const events = await readCampaignLog(db, CAMPAIGN);
     const bobs = events.find((e) => e.id === logged[2]?.id);
     expect(bobs).toMatchObject({ userId: alice, referrerId: referrer });
   });
 
   it("trims trailing zeros from amounts, as the live path scores them", async () => {
-    const events = await readCampaignLog(db.pool, CAMPAIGN);
+    const events = await readCampaignLog(db, CAMPAIGN);
     expect(events.map((e) => e.amount)).toEqual(["10.5", "3", "0.000000000000000001"]);
   });
 
   it("pages through the log after a seq, at most limit events at a time", async () => {
-    const all = (await readCampaignLog(db.pool, CAMPAIGN)).map((e) => e.seq);
-    const first = await readCampaignLog(db.pool, CAMPAIGN, { limit: 2 });
+    const all = (await readCampaignLog(db, CAMPAIGN)).map((e) => e.seq);
+    const first = await readCampaignLog(db, CAMPAIGN, { limit: 2 });
     expect(first.map((e) => e.seq)).toEqual(all.slice(0, 2));
-    const rest = await readCampaignLog(db.pool, CAMPAIGN, { afterSeq: first.at(-1)?.seq as string, limit: 2 });
+    const rest = await readCampaignLog(db, CAMPAIGN, { afterSeq: first.at(-1)?.seq as string, limit: 2 });
     expect(rest.map((e) => e.seq)).toEqual(all.slice(2));
-    expect(await readCampaignLog(db.pool, CAMPAIGN, { afterSeq: all.at(-1) as string, limit: 2 })).toEqual([]);
+    expect(await readCampaignLog(db, CAMPAIGN, { afterSeq: all.at(-1) as string, limit: 2 })).toEqual([]);
   });
 
   it("keeps the logged user of an event whose identity has no row", async () => {
     const stranger = randomUUID();
-    const other = await readCampaignLog(db.pool, OTHER_CAMPAIGN);
+    const other = await readCampaignLog(db, OTHER_CAMPAIGN);
     expect(other).toHaveLength(1);
     expect(other[0]?.userId).toBe(alice);
     const orphan = await logEvent(OTHER_CAMPAIGN, { userId: stranger, accountId: "nobody@example.com", amount: "2", receivedAt: "2026-01-01T00:00:04.000Z" });
-    const after = await readCampaignLog(db.pool, OTHER_CAMPAIGN, { afterSeq: other[0]?.seq as string });
+    const after = await readCampaignLog(db, OTHER_CAMPAIGN, { afterSeq: other[0]?.seq as string });
     expect(after).toEqual([expect.objectContaining({ id: orphan.id, userId: stranger })]);
   });
 });

@@ -1,18 +1,36 @@
+// The database handle an app holds: Prisma for the ORM, and named operations for set-based SQL.
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import type { Pool } from "pg";
+import { copyIn } from "./copy-text";
+import { mapDbErrors } from "./errors";
 import { createPool, type PoolOptions } from "./pool";
+import type { Queryable, QueryResult, Row } from "./statement-queue";
+import { type IsolationLevel, runTransaction, type Transaction } from "./transaction";
 
 export { Prisma, PrismaClient } from "@prisma/client";
 
-/** The database handles an app needs: a pg pool for set-based SQL and Prisma for everything else. */
-export interface Database {
-  pool: Pool;
+/** The database an app uses: Prisma for the ORM, and SQL statements, COPY and transactions whose failures are typed errors. */
+export interface Database extends Queryable {
   prisma: PrismaClient;
   schema: string;
+  /** Runs `COPY ... FROM STDIN` of `data` (rows in COPY's text format) on a connection of its own, outside any transaction. */
+  copy(statement: string, data: string): Promise<number>;
+  /** Runs `fn` in one transaction: COMMIT when it returns, ROLLBACK when it throws. */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: { isolation?: IsolationLevel }): Promise<T>;
   /** True when a trivial query answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+// The pool behind each Database, for the migration runner in this package only: apps get no raw client.
+const pools = new WeakMap<Database, Pool>();
+
+/** The pool behind a Database (for this package's own plumbing, e.g. migrations). */
+export function poolOf(db: Database): Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error("not a Database created by createDatabase");
+  return pool;
 }
 
 /** Opens one pool and a Prisma client on top of it (no second pool, one search_path). */
@@ -22,10 +40,19 @@ export function createDatabase(options: PoolOptions): Database {
   // The pool has no 'error' listener by default: an idle client dropped by the server would crash the process.
   pool.on("error", () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
-  return {
-    pool,
+  const db: Database = {
     prisma,
     schema,
+    query: <R extends Row = Row>(text: string, values?: unknown[]): Promise<QueryResult<R>> => mapDbErrors(pool.query<R>(text, values)),
+    async copy(statement, data) {
+      const client = await mapDbErrors(pool.connect());
+      try {
+        return await mapDbErrors(copyIn(client, statement, data));
+      } finally {
+        client.release();
+      }
+    },
+    transaction: (fn, opts) => runTransaction(pool, fn, opts?.isolation),
     async ping() {
       try {
         await pool.query("SELECT 1");
@@ -39,4 +66,6 @@ export function createDatabase(options: PoolOptions): Database {
       await pool.end();
     },
   };
+  pools.set(db, pool);
+  return db;
 }

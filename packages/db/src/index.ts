@@ -1,6 +1,19 @@
-export { type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
+export { type LoggedEvent, type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
 export { createDatabase, type Database, Prisma, PrismaClient } from "./client";
-export { lockCampaign, tryLockCampaign } from "./locks";
-export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, readMigrations } from "./migrate";
-export { createPool, type PoolOptions, quoteSchema } from "./pool";
-export { withTransaction } from "./tx";
+export { copyField, copyRow } from "./copy-text";
+export {
+  DatabaseError,
+  DbBusyError,
+  DbConnectionError,
+  type DbError,
+  type DbErrorOptions,
+  InvalidValueError,
+  isDbError,
+  SerializationError,
+  toDbError,
+  UniqueConstraintError,
+} from "./errors";
+export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
+export { type PoolOptions, quoteSchema } from "./pool";
+export type { Queryable, QueryResult, Row, StatementQueue } from "./statement-queue";
+export type { IsolationLevel, Transaction } from "./transaction";

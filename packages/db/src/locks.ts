@@ -1,3 +1,4 @@
+// Campaign-scoped advisory locks that last until the transaction ends; reached through a Transaction.
 import type { PoolClient } from "pg";
 
 // Advisory locks are per database, not per schema: the schema is part of the key so deployments

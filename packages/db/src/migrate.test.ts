@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createDatabase, type Database } from "./client";
-import { dropSchema, MIGRATIONS_DIR, migrate, readMigrations } from "./migrate";
+import { dropSchema, MIGRATIONS_DIR, migrate, migrateSchema, readMigrations } from "./migrate";
 
 const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `t_migrate_${process.pid}_${Date.now().toString(36)}`;
@@ -21,8 +21,8 @@ beforeAll(() => {
   db = createDatabase({ url, schema, max: 4 });
 });
 afterAll(async () => {
-  await dropSchema(db.pool, schema);
-  await dropSchema(db.pool, `${schema}_b`);
+  await dropSchema(db, schema);
+  await dropSchema(db, `${schema}_b`);
   await db.close();
   for (const dir of copies) await rm(dir, { recursive: true, force: true });
 });
@@ -30,49 +30,58 @@ afterAll(async () => {
 describe("migrate", () => {
   it("applies every migration once and is a no-op the second time", async () => {
     const all = (await readMigrations()).map((m) => m.name);
-    const first = await migrate(db.pool, schema);
+    const first = await migrate(db, schema);
     expect(first.applied).toEqual(all);
-    const second = await migrate(db.pool, schema);
+    const second = await migrate(db, schema);
     expect(second.applied).toEqual([]);
     expect(second.alreadyApplied).toEqual(all);
   });
 
   it("lets concurrent runners wait for each other instead of racing", async () => {
     const other = `${schema}_b`;
-    const results = await Promise.all([migrate(db.pool, other), migrate(db.pool, other), migrate(db.pool, other)]);
+    const results = await Promise.all([migrate(db, other), migrate(db, other), migrate(db, other)]);
     const appliedCounts = results.map((r) => r.applied.length).sort();
     const total = (await readMigrations()).length;
     expect(appliedCounts).toEqual([0, 0, total]);
+  });
+
+  it("migrates a schema from connection options alone, as the offline runner does", async () => {
+    const other = `${schema}_c`;
+    try {
+      const result = await migrateSchema({ url, schema: other });
+      expect(result.applied).toEqual((await readMigrations()).map((m) => m.name));
+    } finally {
+      await dropSchema(db, other);
+    }
   });
 
   it("refuses to run when an applied migration was edited", async () => {
     const dir = await copyOfMigrations();
     const [firstName] = (await readMigrations(dir)).map((m) => m.name);
     await writeFile(path.join(dir, String(firstName), "migration.sql"), "SELECT 1;");
-    await expect(migrate(db.pool, schema, dir)).rejects.toMatchObject({ code: "migration-changed" });
+    await expect(migrate(db, schema, dir)).rejects.toMatchObject({ code: "migration-changed" });
   });
 
   it("rolls back a failing migration and records nothing for it", async () => {
     const dir = await copyOfMigrations();
     await mkdir(path.join(dir, "99999999999999_broken"));
     await writeFile(path.join(dir, "99999999999999_broken", "migration.sql"), 'CREATE TABLE "half_done"(id int); SELECT no_such_function();');
-    await expect(migrate(db.pool, schema, dir)).rejects.toMatchObject({ code: "migration-failed" });
-    const tables = await db.pool.query("SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'half_done'", [schema]);
+    await expect(migrate(db, schema, dir)).rejects.toMatchObject({ code: "migration-failed" });
+    const tables = await db.query("SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'half_done'", [schema]);
     expect(tables.rowCount).toBe(0);
   });
 
   it("keeps the event log append-only: UPDATE, DELETE and TRUNCATE fail", async () => {
-    const { pool } = db;
-    await pool.query(`INSERT INTO project(id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p')`);
-    await pool.query(
+    await db.query(`INSERT INTO project(id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p')`);
+    await db.query(
       `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, received_at)
        VALUES ('00000000-0000-4000-8000-0000000000e1', 'ab12-cd34', '00000000-0000-4000-8000-0000000000a1',
                '00000000-0000-4000-8000-0000000000b1', 'EMAIL', 'a@b.co', 1.5, now())`,
     );
-    await expect(pool.query("UPDATE event_log SET amount = 0")).rejects.toThrow(/append-only: UPDATE/);
-    await expect(pool.query("DELETE FROM event_log")).rejects.toThrow(/append-only: DELETE/);
-    await expect(pool.query("TRUNCATE event_log")).rejects.toThrow(/append-only: TRUNCATE/);
-    const { rows } = await pool.query("SELECT amount FROM event_log");
+    await expect(db.query("UPDATE event_log SET amount = 0")).rejects.toThrow(/append-only: UPDATE/);
+    await expect(db.query("DELETE FROM event_log")).rejects.toThrow(/append-only: DELETE/);
+    await expect(db.query("TRUNCATE event_log")).rejects.toThrow(/append-only: TRUNCATE/);
+    const { rows } = await db.query("SELECT amount FROM event_log");
     expect(rows).toEqual([{ amount: "1.500000000000000000" }]);
   });
 
@@ -80,7 +89,7 @@ describe("migrate", () => {
     const project = await db.prisma.project.create({ data: { name: "Prisma works" } });
     const found = await db.prisma.project.findUnique({ where: { id: project.id } });
     expect(found?.name).toBe("Prisma works");
-    const { rows } = await db.pool.query("SELECT name FROM project WHERE id = $1", [project.id]);
-    expect(rows[0].name).toBe("Prisma works");
+    const { rows } = await db.query("SELECT name FROM project WHERE id = $1", [project.id]);
+    expect(rows[0]?.name).toBe("Prisma works");
   });
 });

@@ -1,9 +1,12 @@
+// Applies the SQL migrations to a schema, once each, in order, under a lock.
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { BaseError } from "@pointwise/errors";
 import type { Pool } from "pg";
-import { quoteSchema } from "./pool";
+import { type Database, poolOf } from "./client";
+import { mapDbErrors } from "./errors";
+import { createPool, type PoolOptions, quoteSchema } from "./pool";
 
 /** The folder of SQL migrations in Prisma's layout: `<name>/migration.sql`. */
 export const MIGRATIONS_DIR = path.join(__dirname, "..", "prisma", "migrations");
@@ -41,10 +44,24 @@ export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
  * concurrent starters wait instead of racing. A changed checksum of an applied migration is an error:
  * migrations are history and are never edited, only added.
  */
-export async function migrate(pool: Pool, schema = "public", dir: string = MIGRATIONS_DIR): Promise<MigrateResult> {
+export async function migrate(db: Database, schema: string = db.schema, dir: string = MIGRATIONS_DIR): Promise<MigrateResult> {
+  return migrateOn(poolOf(db), schema, dir);
+}
+
+/** Connects with `options` (one connection), applies pending migrations to its schema, and disconnects: the offline migration runner. */
+export async function migrateSchema(options: PoolOptions, dir: string = MIGRATIONS_DIR): Promise<MigrateResult> {
+  const pool = createPool({ ...options, max: 1 });
+  try {
+    return await migrateOn(pool, options.schema ?? "public", dir);
+  } finally {
+    await pool.end();
+  }
+}
+
+async function migrateOn(pool: Pool, schema: string, dir: string): Promise<MigrateResult> {
   const quoted = quoteSchema(schema);
   const migrations = await readMigrations(dir);
-  const client = await pool.connect();
+  const client = await mapDbErrors(pool.connect());
   const result: MigrateResult = { applied: [], alreadyApplied: [] };
   try {
     await client.query("SELECT pg_advisory_lock(hashtext($1))", [`pointwise-migrate:${schema}`]);
@@ -82,7 +99,7 @@ export async function migrate(pool: Pool, schema = "public", dir: string = MIGRA
   }
 }
 
-/** Drops a schema and everything in it; for tests and throwaway deployments only. */
-export async function dropSchema(pool: Pool, schema: string): Promise<void> {
-  await pool.query(`DROP SCHEMA IF EXISTS ${quoteSchema(schema)} CASCADE`);
+/** Drops a schema (the database's own by default) and everything in it; for tests and throwaway deployments only. */
+export async function dropSchema(db: Database, schema: string = db.schema): Promise<void> {
+  await db.query(`DROP SCHEMA IF EXISTS ${quoteSchema(schema)} CASCADE`);
 }

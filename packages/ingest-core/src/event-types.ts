@@ -26,7 +26,7 @@ export function createEventTypeLookup(db: Database, ttlMs: number): EventTypeLoo
       if (missing.length === 0) return result;
       let found: Set<string>;
       try {
-        const { rows } = await db.pool.query<{ id: string }>(
+        const { rows } = await db.query<{ id: string }>(
           "SELECT id::text AS id FROM event_type WHERE campaign_id = $1 AND id = ANY($2::uuid[]) AND retired_at IS NULL",
           [campaignId, missing],
         );

@@ -65,13 +65,13 @@ describe("Idempotency-Key store (PostgreSQL)", () => {
     const owner = await store.claim(s.campaignId, "k5", fp, 1);
     if (owner.kind !== "owner") throw new Error("expected owner");
     await owner.complete('"first"');
-    await s.db.pool.query("UPDATE idempotency_key SET created_at = now() - interval '25 hours' WHERE key = 'k5'");
+    await s.db.query("UPDATE idempotency_key SET created_at = now() - interval '25 hours' WHERE key = 'k5'");
     const fresh = await store.claim(s.campaignId, "k5", requestFingerprint("earn-event", "api", "another body"), 1);
     expect(fresh.kind).toBe("owner");
     expect(fresh.kind === "owner" && fresh.eventIds).not.toEqual(owner.eventIds);
-    await s.db.pool.query("UPDATE idempotency_key SET created_at = now() - interval '25 hours' WHERE key = 'k5'");
+    await s.db.query("UPDATE idempotency_key SET created_at = now() - interval '25 hours' WHERE key = 'k5'");
     expect(await store.purge()).toBe(1);
-    const { rowCount } = await s.db.pool.query("SELECT 1 FROM idempotency_key WHERE key = 'k5'");
+    const { rowCount } = await s.db.query("SELECT 1 FROM idempotency_key WHERE key = 'k5'");
     expect(rowCount).toBe(0);
   });
 

@@ -73,7 +73,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function createIdempotencyStore(db: Database, options: IdempotencyOptions): IdempotencyStore {
   const ttlMs = options.ttlMs ?? IDEMPOTENCY_TTL_MS;
-  const { pool } = db;
 
   function owner(campaignId: string, key: string, fingerprint: string, row: ClaimRow): Claim {
     return {
@@ -81,7 +80,7 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
       eventIds: row.event_ids,
       receivedAt: row.received_at.toISOString(),
       async complete(response) {
-        await pool
+        await db
           .query(
             `UPDATE idempotency_key SET status = 'done', response = $4, completed_at = now(), lease_until = NULL
               WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3`,
@@ -92,7 +91,7 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
           });
       },
       async release() {
-        await pool.query("UPDATE idempotency_key SET lease_until = now() WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending'", [
+        await db.query("UPDATE idempotency_key SET lease_until = now() WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending'", [
           campaignId,
           key,
           fingerprint,
@@ -104,7 +103,7 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
   async function attempt(campaignId: string, key: string, fingerprint: string, count: number): Promise<Claim | "wait"> {
     const ids = Array.from({ length: count }, () => newEventId());
     // A new key, or one whose record is older than the ttl: this request owns it.
-    const inserted = await pool.query<ClaimRow>(
+    const inserted = await db.query<ClaimRow>(
       `INSERT INTO idempotency_key AS k (campaign_id, key, fingerprint, event_ids, received_at, status, lease_until, created_at)
        VALUES ($1, $2, $3, $4::uuid[], now(), 'pending', now() + make_interval(secs => $5), now())
        ON CONFLICT (campaign_id, key) DO UPDATE
@@ -117,7 +116,7 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
     if (inserted.rows[0]) return owner(campaignId, key, fingerprint, inserted.rows[0]);
 
     // The same request whose earlier attempt failed or died: take it over with the ids it was given.
-    const taken = await pool.query<ClaimRow>(
+    const taken = await db.query<ClaimRow>(
       `UPDATE idempotency_key SET lease_until = now() + make_interval(secs => $4)
         WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending' AND lease_until <= now()
        RETURNING event_ids::text[] AS event_ids, received_at`,
@@ -125,7 +124,7 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
     );
     if (taken.rows[0]) return owner(campaignId, key, fingerprint, taken.rows[0]);
 
-    const { rows } = await pool.query<{ fingerprint: string; status: string; response: string | null }>(
+    const { rows } = await db.query<{ fingerprint: string; status: string; response: string | null }>(
       "SELECT fingerprint, status, response FROM idempotency_key WHERE campaign_id = $1 AND key = $2",
       [campaignId, key],
     );
@@ -154,7 +153,7 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
       }
     },
     async purge() {
-      const { rowCount } = await pool.query("DELETE FROM idempotency_key WHERE created_at < now() - make_interval(secs => $1)", [ttlMs / 1000]);
+      const { rowCount } = await db.query("DELETE FROM idempotency_key WHERE created_at < now() - make_interval(secs => $1)", [ttlMs / 1000]);
       return rowCount ?? 0;
     },
   };

@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 const lastUsed = async (id: string) =>
-  (await s.db.pool.query<{ last_used_at: Date | null }>("SELECT last_used_at FROM api_key WHERE id = $1", [id])).rows[0]?.last_used_at ?? null;
+  (await s.db.query<{ last_used_at: Date | null }>("SELECT last_used_at FROM api_key WHERE id = $1", [id])).rows[0]?.last_used_at ?? null;
 
 describe("API key resolver", () => {
   it("resolves a key to its campaign and refuses malformed, unknown and revoked keys alike", async () => {
@@ -27,17 +27,13 @@ describe("API key resolver", () => {
     expect(forged).not.toBe(s.key);
     expect(await keys.resolve(forged)).toBeNull();
     const revoked = generateApiKey();
-    await s.db.pool.query("INSERT INTO api_key(campaign_id, prefix, hash, revoked_at) VALUES ($1, $2, $3, now())", [
-      s.campaignId,
-      revoked.prefix,
-      revoked.hash,
-    ]);
+    await s.db.query("INSERT INTO api_key(campaign_id, prefix, hash, revoked_at) VALUES ($1, $2, $3, now())", [s.campaignId, revoked.prefix, revoked.hash]);
     expect(await keys.resolve(revoked.key)).toBeNull();
   });
 
   it("trusts a cached answer for its ttl, so a revocation takes effect within it", async () => {
     const fresh = generateApiKey();
-    const { rows } = await s.db.pool.query<{ id: string }>("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ($1, $2, $3) RETURNING id", [
+    const { rows } = await s.db.query<{ id: string }>("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ($1, $2, $3) RETURNING id", [
       s.campaignId,
       fresh.prefix,
       fresh.hash,
@@ -45,17 +41,17 @@ describe("API key resolver", () => {
     const cached = createKeyResolver(s.db, { ttlMs: 60_000, touchIntervalMs: 60_000, logger: s.logger });
     const uncached = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
     expect(await cached.resolve(fresh.key)).not.toBeNull();
-    await s.db.pool.query("UPDATE api_key SET revoked_at = now() WHERE id = $1", [rows[0]?.id]);
+    await s.db.query("UPDATE api_key SET revoked_at = now() WHERE id = $1", [rows[0]?.id]);
     expect(await cached.resolve(fresh.key)).not.toBeNull();
     expect(await uncached.resolve(fresh.key)).toBeNull();
   });
 
   it("flags the key of an archived campaign", async () => {
-    await s.db.pool.query(
+    await s.db.query(
       "INSERT INTO campaign(id, project_id, name, currencies, primary_currency, archived_at) VALUES ('arch-0009', '00000000-0000-4000-8000-0000000000c1', 'a', '{}', 'xp', now())",
     );
     const key = generateApiKey();
-    await s.db.pool.query("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ('arch-0009', $1, $2)", [key.prefix, key.hash]);
+    await s.db.query("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ('arch-0009', $1, $2)", [key.prefix, key.hash]);
     const keys = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
     expect((await keys.resolve(key.key))?.archived).toBe(true);
   });
@@ -64,7 +60,7 @@ describe("API key resolver", () => {
     const keys = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 1000, logger: s.logger });
     const owner = await keys.resolve(s.key);
     if (owner === null) throw new Error("key should resolve");
-    await s.db.pool.query("UPDATE api_key SET last_used_at = NULL WHERE id = $1", [s.keyId]);
+    await s.db.query("UPDATE api_key SET last_used_at = NULL WHERE id = $1", [s.keyId]);
     keys.markUsed(owner);
     let first: Date | null = null;
     for (let i = 0; i < 100 && first === null; i++) {

@@ -56,7 +56,7 @@ export function createKeyResolver(db: Database, options: KeyResolverOptions): Ke
       if (hit !== undefined) return hit;
       let rows: KeyRow[];
       try {
-        ({ rows } = await db.pool.query<KeyRow>(
+        ({ rows } = await db.query<KeyRow>(
           `SELECT k.id, k.campaign_id, k.hash, (c.archived_at IS NOT NULL) AS archived
              FROM api_key k JOIN campaign c ON c.id = k.campaign_id
             WHERE k.prefix = $1 AND k.revoked_at IS NULL`,
@@ -77,12 +77,10 @@ export function createKeyResolver(db: Database, options: KeyResolverOptions): Ke
       touched.set(owner.keyId, now);
       // Other replicas touch the same key too; the WHERE keeps it to one write per interval overall
       // as far as the clock allows, and a lost write only makes last_used_at a little older.
-      db.pool
-        .query("UPDATE api_key SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))", [
-          owner.keyId,
-          options.touchIntervalMs / 1000,
-        ])
-        .catch((err: unknown) => options.logger.warn({ err, key_prefix: owner.prefix }, "could not record API key use"));
+      db.query("UPDATE api_key SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))", [
+        owner.keyId,
+        options.touchIntervalMs / 1000,
+      ]).catch((err: unknown) => options.logger.warn({ err, key_prefix: owner.prefix }, "could not record API key use"));
     },
   };
 }

@@ -32,10 +32,10 @@ export function uniqueName(prefix: string): string {
 /** An isolated, migrated schema in the test database. */
 export async function createTestDatabase(schema: string = uniqueName("t")): Promise<Database & { drop(): Promise<void> }> {
   const db = createDatabase({ url: testUrls.database, schema, max: 5 });
-  await migrate(db.pool, schema);
+  await migrate(db);
   return Object.assign(db, {
     async drop() {
-      await dropSchema(db.pool, schema);
+      await dropSchema(db);
       await db.close();
     },
   });

@@ -23,12 +23,12 @@ export function loginRoutes(deps: Deps): Router {
     const { email, password } = parseWith(loginSchema, req.body);
     const normalized = email.toLowerCase();
     // Counted before the password is checked, so parallel guesses cannot outrun the limit.
-    await countSignInAttempt(deps.db.pool, normalized, limitOf(deps));
+    await countSignInAttempt(deps.db, normalized, limitOf(deps));
     const operator = await deps.db.prisma.operator.findUnique({ where: { email: normalized } });
     // Same answer for an unknown e-mail and a wrong password, so sign-in does not reveal who has an account.
     const ok = operator ? await verifyPassword(password, operator.passwordHash) : false;
     if (!operator || !ok) throw new AuthError("invalid-credentials", "e-mail or password is wrong");
-    await clearSignInAttempts(deps.db.pool, normalized, limitOf(deps));
+    await clearSignInAttempts(deps.db, normalized, limitOf(deps));
     deps.logger.info({ operator_id: operator.id, project_id: operator.projectId }, "operator signed in");
     const token = signSession(deps.env.ADMIN_JWT_SECRET, { operatorId: operator.id, projectId: operator.projectId, sessionVersion: operator.sessionVersion });
     res.json({ token, project_id: operator.projectId });

@@ -100,7 +100,7 @@ export function campaignRoutes(deps: Deps): Router {
     if (body.currencies) {
       const removed = Object.keys(campaign.currencies as Record<string, string>).filter((k) => !Object.hasOwn(currencies, k));
       if (removed.length > 0) {
-        const used = await deps.db.pool.query<{ currency: string }>(
+        const used = await deps.db.query<{ currency: string }>(
           `SELECT DISTINCT currency FROM score WHERE campaign_id = $1 AND currency = ANY($2::text[])
            UNION SELECT DISTINCT currency FROM ledger_entry WHERE campaign_id = $1 AND currency = ANY($2::text[])`,
           [campaign.id, removed],

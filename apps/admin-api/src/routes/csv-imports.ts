@@ -18,7 +18,7 @@ const uploadQuery = z.strictObject({
 /** CSV uploads of earn events through the ingest pipeline, their progress and their row errors. */
 export function csvImportRoutes(deps: Deps): Router {
   const router = Router();
-  const { pool } = deps.db;
+  const { db } = deps;
 
   // The body is streamed straight into the import (never buffered): a file may have millions of rows.
   router.post("/api/campaigns/:id/csv-imports", async (req, res) => {
@@ -54,7 +54,7 @@ export function csvImportRoutes(deps: Deps): Router {
 
   router.get("/api/campaigns/:id/csv-imports", async (req, res) => {
     const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
-    const { rows } = await pool.query<{ id: string }>("SELECT id FROM csv_import WHERE campaign_id = $1 ORDER BY created_at DESC LIMIT 20", [campaign.id]);
+    const { rows } = await db.query<{ id: string }>("SELECT id FROM csv_import WHERE campaign_id = $1 ORDER BY created_at DESC LIMIT 20", [campaign.id]);
     const imports = await Promise.all(rows.map((r) => getCsvImport(deps.db, campaign.id, r.id)));
     res.json({ csv_imports: imports.filter((i) => i !== null) });
   });

@@ -45,7 +45,7 @@ function currencyOf(campaign: Campaign, requested: string | undefined): string {
 /** What operators look at: a fresh leaderboard preview, points over time of the top users, and each user's ledger. */
 export function insightRoutes(deps: Deps): Router {
   const router = Router();
-  const { pool } = deps.db;
+  const { db } = deps;
 
   // The preview reads the score table directly rather than the public read API: operators want it
   // fresh (no minute-long cache), with identities, for any currency and for archived campaigns too.
@@ -53,7 +53,7 @@ export function insightRoutes(deps: Deps): Router {
     const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
     const query = parseWith(leaderboardQuery, req.query);
     const currency = currencyOf(campaign, query.currency);
-    const { rows } = await pool.query<{ user_id: string; rank: string }>(
+    const { rows } = await db.query<{ user_id: string; rank: string }>(
       `SELECT user_id, rank() OVER (ORDER BY total DESC)::text AS rank FROM (
          SELECT user_id, total, reached_at FROM score WHERE campaign_id = $1 AND currency = $2
           ORDER BY total DESC, reached_at ASC, user_id ASC LIMIT $3) top
@@ -62,11 +62,11 @@ export function insightRoutes(deps: Deps): Router {
     );
     const userIds = rows.map((r) => r.user_id);
     const [scores, labels, active] = await Promise.all([
-      pool.query<StoredScore & { user_id: string }>(
+      db.query<StoredScore & { user_id: string }>(
         "SELECT user_id, currency, score::text, referral_score::text, total::text, lifetime::text, tier FROM score WHERE campaign_id = $1 AND user_id = ANY($2::uuid[])",
         [campaign.id, userIds],
       ),
-      userLabels(pool, campaign.id, userIds),
+      userLabels(db, campaign.id, userIds),
       activeRules(deps.db, campaign.id),
     ]);
     const now = new Date();
@@ -100,14 +100,14 @@ export function insightRoutes(deps: Deps): Router {
     const active = await activeRules(deps.db, campaign.id);
     const now = new Date();
     const from = new Date(now.getTime() - (count - 1) * (bucket === "day" ? 86_400_000 : 3_600_000));
-    const { rows: top } = await pool.query<{ user_id: string }>(
+    const { rows: top } = await db.query<{ user_id: string }>(
       "SELECT user_id FROM score WHERE campaign_id = $1 AND currency = $2 ORDER BY total DESC, reached_at ASC, user_id ASC LIMIT $3",
       [campaign.id, currency, query.top ?? 5],
     );
     const userIds = top.map((t) => t.user_id);
     // Points are placed at the time their event was received (not when the ledger row was written, which a
     // recompute changes); each user's running total is kept from before the window so lines start at the right height.
-    const { rows } = await pool.query<{ user_id: string; bucket: Date; cumulative: string }>(
+    const { rows } = await db.query<{ user_id: string; bucket: Date; cumulative: string }>(
       `WITH per_bucket AS (
          SELECT l.user_id, date_trunc($4, e.received_at, 'UTC') AS bucket, sum(l.points - l.capped_points) AS paid
            FROM ledger_entry l JOIN event_log e ON e.id = l.event_id
@@ -128,7 +128,7 @@ export function insightRoutes(deps: Deps): Router {
       count,
       now,
     );
-    const labels = await userLabels(pool, campaign.id, userIds);
+    const labels = await userLabels(db, campaign.id, userIds);
     res.json({
       campaign_id: campaign.id,
       currency,
@@ -142,13 +142,13 @@ export function insightRoutes(deps: Deps): Router {
     const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
     const userId = uuidParam(req.params.userId, "user_id");
     const query = parseWith(ledgerQuery, req.query);
-    const { rows: users } = await pool.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
+    const { rows: users } = await db.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
     if (users.length === 0) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
     const active = await activeRules(deps.db, campaign.id);
     // By default the entries of the rule version in force; older versions' entries stay for history.
     const version = query.rule_version === "all" ? null : (query.rule_version ?? active?.version ?? null);
     const limit = query.limit ?? 50;
-    const { rows } = await pool.query(
+    const { rows } = await db.query(
       `SELECT l.id::text AS id, l.event_id, l.rule_version, l.rule_id, l.currency, l.kind, l.points::text AS points, l.capped_points::text AS capped_points,
               (l.points - l.capped_points)::text AS paid, l.lineage, l.created_at,
               e.reg_event_id, t.name AS event_type, e.amount::text AS amount, e.identity_type, e.account_id, e.source, e.received_at

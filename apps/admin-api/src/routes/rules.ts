@@ -1,4 +1,3 @@
-import { lockCampaign, withTransaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { dryRunDiff, parseRuleVersion, type RuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
@@ -26,7 +25,8 @@ function versionParam(value: string | undefined): number {
 /** Rule versions, validation, dry runs, activation and the recompute jobs that activation queues. */
 export function ruleRoutes(deps: Deps): Router {
   const router = Router();
-  const { prisma, pool } = deps.db;
+  const { db } = deps;
+  const { prisma } = db;
 
   async function context(campaign: Campaign, version: number): Promise<RuleContext> {
     const types = await prisma.eventType.findMany({ where: { campaignId: campaign.id } });
@@ -84,9 +84,9 @@ export function ruleRoutes(deps: Deps): Router {
     const session = sessionOf(res.locals);
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const { document } = parseWith(documentSchema, req.body);
-    const version = await withTransaction(pool, async (client) => {
+    const version = await db.transaction(async (client) => {
       // Versions are numbered per campaign; the lock keeps two saves from taking the same number.
-      await lockCampaign(client, "rule-version", campaign.id);
+      await client.lockCampaign("rule-version", campaign.id);
       const { rows } = await client.query<{ v: number }>("SELECT coalesce(max(version), 0) + 1 AS v FROM rule_version WHERE campaign_id = $1", [campaign.id]);
       const v = rows[0]?.v ?? 1;
       const checked = checkRuleDocument(document, await context(campaign, v));
@@ -132,12 +132,12 @@ export function ruleRoutes(deps: Deps): Router {
     if (!Object.hasOwn(after.currencies, currency) && !Object.hasOwn(before.currencies, currency)) {
       throw new ValidationError(`currency must be a currency of the rule versions (${Object.keys(after.currencies).join(", ")})`, { field: "currency" });
     }
-    const events = await readDryRunLog(pool, campaign.id, deps.env.DRY_RUN_MAX_EVENTS);
+    const events = await readDryRunLog(db, campaign.id, deps.env.DRY_RUN_MAX_EVENTS);
     const at = body.at ?? new Date().toISOString();
     const diff = dryRunDiff({ before, after, events, at, currency });
     const shown = diff.moves.slice(0, body.limit);
     const labels = await userLabels(
-      pool,
+      db,
       campaign.id,
       shown.map((m) => m.userId),
     );
@@ -169,8 +169,8 @@ export function ruleRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const version = versionParam(req.params.version);
     const row = await loadVersion(campaign, version);
-    const jobId = await withTransaction(pool, async (client) => {
-      await lockCampaign(client, "activation", campaign.id);
+    const jobId = await db.transaction(async (client) => {
+      await client.lockCampaign("activation", campaign.id);
       const { rows: current } = await client.query<{ status: string }>("SELECT status FROM rule_version WHERE id = $1", [row.id]);
       if (current[0]?.status === "active") throw new ConflictError("rule-version-active", `rule version ${version} is already active`);
       const { rows: running } = await client.query<{ rule_version: number }>(

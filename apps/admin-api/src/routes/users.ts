@@ -1,4 +1,4 @@
-import { type Database, lockCampaign, withTransaction } from "@pointwise/db";
+import type { Database } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
@@ -47,7 +47,7 @@ async function userDetail(db: Database, campaignId: string, userId: string) {
   if (!user) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
   const [identities, scores, active] = await Promise.all([
     db.prisma.identity.findMany({ where: { userId, campaignId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
-    db.pool.query<StoredScore>(
+    db.query<StoredScore>(
       "SELECT currency, score::text, referral_score::text, total::text, lifetime::text, tier FROM score WHERE campaign_id = $1 AND user_id = $2 ORDER BY currency",
       [campaignId, userId],
     ),
@@ -69,7 +69,8 @@ async function userDetail(db: Database, campaignId: string, userId: string) {
 /** Users of a campaign: find by identity, link/unlink identities, display name, referrer, X username. */
 export function userRoutes(deps: Deps): Router {
   const router = Router();
-  const { prisma, pool } = deps.db;
+  const { db } = deps;
+  const { prisma } = db;
 
   router.get("/api/campaigns/:id/users", async (req, res) => {
     const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
@@ -91,9 +92,9 @@ export function userRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
     const userId = uuidParam(req.params.userId, "user_id");
     const body = parseWith(updateUserSchema, req.body);
-    await withTransaction(pool, async (client) => {
+    await db.transaction(async (client) => {
       // Referral links are checked for cycles against the whole chain; one change at a time per campaign.
-      await lockCampaign(client, "users", campaign.id);
+      await client.lockCampaign("users", campaign.id);
       const { rows } = await client.query<{ referrer_id: string | null }>("SELECT referrer_id FROM app_user WHERE id = $1 AND campaign_id = $2 FOR UPDATE", [
         userId,
         campaign.id,
@@ -131,8 +132,8 @@ export function userRoutes(deps: Deps): Router {
     const userId = uuidParam(req.params.userId, "user_id");
     const body = parseWith(linkSchema, req.body);
     const accountId = normalizeAccountId(body.identity_type, body.account_id);
-    const outcome = await withTransaction(pool, async (client) => {
-      await lockCampaign(client, "users", campaign.id);
+    const outcome = await db.transaction(async (client) => {
+      await client.lockCampaign("users", campaign.id);
       const { rows: users } = await client.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
       if (users.length === 0) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
       const { rows } = await client.query<{ id: string; user_id: string }>(
@@ -179,8 +180,8 @@ export function userRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const userId = uuidParam(req.params.userId, "user_id");
     const identityId = uuidParam(req.params.identityId, "identity_id");
-    const outcome = await withTransaction(pool, async (client) => {
-      await lockCampaign(client, "users", campaign.id);
+    const outcome = await db.transaction(async (client) => {
+      await client.lockCampaign("users", campaign.id);
       const { rows } = await client.query("SELECT 1 FROM identity WHERE id = $1 AND user_id = $2 AND campaign_id = $3 FOR UPDATE", [
         identityId,
         userId,

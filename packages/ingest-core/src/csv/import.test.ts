@@ -153,7 +153,7 @@ describe("importCsv while the bus is away", () => {
       publishRetryMs: 300,
     }).catch((err: unknown) => err);
     expect(error).toMatchObject({ code: "bus-unavailable", message: expect.stringMatching(/^event bus unavailable; 0 of 10 rows were published/) });
-    const { rows } = await s.db.pool.query<{ id: string }>("SELECT id FROM csv_import ORDER BY created_at DESC LIMIT 1");
+    const { rows } = await s.db.query<{ id: string }>("SELECT id FROM csv_import ORDER BY created_at DESC LIMIT 1");
     const job = await getCsvImport(s.db, s.campaignId, rows[0]?.id ?? "");
     expect(job).toMatchObject({ status: "failed", rows_valid: 10, rows_published: 0, error: expect.stringMatching(/^bus-unavailable: /) });
     expect(job?.finished_at).not.toBeNull();

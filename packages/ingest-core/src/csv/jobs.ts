@@ -62,7 +62,7 @@ export async function createCsvJob(
   input: { campaignId: string; mode: CsvImportMode; origin: CsvImportOrigin; fileName?: string },
 ): Promise<string> {
   const { rows } = await jobQuery(() =>
-    db.pool.query<{ id: string }>("INSERT INTO csv_import(campaign_id, mode, origin, file_name) VALUES ($1, $2, $3, $4) RETURNING id", [
+    db.query<{ id: string }>("INSERT INTO csv_import(campaign_id, mode, origin, file_name) VALUES ($1, $2, $3, $4) RETURNING id", [
       input.campaignId,
       input.mode,
       input.origin,
@@ -80,7 +80,7 @@ export async function updateCsvJob(
   change: { status?: CsvImportStatus; error?: string; sampleErrors?: CsvRowError[]; finished?: boolean } = {},
 ): Promise<void> {
   await jobQuery(() =>
-    db.pool.query(
+    db.query(
       `UPDATE csv_import SET rows_read = $2, rows_valid = $3, rows_invalid = $4, rows_published = $5,
             status = coalesce($6, status), error = coalesce($7, error), sample_errors = coalesce($8::jsonb, sample_errors),
             updated_at = now(), finished_at = CASE WHEN $9 THEN now() ELSE finished_at END
@@ -123,7 +123,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Reads an import of a campaign (null when there is none with that id in that campaign). */
 export async function getCsvImport(db: Database, campaignId: string, importId: string): Promise<CsvImportProgress | null> {
   if (!UUID.test(importId)) return null;
-  const { rows } = await jobQuery(() => db.pool.query<JobRow>("SELECT * FROM csv_import WHERE id = $1 AND campaign_id = $2", [importId, campaignId]));
+  const { rows } = await jobQuery(() => db.query<JobRow>("SELECT * FROM csv_import WHERE id = $1 AND campaign_id = $2", [importId, campaignId]));
   const row = rows[0];
   if (row === undefined) return null;
   return {

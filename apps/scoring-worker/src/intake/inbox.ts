@@ -1,7 +1,6 @@
+// The inbox table: bus messages staged durably before they are applied, read and removed by the applier, dead-lettered after repeated failures.
+import { copyRow, type Database, type Queryable, UniqueConstraintError } from "@pointwise/db";
 import type { RawEventMessage } from "@pointwise/schemas";
-import type { Pool, PoolClient } from "pg";
-import { copyIn, copyRow } from "./copy-text";
-import type { Queryable } from "./pipeline";
 
 /** A decoded bus message with where it sits in the stream. */
 export interface StagedMessage {
@@ -28,7 +27,6 @@ export interface InboxRow {
 
 const INBOX_COPY =
   "COPY event_inbox(stream, stream_seq, subject, event_id, campaign_id, reg_event_id, identity_type, account_id, amount, received_at, source) FROM STDIN";
-const UNIQUE_VIOLATION = "23505";
 
 /**
  * Puts messages into the inbox (a message staged before, e.g. redelivered after a crash, is a no-op).
@@ -36,7 +34,7 @@ const UNIQUE_VIOLATION = "23505";
  * The usual batch goes in with one COPY; when a message of it is staged already, COPY refuses the
  * whole batch, and the batch is inserted again by one INSERT … ON CONFLICT DO NOTHING.
  */
-export async function stageMessages(pool: Pool, messages: readonly StagedMessage[]): Promise<number> {
+export async function stageMessages(db: Database, messages: readonly StagedMessage[]): Promise<number> {
   if (messages.length === 0) return 0;
   let data = "";
   for (const m of messages) {
@@ -55,19 +53,16 @@ export async function stageMessages(pool: Pool, messages: readonly StagedMessage
       e.source,
     ]);
   }
-  // A connection of its own, outside any transaction: a refused COPY leaves it ready for the INSERT.
-  const client = await pool.connect();
+  // Outside any transaction: a refused COPY leaves nothing behind that the INSERT would wait for.
   try {
-    return await copyIn(client, INBOX_COPY, data);
+    return await db.copy(INBOX_COPY, data);
   } catch (err) {
-    if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err;
-    return insertMessages(client, messages);
-  } finally {
-    client.release();
+    if (!(err instanceof UniqueConstraintError)) throw err;
+    return insertMessages(db, messages);
   }
 }
 
-async function insertMessages(db: PoolClient, messages: readonly StagedMessage[]): Promise<number> {
+async function insertMessages(db: Queryable, messages: readonly StagedMessage[]): Promise<number> {
   const col = <T>(f: (m: StagedMessage) => T) => messages.map(f);
   const { rowCount } = await db.query(
     `INSERT INTO event_inbox(stream, stream_seq, subject, event_id, campaign_id, reg_event_id, identity_type, account_id, amount, received_at, source)
@@ -91,7 +86,7 @@ async function insertMessages(db: PoolClient, messages: readonly StagedMessage[]
 }
 
 /** Campaigns with inbox rows at or below `floor`, the one waiting longest first. */
-export async function campaignsWaiting(db: Pool, stream: string, floor: number): Promise<string[]> {
+export async function campaignsWaiting(db: Queryable, stream: string, floor: number): Promise<string[]> {
   const { rows } = await db.query<{ campaign_id: string }>(
     `SELECT campaign_id FROM event_inbox WHERE stream = $1 AND stream_seq <= $2 GROUP BY campaign_id ORDER BY min(stream_seq)`,
     [stream, floor],
@@ -147,30 +142,22 @@ export function inboxPayload(row: InboxRow): string {
  * moves to the dead-letter table instead, so the campaign behind it moves on. Returns true when
  * the row was dead-lettered.
  */
-export async function recordApplyFailure(pool: Pool, stream: string, row: InboxRow, error: string, maxAttempts: number): Promise<boolean> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    const { rows } = await client.query<{ attempts: number }>(
+export async function recordApplyFailure(db: Database, stream: string, row: InboxRow, error: string, maxAttempts: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ attempts: number }>(
       "UPDATE event_inbox SET attempts = attempts + 1, last_error = $3 WHERE stream = $1 AND stream_seq = $2 RETURNING attempts",
       [stream, row.streamSeq, error],
     );
     const attempts = rows[0]?.attempts;
     const dead = attempts !== undefined && attempts >= maxAttempts;
     if (dead) {
-      await client.query(
+      await tx.query(
         `INSERT INTO dead_letter(stream, stream_seq, subject, payload, error, deliveries) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (stream, stream_seq) DO NOTHING`,
         [stream, row.streamSeq, row.subject, inboxPayload(row), error, attempts],
       );
-      await client.query("DELETE FROM event_inbox WHERE stream = $1 AND stream_seq = $2", [stream, row.streamSeq]);
+      await tx.query("DELETE FROM event_inbox WHERE stream = $1 AND stream_seq = $2", [stream, row.streamSeq]);
     }
-    await client.query("COMMIT");
     return dead;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }

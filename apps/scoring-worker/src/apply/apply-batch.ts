@@ -1,12 +1,11 @@
-import { tryLockCampaign, withTransaction } from "@pointwise/db";
+// One apply transaction: a campaign's next inbox rows into the event log, the engine and the score tables, all or nothing.
+import type { Database } from "@pointwise/db";
 import { type ApplyResult, needsGlobalOrder, type RawEvent } from "@pointwise/rules";
-import type { Pool } from "pg";
-import { type InboxRow, nextInboxRows, removeInboxRows } from "./inbox";
-import { appendToLog, resolveUsers } from "./log";
-import { pipelined } from "./pipeline";
-import type { RuleVersionCache } from "./rules";
-import { scoreInSlices, slicesOf } from "./scoring";
-import { loadState, type Target } from "./store";
+import { type InboxRow, nextInboxRows, removeInboxRows } from "../intake/inbox";
+import { loadState, type Target } from "../scoring/result-store";
+import type { RuleVersionCache } from "../scoring/rule-version-cache";
+import { scoreInSlices, slicesOf } from "../scoring/score-slices";
+import { appendToLog, resolveUsers } from "./event-log";
 
 /** What one apply transaction did for one campaign. */
 export type BatchOutcome =
@@ -25,7 +24,7 @@ export type BatchOutcome =
 
 /** What applying one batch needs. */
 export interface BatchInput {
-  pool: Pool;
+  db: Database;
   rules: RuleVersionCache;
   stream: string;
   campaignId: string;
@@ -54,13 +53,13 @@ function firstOccurrences(rows: readonly InboxRow[]): InboxRow[] {
  */
 export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> {
   const { campaignId, stream } = input;
-  return withTransaction(input.pool, async (client) => {
+  return input.db.transaction(async (tx) => {
     // Whoever holds the campaign's apply lock is the only writer of its log, scores and state, so its
     // events are logged and applied in one order; another replica holding it means skip the campaign.
-    if (!(await tryLockCampaign(client, "apply", campaignId))) return { status: "busy" };
+    if (!(await tx.tryLockCampaign("apply", campaignId))) return { status: "busy" };
     // Statements that do not depend on each other are queued together, and documents are
-    // serialised while PostgreSQL runs the statement before (see Pipeline).
-    return pipelined<BatchOutcome>(client, async (p) => {
+    // serialised while PostgreSQL runs the statement before (see StatementQueue).
+    return tx.queue<BatchOutcome>(async (p) => {
       const nextRows = p.track(nextInboxRows(p, stream, campaignId, input.floor, input.limit));
       const activeRules = p.track(input.rules.active(p, campaignId));
       const rows = await nextRows;

@@ -1,13 +1,13 @@
-import { lockCampaign, readCampaignLog, withTransaction } from "@pointwise/db";
+// The recompute stage: replays a campaign's log into shadow tables in the background, then switches them in under the apply lock.
+import { type Database, type Queryable, readCampaignLog, type Transaction } from "@pointwise/db";
 import { BaseError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { RuleVersion } from "@pointwise/rules";
 import type { ScoresChanged } from "@pointwise/schemas";
-import type { Pool, PoolClient } from "pg";
-import { describeFailure, isTransient } from "./failures";
-import type { RuleVersionCache } from "./rules";
-import { scoreEvents } from "./scoring";
-import type { Target } from "./store";
+import { describeFailure, isTransient } from "../failures";
+import type { Target } from "../scoring/result-store";
+import type { RuleVersionCache } from "../scoring/rule-version-cache";
+import { scoreEvents } from "../scoring/score-slices";
 
 /** A claimed recompute job. */
 export interface RecomputeJob {
@@ -24,7 +24,7 @@ export interface RecomputeJob {
 
 /** What recomputing needs. */
 export interface RecomputeDeps {
-  pool: Pool;
+  db: Database;
   logger: Logger;
   rules: RuleVersionCache;
   /** Events per background chunk (one transaction each). */
@@ -61,8 +61,8 @@ interface JobRow {
  * Claims the oldest runnable job: queued, or running with an expired lease (its replica died; the job
  * resumes from its checkpoint). One job per campaign at a time, in the order they were queued.
  */
-export async function claimJob(pool: Pool, leaseMs: number): Promise<RecomputeJob | null> {
-  return withTransaction(pool, async (client) => {
+export async function claimJob(db: Database, leaseMs: number): Promise<RecomputeJob | null> {
+  return db.transaction(async (client) => {
     // Claims are rare: one lock makes "no other job of this campaign is running" hold between replicas.
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended('pointwise-recompute-claim:' || current_schema(), 0))");
     const { rows } = await client.query<{ id: string }>(
@@ -100,7 +100,7 @@ export async function claimJob(pool: Pool, leaseMs: number): Promise<RecomputeJo
  * Saves the job's checkpoint and renews its lease (or marks it done), but only while this worker
  * still holds the claim; otherwise throws LostClaimError and the caller's transaction rolls back.
  */
-async function saveProgress(db: Pool | PoolClient, job: RecomputeJob, leaseMs: number, opts: { eventsTotal?: string; finish?: boolean } = {}): Promise<void> {
+async function saveProgress(db: Queryable, job: RecomputeJob, leaseMs: number, opts: { eventsTotal?: string; finish?: boolean } = {}): Promise<void> {
   const params: unknown[] = [job.id, job.claimedBy, job.appliedSeq, job.eventsDone];
   const sets = ["applied_seq = $3", "events_done = $4"];
   if (opts.finish) sets.push("status = 'done'", "events_total = $4", "finished_at = now()", "lease_until = NULL");
@@ -116,12 +116,12 @@ async function saveProgress(db: Pool | PoolClient, job: RecomputeJob, leaseMs: n
   if (rowCount !== 1) throw new LostClaimError("recompute-claim-lost", `recompute job ${job.id} was taken over by another worker`);
 }
 
-async function clearShadow(client: Pool | PoolClient, jobId: string): Promise<void> {
+async function clearShadow(client: Queryable, jobId: string): Promise<void> {
   for (const table of SHADOW_TABLES) await client.query(`DELETE FROM ${table} WHERE job_id = $1`, [jobId]);
 }
 
 /** Applies the next chunk of the log after the job's checkpoint to its shadow rows; returns how many events it read. */
-async function applyChunk(client: PoolClient, job: RecomputeJob, rules: RuleVersion, limit: number, sliceSize?: number): Promise<number> {
+async function applyChunk(client: Transaction, job: RecomputeJob, rules: RuleVersion, limit: number, sliceSize?: number): Promise<number> {
   const events = await readCampaignLog(client, job.campaignId, { afterSeq: job.appliedSeq, limit });
   const last = events.at(-1);
   if (!last) return 0;
@@ -132,7 +132,7 @@ async function applyChunk(client: PoolClient, job: RecomputeJob, rules: RuleVers
   return events.length;
 }
 
-async function switchIn(client: PoolClient, job: RecomputeJob, rules: RuleVersion): Promise<void> {
+async function switchIn(client: Transaction, job: RecomputeJob, rules: RuleVersion): Promise<void> {
   const args = [job.campaignId, job.id, rules.version];
   await client.query("DELETE FROM score WHERE campaign_id = $1", [job.campaignId]);
   await client.query(
@@ -170,16 +170,16 @@ async function switchIn(client: PoolClient, job: RecomputeJob, rules: RuleVersio
 }
 
 /** Finishes a job that has nothing to recompute (no active rule version for an identity-link job). */
-async function finishEmpty(pool: Pool, job: RecomputeJob): Promise<void> {
-  await saveProgress(pool, job, 0, { finish: true });
+async function finishEmpty(db: Database, job: RecomputeJob): Promise<void> {
+  await saveProgress(db, job, 0, { finish: true });
 }
 
 async function rulesFor(deps: RecomputeDeps, job: RecomputeJob): Promise<RuleVersion | null> {
-  const { pool } = deps;
+  const { db } = deps;
   let version = job.ruleVersion;
   if (job.reason !== "rule-activation") {
     // Scores are recomputed under whatever is active when the job runs (an activation may have come in between).
-    const { rows } = await pool.query<{ version: number }>(
+    const { rows } = await db.query<{ version: number }>(
       "SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active' ORDER BY version DESC LIMIT 1",
       [job.campaignId],
     );
@@ -187,10 +187,10 @@ async function rulesFor(deps: RecomputeDeps, job: RecomputeJob): Promise<RuleVer
     if (active === undefined) return null;
     version = active;
     job.ruleVersion = active;
-    await pool.query("UPDATE recompute_job SET rule_version = $2 WHERE id = $1 AND claimed_by = $3", [job.id, active, job.claimedBy]);
+    await db.query("UPDATE recompute_job SET rule_version = $2 WHERE id = $1 AND claimed_by = $3", [job.id, active, job.claimedBy]);
   }
   try {
-    const rules = await deps.rules.version(pool, job.campaignId, version);
+    const rules = await deps.rules.version(db, job.campaignId, version);
     if (!rules)
       throw new ValidationError(`rule version ${version} of campaign ${job.campaignId} does not exist`, {
         code: "rule-version-not-found",
@@ -211,27 +211,27 @@ async function rulesFor(deps: RecomputeDeps, job: RecomputeJob): Promise<RuleVer
  * version in one transaction. Readers see the old scores until that commit and the new ones after.
  */
 export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<void> {
-  const { pool, logger } = deps;
+  const { db, logger } = deps;
   const rules = await rulesFor(deps, job);
   if (!rules) {
-    await finishEmpty(pool, job);
+    await finishEmpty(db, job);
     logger.info({ job_id: job.id, campaign_id: job.campaignId }, "recompute skipped: no active rule version");
     return;
   }
-  if (job.appliedSeq === "0") await clearShadow(pool, job.id);
-  const { rows } = await pool.query<{ n: string }>("SELECT count(*)::text AS n FROM event_log WHERE campaign_id = $1", [job.campaignId]);
-  await saveProgress(pool, job, deps.leaseMs, { eventsTotal: rows[0]?.n ?? "0" });
+  if (job.appliedSeq === "0") await clearShadow(db, job.id);
+  const { rows } = await db.query<{ n: string }>("SELECT count(*)::text AS n FROM event_log WHERE campaign_id = $1", [job.campaignId]);
+  await saveProgress(db, job, deps.leaseMs, { eventsTotal: rows[0]?.n ?? "0" });
   logger.info(
     { job_id: job.id, campaign_id: job.campaignId, rule_version: rules.version, reason: job.reason, resume_from: job.appliedSeq },
     "recompute started",
   );
 
   for (let pass = 0; pass < CATCH_UP_PASSES; pass++) {
-    const { rows: top } = await pool.query<{ max: string | null }>("SELECT max(seq)::text AS max FROM event_log WHERE campaign_id = $1", [job.campaignId]);
+    const { rows: top } = await db.query<{ max: string | null }>("SELECT max(seq)::text AS max FROM event_log WHERE campaign_id = $1", [job.campaignId]);
     const target = BigInt(top[0]?.max ?? "0");
     if (BigInt(job.appliedSeq) >= target) break;
     while (BigInt(job.appliedSeq) < target) {
-      await withTransaction(pool, async (client) => {
+      await db.transaction(async (client) => {
         await applyChunk(client, job, rules, deps.chunkSize, deps.sliceSize);
         await saveProgress(client, job, deps.leaseMs);
       });
@@ -239,9 +239,9 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
     }
   }
 
-  await withTransaction(pool, async (client) => {
+  await db.transaction(async (client) => {
     // Live batches of this campaign wait from here to the commit, so nothing is logged that the switch misses.
-    await lockCampaign(client, "apply", job.campaignId);
+    await client.lockCampaign("apply", job.campaignId);
     while ((await applyChunk(client, job, rules, deps.chunkSize, deps.sliceSize)) > 0);
     await switchIn(client, job, rules);
   });
@@ -263,7 +263,7 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
  * the job failed (old scores stay served); a transient one releases the claim so the job resumes.
  */
 export async function runNextJob(deps: RecomputeDeps): Promise<boolean> {
-  const job = await claimJob(deps.pool, deps.leaseMs);
+  const job = await claimJob(deps.db, deps.leaseMs);
   if (!job) return false;
   try {
     await runJob(deps, job);
@@ -272,11 +272,11 @@ export async function runNextJob(deps: RecomputeDeps): Promise<boolean> {
       deps.logger.warn({ job_id: job.id }, err.message);
     } else if (isTransient(err)) {
       deps.logger.warn({ job_id: job.id, err }, "recompute interrupted; it resumes from its checkpoint");
-      await deps.pool.query("UPDATE recompute_job SET lease_until = now() WHERE id = $1 AND claimed_by = $2", [job.id, job.claimedBy]).catch(() => undefined);
+      await deps.db.query("UPDATE recompute_job SET lease_until = now() WHERE id = $1 AND claimed_by = $2", [job.id, job.claimedBy]).catch(() => undefined);
     } else {
       const error = describeFailure(err);
       deps.logger.error({ job_id: job.id, campaign_id: job.campaignId, error }, "recompute failed; the current scores stay served");
-      await withTransaction(deps.pool, async (client) => {
+      await deps.db.transaction(async (client) => {
         await client.query(
           "UPDATE recompute_job SET status = 'failed', error = $3, finished_at = now(), lease_until = NULL WHERE id = $1 AND claimed_by = $2",
           [job.id, job.claimedBy, error],

@@ -1,8 +1,8 @@
+// The event log: resolving identities to users and appending events with their seq, in the form a replay reads back.
+import { copyRow, type Queryable, type StatementQueue } from "@pointwise/db";
 import { ValidationError } from "@pointwise/errors";
 import type { RawEvent } from "@pointwise/rules";
-import { copyRow } from "./copy-text";
-import type { InboxRow } from "./inbox";
-import type { Pipeline, Queryable } from "./pipeline";
+import type { InboxRow } from "../intake/inbox";
 
 const SEP = "\u0000";
 
@@ -91,10 +91,10 @@ const LOG_COPY = "COPY event_log(seq, id, campaign_id, reg_event_id, user_id, id
  * Appends inbox rows to the append-only log in their order (each gets the next `seq`), stamping each
  * with its user's current referrer. An event id already in the log is skipped. Returns the events
  * that are new to the log, in ascending `seq`, exactly as a later replay will read them. The rows go
- * in with COPY (several times cheaper than an INSERT of a decoded document); the caller's pipeline
+ * in with COPY (several times cheaper than an INSERT of a decoded document); the caller's statement queue
  * runs it while the engine scores the returned events, and a refused row fails the transaction.
  */
-export async function appendToLog(p: Pipeline, campaignId: string, rows: readonly InboxRow[], users: ReadonlyMap<string, string>): Promise<RawEvent[]> {
+export async function appendToLog(p: StatementQueue, campaignId: string, rows: readonly InboxRow[], users: ReadonlyMap<string, string>): Promise<RawEvent[]> {
   if (rows.length === 0) return [];
   const userOf = rows.map((r) => users.get(identityKey(r.identityType, r.accountId)) as string);
   const { rows: found } = await p.query<{ logged: string[]; referrers: Record<string, string>; seqs: string[] }>(BEFORE_APPEND, [

@@ -1,4 +1,4 @@
-// Rows in PostgreSQL's COPY text format: tab-separated fields, one row a line, \N for NULL.
+// Rows in PostgreSQL's COPY text format (and sending them with COPY FROM STDIN): tab-separated fields, one row a line, \N for NULL.
 // https://www.postgresql.org/docs/15/sql-copy.html ("Text Format"): a backslash, and the tab, newline
 // and carriage return that would otherwise end a field or row, are written as backslash sequences.
 import { finished } from "node:stream/promises";

@@ -1,6 +1,6 @@
+// Reads and writes what the engine keeps per target (live tables or a recompute's shadow copies): state, scores, ledger.
+import { copyRow, type StatementQueue } from "@pointwise/db";
 import type { ApplyResult, CampaignState, LedgerEntry, RuleVersion, UserState } from "@pointwise/rules";
-import { copyRow } from "./copy-text";
-import type { Pipeline } from "./pipeline";
 
 /**
  * Where an engine result is written: the served tables (score, user_state, campaign_state,
@@ -33,7 +33,7 @@ export interface StoredState {
  * Queues the reads of the target's stored state for these users, and of the campaign state when
  * the rule version needs it; resolves once both have answered.
  */
-export function loadState(p: Pipeline, t: Target, userIds: readonly string[], withCampaign: boolean): Promise<StoredState> {
+export function loadState(p: StatementQueue, t: Target, userIds: readonly string[], withCampaign: boolean): Promise<StoredState> {
   const { state, scope, scopeValue } = tables(t);
   const users = p.query<{ user_id: string; state: UserState }>(`SELECT user_id, state FROM ${state} WHERE ${scope} = $1 AND user_id = ANY($2::uuid[])`, [
     scopeValue,
@@ -52,7 +52,7 @@ export function loadState(p: Pipeline, t: Target, userIds: readonly string[], wi
 }
 
 /** Queues the upsert of score deltas (additions, so they commute with any other batch's). */
-export function queueScores(p: Pipeline, t: Target, result: ApplyResult): void {
+export function queueScores(p: StatementQueue, t: Target, result: ApplyResult): void {
   const d = result.scoreDeltas;
   if (d.length === 0) return;
   const { score, scope, scopeValue } = tables(t);
@@ -88,7 +88,7 @@ export function queueScores(p: Pipeline, t: Target, result: ApplyResult): void {
 }
 
 /** Queues the upsert of the users' and the campaign's new engine state. */
-export function queueStates(p: Pipeline, t: Target, rules: RuleVersion, result: ApplyResult): void {
+export function queueStates(p: StatementQueue, t: Target, rules: RuleVersion, result: ApplyResult): void {
   const users = Object.entries(result.users).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (users.length > 0) {
     // One JSON document of all states: far cheaper than an array of texts for thousands of users. json
@@ -149,7 +149,7 @@ const LEDGER_COPY = `COPY ledger_entry(campaign_id, rule_version, entry_key, use
  * A recompute job's shadow rows are inserted with ON CONFLICT instead, because a resumed job may
  * score a chunk it had already written.
  */
-export function queueLedger(p: Pipeline, t: Target, rules: RuleVersion, entries: readonly LedgerEntry[]): void {
+export function queueLedger(p: StatementQueue, t: Target, rules: RuleVersion, entries: readonly LedgerEntry[]): void {
   if (entries.length === 0) return;
   // `points` is the award before caps and `capped_points` what a cap withheld (paid = points - capped_points).
   if (t.kind === "live") {

@@ -1,13 +1,14 @@
+// The applier: drains the inbox campaign by campaign, isolates a failing event by halving batches, and holds back campaigns on system failures.
+import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
-import type { Pool } from "pg";
-import { applyInboxBatch, type BatchOutcome } from "./apply";
-import { describeFailure, isEventSpecific, isTransient } from "./failures";
-import { campaignsWaiting, nextInboxRows, recordApplyFailure } from "./inbox";
-import type { RuleVersionCache } from "./rules";
+import { describeFailure, isEventSpecific, isTransient } from "../failures";
+import { campaignsWaiting, nextInboxRows, recordApplyFailure } from "../intake/inbox";
+import type { RuleVersionCache } from "../scoring/rule-version-cache";
+import { applyInboxBatch, type BatchOutcome } from "./apply-batch";
 
 /** What the applier needs. */
 export interface ApplierDeps {
-  pool: Pool;
+  db: Database;
   logger: Logger;
   rules: RuleVersionCache;
   stream: string;
@@ -35,7 +36,7 @@ export interface Applier {
 
 /** Creates an applier over the inbox of one stream. */
 export function createApplier(deps: ApplierDeps): Applier {
-  const { pool, logger, stream } = deps;
+  const { db, logger, stream } = deps;
 
   async function drainCampaign(campaignId: string, floor: number): Promise<number> {
     let consumed = 0;
@@ -49,10 +50,10 @@ export function createApplier(deps: ApplierDeps): Applier {
     let limit = deps.batchSize;
     for (;;) {
       // Read the head row first when it is alone, so a failure is charged to the row that failed.
-      const [head] = limit === 1 ? await nextInboxRows(pool, stream, campaignId, floor, 1) : [];
+      const [head] = limit === 1 ? await nextInboxRows(db, stream, campaignId, floor, 1) : [];
       let outcome: BatchOutcome;
       try {
-        outcome = await applyInboxBatch({ pool, rules: deps.rules, stream, campaignId, floor, limit, sliceSize: deps.sliceSize });
+        outcome = await applyInboxBatch({ db, rules: deps.rules, stream, campaignId, floor, limit, sliceSize: deps.sliceSize });
       } catch (err) {
         // Not about this event: hold the campaign back (runOnce retries it later) rather than dead-letter.
         if (!isEventSpecific(err)) throw err;
@@ -63,7 +64,7 @@ export function createApplier(deps: ApplierDeps): Applier {
           continue;
         }
         const error = describeFailure(err);
-        const dead = await recordApplyFailure(pool, stream, head, error, deps.maxAttempts);
+        const dead = await recordApplyFailure(db, stream, head, error, deps.maxAttempts);
         const fields = { campaign_id: campaignId, stream_seq: head.streamSeq, event_id: head.eventId, attempts: head.attempts + 1, error };
         if (dead) {
           logger.error(fields, "event dead-lettered");
@@ -95,7 +96,7 @@ export function createApplier(deps: ApplierDeps): Applier {
     async runOnce() {
       const floor = await deps.floor();
       let consumed = 0;
-      for (const campaignId of await campaignsWaiting(pool, stream, floor)) {
+      for (const campaignId of await campaignsWaiting(db, stream, floor)) {
         const held = backoff.get(campaignId);
         if (held && held.until > Date.now()) continue;
         try {

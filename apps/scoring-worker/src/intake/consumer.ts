@@ -1,13 +1,14 @@
+// The intake stage: consumes the raw-event stream and stages each batch into the inbox before acknowledging it.
 import { type Bus, decodeRawEvent, type EventDelivery } from "@pointwise/bus";
+import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
-import type { Pool } from "pg";
-import { describeFailure, isEventSpecific, isTransient } from "./failures";
+import { describeFailure, isEventSpecific, isTransient } from "../failures";
 import { type StagedMessage, stageMessages } from "./inbox";
 
 /** What the intake needs. */
 export interface IntakeDeps {
   bus: Bus;
-  pool: Pool;
+  db: Database;
   logger: Logger;
   consumerName: string;
   /** Messages staged per transaction. */
@@ -31,8 +32,8 @@ export interface Intake {
   stop(): Promise<void>;
 }
 
-async function deadLetter(pool: Pool, msg: EventDelivery, error: string): Promise<void> {
-  await pool.query(
+async function deadLetter(db: Database, msg: EventDelivery, error: string): Promise<void> {
+  await db.query(
     `INSERT INTO dead_letter(stream, stream_seq, subject, payload, error, deliveries) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (stream, stream_seq) DO NOTHING`,
     [msg.info.stream, msg.seq, msg.subject, Buffer.from(msg.data).toString("utf8"), error, msg.info.redeliveryCount],
@@ -43,7 +44,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts consuming the raw event stream into the inbox. */
 export async function startIntake(deps: IntakeDeps): Promise<Intake> {
-  const { bus, pool, logger } = deps;
+  const { bus, db, logger } = deps;
   const stream = bus.names.eventsStream;
   await bus.ensureStreams();
   await bus.ensureEventsConsumer(deps.consumerName, { ackWaitMs: deps.ackWaitMs, maxAckPending: Math.max(1000, deps.batchSize * 10) });
@@ -74,12 +75,12 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
     const done: EventDelivery[] = [];
     for (const item of items) {
       try {
-        await stageMessages(pool, [item.staged]);
+        await stageMessages(db, [item.staged]);
         done.push(item.msg);
       } catch (err) {
         const deliveries = item.msg.info.redeliveryCount;
         if (isEventSpecific(err) && deliveries >= deps.maxDeliver) {
-          await deadLetter(pool, item.msg, describeFailure(err));
+          await deadLetter(db, item.msg, describeFailure(err));
           item.msg.ack();
           logger.error({ stream_seq: item.msg.seq, deliveries, err }, "message dead-lettered");
         } else {
@@ -101,7 +102,7 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
       }
       // Bytes that are not a raw event never will be: no point in redelivering them.
       try {
-        await deadLetter(pool, msg, decoded.reason);
+        await deadLetter(db, msg, decoded.reason);
         msg.ack();
         logger.error({ stream_seq: msg.seq, reason: decoded.reason }, "undecodable message dead-lettered");
       } catch (err) {
@@ -113,7 +114,7 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
     let staged: EventDelivery[];
     try {
       await stageMessages(
-        pool,
+        db,
         good.map((g) => g.staged),
       );
       staged = good.map((g) => g.msg);

@@ -1,7 +1,7 @@
+// A cache of parsed rule versions, read from the rule_version table.
+import type { Queryable } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { parseRuleVersion, type RuleVersion } from "@pointwise/rules";
-import type { Pool, PoolClient } from "pg";
-import type { Queryable } from "./pipeline";
 
 /** Parsed rule versions by row id; a rule_version row never changes, so an entry never goes stale. */
 export class RuleVersionCache {
@@ -34,7 +34,7 @@ export class RuleVersionCache {
   }
 
   /** A given version of a campaign's rules, or null when that version does not exist. */
-  async version(db: Pool | PoolClient, campaignId: string, version: number): Promise<RuleVersion | null> {
+  async version(db: Queryable, campaignId: string, version: number): Promise<RuleVersion | null> {
     const { rows } = await db.query<{ id: string; document: unknown }>("SELECT id, document FROM rule_version WHERE campaign_id = $1 AND version = $2", [
       campaignId,
       version,

@@ -1,26 +1,29 @@
-// COPY through the worker's pipeline against a real PostgreSQL: what goes in is what comes back.
-import { createTestDatabase, uniqueName } from "@pointwise/testkit";
-import { copyRow } from "../src/copy-text";
-import { pipelined } from "../src/pipeline";
+// COPY through the statement queue against a real PostgreSQL: what goes in is what comes back.
+import { createDatabase, type Database } from "./client";
+import { copyRow } from "./copy-text";
+import { dropSchema } from "./migrate";
+import { quoteSchema } from "./pool";
 
-type Db = Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
+const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const schema = `t_statement_queue_${process.pid}_${Date.now().toString(36)}`;
+let db: Database;
 
 beforeAll(async () => {
-  db = await createTestDatabase(uniqueName("t_worker_copy"));
-  await db.pool.query("CREATE TABLE copied(ord int, label text, doc json, amount numeric)");
+  db = createDatabase({ url, schema, max: 3 });
+  await db.query(`CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`);
+  await db.query("CREATE TABLE copied(ord int, label text, doc json, amount numeric)");
 });
 afterAll(async () => {
-  await db?.drop();
+  await dropSchema(db);
+  await db.close();
 });
 
-describe("COPY through the pipeline", () => {
+describe("COPY through the statement queue", () => {
   it("stores backslashes, tabs, newlines, quotes and NULLs exactly as given, in order, between other statements", async () => {
     const labels = ["plain", "tab\there", "line\nbreak", "back\\slash", "\\N", 'quote"d', "cr\rlf\r\n"];
     const docs = labels.map((label) => JSON.stringify({ label }));
-    const client = await db.pool.connect();
-    try {
-      const counts = await pipelined(client, async (p) => {
+    const counts = await db.transaction((tx) =>
+      tx.queue(async (p) => {
         const before = p.query("SELECT 1");
         const copied = p.copy(
           "COPY copied(ord, label, doc, amount) FROM STDIN",
@@ -28,12 +31,10 @@ describe("COPY through the pipeline", () => {
         );
         const after = p.query<{ n: string }>("SELECT count(*)::text AS n FROM copied");
         return { before: (await before).rowCount, copied: await copied, after: (await after).rows[0]?.n };
-      });
-      expect(counts).toEqual({ before: 1, copied: labels.length, after: String(labels.length) });
-    } finally {
-      client.release();
-    }
-    const { rows } = await db.pool.query<{ label: string; doc: { label: string }; amount: string | null }>(
+      }),
+    );
+    expect(counts).toEqual({ before: 1, copied: labels.length, after: String(labels.length) });
+    const { rows } = await db.query<{ label: string; doc: { label: string }; amount: string | null }>(
       "SELECT label, doc, amount::text AS amount FROM copied ORDER BY ord",
     );
     expect(rows.map((r) => r.label)).toEqual(labels);
@@ -42,17 +43,12 @@ describe("COPY through the pipeline", () => {
   });
 
   it("fails the statements queued behind a COPY that PostgreSQL refuses, with the COPY's error", async () => {
-    const client = await db.pool.connect();
-    try {
-      await client.query("BEGIN");
-      const run = pipelined(client, async (p) => {
+    const run = db.transaction((tx) =>
+      tx.queue(async (p) => {
         p.copy("COPY copied(ord, label, doc, amount) FROM STDIN", copyRow([1, "bad", "{not json", "1"]));
         await p.query("SELECT 1");
-      });
-      await expect(run).rejects.toThrow(/json/i);
-      await client.query("ROLLBACK");
-    } finally {
-      client.release();
-    }
+      }),
+    );
+    await expect(run).rejects.toThrow(/json/i);
   });
 });

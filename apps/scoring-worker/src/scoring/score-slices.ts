@@ -1,3 +1,5 @@
+// Runs the engine over a batch slice by slice and queues its writes; shared by the apply and recompute stages.
+import type { StatementQueue, Transaction } from "@pointwise/db";
 import {
   type ApplyResult,
   applyEvents,
@@ -8,9 +10,7 @@ import {
   type RuleVersion,
   type UserState,
 } from "@pointwise/rules";
-import type { PoolClient } from "pg";
-import { type Pipeline, pipelined } from "./pipeline";
-import { loadState, queueLedger, queueScores, queueStates, type StoredState, type Target } from "./store";
+import { loadState, queueLedger, queueScores, queueStates, type StoredState, type Target } from "./result-store";
 
 /** Events per engine call and per ledger statement within one batch. */
 export const SLICE = 2500;
@@ -70,7 +70,7 @@ const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
  * the batch costs one row write, not one per event.
  */
 export async function scoreInSlices(
-  p: Pipeline,
+  p: StatementQueue,
   t: Target,
   rules: RuleVersion,
   stored: StoredState,
@@ -105,15 +105,9 @@ export function slicesOf<T>(items: readonly T[], size = SLICE): T[][] {
  * returns (ledger entries, score deltas, user and campaign state) in the caller's transaction.
  * Events already covered by a user's state are skipped by the engine, so repeating a batch is harmless.
  */
-export async function scoreEvents(
-  client: PoolClient,
-  t: Target,
-  rules: RuleVersion,
-  events: readonly RawEvent[],
-  sliceSize = SLICE,
-): Promise<ApplyResult | null> {
+export async function scoreEvents(tx: Transaction, t: Target, rules: RuleVersion, events: readonly RawEvent[], sliceSize = SLICE): Promise<ApplyResult | null> {
   if (events.length === 0) return null;
-  return pipelined(client, async (p) => {
+  return tx.queue(async (p) => {
     const stored = await loadState(p, t, [...new Set(events.map((e) => e.userId))], needsGlobalOrder(rules));
     return scoreInSlices(p, t, rules, stored, slicesOf(events, sliceSize));
   });

@@ -1,9 +1,24 @@
-import type { PoolClient, QueryResult, QueryResultRow } from "pg";
+// Statements queued on one connection so that JavaScript work overlaps with PostgreSQL running them.
+import type { PoolClient } from "pg";
 import { copyIn } from "./copy-text";
+import { mapDbErrors } from "./errors";
 
-/** Anything that runs a parameterised statement: a pool, one of its clients, or a Pipeline. */
+/** A row as the driver returns it: column name to value (NUMERIC and BIGINT as strings). */
+// biome-ignore lint/suspicious/noExplicitAny: a row's columns are typed by the caller's type argument.
+export type Row = Record<string, any>;
+
+/** What a statement returned: its rows, and how many rows it touched. */
+// biome-ignore lint/suspicious/noExplicitAny: untyped rows are any, as pg's own default.
+export interface QueryResult<R extends Row = any> {
+  rows: R[];
+  rowCount: number | null;
+}
+
+/** Anything that runs a parameterised statement: the database, a transaction, or a statement queue. */
 export interface Queryable {
-  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+  /** Runs one statement; a failure is thrown as a typed database error. */
+  // biome-ignore lint/suspicious/noExplicitAny: untyped rows are any, as pg's own default.
+  query<R extends Row = any>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
 }
 
 /**
@@ -13,16 +28,17 @@ export interface Queryable {
  * the ones queued behind it are not sent (the transaction is aborted anyway) and fail with the
  * same error, so whichever of them a caller awaits reports the real cause.
  */
-export class Pipeline implements Queryable {
+export class StatementQueue implements Queryable {
   private tail: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private failure: { error: unknown } | undefined;
   private pending: Promise<unknown>[] = [];
 
-  constructor(readonly client: PoolClient) {}
+  constructor(private readonly client: PoolClient) {}
 
   /** Queues a statement; its promise may be awaited for its rows, and `flush` waits for it too. */
-  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
+  // biome-ignore lint/suspicious/noExplicitAny: untyped rows are any, as pg's own default.
+  query<R extends Row = any>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
     return this.enqueue(() => this.client.query<R>(text, values));
   }
 
@@ -37,7 +53,7 @@ export class Pipeline implements Queryable {
   private enqueue<T>(run: () => Promise<T>): Promise<T> {
     const send = (): Promise<T> => {
       if (this.failure) return Promise.reject(this.failure.error);
-      return run().catch((error: unknown) => {
+      return mapDbErrors(run()).catch((error: unknown) => {
         this.failure ??= { error };
         throw error;
       });
@@ -54,7 +70,7 @@ export class Pipeline implements Queryable {
   }
 
   /**
-   * Tracks work built on queued statements (an async function that queries through this pipeline
+   * Tracks work built on queued statements (an async function that queries through this queue
    * and then maps the rows): `flush` waits for it too, and its failure never goes unhandled.
    */
   track<T>(work: Promise<T>): Promise<T> {
@@ -78,17 +94,17 @@ export class Pipeline implements Queryable {
 }
 
 /**
- * Runs `fn` with a pipeline on the client and waits for everything it queued; on failure it waits
- * until the connection is idle before rethrowing, so the caller's ROLLBACK is the next statement.
+ * Runs `fn` with a statement queue on the client and waits for everything it queued; on failure it
+ * waits until the connection is idle before rethrowing, so the caller's ROLLBACK is the next statement.
  */
-export async function pipelined<T>(client: PoolClient, fn: (p: Pipeline) => Promise<T>): Promise<T> {
-  const p = new Pipeline(client);
+export async function withStatementQueue<T>(client: PoolClient, fn: (queue: StatementQueue) => Promise<T>): Promise<T> {
+  const queue = new StatementQueue(client);
   try {
-    const result = await fn(p);
-    await p.flush();
+    const result = await fn(queue);
+    await queue.flush();
     return result;
   } catch (err) {
-    await p.idle();
+    await queue.idle();
     throw err;
   }
 }

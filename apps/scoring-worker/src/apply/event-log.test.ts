@@ -1,4 +1,5 @@
-import { logAmount, logTime } from "./log";
+// The log's normal forms of an amount and a receive time, checked against what PostgreSQL stores.
+import { logAmount, logTime } from "./event-log";
 
 describe("values as the log returns them", () => {
   it.each([
