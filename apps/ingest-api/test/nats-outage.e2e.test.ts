@@ -5,6 +5,7 @@
  * log exactly once. Requests sent with an Idempotency-Key are retried until they succeed, and still
  * land once.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type AppProcess,
   createTestBus,
@@ -40,8 +41,6 @@ afterAll(async () => {
   await nats?.destroy();
   await db?.drop();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it("stores every acknowledged event exactly once across a NATS outage", async () => {
   const { key, regEventId } = await seedCampaign(db, "outa-ge02");

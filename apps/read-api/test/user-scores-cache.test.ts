@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Cache } from "@pointwise/cache";
 import { createDatabase } from "@pointwise/db";
 import { freePort, testUrls } from "@pointwise/testkit";
@@ -19,8 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The real pool, counting the queries whose SQL contains a marker and holding each back `delayMs` (a busy database). */
 function countingPool(counts: Record<string, number>, delayMs: number): Pool {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { type Bus, decodeRawEvent, type JsMsg } from "@pointwise/bus";
 import type { Logger } from "@pointwise/logger";
 import { AckPolicy, type ConsumerMessages, DeliverPolicy, nanos } from "nats";
@@ -62,8 +63,6 @@ async function deadLetter(pool: Pool, msg: JsMsg, error: string): Promise<void> 
     [msg.info.stream, msg.seq, msg.subject, Buffer.from(msg.data).toString("utf8"), error, msg.info.redeliveryCount],
   );
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts consuming the raw event stream into the inbox. */
 export async function startIntake(deps: IntakeDeps): Promise<Intake> {
