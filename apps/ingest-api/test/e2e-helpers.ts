@@ -1,19 +1,12 @@
-import { generateApiKey } from "@pointwise/auth";
 import type { Bus } from "@pointwise/bus";
 import type { RawEventMessage } from "@pointwise/schemas";
-import type { createTestDatabase } from "@pointwise/testkit";
+import { type createTestDatabase, seedCampaignWithKey, seedProject } from "@pointwise/testkit";
 
 /** Seeds a campaign with a key and an event type for the spawned-process tests. */
 export async function seedCampaign(db: Awaited<ReturnType<typeof createTestDatabase>>, campaignId: string): Promise<{ key: string; regEventId: string }> {
-  await db.pool.query("INSERT INTO project(id, name) VALUES ('00000000-0000-4000-8000-0000000000e1', 'p') ON CONFLICT DO NOTHING");
-  await db.pool.query(
-    "INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ($1, '00000000-0000-4000-8000-0000000000e1', 'c', '{\"xp\":\"XP\"}', 'xp')",
-    [campaignId],
-  );
-  const key = generateApiKey();
-  await db.pool.query("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ($1, $2, $3)", [campaignId, key.prefix, key.hash]);
-  const { rows } = await db.pool.query<{ id: string }>("INSERT INTO event_type(campaign_id, name) VALUES ($1, 'e') RETURNING id", [campaignId]);
-  return { key: key.key, regEventId: (rows[0] as { id: string }).id };
+  const projectId = await seedProject(db, { id: "00000000-0000-4000-8000-0000000000e1", name: "p" });
+  const { key, regEventId } = await seedCampaignWithKey(db, { id: campaignId, projectId });
+  return { key, regEventId };
 }
 
 /** Every message of the events stream, in order. */

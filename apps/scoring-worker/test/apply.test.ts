@@ -3,7 +3,7 @@
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { createTestDatabase, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, seedIdentity, uniqueName } from "@pointwise/testkit";
 import type { Pool } from "pg";
 import { createApplier } from "../src/applier";
 import { applyInboxBatch } from "../src/apply";
@@ -48,8 +48,8 @@ async function stage(messages: RawEventMessage[], seqs?: number[]): Promise<numb
 
 async function newCampaign(rules = true, opts: Parameters<typeof richRules>[2] = {}): Promise<string> {
   const id = `${Math.random().toString(36).slice(2, 6)}-${Math.random().toString(36).slice(2, 6)}`.padEnd(9, "0");
-  await createCampaign(db.pool, id);
-  if (rules) await addRuleVersion(db.pool, richRules(id, 1, opts), "active");
+  await createCampaign(db, id);
+  if (rules) await addRuleVersion(db, richRules(id, 1, opts), "active");
   return id;
 }
 
@@ -128,7 +128,7 @@ describe("applying staged events", () => {
     const bob = await userOf(WALLET_B);
     // Alice referred Bob from now on; Bob also has an e-mail identity linked to him.
     await db.pool.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [bob, alice]);
-    await db.pool.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EMAIL', 'bob@example.com', $2)", [c, bob]);
+    await seedIdentity(db, c, bob, "EMAIL", "bob@example.com");
 
     await stage([
       message(c, { account_id: WALLET_B, amount: "100", received_at: "2026-03-02T11:00:00.000Z" }),

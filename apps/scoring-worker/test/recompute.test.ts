@@ -34,8 +34,8 @@ const deps = (over: Partial<RecomputeDeps> = {}): RecomputeDeps => ({
 
 /** A campaign with v1 active and `n` swaps of users 0..3 applied live. */
 async function campaignWithEvents(id: string, n: number): Promise<void> {
-  await createCampaign(db.pool, id);
-  await addRuleVersion(db.pool, richRules(id), "active");
+  await createCampaign(db, id);
+  await addRuleVersion(db, richRules(id), "active");
   const staged = Array.from({ length: n }, (_, i) => ({
     stream: "RC",
     streamSeq: ++streamSeq,
@@ -72,7 +72,7 @@ describe("recompute jobs", () => {
     const c = "rcmp-0001";
     await campaignWithEvents(c, 10);
     const v2 = richRules(c, 2, { perUnit: "4" });
-    await addRuleVersion(db.pool, v2);
+    await addRuleVersion(db, v2);
     const id = await queueJob(db.pool, c, 2, "rule-activation");
     const switched: unknown[] = [];
     expect(await runNextJob(deps({ onSwitched: (m) => switched.push(m) }))).toBe(true);
@@ -121,7 +121,7 @@ describe("recompute jobs", () => {
     const c = "rcmp-0003";
     await campaignWithEvents(c, 10);
     const v2 = richRules(c, 2, { perUnit: "2" });
-    await addRuleVersion(db.pool, v2);
+    await addRuleVersion(db, v2);
     const id = await queueJob(db.pool, c, 2, "rule-activation");
     let chunks = 0;
     await runNextJob(
@@ -147,7 +147,7 @@ describe("recompute jobs", () => {
     // Decay with a 1-hour half-life and an epoch decades before the events: beyond what can be stored.
     const broken = richRules(c, 2);
     broken.currencies.gems = { name: "Gems", decimals: 0, decay: { halfLifeSeconds: 3600, epoch: "2000-01-01T00:00:00Z" } };
-    await addRuleVersion(db.pool, broken);
+    await addRuleVersion(db, broken);
     const id = await queueJob(db.pool, c, 2, "rule-activation");
     await runNextJob(deps());
 
@@ -165,7 +165,7 @@ describe("recompute jobs", () => {
   it("runs one campaign's jobs one at a time in the order they were queued", async () => {
     const c = "rcmp-0005";
     await campaignWithEvents(c, 3);
-    await addRuleVersion(db.pool, richRules(c, 2, { perUnit: "5" }));
+    await addRuleVersion(db, richRules(c, 2, { perUnit: "5" }));
     const link = await queueJob(db.pool, c, 1, "identity-link");
     const activation = await queueJob(db.pool, c, 2, "rule-activation");
     // The queue order holds when the clock does not: the later job's created_at a second earlier

@@ -55,8 +55,8 @@ describe("the app role", () => {
 
   it("runs the worker's apply and recompute transactions", async () => {
     const c = "role-0002";
-    await createCampaign(db.pool, c);
-    await addRuleVersion(db.pool, richRules(c), "active");
+    await createCampaign(db, c);
+    await addRuleVersion(db, richRules(c), "active");
     await stageMessages(app, [
       { stream: "ROLE", streamSeq: 1, subject: "r.events", event: message(c, { amount: "10" }) },
       { stream: "ROLE", streamSeq: 2, subject: "r.events", event: message(c, { amount: "20" }) },
@@ -65,7 +65,7 @@ describe("the app role", () => {
     await createApplier({ pool: app, logger, rules, stream: "ROLE", batchSize: 10, maxAttempts: 3, retryDelayMs: 50, floor: async () => 2 }).runOnce();
     expect(await scoreTable(db.pool, c)).toEqual(await replayed(db, c, richRules(c)));
 
-    await addRuleVersion(db.pool, richRules(c, 2, { perUnit: "3" }));
+    await addRuleVersion(db, richRules(c, 2, { perUnit: "3" }));
     await queueJob(db.pool, c, 2, "rule-activation");
     expect(await runNextJob({ pool: app, logger, rules, chunkSize: 1, leaseMs: 60_000 })).toBe(true);
     const { rows } = await db.pool.query("SELECT status, error FROM recompute_job WHERE campaign_id = $1", [c]);

@@ -88,8 +88,8 @@ describe("the durable consumer", () => {
 describe("the scoring worker", () => {
   it("applies published events and announces the change on <namespace>.scores.<campaign_id>", async () => {
     const c = "wrkr-0001";
-    await createCampaign(db.pool, c);
-    await addRuleVersion(db.pool, richRules(c), "active");
+    await createCampaign(db, c);
+    await addRuleVersion(db, richRules(c), "active");
     const changes = collect(bus.nc.subscribe(`${namespace}.scores.${c}`));
     await start();
     const events = traffic(c, 20, 0);
@@ -106,8 +106,8 @@ describe("the scoring worker", () => {
 
   it("dead-letters an undecodable message at once and events PostgreSQL refuses after MAX_DELIVER attempts, applying the events around them", async () => {
     const c = "wrkr-0002";
-    await createCampaign(db.pool, c);
-    await addRuleVersion(db.pool, richRules(c), "active");
+    await createCampaign(db, c);
+    await addRuleVersion(db, richRules(c), "active");
     await start({ MAX_DELIVER: "3" });
     const before = traffic(c, 5, 100);
     // Valid raw events that PostgreSQL refuses: a NUL in a text (fails staging), an amount beyond NUMERIC(48,18) (fails applying).
@@ -135,10 +135,10 @@ describe("the scoring worker", () => {
 
   it("activates a rule version while events keep flowing: old scores until the switch, then a replay under the new version", async () => {
     const c = "wrkr-0003";
-    await createCampaign(db.pool, c);
+    await createCampaign(db, c);
     const v1 = richRules(c);
     const v2 = richRules(c, 2, { perUnit: "2.25" });
-    await addRuleVersion(db.pool, v1, "active");
+    await addRuleVersion(db, v1, "active");
     let paused: ((job: RecomputeJob) => void) | undefined;
     const reachedPause = new Promise<RecomputeJob>((resolve) => {
       paused = resolve;
@@ -158,7 +158,7 @@ describe("the scoring worker", () => {
     await publishAll(traffic(c, 100, 0));
     await waitUntil(async () => (await logged(c)) === 100, 20_000, "100 events logged");
 
-    await addRuleVersion(db.pool, v2);
+    await addRuleVersion(db, v2);
     const jobId = await queueJob(db.pool, c, 2, "rule-activation");
     const job = await reachedPause;
     expect(job.eventsDone).toBe("25");
@@ -205,8 +205,8 @@ describe("the scoring worker", () => {
 
   it("stops cleanly mid-flow and a restarted worker picks up where it left off", async () => {
     const c = "wrkr-0004";
-    await createCampaign(db.pool, c);
-    await addRuleVersion(db.pool, richRules(c), "active");
+    await createCampaign(db, c);
+    await addRuleVersion(db, richRules(c), "active");
     const first = await start({ BATCH_SIZE: "10", APPLY_BATCH_SIZE: "7" });
     const events = traffic(c, 150, 1000);
     const publishing = publishAll(events);

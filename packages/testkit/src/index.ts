@@ -1,3 +1,4 @@
+export { postJson } from "./http";
 export { loadOpenApi, type OpenApi, type OpenApiName } from "./openapi";
 export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";
 export { createTcpProxy, type TcpProxy } from "./proxy";
@@ -18,5 +19,5 @@ export {
   seedScore,
   seedUser,
 } from "./seed";
-export { createTestBus, createTestCache, createTestDatabase, dropNamespace, testServiceEnv, testUrls, uniqueName } from "./services";
+export { createTestBus, createTestCache, createTestDatabase, dropNamespace, streamMessages, testServiceEnv, testUrls, uniqueName } from "./services";
 export { type Stack, type StackOptions, startStack } from "./stack";

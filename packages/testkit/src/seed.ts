@@ -74,12 +74,15 @@ export async function seedApiKey(db: SeedDb, campaignId: string, options: { revo
   return { key: key.key, id: row.id, prefix: key.prefix };
 }
 
-/** Creates an event type of a campaign (retired now with `retired`); returns its id, the events' reg_event_id. */
+/**
+ * Creates an event type of a campaign (retired now with `retired`); returns its id, the events'
+ * reg_event_id. With a fixed `id` that already exists, the existing row is kept.
+ */
 export async function seedEventType(db: SeedDb, campaignId: string, options: { id?: string; name?: string; retired?: boolean } = {}): Promise<string> {
-  const row = await db.prisma.eventType.create({
-    data: { ...(options.id ? { id: options.id } : {}), campaignId, name: options.name ?? "e", retiredAt: options.retired ? new Date() : null },
-  });
-  return row.id;
+  const data = { campaignId, name: options.name ?? "e", retiredAt: options.retired ? new Date() : null };
+  if (options.id === undefined) return (await db.prisma.eventType.create({ data })).id;
+  await db.prisma.eventType.upsert({ where: { id: options.id }, create: { id: options.id, ...data }, update: {} });
+  return options.id;
 }
 
 /** A campaign with one API key and one event type, what a test of ingesting needs. */
@@ -120,11 +123,11 @@ export async function seedRuleVersion(
   });
 }
 
-/** Creates a user of a campaign; returns its id. */
+/** Creates a user of a campaign, referred by `referrerId` from now on when given; returns its id. */
 export async function seedUser(
   db: SeedDb,
   campaignId: string,
-  options: { id?: string; displayName?: string | null; secretSeed?: string } = {},
+  options: { id?: string; displayName?: string | null; secretSeed?: string; referrerId?: string | null } = {},
 ): Promise<string> {
   const row = await db.prisma.user.create({
     data: {
@@ -132,6 +135,7 @@ export async function seedUser(
       campaignId,
       displayName: options.displayName ?? null,
       ...(options.secretSeed ? { secretSeed: options.secretSeed } : {}),
+      ...(options.referrerId ? { referrerId: options.referrerId, referredAt: new Date() } : {}),
     },
   });
   return row.id;

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Bus, createBus } from "@pointwise/bus";
 import { type Cache, createCache } from "@pointwise/cache";
 import { createDatabase, type Database, dropSchema, migrate } from "@pointwise/db";
+import type { RawEventMessage } from "@pointwise/schemas";
 
 /** Where the real services of the test run are (npm test sets these; the defaults fit this machine). */
 export const testUrls = {
@@ -79,4 +80,15 @@ export async function dropNamespace(namespace: string): Promise<void> {
     await bus.close();
   }
   await (await createTestCache(namespace)).drop();
+}
+
+/** Every message of a bus's events stream, in order. */
+export async function streamMessages(bus: Bus): Promise<RawEventMessage[]> {
+  const info = await bus.jsm.streams.info(bus.names.eventsStream);
+  const out: RawEventMessage[] = [];
+  if (info.state.messages === 0) return out;
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+    out.push((await bus.jsm.streams.getMessage(bus.names.eventsStream, { seq })).json<RawEventMessage>());
+  }
+  return out;
 }
