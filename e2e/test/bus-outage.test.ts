@@ -1,4 +1,14 @@
-import { type AppProcess, createTestDatabase, type NatsServer, spawnApp, startNatsServer, testServiceEnv, uniqueName } from "@pointwise/testkit";
+import {
+  type AppProcess,
+  createTestDatabase,
+  type NatsServer,
+  seedCampaignWithKey,
+  seedProject,
+  spawnApp,
+  startNatsServer,
+  testServiceEnv,
+  uniqueName,
+} from "@pointwise/testkit";
 import { call } from "./stack";
 
 /** ingest-api against a NATS server of this test's own, so stopping it disturbs nobody else. */
@@ -13,16 +23,10 @@ describe("ingest-api when NATS stops and comes back", () => {
     nats = await startNatsServer();
     const schema = uniqueName("e2e");
     db = await createTestDatabase(schema);
-    const { generateApiKey } = await import("@pointwise/auth");
-    const key = generateApiKey();
-    apiKey = key.key;
-    await db.query("INSERT INTO project(id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p')");
-    await db.query(
-      "INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ('outa-ge01', '00000000-0000-4000-8000-000000000001', 'c', '{\"xp\":\"XP\"}', 'xp')",
-    );
-    await db.query("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ('outa-ge01', $1, $2)", [key.prefix, key.hash]);
-    const { rows } = await db.query("INSERT INTO event_type(campaign_id, name) VALUES ('outa-ge01', 'e') RETURNING id");
-    regEventId = rows[0].id;
+    const projectId = await seedProject(db, { id: "00000000-0000-4000-8000-000000000001", name: "p" });
+    const seeded = await seedCampaignWithKey(db, { id: "outa-ge01", projectId });
+    apiKey = seeded.key;
+    regEventId = seeded.regEventId;
     ingest = await spawnApp("ingest-api", {
       ...testServiceEnv(schema, { natsUrl: nats.url }),
       PUBLISH_TIMEOUT_MS: "1000",

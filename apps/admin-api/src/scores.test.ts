@@ -1,4 +1,4 @@
-import { decayedValue, parseRuleVersion } from "@pointwise/rules";
+import { parseRuleVersion } from "@pointwise/rules";
 import { readableScore, trimDecimal } from "./scores";
 
 describe("trimDecimal", () => {
@@ -23,14 +23,15 @@ describe("readableScore", () => {
   });
   const row = { currency: "xp", score: "80.000", referral_score: "8", total: "88", lifetime: "50.50", tier: "gold" };
 
-  it("decays score, referral_score and total with the engine's own function and keeps lifetime", () => {
+  it("decays score and referral_score, rounds them to the currency's decimals as the read API does, totals them and keeps lifetime", () => {
+    // 2.5 half-lives after the epoch: 80 x 2^-2.5 = 14.142..., 8 x 2^-2.5 = 1.414..., at xp's default 2 places.
     const at = new Date("2026-01-03T12:00:00Z");
     const shown = readableScore(row, rules, at);
     expect(shown).toEqual({
       currency: "xp",
-      score: trimDecimal(decayedValue("80.000", at, rules.currencies.xp?.decay)),
-      referral_score: trimDecimal(decayedValue("8", at, rules.currencies.xp?.decay)),
-      total: trimDecimal(decayedValue("88", at, rules.currencies.xp?.decay)),
+      score: "14.14",
+      referral_score: "1.41",
+      total: "15.55",
       lifetime: "50.5",
       tier: "gold",
     });

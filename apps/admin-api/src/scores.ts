@@ -1,5 +1,6 @@
+// Scores as the dashboard shows them, and the campaign's active rules they are read under.
 import type { Database } from "@pointwise/db";
-import { decayedValue, parseRuleVersion, type RuleVersion } from "@pointwise/rules";
+import { parseRuleVersion, type RuleVersion, shownFactor, shownScore } from "@pointwise/rules";
 
 /** Drops trailing zeros of a decimal string ("41.500000" -> "41.5", "3.000" -> "3"); exact, no number conversion. */
 export function trimDecimal(value: string): string {
@@ -19,13 +20,20 @@ export interface StoredScore {
 }
 
 /**
- * A score row as people should read it: score, referral_score and total decayed to `at` under the
- * active rules (the stored values are scaled to the currency's decay epoch), lifetime as stored.
+ * A score row as people should read it, digit for digit what the read API shows for it: score and
+ * referral_score decayed to `at` under the active rules (the stored values are scaled to the
+ * currency's decay epoch) and rounded to the currency's decimals, total as their sum; lifetime as stored.
  */
 export function readableScore(row: StoredScore, rules: RuleVersion | null, at: Date): StoredScore {
-  const decay = rules && Object.hasOwn(rules.currencies, row.currency) ? rules.currencies[row.currency]?.decay : undefined;
-  const read = (v: string) => trimDecimal(decayedValue(v, at, decay));
-  return { ...row, score: read(row.score), referral_score: read(row.referral_score), total: read(row.total), lifetime: trimDecimal(row.lifetime) };
+  const currency = rules && Object.hasOwn(rules.currencies, row.currency) ? rules.currencies[row.currency] : undefined;
+  const shown = shownScore(row, shownFactor(at, currency?.decay), currency ? currency.decimals : null);
+  return {
+    ...row,
+    score: trimDecimal(shown.score),
+    referral_score: trimDecimal(shown.referral_score),
+    total: trimDecimal(shown.total),
+    lifetime: trimDecimal(row.lifetime),
+  };
 }
 
 /** The active rule version of a campaign, or null when none is active (or its document no longer validates). */

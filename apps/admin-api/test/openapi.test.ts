@@ -1,11 +1,11 @@
+import { loadOpenApi } from "@pointwise/testkit";
 import { type Operator, perUnitRules, setUpCampaign } from "./harness";
-import { loadOpenApi } from "./openapi";
 import { sharedProject } from "./project";
 import { listRoutes } from "./routes";
 import { activateAsWorker, logEvents } from "./seed";
 
 const suite = sharedProject();
-const api = loadOpenApi();
+const api = loadOpenApi("admin");
 
 /** Express's `:camelCase` parameters as the document spells them: `{snake_case}`, the campaign as `{campaign_id}`. */
 function documented(route: string): string {

@@ -6,10 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { INGEST_ERROR_CODE_LIST } from "@pointwise/ingest-core";
-import { repoRoot } from "@pointwise/testkit";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
-import { parse } from "yaml";
+import { loadOpenApi, repoRoot } from "@pointwise/testkit";
 import { envSchema } from "../src/env";
 import { type Harness, startHarness, validBody } from "./harness";
 
@@ -17,7 +14,8 @@ import { type Harness, startHarness, validBody } from "./harness";
 jest.setTimeout(60_000);
 
 const markdown = readFileSync(path.join(repoRoot, "docs", "api", "ingest.md"), "utf8");
-const openapi = parse(readFileSync(path.join(repoRoot, "docs", "api", "ingest.openapi.yaml"), "utf8"));
+const documented = loadOpenApi("ingest");
+const openapi = documented.doc;
 
 describe("the ingest documentation", () => {
   it("is OpenAPI 3.1 with the four ingest endpoints", () => {
@@ -54,15 +52,7 @@ describe("the ingest documentation", () => {
 
 describe("real answers validate against the OpenAPI response schemas", () => {
   let h: Harness;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema(openapi, "ingest");
-  const check = (schema: string, body: unknown) => {
-    const validate = ajv.getSchema(`ingest#/components/schemas/${schema}`);
-    if (!validate) throw new Error(`no schema ${schema}`);
-    const ok = validate(body);
-    if (!ok) throw new Error(`${schema}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
-  };
+  const check = (schema: string, body: unknown) => documented.checkSchema(schema, body);
 
   beforeAll(async () => {
     h = await startHarness();

@@ -1,13 +1,23 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import { generateApiKey } from "@pointwise/auth";
 import type { Bus } from "@pointwise/bus";
 import { createDatabase, type Database } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { createTestBus, createTestCache, createTestDatabase, testServiceEnv, testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
+import {
+  createTestBus,
+  createTestCache,
+  createTestDatabase,
+  seedCampaignWithKey,
+  seedEventType,
+  seedProject,
+  testServiceEnv,
+  testUrls,
+  uniqueName,
+  waitUntil,
+} from "@pointwise/testkit";
 import { buildIngestApp } from "../src/app";
 import type { IngestContext } from "../src/context";
 import { envSchema } from "../src/env";
@@ -62,29 +72,9 @@ export interface Harness {
 const PROJECT = "00000000-0000-4000-8000-0000000000aa";
 
 async function seedCampaign(db: Harness["db"], campaignId: string, archived = false): Promise<Seeded> {
-  await db.query("INSERT INTO campaign(id, project_id, name, currencies, primary_currency, archived_at) VALUES ($1, $2, 'c', '{\"xp\":\"XP\"}', 'xp', $3)", [
-    campaignId,
-    PROJECT,
-    archived ? new Date() : null,
-  ]);
-  const key = generateApiKey();
-  const { rows: keys } = await db.query<{ id: string }>("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ($1, $2, $3) RETURNING id", [
-    campaignId,
-    key.prefix,
-    key.hash,
-  ]);
-  const { rows: active } = await db.query<{ id: string }>("INSERT INTO event_type(campaign_id, name) VALUES ($1, 'trade') RETURNING id", [campaignId]);
-  const { rows: retired } = await db.query<{ id: string }>("INSERT INTO event_type(campaign_id, name, retired_at) VALUES ($1, 'old', now()) RETURNING id", [
-    campaignId,
-  ]);
-  return {
-    campaignId,
-    key: key.key,
-    keyId: (keys[0] as { id: string }).id,
-    prefix: key.prefix,
-    regEventId: (active[0] as { id: string }).id,
-    retiredEventId: (retired[0] as { id: string }).id,
-  };
+  const seeded = await seedCampaignWithKey(db, { id: campaignId, projectId: PROJECT, archived, eventType: "trade" });
+  const retiredEventId = await seedEventType(db, campaignId, { name: "old", retired: true });
+  return { ...seeded, retiredEventId };
 }
 
 /** Sends a raw HTTP request (node:http, so any header can be set) and reads the whole answer. */
@@ -119,7 +109,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   const bus = await createTestBus(namespace, options.natsUrl ?? testUrls.nats);
   const appDb = createDatabase({ url: testUrls.database, schema: db.schema, max: 5 });
   const cache = await createTestCache();
-  await db.query("INSERT INTO project(id, name) VALUES ($1, 'p')", [PROJECT]);
+  await seedProject(db, { id: PROJECT, name: "p" });
   const main = await seedCampaign(db, "main-0001");
   const other = await seedCampaign(db, "othr-0002");
   const revoked = await seedCampaign(db, "revk-0003");

@@ -1,6 +1,17 @@
 /** The Idempotency-Key is remembered in PostgreSQL: it survives a restart of ingest-api and the loss of every Redis key. */
-import { type AppProcess, createTestBus, createTestCache, createTestDatabase, spawnApp, testServiceEnv, uniqueName } from "@pointwise/testkit";
-import { postJson, seedCampaign, streamMessages } from "./e2e-helpers";
+import {
+  type AppProcess,
+  createTestBus,
+  createTestCache,
+  createTestDatabase,
+  postJson,
+  seedCampaignWithKey,
+  seedProject,
+  spawnApp,
+  streamMessages,
+  testServiceEnv,
+  uniqueName,
+} from "@pointwise/testkit";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
 jest.setTimeout(60_000);
@@ -23,7 +34,10 @@ afterAll(async () => {
 });
 
 it("replays the first answer after ingest-api is killed and Redis forgot everything, and stores no second occurrence", async () => {
-  const { key, regEventId } = await seedCampaign(db, "rest-art1");
+  const { key, regEventId } = await seedCampaignWithKey(db, {
+    id: "rest-art1",
+    projectId: await seedProject(db, { id: "00000000-0000-4000-8000-0000000000e1", name: "p" }),
+  });
   const body = { events: [{ account_id: "42", identity_type: "GITHUB_PROVIDER_ID", amount: "5", reg_event_id: regEventId }] };
   const headers = { authorization: `Bearer ${key}`, "idempotency-key": "restart-1" };
 

@@ -1,11 +1,7 @@
-import { decayFactor } from "@pointwise/rules";
+// Read responses' score objects and tiers from stored rows, through the rules package's one meaning of a shown score.
+import { shownFactor, shownScore } from "@pointwise/rules";
 import type { ScoreObject } from "@pointwise/schemas";
-import Decimal from "decimal.js";
 import type { CampaignView } from "./campaign";
-
-// Stored decayed scores can be huge (they double every half-life after the epoch) but a shown value
-// needs far fewer digits than that; 60 significant digits is well past what a JSON number keeps.
-const Dec = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
 
 /** A score row as PostgreSQL returns it (NUMERIC as strings, stored representation). */
 export interface StoredScore {
@@ -25,21 +21,8 @@ export interface TierView {
 /** The factor that turns each currency's stored values into their value at `at` ("1" without decay). */
 export function decayFactors(view: CampaignView, at: Date): Record<string, string> {
   const factors: Record<string, string> = {};
-  for (const [key, currency] of Object.entries(view.currencies)) {
-    try {
-      factors[key] = decayFactor(at, currency.decay);
-    } catch {
-      // Only thrown thousands of half-lives past the epoch, where every value has decayed to nothing.
-      factors[key] = "0";
-    }
-  }
+  for (const [key, currency] of Object.entries(view.currencies)) factors[key] = shownFactor(at, currency.decay);
   return factors;
-}
-
-function shown(stored: string, factor: string, decimals: number | null): Decimal {
-  if (factor === "1") return new Dec(stored);
-  const value = new Dec(stored).mul(factor);
-  return decimals === null ? value : value.toDecimalPlaces(decimals, Decimal.ROUND_HALF_EVEN);
 }
 
 /**
@@ -50,12 +33,12 @@ function shown(stored: string, factor: string, decimals: number | null): Decimal
 export function presentScores(rows: readonly StoredScore[], view: CampaignView, factors: Record<string, string>): Record<string, ScoreObject> {
   const out: Record<string, ScoreObject> = {};
   for (const key of Object.keys(view.currencyNames)) {
-    const row = rows.find((r) => r.currency === key);
-    const currency = view.currencies[key];
-    const factor = factors[key] ?? "1";
-    const score = row ? shown(row.score, factor, currency?.decimals ?? null) : new Dec(0);
-    const referral = row ? shown(row.referral_score, factor, currency?.decimals ?? null) : new Dec(0);
-    out[key] = { score: Number(score.toFixed()), referral_score: Number(referral.toFixed()), total: Number(score.add(referral).toFixed()) };
+    const shown = shownScore(
+      rows.find((r) => r.currency === key),
+      factors[key] ?? "1",
+      view.currencies[key]?.decimals ?? null,
+    );
+    out[key] = { score: Number(shown.score), referral_score: Number(shown.referral_score), total: Number(shown.total) };
   }
   return out;
 }

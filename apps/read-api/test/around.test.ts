@@ -1,13 +1,11 @@
-import type { Queryable } from "@pointwise/db";
 import { leaderboardResponseSchema } from "@pointwise/schemas";
-import { createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { seedCampaign, seedScore, seedUser } from "@pointwise/testkit";
+import { get, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
-let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi();
-  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();
@@ -15,12 +13,12 @@ afterAll(async () => {
 
 describe("GET /leaderboard/around/{user_id}", () => {
   it("answers each user's window of the full board: n entries above and below with the board's ranks", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP", gems: "Gems" }, primary: "xp" });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP", gems: "Gems" }, primary: "xp" });
     const base = Date.parse("2025-05-01T00:00:00Z");
     for (let i = 0; i < 40; i++) {
-      const id = await createUser(pool, campaign);
+      const id = await seedUser(api.db, campaign);
       // Few distinct totals and reach times: long runs of ties that windows start and end inside.
-      await setScore(pool, campaign, id, "xp", { score: String((i * 11) % 7), reachedAt: new Date(base + ((i * 3) % 5) * 1000).toISOString() });
+      await seedScore(api.db, campaign, id, "xp", { score: String((i * 11) % 7), reachedAt: new Date(base + ((i * 3) % 5) * 1000).toISOString() });
     }
     const board = leaderboardResponseSchema.parse((await get(`${api.url}/leaderboard?campaign_id=${campaign}&limit=1000`)).body);
     expect(board.entries).toHaveLength(40);
@@ -36,11 +34,11 @@ describe("GET /leaderboard/around/{user_id}", () => {
   });
 
   it("defaults n to 5 and treats the user id case-insensitively", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const id = await createUser(pool, campaign);
-      await setScore(pool, campaign, id, "xp", { score: String(100 - i) });
+      const id = await seedUser(api.db, campaign);
+      await seedScore(api.db, campaign, id, "xp", { score: String(100 - i) });
       ids.push(id);
     }
     const res = await get(`${api.url}/leaderboard/around/${ids[10]?.toUpperCase()}?campaign_id=${campaign}`);
@@ -49,11 +47,11 @@ describe("GET /leaderboard/around/{user_id}", () => {
   });
 
   it("answers 404 user-not-found alike for an unknown user, a user without points and a user of another campaign", async () => {
-    const campaign = await createCampaign(pool);
-    const other = await createCampaign(pool);
-    const idle = await createUser(pool, campaign);
-    const elsewhere = await createUser(pool, other);
-    await setScore(pool, other, elsewhere, "xp", { score: "5" });
+    const campaign = await seedCampaign(api.db);
+    const other = await seedCampaign(api.db);
+    const idle = await seedUser(api.db, campaign);
+    const elsewhere = await seedUser(api.db, other);
+    await seedScore(api.db, other, elsewhere, "xp", { score: "5" });
     for (const id of [idle, elsewhere, "0b5e4c1a-0000-4000-8000-000000000000"]) {
       const res = await get(`${api.url}/leaderboard/around/${id}?campaign_id=${campaign}`);
       expect({ status: res.status, body: res.body }).toEqual({
@@ -64,7 +62,7 @@ describe("GET /leaderboard/around/{user_id}", () => {
   });
 
   it("answers 400 for a malformed user id, campaign id or n, and 404 for an unknown campaign", async () => {
-    const campaign = await createCampaign(pool);
+    const campaign = await seedCampaign(api.db);
     const id = "0b5e4c1a-0000-4000-8000-000000000000";
     expect((await get(`${api.url}/leaderboard/around/nope?campaign_id=${campaign}`)).body.error.code).toBe("invalid-user-id");
     expect((await get(`${api.url}/leaderboard/around/${id}`)).body.error.code).toBe("missing-campaign-id");

@@ -1,15 +1,13 @@
-import type { Queryable } from "@pointwise/db";
 import { decayedValue } from "@pointwise/rules";
 import { leaderboardResponseSchema, userScoresResponseSchema } from "@pointwise/schemas";
+import { seedApiKey, seedCampaign, seedRuleVersion, seedScore, seedUser } from "@pointwise/testkit";
 import Decimal from "decimal.js";
-import { activateRules, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { get, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
-let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi();
-  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();
@@ -22,8 +20,8 @@ const worth = (stored: string, at: string) => new Decimal(decayedValue(stored, a
 
 describe("decayed scores", () => {
   it("ranks and shows decayed values at read time, keeps undecayed currencies as stored, and shows tiers from lifetime", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP", gems: "Gems" }, primary: "xp" });
-    await activateRules(pool, campaign, {
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP", gems: "Gems" }, primary: "xp" });
+    await seedRuleVersion(api.db, campaign, {
       campaignId: campaign,
       version: 1,
       primaryCurrency: "xp",
@@ -41,16 +39,16 @@ describe("decayed scores", () => {
       },
       rules: [],
     });
-    const key = await createApiKey(pool, campaign);
+    const key = (await seedApiKey(api.db, campaign)).key;
     const stored = [
       { score: "987654321.123456789012345678", referral: "12345.5", lifetime: "900", tier: "hero", gems: "7" },
       { score: "123456789.5", referral: "0", lifetime: "120", tier: "fan", gems: "70" },
     ];
     const ids: string[] = [];
     for (const s of stored) {
-      const id = await createUser(pool, campaign);
-      await setScore(pool, campaign, id, "xp", { score: s.score, referral: s.referral, lifetime: s.lifetime, tier: s.tier });
-      await setScore(pool, campaign, id, "gems", { score: s.gems });
+      const id = await seedUser(api.db, campaign);
+      await seedScore(api.db, campaign, id, "xp", { score: s.score, referral: s.referral, lifetime: s.lifetime, tier: s.tier });
+      await seedScore(api.db, campaign, id, "gems", { score: s.gems });
       ids.push(id);
     }
     const board = leaderboardResponseSchema.parse((await get(`${api.url}/leaderboard?campaign_id=${campaign}`)).body);

@@ -2,10 +2,10 @@ import type { Server } from "node:http";
 import { type Bus, createBus } from "@pointwise/bus";
 import { closeServer, listen } from "@pointwise/runtime";
 import type { ScoresChanged } from "@pointwise/schemas";
-import { createTestBus, startNatsServer, testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
+import { createTestBus, seedApiKey, seedCampaign, seedScore, seedUser, startNatsServer, testUrls, uniqueName, waitUntil } from "@pointwise/testkit";
 import { createReadApp, createReadResponses } from "../src/app";
 import { type Invalidations, subscribeInvalidations } from "../src/invalidation";
-import { createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { get, startReadApi, type TestReadApi } from "./support";
 
 /** read-api listening for the scoring worker's score-change messages on a NATS namespace of its own. */
 let api: TestReadApi;
@@ -31,10 +31,10 @@ beforeAll(async () => {
   server = await listen(createReadApp(api.deps, responses), 0, "127.0.0.1");
   const address = server.address();
   url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  campaign = await createCampaign(api.db, { currencies: { xp: "Experience" } });
-  alice = await createUser(api.db, campaign, { displayName: "Alice" });
-  await setScore(api.db, campaign, alice, "xp", { score: "10" });
-  key = await createApiKey(api.db, campaign);
+  campaign = await seedCampaign(api.db, { currencies: { xp: "Experience" } });
+  alice = await seedUser(api.db, campaign, { displayName: "Alice" });
+  await seedScore(api.db, campaign, alice, "xp", { score: "10" });
+  key = (await seedApiKey(api.db, campaign)).key;
 });
 afterAll(async () => {
   await invalidations.close();
@@ -58,14 +58,14 @@ describe("score-change messages from the scoring worker", () => {
     const scoresBefore = await scores();
     expect(scoresBefore.body.scores.xp.total).toBe(10);
 
-    await setScore(api.db, campaign, alice, "xp", { score: "25" });
+    await seedScore(api.db, campaign, alice, "xp", { score: "25" });
     publish({ reason: "events", user_ids: [alice] });
     await waitUntil(async () => (await scores()).body.scores.xp.total === 25, 5000, "alice's own scores to show 25");
     expect((await board()).text).toBe(boardBefore.text);
   });
 
   it("after a recompute (new rules, linked identities), drop every cached response of the campaign", async () => {
-    await setScore(api.db, campaign, alice, "xp", { score: "40" });
+    await seedScore(api.db, campaign, alice, "xp", { score: "40" });
     publish({ reason: "recompute", user_ids: null });
     await waitUntil(async () => (await board()).body.entries[0]?.scores.xp.total === 40, 5000, "the leaderboard to show 40");
     expect((await scores()).body.scores.xp.total).toBe(40);
@@ -90,7 +90,7 @@ describe("score-change messages from the scoring worker", () => {
       await nats.start();
       worker = await createTestBus(lateNamespace, nats.url);
       const before = (await scores()).body.scores.xp.total;
-      await setScore(api.db, campaign, alice, "xp", { score: String(before + 1) });
+      await seedScore(api.db, campaign, alice, "xp", { score: String(before + 1) });
       // Until its subscription is up a change is lost (best effort); keep announcing it until it lands.
       await waitUntil(
         async () => {

@@ -1,10 +1,10 @@
 import http from "node:http";
 import type { Queryable } from "@pointwise/db";
 import { leaderboardResponseSchema } from "@pointwise/schemas";
-import { waitUntil } from "@pointwise/testkit";
+import { newCampaignId, seedCampaign, seedIdentity, seedScore, seedUser, waitUntil } from "@pointwise/testkit";
 import Decimal from "decimal.js";
 import { TOP_USERS_SQL } from "../src/queries";
-import { addIdentity, campaignId, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { get, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
 let pool: Queryable;
@@ -31,16 +31,16 @@ function modelBoard(rows: Modelled[]): { user_id: string; rank: number }[] {
 
 describe("GET /leaderboard", () => {
   it("ranks by the primary currency total with competition ranks, ties earliest-to-reach first", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "Experience", gems: "Gems" }, primary: "gems" });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "Experience", gems: "Gems" }, primary: "gems" });
     const base = Date.parse("2025-03-01T00:00:00Z");
     const rows: Modelled[] = [];
     // Few distinct totals and reach times, so ties on both happen often.
     for (let i = 0; i < 60; i++) {
-      const userId = await createUser(pool, campaign, { displayName: `Player ${i}` });
+      const userId = await seedUser(api.db, campaign, { displayName: `Player ${i}` });
       const total = new Decimal((i * 7) % 9).div(4);
       const reachedAt = new Date(base + ((i * 5) % 4) * 60_000);
-      await setScore(pool, campaign, userId, "gems", { score: total.toFixed(), reachedAt: reachedAt.toISOString() });
-      await setScore(pool, campaign, userId, "xp", { score: String(1000 - i), referral: "0.5" });
+      await seedScore(api.db, campaign, userId, "gems", { score: total.toFixed(), reachedAt: reachedAt.toISOString() });
+      await seedScore(api.db, campaign, userId, "xp", { score: String(1000 - i), referral: "0.5" });
       rows.push({ userId, total, reachedAt });
     }
     const model = modelBoard(rows);
@@ -68,7 +68,7 @@ describe("GET /leaderboard", () => {
   });
 
   it("gives a small board with ties exactly the ranks 1, 2, 2, 4", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
     const ids: string[] = [];
     const plan: [string, string][] = [
       ["50", "2025-01-01T00:00:03Z"],
@@ -77,8 +77,8 @@ describe("GET /leaderboard", () => {
       ["10", "2025-01-01T00:00:00Z"],
     ];
     for (const [score, reachedAt] of plan) {
-      const id = await createUser(pool, campaign);
-      await setScore(pool, campaign, id, "xp", { score, reachedAt });
+      const id = await seedUser(api.db, campaign);
+      await seedScore(api.db, campaign, id, "xp", { score, reachedAt });
       ids.push(id);
     }
     const board = (await get(`${api.url}/leaderboard?campaign_id=${campaign}`)).body;
@@ -91,7 +91,7 @@ describe("GET /leaderboard", () => {
   });
 
   it("defaults limit to 100 and answers up to 1000", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
     await pool.query(
       `WITH u AS (INSERT INTO app_user(campaign_id) SELECT $1 FROM generate_series(1, 1005) RETURNING id)
        INSERT INTO score(campaign_id, user_id, currency, score, total) SELECT $1, id, 'xp', 5, 5 FROM u`,
@@ -105,7 +105,7 @@ describe("GET /leaderboard", () => {
   });
 
   it("answers 400 with the error envelope for a bad limit or campaign_id, and 404 for an unknown campaign", async () => {
-    const campaign = await createCampaign(pool);
+    const campaign = await seedCampaign(api.db);
     for (const limit of ["0", "1001", "-5", "ten", "2.5", ""]) {
       const res = await get(`${api.url}/leaderboard?campaign_id=${campaign}&limit=${limit}`);
       expect({ status: res.status, body: res.body }).toEqual({
@@ -132,14 +132,14 @@ describe("GET /leaderboard", () => {
   });
 
   it("shows the X username of a linked X_PROVIDER_ID identity, and ignores other identity types", async () => {
-    const campaign = await createCampaign(pool);
-    const linked = await createUser(pool, campaign);
-    await addIdentity(pool, campaign, linked, "X_PROVIDER_ID", "1460000000000000001", "moon_x");
-    const legacy = await createUser(pool, campaign);
-    await addIdentity(pool, campaign, legacy, "X_USERNAME", "not_shown");
-    const unnamed = await createUser(pool, campaign);
-    await addIdentity(pool, campaign, unnamed, "X_PROVIDER_ID", "1460000000000000002", null);
-    for (const [i, id] of [linked, legacy, unnamed].entries()) await setScore(pool, campaign, id, "xp", { score: String(30 - i) });
+    const campaign = await seedCampaign(api.db);
+    const linked = await seedUser(api.db, campaign);
+    await seedIdentity(api.db, campaign, linked, "X_PROVIDER_ID", "1460000000000000001", "moon_x");
+    const legacy = await seedUser(api.db, campaign);
+    await seedIdentity(api.db, campaign, legacy, "X_USERNAME", "not_shown");
+    const unnamed = await seedUser(api.db, campaign);
+    await seedIdentity(api.db, campaign, unnamed, "X_PROVIDER_ID", "1460000000000000002", null);
+    for (const [i, id] of [linked, legacy, unnamed].entries()) await seedScore(api.db, campaign, id, "xp", { score: String(30 - i) });
     const { entries } = (await get(`${api.url}/leaderboard?campaign_id=${campaign}`)).body;
     expect(entries[0]).toMatchObject({
       user_id: linked,
@@ -155,14 +155,14 @@ describe("GET /leaderboard", () => {
   });
 
   it("serves identical bytes and cached_at within the cache window, and rebuilds after it", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
-    const user = await createUser(pool, campaign);
-    await setScore(pool, campaign, user, "xp", { score: "10" });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
+    const user = await seedUser(api.db, campaign);
+    await seedScore(api.db, campaign, user, "xp", { score: "10" });
     // A 3 s window: long enough that a busy machine cannot stretch two back-to-back requests across it.
     const url = await api.another({ env: { ...api.deps.env, CACHE_TTL_MS: 3000 } });
     const first = await get(`${url}/leaderboard?campaign_id=${campaign}`);
     expect(first.headers.get("cache-control")).toBe("public, max-age=3");
-    await setScore(pool, campaign, user, "xp", { score: "99" });
+    await seedScore(api.db, campaign, user, "xp", { score: "99" });
     const second = await get(`${url}/leaderboard?campaign_id=${campaign}`);
     expect(second.text).toBe(first.text);
     let latest = second;
@@ -179,9 +179,9 @@ describe("GET /leaderboard", () => {
   });
 
   it("keeps an archived campaign's leaderboard", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
-    const user = await createUser(pool, campaign);
-    await setScore(pool, campaign, user, "xp", { score: "5" });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
+    const user = await seedUser(api.db, campaign);
+    await seedScore(api.db, campaign, user, "xp", { score: "5" });
     await pool.query("UPDATE campaign SET archived_at = now() WHERE id = $1", [campaign]);
     const res = await get(`${api.url}/leaderboard?campaign_id=${campaign}`);
     expect(res.status).toBe(200);
@@ -190,10 +190,10 @@ describe("GET /leaderboard", () => {
 
   it("caches an unknown campaign's 404 like a body, for the cache window", async () => {
     const url = await api.another({ env: { ...api.deps.env, CACHE_TTL_MS: 3000 } });
-    const id = campaignId();
+    const id = newCampaignId();
     const missing = await get(`${url}/leaderboard?campaign_id=${id}`);
     expect({ status: missing.status, code: missing.body.error.code }).toEqual({ status: 404, code: "campaign-not-found" });
-    await createCampaign(pool, { id, currencies: { xp: "XP" } });
+    await seedCampaign(api.db, { id, currencies: { xp: "XP" } });
     // Within the window the cached answer stands: an unknown id does not reach PostgreSQL again.
     const again = await get(`${url}/leaderboard?campaign_id=${id}`);
     expect({ status: again.status, text: again.text }).toEqual({ status: 404, text: missing.text });
@@ -201,8 +201,8 @@ describe("GET /leaderboard", () => {
   });
 
   it("builds a missed response once for many concurrent requests, across processes sharing the cache", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
-    for (let i = 0; i < 5; i++) await setScore(pool, campaign, await createUser(pool, campaign), "xp", { score: String(i) });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
+    for (let i = 0; i < 5; i++) await seedScore(api.db, campaign, await seedUser(api.db, campaign), "xp", { score: String(i) });
     let builds = 0;
     // Counts the campaign reads each build starts with, on the databases of two app instances.
     const db = new Proxy(api.db, {
@@ -224,7 +224,7 @@ describe("GET /leaderboard", () => {
   });
 
   it("reads only the top rows through the score index, even on a large board", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
     await pool.query(
       `WITH u AS (INSERT INTO app_user(campaign_id) SELECT $1 FROM generate_series(1, 20000) RETURNING id)
        INSERT INTO score(campaign_id, user_id, currency, score, total, reached_at)
@@ -244,9 +244,9 @@ describe("GET /leaderboard", () => {
 
 describe("conditional requests", () => {
   it("sends the weak ETag express would compute for the cached bytes, and 304 for a matching If-None-Match", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "Experience" } });
-    const user = await createUser(pool, campaign, { displayName: "Etta" });
-    await setScore(pool, campaign, user, "xp", { score: "7" });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "Experience" } });
+    const user = await seedUser(api.db, campaign, { displayName: "Etta" });
+    await seedScore(api.db, campaign, user, "xp", { score: "7" });
     const url = `${api.url}/leaderboard?campaign_id=${campaign}`;
     const first = await fetch(url);
     const bytes = Buffer.from(await first.arrayBuffer());

@@ -1,38 +1,18 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import type { Queryable } from "@pointwise/db";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
+import { loadOpenApi, seedApiKey, seedCampaign, seedIdentity, seedScore, seedUser } from "@pointwise/testkit";
 import jwt from "jsonwebtoken";
-import { parse } from "yaml";
-import { addIdentity, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { get, startReadApi, type TestReadApi } from "./support";
 
 const SECRET = "openapi-test-secret-openapi-test-secret-0";
-const doc = parse(readFileSync(path.join(__dirname, "..", "..", "..", "docs", "api", "read.openapi.yaml"), "utf8"));
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema(doc, "read");
-
-const pointerPart = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const openapi = loadOpenApi("read");
+const doc = openapi.doc;
 
 /** Checks a response against the document: the status must be listed and the JSON body must match its schema. */
-function conforms(template: string, status: number, body: unknown): void {
-  const listed = doc.paths[template]?.get?.responses?.[String(status)];
-  if (!listed) throw new Error(`GET ${template} answered ${status}, which the document does not list`);
-  const pointer = listed.$ref
-    ? `${listed.$ref.slice(1)}/content/application~1json/schema`
-    : `/paths/${pointerPart(template)}/get/responses/${status}/content/application~1json/schema`;
-  const validate = ajv.getSchema(`read#${pointer}`);
-  if (!validate) throw new Error(`no schema at ${pointer}`);
-  if (!validate(body)) throw new Error(`GET ${template} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
-}
+const conforms = (template: string, status: number, body: unknown) => openapi.check("GET", template, status, body);
 
 let api: TestReadApi;
-let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi({ PORTAL_JWT_SECRET: SECRET });
-  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();
@@ -50,13 +30,13 @@ describe("docs/api/read.openapi.yaml", () => {
   });
 
   it("describes every answer the service gives", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP", gems: "Gems" } });
-    const key = await createApiKey(pool, campaign);
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP", gems: "Gems" } });
+    const key = (await seedApiKey(api.db, campaign)).key;
     const users: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const id = await createUser(pool, campaign, { displayName: i === 0 ? null : `Player ${i}` });
-      if (i === 0) await addIdentity(pool, campaign, id, "X_PROVIDER_ID", "1460283925139238912", "moon_x");
-      await setScore(pool, campaign, id, "xp", { score: String(10 * i), referral: "1.5", tier: i === 2 ? "gold" : null });
+      const id = await seedUser(api.db, campaign, { displayName: i === 0 ? null : `Player ${i}` });
+      if (i === 0) await seedIdentity(api.db, campaign, id, "X_PROVIDER_ID", "1460283925139238912", "moon_x");
+      await seedScore(api.db, campaign, id, "xp", { score: String(10 * i), referral: "1.5", tier: i === 2 ? "gold" : null });
       users.push(id);
     }
     const [u0, u1] = users as [string, string];

@@ -1,8 +1,8 @@
 import { createCache } from "@pointwise/cache";
 import { createDatabase, type Database } from "@pointwise/db";
-import { createTcpProxy, type TcpProxy, testUrls, waitUntil } from "@pointwise/testkit";
+import { createTcpProxy, seedCampaign, seedScore, seedUser, type TcpProxy, testUrls, waitUntil } from "@pointwise/testkit";
 import jwt from "jsonwebtoken";
-import { createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { get, startReadApi, type TestReadApi } from "./support";
 
 const SECRET = "outage-test-secret-outage-test-secret-0123";
 
@@ -26,11 +26,10 @@ afterAll(async () => {
 
 describe("while PostgreSQL is briefly unreachable", () => {
   it("keeps serving the last good responses, answers 503 for what it never built, and recovers", async () => {
-    const pool = api.db;
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP" } });
-    const never = await createCampaign(pool, { currencies: { xp: "XP" } });
-    const user = await createUser(pool, campaign, { displayName: "Steady" });
-    await setScore(pool, campaign, user, "xp", { score: "10" });
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
+    const never = await seedCampaign(api.db, { currencies: { xp: "XP" } });
+    const user = await seedUser(api.db, campaign, { displayName: "Steady" });
+    await seedScore(api.db, campaign, user, "xp", { score: "10" });
     const token = jwt.sign({ sub: user, iss: "pointwise-portal", aud: "pointwise-read-api", exp: Math.floor(Date.now() / 1000) + 300 }, SECRET);
     const board = await get(`${url}/leaderboard?campaign_id=${campaign}`);
     const scores = await get(`${url}/users/${user}/scores`, { authorization: `Bearer ${token}` });
@@ -55,7 +54,7 @@ describe("while PostgreSQL is briefly unreachable", () => {
     expect((await get(`${url}/healthz`)).status).toBe(200);
 
     await proxy.start();
-    await setScore(pool, campaign, user, "xp", { score: "77" });
+    await seedScore(api.db, campaign, user, "xp", { score: "77" });
     let latest = staleBoard;
     await waitUntil(
       async () => {
@@ -71,9 +70,8 @@ describe("while PostgreSQL is briefly unreachable", () => {
 
 describe("while Redis is unreachable", () => {
   it("serves what the process holds, answers 503 cache-unavailable for the rest, and recovers", async () => {
-    const pool = api.db;
-    const held = await createCampaign(pool, { currencies: { xp: "XP" } });
-    const other = await createCampaign(pool, { currencies: { xp: "XP" } });
+    const held = await seedCampaign(api.db, { currencies: { xp: "XP" } });
+    const other = await seedCampaign(api.db, { currencies: { xp: "XP" } });
     const redisProxy = await createTcpProxy(testUrls.redis);
     await redisProxy.start();
     const cache = await createCache({ url: redisProxy.url, prefix: api.cache.key() });

@@ -1,14 +1,12 @@
-import type { Queryable } from "@pointwise/db";
 import { leaderboardResponseSchema, userScoresResponseSchema } from "@pointwise/schemas";
+import { seedApiKey, seedCampaign, seedIdentity, seedScore, seedUser } from "@pointwise/testkit";
 import { anonymousName } from "../src/privacy";
-import { addIdentity, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { get, startReadApi, type TestReadApi } from "./support";
 
 let api: TestReadApi;
-let pool: Queryable;
 
 beforeAll(async () => {
   api = await startReadApi();
-  pool = api.db;
 });
 afterAll(async () => {
   await api?.close();
@@ -36,8 +34,8 @@ function leaks(json: string, secret: string): boolean {
 
 describe("privacy of every read response", () => {
   it("never shows an e-mail, a wallet, a provider id or a secret seed, and applies the display-name fallbacks", async () => {
-    const campaign = await createCampaign(pool, { currencies: { xp: "XP" }, badWords: ["rugpull"] });
-    const key = await createApiKey(pool, campaign);
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" }, badWords: ["rugpull"] });
+    const key = (await seedApiKey(api.db, campaign)).key;
     const secrets: string[] = [];
     const expectedName: Record<string, string> = {};
     const plan: { name: string | null; x: string | null; expected: (seed: string) => string }[] = [
@@ -52,7 +50,7 @@ describe("privacy of every read response", () => {
     ];
     for (const [i, p] of plan.entries()) {
       const seed = `seed${i}${"0123456789abcdef".repeat(2)}`;
-      const id = await createUser(pool, campaign, { displayName: p.name, secretSeed: seed });
+      const id = await seedUser(api.db, campaign, { displayName: p.name, secretSeed: seed });
       secrets.push(seed);
       expectedName[id] = p.expected(seed);
       // Every user gets every kind of identity, each made unique per user.
@@ -63,11 +61,11 @@ describe("privacy of every read response", () => {
             : type.endsWith("PROVIDER_ID")
               ? `${account}${i}`
               : `${account.slice(0, -2)}${String(i).padStart(2, "0")}`;
-        if (type === "X_PROVIDER_ID") await addIdentity(pool, campaign, id, type, acc, p.x);
-        else await addIdentity(pool, campaign, id, type, acc);
+        if (type === "X_PROVIDER_ID") await seedIdentity(api.db, campaign, id, type, acc, p.x);
+        else await seedIdentity(api.db, campaign, id, type, acc);
         secrets.push(acc);
       }
-      await setScore(pool, campaign, id, "xp", { score: String(100 - i) });
+      await seedScore(api.db, campaign, id, "xp", { score: String(100 - i) });
     }
 
     const bodies: string[] = [];

@@ -1,7 +1,19 @@
 import { execFileSync } from "node:child_process";
 import { leaderboardResponseSchema, userScoresResponseSchema } from "@pointwise/schemas";
-import { type AppProcess, createTestCache, createTestDatabase, repoRoot, spawnApp, testServiceEnv, uniqueName } from "@pointwise/testkit";
-import { addIdentity, createCampaign, createUser, get, setScore } from "./support";
+import {
+  type AppProcess,
+  createTestCache,
+  createTestDatabase,
+  repoRoot,
+  seedCampaign,
+  seedIdentity,
+  seedScore,
+  seedUser,
+  spawnApp,
+  testServiceEnv,
+  uniqueName,
+} from "@pointwise/testkit";
+import { get } from "./support";
 
 const SECRET = "process-test-secret-process-test-secret-01";
 
@@ -21,10 +33,10 @@ afterAll(async () => {
 
 describe("the built read-api process", () => {
   it("starts from its bundle with the shipped bad-word file, serves every endpoint, and exits 0 on SIGTERM", async () => {
-    const campaign = await createCampaign(db, { currencies: { xp: "Experience" } });
-    const user = await createUser(db, campaign, { displayName: "Heil Bot" });
-    await addIdentity(db, campaign, user, "EVM_ADDRESS", "0x52908400098527886e0f7030069857d2e4169ee7");
-    await setScore(db, campaign, user, "xp", { score: "41" });
+    const campaign = await seedCampaign(db, { currencies: { xp: "Experience" } });
+    const user = await seedUser(db, campaign, { displayName: "Heil Bot" });
+    await seedIdentity(db, campaign, user, "EVM_ADDRESS", "0x52908400098527886e0f7030069857d2e4169ee7");
+    await seedScore(db, campaign, user, "xp", { score: "41" });
     app = await spawnApp("read-api", {
       ...testServiceEnv(db.schema, { namespace }),
       CACHE_TTL_MS: "1000",

@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Cache } from "@pointwise/cache";
 import { createDatabase, type Database, type Queryable } from "@pointwise/db";
-import { freePort, testUrls } from "@pointwise/testkit";
-import { createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { freePort, seedApiKey, seedCampaign, seedScore, seedUser, testUrls } from "@pointwise/testkit";
+import { get, startReadApi, type TestReadApi } from "./support";
 
 // Short enough to wait out in a test, long enough that every request below finds the key remembered.
 const KEY_CACHE_MS = 1000;
@@ -13,13 +14,11 @@ let campaign = "";
 beforeAll(async () => {
   api = await startReadApi({ API_KEY_CACHE_MS: String(KEY_CACHE_MS), CACHE_TTL_MS: "600000" });
   pool = api.db;
-  campaign = await createCampaign(pool, { currencies: { xp: "Experience" } });
+  campaign = await seedCampaign(api.db, { currencies: { xp: "Experience" } });
 });
 afterAll(async () => {
   await api?.close();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The real database, counting the queries whose SQL contains a marker and holding each back `delayMs` (a busy database). */
 function countingDatabase(counts: Record<string, number>, delayMs: number): Database {
@@ -48,9 +47,9 @@ function countingCache(reads: { multi: number }): Cache {
 
 describe("GET /users/{user_id}/scores under load", () => {
   it("refuses a revoked key for every request that arrives API_KEY_CACHE_MS after the revocation, even under constant use", async () => {
-    const user = await createUser(pool, campaign);
-    await setScore(pool, campaign, user, "xp", { score: "5" });
-    const key = await createApiKey(pool, campaign);
+    const user = await seedUser(api.db, campaign);
+    await seedScore(api.db, campaign, user, "xp", { score: "5" });
+    const key = (await seedApiKey(api.db, campaign)).key;
     const answers: { sentAt: number; status: number }[] = [];
     let revokedAt = Number.POSITIVE_INFINITY;
     let stop = false;
@@ -78,9 +77,9 @@ describe("GET /users/{user_id}/scores under load", () => {
   });
 
   it("shares one key lookup, one campaign lookup and two cache reads among concurrent requests for a user not yet cached", async () => {
-    const user = await createUser(pool, campaign);
-    await setScore(pool, campaign, user, "xp", { score: "7" });
-    const key = await createApiKey(pool, campaign);
+    const user = await seedUser(api.db, campaign);
+    await seedScore(api.db, campaign, user, "xp", { score: "7" });
+    const key = (await seedApiKey(api.db, campaign)).key;
     const queries: Record<string, number> = { "FROM api_key": 0, "SELECT campaign_id FROM app_user": 0, "FROM campaign c": 0 };
     const reads = { multi: 0 };
     // Every query takes 100 ms, so all 40 requests arrive while the first one's lookups are running.
@@ -98,8 +97,8 @@ describe("GET /users/{user_id}/scores under load", () => {
   });
 
   it("looks a failed key lookup up again on the next request instead of remembering the failure", async () => {
-    const user = await createUser(pool, campaign);
-    const key = await createApiKey(pool, campaign);
+    const user = await seedUser(api.db, campaign);
+    const key = (await seedApiKey(api.db, campaign)).key;
     // The first key lookup goes to a port nothing listens on (a real refused connection), the rest to PostgreSQL.
     const down = new URL(testUrls.database);
     down.hostname = "127.0.0.1";

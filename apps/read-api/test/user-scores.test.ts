@@ -2,9 +2,9 @@ import { generateKeyPairSync } from "node:crypto";
 import http from "node:http";
 import type { Queryable } from "@pointwise/db";
 import { userScoresResponseSchema } from "@pointwise/schemas";
-import { waitUntil } from "@pointwise/testkit";
+import { seedApiKey, seedCampaign, seedIdentity, seedRuleVersion, seedScore, seedUser, waitUntil } from "@pointwise/testkit";
 import jwt from "jsonwebtoken";
-import { activateRules, addIdentity, createApiKey, createCampaign, createUser, get, setScore, startReadApi, type TestReadApi } from "./support";
+import { get, startReadApi, type TestReadApi } from "./support";
 
 const SECRET = "portal-shared-secret-for-tests-0123456789";
 const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -32,9 +32,9 @@ beforeAll(async () => {
     API_KEY_CACHE_MS: "0",
   });
   pool = api.db;
-  campaignA = await createCampaign(pool, { currencies: { xp: "Experience", gems: "Gems" }, primary: "xp" });
-  campaignB = await createCampaign(pool, { currencies: { xp: "Experience" } });
-  await activateRules(pool, campaignA, {
+  campaignA = await seedCampaign(api.db, { currencies: { xp: "Experience", gems: "Gems" }, primary: "xp" });
+  campaignB = await seedCampaign(api.db, { currencies: { xp: "Experience" } });
+  await seedRuleVersion(api.db, campaignA, {
     campaignId: campaignA,
     version: 1,
     primaryCurrency: "xp",
@@ -50,17 +50,17 @@ beforeAll(async () => {
     },
     rules: [],
   });
-  users.a1 = await createUser(pool, campaignA, { displayName: "Alice" });
-  users.a2 = await createUser(pool, campaignA, { displayName: "Bob" });
-  users.b1 = await createUser(pool, campaignB, { displayName: "Carol" });
-  await addIdentity(pool, campaignA, users.a2, "X_PROVIDER_ID", "1234567890123456789", "bob_on_x");
-  await setScore(pool, campaignA, users.a1, "xp", { score: "150", referral: "25", tier: "gold" });
-  await setScore(pool, campaignA, users.a1, "gems", { score: "3" });
-  await setScore(pool, campaignA, users.a2, "xp", { score: "200", tier: "gold" });
-  await setScore(pool, campaignB, users.b1, "xp", { score: "1" });
-  keys.a = await createApiKey(pool, campaignA);
-  keys.b = await createApiKey(pool, campaignB);
-  keys.revoked = await createApiKey(pool, campaignA, { revoked: true });
+  users.a1 = await seedUser(api.db, campaignA, { displayName: "Alice" });
+  users.a2 = await seedUser(api.db, campaignA, { displayName: "Bob" });
+  users.b1 = await seedUser(api.db, campaignB, { displayName: "Carol" });
+  await seedIdentity(api.db, campaignA, users.a2, "X_PROVIDER_ID", "1234567890123456789", "bob_on_x");
+  await seedScore(api.db, campaignA, users.a1, "xp", { score: "150", referral: "25", tier: "gold" });
+  await seedScore(api.db, campaignA, users.a1, "gems", { score: "3" });
+  await seedScore(api.db, campaignA, users.a2, "xp", { score: "200", tier: "gold" });
+  await seedScore(api.db, campaignB, users.b1, "xp", { score: "1" });
+  keys.a = (await seedApiKey(api.db, campaignA)).key;
+  keys.b = (await seedApiKey(api.db, campaignB)).key;
+  keys.revoked = (await seedApiKey(api.db, campaignA, { revoked: true })).key;
 });
 afterAll(async () => {
   await api?.close();
@@ -178,7 +178,7 @@ describe("GET /users/{user_id}/scores authorization", () => {
   });
 
   it("ranks a user without points in the primary currency with everyone at 0, and shows zeros", async () => {
-    const newcomer = await createUser(pool, campaignA, { displayName: "Newcomer" });
+    const newcomer = await seedUser(api.db, campaignA, { displayName: "Newcomer" });
     const res = await get(`${api.url}/users/${newcomer}/scores`, { "x-api-key": keys.a });
     const body = userScoresResponseSchema.parse(res.body);
     const { rows } = await pool.query<{ above: number }>("SELECT count(*)::int AS above FROM score WHERE campaign_id = $1 AND currency = 'xp' AND total > 0", [
@@ -190,15 +190,15 @@ describe("GET /users/{user_id}/scores authorization", () => {
   });
 
   it("serves a user's record with the same bytes and cached_at within the cache window, and rebuilds it after", async () => {
-    const user = await createUser(pool, campaignA, { displayName: "Windowed" });
-    await setScore(pool, campaignA, user, "xp", { score: "10" });
+    const user = await seedUser(api.db, campaignA, { displayName: "Windowed" });
+    await seedScore(api.db, campaignA, user, "xp", { score: "10" });
     // A 3 s window: long enough that a busy machine cannot stretch two back-to-back requests across it.
     const url = await api.another({ env: { ...api.deps.env, CACHE_TTL_MS: 3000 } });
     const read = () => get(`${url}/users/${user}/scores`, { "x-api-key": keys.a });
     const first = await read();
     expect(first.headers.get("cache-control")).toBe("private, max-age=3");
     // Changed behind the service's back (no score-change message): the window bounds how long it shows.
-    await setScore(pool, campaignA, user, "xp", { score: "99" });
+    await seedScore(api.db, campaignA, user, "xp", { score: "99" });
     expect((await read()).text).toBe(first.text);
     let latest = first;
     await waitUntil(

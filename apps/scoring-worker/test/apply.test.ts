@@ -4,7 +4,7 @@ import type { Database, StatementQueue } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { createTestDatabase, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, seedIdentity, uniqueName } from "@pointwise/testkit";
 import { applyInboxBatch } from "../src/apply/apply-batch";
 import { createApplier } from "../src/apply/inbox-drainer";
 import { stageMessages } from "../src/intake/inbox";
@@ -128,7 +128,7 @@ describe("applying staged events", () => {
     const bob = await userOf(WALLET_B);
     // Alice referred Bob from now on; Bob also has an e-mail identity linked to him.
     await db.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [bob, alice]);
-    await db.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EMAIL', 'bob@example.com', $2)", [c, bob]);
+    await seedIdentity(db, c, bob, "EMAIL", "bob@example.com");
 
     await stage([
       message(c, { account_id: WALLET_B, amount: "100", received_at: "2026-03-02T11:00:00.000Z" }),

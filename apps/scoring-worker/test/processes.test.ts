@@ -3,7 +3,17 @@
 import { randomUUID } from "node:crypto";
 import type { RuleVersionInput } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { type AppProcess, createTestBus, createTestDatabase, spawnApp, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
+import {
+  type AppProcess,
+  createTestBus,
+  createTestDatabase,
+  seedIdentity,
+  seedUser,
+  spawnApp,
+  testServiceEnv,
+  uniqueName,
+  waitUntil,
+} from "@pointwise/testkit";
 import { addRuleVersion, createCampaign, ledgerBesideReplay, logOf, message, replayed, richRules, scoreTable } from "./support";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
@@ -61,16 +71,9 @@ async function setUp(d: Deployment, referrals: { user: string; account: string; 
     await addRuleVersion(d.db, rulesOf(c), "active");
     // A few users exist before any event (same ids everywhere), some referred by others.
     for (const r of referrals) {
-      await d.db.query("INSERT INTO app_user(id, campaign_id, referrer_id, referred_at) VALUES ($1, $2, $3, CASE WHEN $3::uuid IS NOT NULL THEN now() END)", [
-        `${r.user.slice(0, 34)}${c === PLAIN ? "01" : "02"}`,
-        c,
-        r.referrer ? `${r.referrer.slice(0, 34)}${c === PLAIN ? "01" : "02"}` : null,
-      ]);
-      await d.db.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EVM_ADDRESS', $2, $3)", [
-        c,
-        r.account,
-        `${r.user.slice(0, 34)}${c === PLAIN ? "01" : "02"}`,
-      ]);
+      const id = `${r.user.slice(0, 34)}${c === PLAIN ? "01" : "02"}`;
+      await seedUser(d.db, c, { id, referrerId: r.referrer ? `${r.referrer.slice(0, 34)}${c === PLAIN ? "01" : "02"}` : null });
+      await seedIdentity(d.db, c, id, "EVM_ADDRESS", r.account);
     }
   }
 }

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion, type RawEvent, replayCampaign } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { createTestDatabase, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, seedIdentity, seedUser, uniqueName } from "@pointwise/testkit";
 import fc from "fast-check";
 import { createApplier } from "../src/apply/inbox-drainer";
 import { type StagedMessage, stageMessages } from "../src/intake/inbox";
@@ -60,17 +60,9 @@ it("applies random logs in random batch splits, with redeliveries and repeats, e
       // Users with a wallet and a linked e-mail; every odd user was referred by the one before.
       const users: string[] = Array.from({ length: USERS }, () => randomUUID());
       for (const [i, id] of users.entries()) {
-        await db.query("INSERT INTO app_user(id, campaign_id, referrer_id, referred_at) VALUES ($1, $2, $3, CASE WHEN $3::uuid IS NOT NULL THEN now() END)", [
-          id,
-          campaignId,
-          i % 2 === 1 ? users[i - 1] : null,
-        ]);
-        await db.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EVM_ADDRESS', $2, $4), ($1, 'EMAIL', $3, $4)", [
-          campaignId,
-          `0x${String(i).padStart(40, "0")}`,
-          `u${i}@example.com`,
-          id,
-        ]);
+        await seedUser(db, campaignId, { id, referrerId: i % 2 === 1 ? users[i - 1] : null });
+        await seedIdentity(db, campaignId, id, "EVM_ADDRESS", `0x${String(i).padStart(40, "0")}`);
+        await seedIdentity(db, campaignId, id, "EMAIL", `u${i}@example.com`);
       }
 
       const messages: RawEventMessage[] = t.events.map((e) => ({

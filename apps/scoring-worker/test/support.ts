@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Database, Queryable } from "@pointwise/db";
 import { type RawEvent, type RuleVersionInput, replayCampaign, type ScoreRow } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
+import { type SeedDb, seedCampaign, seedEventType, seedRuleVersion } from "@pointwise/testkit";
 import Decimal from "decimal.js";
 
 export const SWAP = "6f1c2a4e-8d3b-4c1a-9e7f-2b5d8a9c0e11";
@@ -55,27 +56,17 @@ export function richRules(campaignId: string, version = 1, opts: { budget?: stri
 }
 
 /** Creates a project, a campaign and the two event types. */
-export async function createCampaign(pool: Queryable, campaignId: string): Promise<void> {
-  const { rows } = await pool.query<{ id: string }>("INSERT INTO project(name) VALUES ('test') RETURNING id");
-  await pool.query(
-    `INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ($1, $2, 'Test', '{"xp": "Experience", "gems": "Gems"}', 'xp')`,
-    [campaignId, rows[0]?.id],
-  );
+export async function createCampaign(db: SeedDb, campaignId: string): Promise<void> {
+  await seedCampaign(db, { id: campaignId, name: "Test", currencies: { xp: "Experience", gems: "Gems" }, primary: "xp" });
   // The worker does not look event types up (ingest checks them); the rows are here for completeness,
   // owned by the first campaign of the schema since their ids are fixed.
-  await pool.query("INSERT INTO event_type(id, campaign_id, name) VALUES ($1, $3, 'swap'), ($2, $3, 'login') ON CONFLICT (id) DO NOTHING", [
-    SWAP,
-    LOGIN,
-    campaignId,
-  ]);
+  await seedEventType(db, campaignId, { id: SWAP, name: "swap" });
+  await seedEventType(db, campaignId, { id: LOGIN, name: "login" });
 }
 
 /** Stores a rule version row (as admin-api does); `active` makes it the version in force right away. */
-export async function addRuleVersion(pool: Queryable, rules: RuleVersionInput, status: "draft" | "active" = "draft"): Promise<void> {
-  await pool.query(
-    `INSERT INTO rule_version(campaign_id, version, document, status, activated_at) VALUES ($1, $2, $3, $4, CASE WHEN $4 = 'active' THEN now() END)`,
-    [rules.campaignId, rules.version, JSON.stringify(rules), status],
-  );
+export async function addRuleVersion(db: SeedDb, rules: RuleVersionInput, status: "draft" | "active" = "draft"): Promise<void> {
+  await seedRuleVersion(db, rules.campaignId, rules, { version: rules.version, status });
 }
 
 /** Queues a recompute job the way admin-api does on activation or identity link. */

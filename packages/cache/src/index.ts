@@ -1,5 +1,6 @@
 /** Redis for the services: prefixed keys, read-through builds and the named operations callers need; the client stays inside. */
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { RetryableError } from "@pointwise/errors";
 import { createClient, type RedisClientType } from "redis";
 
@@ -79,7 +80,6 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
   client.on("error", () => undefined);
   await client.connect();
   const key = (...parts: string[]) => [options.prefix, ...parts].join(":");
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   async function run<T>(op: () => Promise<T>): Promise<T> {
     try {

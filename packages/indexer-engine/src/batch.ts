@@ -1,10 +1,10 @@
+import { addFixed, parseFixed, plainDecimal } from "@pointwise/fixed";
 import type { Logger } from "@pointwise/logger";
 import type { Adapter, ChainLog } from "./adapter";
 import { lastBlockBefore } from "./chain/boundary";
 import type { BlockSource } from "./chain/reader";
 import type { BatchItem, Enricher } from "./enrich";
 import { type ActionEvent, type EventContext, type IndexerEvent, NULL_ADDRESS } from "./events";
-import { addFixed, parseFixed, plainDecimal } from "./fixed";
 import { mapLimit } from "./util/retry";
 import { boundariesBetween, type ClosedWindow, type Point, type WindowBook } from "./windows";
 

@@ -1,9 +1,10 @@
+import { isPlainDecimal, plainDecimal } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 
 /**
  * The decimal type prices are computed in: a pool's net asset value divides, so it needs a precision (60
  * significant digits, banker's rounding). Balances, window values and earn amounts are exact fixed-point bigints
- * (fixed.ts); no amount or balance ever passes through a JS number.
+ * (@pointwise/fixed); no amount or balance ever passes through a JS number.
  */
 export const Dec = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
 
@@ -22,20 +23,10 @@ export function formatDecimal(value: Dec, dp = OUTPUT_DECIMALS): string {
 
 /** Converts an integer amount in base units (wei-like) to token units exactly: 1500000 with 6 decimals is "1.5". */
 export function unitsFromRaw(raw: bigint, decimals: number): string {
-  if (raw === 0n) return "0";
-  const negative = raw < 0n;
-  let digits = (negative ? -raw : raw).toString();
-  if (decimals > 0) {
-    digits = digits.padStart(decimals + 1, "0");
-    const point = digits.length - decimals;
-    let end = digits.length;
-    while (end > point && digits.charCodeAt(end - 1) === 48) end--;
-    digits = end === point ? digits.slice(0, point) : `${digits.slice(0, point)}.${digits.slice(point, end)}`;
-  }
-  return negative ? `-${digits}` : digits;
+  return plainDecimal(raw, decimals);
 }
 
 /** True when `text` is a plain decimal number (optional minus, digits, optional fraction), the wire form of amounts. */
 export function isDecimalString(text: string): boolean {
-  return /^-?\d+(\.\d+)?$/.test(text);
+  return isPlainDecimal(text);
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { Adapter } from "./adapter";
@@ -15,7 +16,6 @@ import type { AdapterRegistry } from "./registry";
 import { createSinks } from "./sinks";
 import type { Sink } from "./sinks/sink";
 import { type Checkpoint, StateStore } from "./state/store";
-import { sleep } from "./util/retry";
 import { WindowBook } from "./windows";
 
 /** Knobs of the read loop; the defaults suit public RPC providers. */
@@ -221,7 +221,8 @@ export class IndexerEngine {
           return result(true);
         }
         if (options.untilCaughtUp === true) return result(false);
-        await sleep(this.tuning.pollIntervalMs, signal);
+        // An abort ends the wait early; the loop then sees `stopping()` and returns.
+        await sleep(this.tuning.pollIntervalMs, undefined, { signal }).catch(() => undefined);
         continue;
       }
       const total = limit - this.#checkpoint.fromBlock + 1;

@@ -1,8 +1,8 @@
+import { parseFixed, plainDecimal } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 import fc from "fast-check";
 import { Enricher, twapOf } from "./enrich";
 import type { ActionEvent, EventContext } from "./events";
-import { parseFixed, plainDecimal } from "./fixed";
 import { Pricer } from "./pricing/pricer";
 import type { StateStore } from "./state/store";
 import { capturingLogger, testStore } from "./testing/fixtures";

@@ -1,8 +1,8 @@
 import { hash } from "node:crypto";
+import { addFixed, eqFixed, type Fixed, formatFixed, formatScaled, halveFixed, mulFixed, parseFixed } from "@pointwise/fixed";
 import type { Logger } from "@pointwise/logger";
-import type { Dec } from "./decimal";
+import { type Dec, OUTPUT_DECIMALS } from "./decimal";
 import { type ActionEvent, type EventContext, invalidEventReason } from "./events";
-import { addFixed, eqFixed, type Fixed, formatFixed, formatScaled, halveFixed, mulFixed, parseFixed } from "./fixed";
 import type { Pricer } from "./pricing/pricer";
 import type { OutputRow, RunnerInfo } from "./rows";
 import { Lru } from "./util/lru";
@@ -53,7 +53,7 @@ class PriceTable {
   text(price: Fixed): string {
     let text = this.#texts.get(price);
     if (text === undefined) {
-      text = formatFixed(price);
+      text = formatFixed(price, OUTPUT_DECIMALS);
       this.#texts.set(price, text);
     }
     return text;
@@ -195,8 +195,8 @@ export class Enricher {
       logIndex: w.cause?.logIndex ?? null,
       trigger: w.trigger,
       priceUsd: twap === undefined ? null : prices.text(twap),
-      valueUsd: value === undefined ? null : formatFixed(value),
-      usdHours: value === undefined ? null : formatScaled(value, BigInt(durationMs), HOUR_MS),
+      valueUsd: value === undefined ? null : formatFixed(value, OUTPUT_DECIMALS),
+      usdHours: value === undefined ? null : formatScaled(value, BigInt(durationMs), HOUR_MS, OUTPUT_DECIMALS),
       meta: null,
     };
   }
@@ -228,7 +228,7 @@ export class Enricher {
       logIndex: ctx.logIndex,
       trigger: null,
       priceUsd: price === undefined ? null : prices.text(price),
-      valueUsd: price === undefined || a.amount === undefined ? null : formatFixed(mulFixed(parseFixed(a.amount.amount), price)),
+      valueUsd: price === undefined || a.amount === undefined ? null : formatFixed(mulFixed(parseFixed(a.amount.amount), price), OUTPUT_DECIMALS),
       usdHours: null,
       meta: a.meta === undefined ? null : JSON.stringify(a.meta),
     };

@@ -45,7 +45,6 @@ export {
   type PositionUpdate,
   type Reprice,
 } from "./events";
-export { addFixed, type Fixed, formatFixed, formatScaled, mulFixed, parseFixed, plainDecimal } from "./fixed";
 export { IntervalLimiter } from "./pricing/limiter";
 export { MarketPriceClient, type MarketPriceOptions } from "./pricing/market";
 export { findFeed, matches } from "./pricing/match";

@@ -1,4 +1,4 @@
-import { addFixed, type Fixed, parseFixed, plainDecimal } from "./fixed";
+import { addFixed, FIXED_ZERO, type Fixed, parseFixed, plainDecimal } from "@pointwise/fixed";
 
 /** A moment on the chain: Unix ms and the block whose state represents it. */
 export interface Point {
@@ -80,7 +80,7 @@ export class WindowBook {
     const key = positionKey(user, asset, activity);
     let slot = this.#positions.get(key);
     if (slot === undefined) {
-      slot = { key, position: { user, asset, activity, balance: "0", active: true }, balance: { units: 0n, scale: 0 } };
+      slot = { key, position: { user, asset, activity, balance: "0", active: true }, balance: FIXED_ZERO };
       this.#positions.set(key, slot);
     }
     return slot;

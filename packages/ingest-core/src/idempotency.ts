@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { newEventId } from "./event-id";
@@ -62,8 +63,6 @@ function unavailable(err: unknown): RetryableError {
     cause: err,
   });
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Creates the store. A key is claimed with an INSERT that only one request can win; the winner

@@ -1,4 +1,5 @@
 import { generateApiKey } from "@pointwise/auth";
+import { seedApiKey, seedCampaign } from "@pointwise/testkit";
 import { seed } from "../test/fixtures";
 import { createKeyResolver } from "./keys";
 
@@ -26,32 +27,23 @@ describe("API key resolver", () => {
     const forged = s.key.slice(0, 11) + "a".repeat(32);
     expect(forged).not.toBe(s.key);
     expect(await keys.resolve(forged)).toBeNull();
-    const revoked = generateApiKey();
-    await s.db.query("INSERT INTO api_key(campaign_id, prefix, hash, revoked_at) VALUES ($1, $2, $3, now())", [s.campaignId, revoked.prefix, revoked.hash]);
+    const revoked = await seedApiKey(s.db, s.campaignId, { revoked: true });
     expect(await keys.resolve(revoked.key)).toBeNull();
   });
 
   it("trusts a cached answer for its ttl, so a revocation takes effect within it", async () => {
-    const fresh = generateApiKey();
-    const { rows } = await s.db.query<{ id: string }>("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ($1, $2, $3) RETURNING id", [
-      s.campaignId,
-      fresh.prefix,
-      fresh.hash,
-    ]);
+    const fresh = await seedApiKey(s.db, s.campaignId);
     const cached = createKeyResolver(s.db, { ttlMs: 60_000, touchIntervalMs: 60_000, logger: s.logger });
     const uncached = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
     expect(await cached.resolve(fresh.key)).not.toBeNull();
-    await s.db.query("UPDATE api_key SET revoked_at = now() WHERE id = $1", [rows[0]?.id]);
+    await s.db.query("UPDATE api_key SET revoked_at = now() WHERE id = $1", [fresh.id]);
     expect(await cached.resolve(fresh.key)).not.toBeNull();
     expect(await uncached.resolve(fresh.key)).toBeNull();
   });
 
   it("flags the key of an archived campaign", async () => {
-    await s.db.query(
-      "INSERT INTO campaign(id, project_id, name, currencies, primary_currency, archived_at) VALUES ('arch-0009', '00000000-0000-4000-8000-0000000000c1', 'a', '{}', 'xp', now())",
-    );
-    const key = generateApiKey();
-    await s.db.query("INSERT INTO api_key(campaign_id, prefix, hash) VALUES ('arch-0009', $1, $2)", [key.prefix, key.hash]);
+    await seedCampaign(s.db, { id: "arch-0009", projectId: "00000000-0000-4000-8000-0000000000c1", name: "a", currencies: {}, primary: "xp", archived: true });
+    const key = await seedApiKey(s.db, "arch-0009");
     const keys = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
     expect((await keys.resolve(key.key))?.archived).toBe(true);
   });

@@ -1,6 +1,6 @@
+import { FIXED_ZERO, type Fixed, fx } from "@pointwise/fixed";
 import type { CompiledCap, CompiledCurrency, CompiledRule, Factor } from "./compile";
 import { scaleFixed } from "./decay";
-import { type Fixed, FX_ZERO, fx } from "./fixed";
 import type { DeltaBook } from "./scores";
 import type { CampaignState, UserState } from "./state";
 import { periodKey } from "./time";
@@ -78,14 +78,14 @@ function usageOf(state: UserState, cap: CompiledCap, at: Scoring): Usage {
   // A late event (occurredAt before the period already reached) counts against the current
   // period instead of reopening an old one, so a cap can never be paid twice over.
   if (prev && prev.period >= eventPeriod) return { cap, period: prev.period, used: fx(prev.used) };
-  return { cap, period: eventPeriod, used: FX_ZERO };
+  return { cap, period: eventPeriod, used: FIXED_ZERO };
 }
 
 function budgetLeft(run: Run, currency: CompiledCurrency): Fixed | undefined {
   if (!currency.budget || !run.campaign) return undefined;
   const used = own(run.campaign.budgetUsed, currency.key);
   const left = used === undefined ? currency.budget : currency.budget.sub(fx(used));
-  return left.isNegative() ? FX_ZERO : left;
+  return left.isNegative() ? FIXED_ZERO : left;
 }
 
 function consumeBudget(run: Run, currency: CompiledCurrency, paid: Fixed): void {
@@ -97,7 +97,7 @@ function consumeBudget(run: Run, currency: CompiledCurrency, paid: Fixed): void 
 function limit(points: Fixed, left: Fixed, key: string, cappedBy: string[]): Fixed {
   if (left.gte(points)) return points;
   cappedBy.push(key);
-  return left.isNegative() ? FX_ZERO : left;
+  return left.isNegative() ? FIXED_ZERO : left;
 }
 
 function entryKey(a: Award, referral: boolean): string {
@@ -126,7 +126,7 @@ export function payAward(run: Run, state: UserState, a: Award): void {
   // A cap limit may carry more decimals than the currency; never pay a fraction the currency lacks.
   paid = paid.floorTo(currency.decimals);
 
-  let scaled = FX_ZERO;
+  let scaled = FIXED_ZERO;
   if (!paid.isZero()) {
     for (const u of usages) state.caps[u.cap.key] = { period: u.period, used: u.used.add(paid).toString() };
     consumeBudget(run, currency, paid);

@@ -1,4 +1,4 @@
-import { type Fixed, FX_ZERO, fx } from "./fixed";
+import { FIXED_ZERO, type Fixed, fx } from "@pointwise/fixed";
 import type { Cap, CapPeriod, DecayConfig, Multiplier, RecurringWindow, Rule, RuleVersion } from "./schema";
 import { parseRuleVersion } from "./schema";
 import { timeOf } from "./time";
@@ -127,7 +127,7 @@ function build(rv: RuleVersion): Compiled {
       source: `currencies.${key}.tiers.${t.key}`,
     }));
     let startTier: string | null = null;
-    for (const t of tiers) if (FX_ZERO.gte(t.min)) startTier = t.key;
+    for (const t of tiers) if (FIXED_ZERO.gte(t.min)) startTier = t.key;
     currencies.set(key, {
       key,
       decimals: cur.decimals,

@@ -1,8 +1,8 @@
 import { ValidationError } from "@pointwise/errors";
+import { type Fixed, fx, sig } from "@pointwise/fixed";
 import Decimal from "decimal.js";
 import type { CompiledDecay } from "./compile";
 import { D, type Dec, SCALED_DECIMALS, str } from "./decimal";
-import { type Fixed, fx, sig } from "./fixed";
 import type { DecayConfig } from "./schema";
 import { timeOf } from "./time";
 
@@ -79,13 +79,13 @@ function split(ms: number, decay: DecayConfig, epochMs = BigInt(timeOf(decay.epo
 
 /** `points` in whole 10^-18 units, rounded half to even as decimal.js toFixed(0) rounds (exact for at most 18 places). */
 function unitsOf(points: Fixed): bigint {
-  const shift = SCALED_DECIMALS - points.s;
-  if (shift >= 0) return points.m * (POINT_SCALE_POW[shift] ?? 10n ** BigInt(shift));
+  const shift = SCALED_DECIMALS - points.scale;
+  if (shift >= 0) return points.units * (POINT_SCALE_POW[shift] ?? 10n ** BigInt(shift));
   const unit = 10n ** BigInt(-shift);
-  const q = points.m / unit;
-  const r = points.m - q * unit;
+  const q = points.units / unit;
+  const r = points.units - q * unit;
   const twice = 2n * (r < 0n ? -r : r);
-  if (twice > unit || (twice === unit && (q & 1n) === 1n)) return points.m < 0n ? q - 1n : q + 1n;
+  if (twice > unit || (twice === unit && (q & 1n) === 1n)) return points.units < 0n ? q - 1n : q + 1n;
   return q;
 }
 

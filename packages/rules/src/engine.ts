@@ -1,8 +1,8 @@
 import { ConflictError, ValidationError } from "@pointwise/errors";
+import { FIXED_ZERO, type Fixed, fx } from "@pointwise/fixed";
 import { own, payAward, type Run, type Scoring, tierIn } from "./award";
 import { type Compiled, type CompiledRule, compile, type Factor } from "./compile";
 import { isDecimalString, MAX_DECIMAL_LENGTH } from "./decimal";
-import { type Fixed, FX_ZERO, fx } from "./fixed";
 import type { RuleVersion } from "./schema";
 import { DeltaBook, type ScoreDelta } from "./scores";
 import { type CampaignState, emptyCampaignState, emptyUserState, parseCampaignState, parseUserState, type UserState } from "./state";
@@ -150,7 +150,7 @@ function scoreEvent(run: Run, c: Compiled, state: UserState, at: Scoring): void 
     const rule = cr.rule;
     const prev = own(state.rules, rule.id);
     const count = prev ? fx(prev.count).add(ONE) : ONE;
-    const total = prev ? fx(prev.amount).add(at.amount) : FX_ZERO.add(at.amount);
+    const total = prev ? fx(prev.amount).add(at.amount) : FIXED_ZERO.add(at.amount);
     const progress = { count: count.toString(), amount: total.toString(), lastAt: at.iso, milestones: prev ? [...prev.milestones] : [] };
     state.rules[rule.id] = progress;
     if (cr.base) {

@@ -26,6 +26,7 @@ export {
   WEEKDAYS,
 } from "./schema";
 export { combineScoreDeltas, mergeScoreDeltas, type RankedRow, rankRows, type ScoreDelta, type ScoreRow } from "./scores";
+export { type ShownScore, type StoredScoreValues, shownFactor, shownScore } from "./shown";
 export {
   type CampaignState,
   emptyCampaignState,

@@ -1,5 +1,5 @@
+import { FIXED_ZERO, type Fixed, fx } from "@pointwise/fixed";
 import { D, dec, str } from "./decimal";
-import { type Fixed, FX_ZERO, fx } from "./fixed";
 
 /**
  * A change to one score row (campaign, user, currency). score, referralScore and lifetime are
@@ -57,7 +57,7 @@ export class DeltaBook {
     const k = `${userId}${SEP}${currency}`;
     let acc = this.map.get(k);
     if (!acc) {
-      acc = { userId, currency, score: FX_ZERO, referralScore: FX_ZERO, lifetime: FX_ZERO, tier: undefined, reachedAt: "" };
+      acc = { userId, currency, score: FIXED_ZERO, referralScore: FIXED_ZERO, lifetime: FIXED_ZERO, tier: undefined, reachedAt: "" };
       this.map.set(k, acc);
     }
     return acc;

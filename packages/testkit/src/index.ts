@@ -1,4 +1,23 @@
+export { postJson } from "./http";
+export { loadOpenApi, type OpenApi, type OpenApiName } from "./openapi";
 export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";
 export { createTcpProxy, type TcpProxy } from "./proxy";
-export { createTestBus, createTestCache, createTestDatabase, dropNamespace, testServiceEnv, testUrls, uniqueName } from "./services";
+export {
+  newCampaignId,
+  type SeedCampaignOptions,
+  type SeedDb,
+  type SeededApiKey,
+  type SeededCampaign,
+  type SeedScoreValues,
+  seedApiKey,
+  seedCampaign,
+  seedCampaignWithKey,
+  seedEventType,
+  seedIdentity,
+  seedProject,
+  seedRuleVersion,
+  seedScore,
+  seedUser,
+} from "./seed";
+export { createTestBus, createTestCache, createTestDatabase, dropNamespace, streamMessages, testServiceEnv, testUrls, uniqueName } from "./services";
 export { type Stack, type StackOptions, startStack } from "./stack";

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Bus, createBus } from "@pointwise/bus";
 import { type Cache, createCache } from "@pointwise/cache";
 import { createDatabase, type Database, dropSchema, migrate } from "@pointwise/db";
+import type { RawEventMessage } from "@pointwise/schemas";
 
 /** Where the real services of the test run are (npm test sets these; the defaults fit this machine). */
 export const testUrls = {
@@ -76,4 +77,9 @@ export async function dropNamespace(namespace: string): Promise<void> {
     await bus.close();
   }
   await (await createTestCache(namespace)).drop();
+}
+
+/** Every message of a bus's events stream, in order, parsed as raw events. */
+export async function streamMessages(bus: Bus): Promise<RawEventMessage[]> {
+  return (await bus.storedEvents()).map((m) => m.json<RawEventMessage>());
 }

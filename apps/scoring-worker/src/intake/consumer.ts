@@ -1,4 +1,5 @@
 // The intake stage: consumes the raw-event stream and stages each batch into the inbox before acknowledging it.
+import { setTimeout as sleep } from "node:timers/promises";
 import { type Bus, decodeRawEvent, type EventDelivery } from "@pointwise/bus";
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
@@ -39,8 +40,6 @@ async function deadLetter(db: Database, msg: EventDelivery, error: string): Prom
     [msg.info.stream, msg.seq, msg.subject, Buffer.from(msg.data).toString("utf8"), error, msg.info.redeliveryCount],
   );
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts consuming the raw event stream into the inbox. */
 export async function startIntake(deps: IntakeDeps): Promise<Intake> {

@@ -1,9 +1,10 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@pointwise/logger";
 import { FetchRequest, JsonRpcProvider, Network } from "ethers";
 import type { ChainCalls, ChainLog } from "../adapter";
 import { rpcConnectionFailed } from "../symptoms";
 import { Lru } from "../util/lru";
-import { backoffMs, sleep } from "../util/retry";
+import { backoffMs } from "../util/retry";
 
 /** Settings of a chain reader. */
 export interface ChainReaderOptions {

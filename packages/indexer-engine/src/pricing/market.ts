@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { AuthError, BaseError, ConfigError, RetryableError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import { Dec } from "../decimal";
 import { Lru } from "../util/lru";
-import { backoffMs, sleep } from "../util/retry";
+import { backoffMs } from "../util/retry";
 import { IntervalLimiter } from "./limiter";
 
 /** Settings of the market price client. */

@@ -1,5 +1,6 @@
+import { formatFixed, formatScaled, parseFixed } from "@pointwise/fixed";
 import type { EarnMapping } from "../config/schema";
-import { formatFixed, formatScaled, parseFixed } from "../fixed";
+import { OUTPUT_DECIMALS } from "../decimal";
 import type { OutputRow } from "../rows";
 
 /** One raw earn event of the Pointwise ingest API. */
@@ -19,13 +20,15 @@ const HOUR_MS = 3_600_000n;
 export function earnAmount(row: OutputRow, mapping: EarnMapping): string | undefined {
   switch (mapping.amount) {
     case "usd":
-      return row.valueUsd === null ? undefined : formatFixed(parseFixed(row.valueUsd));
+      return row.valueUsd === null ? undefined : formatFixed(parseFixed(row.valueUsd), OUTPUT_DECIMALS);
     case "usdHours":
-      return row.usdHours === null ? undefined : formatFixed(parseFixed(row.usdHours));
+      return row.usdHours === null ? undefined : formatFixed(parseFixed(row.usdHours), OUTPUT_DECIMALS);
     case "amount":
-      return row.amount === null ? undefined : formatFixed(parseFixed(row.amount));
+      return row.amount === null ? undefined : formatFixed(parseFixed(row.amount), OUTPUT_DECIMALS);
     case "amountHours":
-      return row.amount === null || row.durationMs === null ? undefined : formatScaled(parseFixed(row.amount), BigInt(row.durationMs), HOUR_MS);
+      return row.amount === null || row.durationMs === null
+        ? undefined
+        : formatScaled(parseFixed(row.amount), BigInt(row.durationMs), HOUR_MS, OUTPUT_DECIMALS);
     case "count":
       return "1";
   }

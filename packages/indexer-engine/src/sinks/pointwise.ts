@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { BaseError, RetryableError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { EarnMapping } from "../config/schema";
 import type { OutputRow } from "../rows";
 import type { SinkOutbox } from "../state/outbox";
 import { invalidApiKey } from "../symptoms";
-import { backoffMs, sleep } from "../util/retry";
+import { backoffMs } from "../util/retry";
 import { type EarnEvent, toEarnEvent } from "./earn";
 import type { Sink } from "./sink";
 
@@ -137,7 +138,8 @@ export class PointwiseSink implements Sink {
       if (attempt + 1 >= maxAttempts) throw new RetryableError("pointwise-api-unavailable", `Pointwise API failed ${maxAttempts} times: ${failure}`);
       const delay = backoffMs(attempt, this.options.retryBaseMs ?? 500, this.options.retryMaxMs ?? 30_000);
       logger.warn({ sink: this.id, attempt: attempt + 1, failure, delayMs: delay }, "earn events not accepted yet, retrying with the same Idempotency-Key");
-      await sleep(delay, this.options.signal);
+      // An abort ends the wait early; the check above then reports the interruption on the next turn.
+      await sleep(delay, undefined, { signal: this.options.signal }).catch(() => undefined);
     }
   }
 

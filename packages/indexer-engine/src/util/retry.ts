@@ -1,17 +1,4 @@
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted === true) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
+// Backoff and bounded concurrency for the engine's calls to chains, price sources and the Pointwise API.
 /** Exponential backoff with full jitter: a delay in [base, min(max, base * 2^attempt)] for attempt 0, 1, 2... */
 export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** attempt);

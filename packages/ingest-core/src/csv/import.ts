@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type Readable, Transform } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { BaseError, RetryableError, ValidationError } from "@pointwise/errors";
 import { EARN_EVENT_FIELDS, type RawEventMessage } from "@pointwise/schemas";
 import { CsvError, parse } from "csv-parse";
@@ -60,8 +61,6 @@ interface PendingRow {
   body?: Record<string, string>;
   problems?: Problem[];
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function checkHeader(record: string[]): string[] {
   const names = record.map((n) => n.trim());

@@ -1,6 +1,6 @@
 import DecimalJs from "decimal.js";
 import fc from "fast-check";
-import { addFixed, divRoundHalfEven, eqFixed, type Fixed, formatFixed, formatScaled, halveFixed, mulFixed, parseFixed, plainDecimal } from "./fixed";
+import { addFixed, divRoundHalfEven, eqFixed, Fixed, formatFixed, formatScaled, fx, halveFixed, mulFixed, parseFixed, plainDecimal, sig } from "./fixed";
 
 // The reference: decimal.js with far more digits than any value here, so its results are exact, and its own
 // half-to-even rounding at the output.
@@ -11,7 +11,9 @@ const out = (d: DecimalJs, dp = 18) => {
   return text === "-0" ? "0" : text;
 };
 
-const fixedArb = fc.record({ units: fc.bigInt({ min: -(10n ** 45n), max: 10n ** 45n }), scale: fc.integer({ min: 0, max: 30 }) });
+const fixedArb = fc
+  .record({ units: fc.bigInt({ min: -(10n ** 45n), max: 10n ** 45n }), scale: fc.integer({ min: 0, max: 30 }) })
+  .map(({ units, scale }) => new Fixed(units, scale));
 
 describe("fixed-point decimals", () => {
   it("parses and prints plain decimals exactly, without exponent or trailing zeros", () => {
@@ -45,9 +47,9 @@ describe("fixed-point decimals", () => {
 
   it("rounds half to even, symmetrically around zero", () => {
     expect([5n, 15n, 25n, -5n, -15n, 14n, 16n, -16n].map((n) => divRoundHalfEven(n, 10n))).toEqual([0n, 2n, 2n, 0n, -2n, 1n, 2n, -2n]);
-    expect(formatFixed(parseFixed("0.0000000000000000025"))).toBe("0.000000000000000002");
-    expect(formatFixed(parseFixed("0.0000000000000000035"))).toBe("0.000000000000000004");
-    expect(formatFixed(parseFixed("-0.0000000000000000001"))).toBe("0");
+    expect(formatFixed(parseFixed("0.0000000000000000025"), 18)).toBe("0.000000000000000002");
+    expect(formatFixed(parseFixed("0.0000000000000000035"), 18)).toBe("0.000000000000000004");
+    expect(formatFixed(parseFixed("-0.0000000000000000001"), 18)).toBe("0");
   });
 
   it("formats to at most 18 places exactly as decimal.js rounds the exact value (property)", () => {
@@ -62,12 +64,32 @@ describe("fixed-point decimals", () => {
     const ratio = fc.record({ n: fc.bigInt({ min: 0n, max: 10n ** 12n }), d: fc.bigInt({ min: 1n, max: 10n ** 9n }) });
     fc.assert(
       fc.property(fixedArb, ratio, ({ units, scale }, { n, d }) => {
-        const f = { units, scale };
-        expect(formatScaled(f, n, d)).toBe(out(ref(f).times(n.toString()).div(d.toString())));
+        const f = new Fixed(units, scale);
+        expect(formatScaled(f, n, d, 18)).toBe(out(ref(f).times(n.toString()).div(d.toString())));
       }),
     );
     // 7.5 USD held for 20 minutes: 2.5 USD-hours; 1 USD for 1 ms: 1/3,600,000 rounded at 18 places.
-    expect(formatScaled(parseFixed("7.5"), 1_200_000n, 3_600_000n)).toBe("2.5");
-    expect(formatScaled(parseFixed("1"), 1n, 3_600_000n)).toBe("0.000000277777777778");
+    expect(formatScaled(parseFixed("7.5"), 1_200_000n, 3_600_000n, 18)).toBe("2.5");
+    expect(formatScaled(parseFixed("1"), 1n, 3_600_000n, 18)).toBe("0.000000277777777778");
+  });
+
+  it("adds, subtracts, multiplies and compares exactly with the methods, as decimal.js does below 2000 digits (property)", () => {
+    fc.assert(
+      fc.property(fixedArb, fixedArb, (a, b) => {
+        expect(ref(a.add(b)).eq(ref(a).plus(ref(b)))).toBe(true);
+        expect(ref(a.sub(b)).eq(ref(a).minus(ref(b)))).toBe(true);
+        expect(ref(a.mul(b)).eq(ref(a).times(ref(b)))).toBe(true);
+        expect(a.cmp(b)).toBe(ref(a).cmp(ref(b)));
+        expect(a.toString()).toBe(plainDecimal(a.units, a.scale));
+      }),
+    );
+  });
+
+  it("rounds a result past 2000 significant digits half to even, and cuts places towards zero", () => {
+    // 10^2000 + 5 has 2001 digits: the 5 is exactly half a unit of the 2000th digit and the kept digit (0) is even.
+    expect(sig(10n ** 2000n + 5n, 0).toString()).toBe(`1${"0".repeat(2000)}`);
+    expect(sig(10n ** 2000n + 15n, 0).toString()).toBe(`1${"0".repeat(1998)}20`);
+    expect(fx("-12.3456").floorTo(2).toString()).toBe("-12.34");
+    expect(fx("12.3456").floorTo(6)).toEqual(fx("12.3456"));
   });
 });

@@ -5,18 +5,22 @@
  * log exactly once. Requests sent with an Idempotency-Key are retried until they succeed, and still
  * land once.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type AppProcess,
   createTestBus,
   createTestDatabase,
   type NatsServer,
+  postJson,
+  seedCampaignWithKey,
+  seedProject,
   spawnApp,
   startNatsServer,
+  streamMessages,
   testServiceEnv,
   uniqueName,
   waitUntil,
 } from "@pointwise/testkit";
-import { postJson, seedCampaign, streamMessages } from "./e2e-helpers";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
 jest.setTimeout(60_000);
@@ -41,10 +45,11 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 it("stores every acknowledged event exactly once across a NATS outage", async () => {
-  const { key, regEventId } = await seedCampaign(db, "outa-ge02");
+  const { key, regEventId } = await seedCampaignWithKey(db, {
+    id: "outa-ge02",
+    projectId: await seedProject(db, { id: "00000000-0000-4000-8000-0000000000e1", name: "p" }),
+  });
   const auth = { authorization: `Bearer ${key}` };
   const accepted: string[] = [];
   const refusedCodes = new Set<string>();
