@@ -1,3 +1,4 @@
+// Prisma CLI configuration for @pointwise/db: schema and migration folders, JS engine over node-postgres.
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { defineConfig } from "prisma/config";

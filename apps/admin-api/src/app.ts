@@ -1,3 +1,4 @@
+// Express app of the admin API: operator routes under /api behind sign-in, and the built dashboard at /.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ValidationError } from "@pointwise/errors";

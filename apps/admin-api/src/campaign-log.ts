@@ -1,3 +1,4 @@
+// Reads for the dashboard: a campaign's bounded event log for dry runs, and how users are labelled.
 import type { Queryable } from "@pointwise/db";
 import { readCampaignLog } from "@pointwise/db";
 import { ConflictError } from "@pointwise/errors";

@@ -1,3 +1,4 @@
+// The typed bag of dependencies every admin-api handler is built from.
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
 import type { Env } from "./env";

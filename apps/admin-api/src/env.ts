@@ -1,3 +1,4 @@
+// admin-api configuration: the zod schema of its environment variables, parsed once at start.
 import path from "node:path";
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";

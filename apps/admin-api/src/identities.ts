@@ -1,3 +1,4 @@
+// Identity moves between users: queueing the recompute that follows them, and the X handle rule.
 import type { Queryable } from "@pointwise/db";
 
 /**

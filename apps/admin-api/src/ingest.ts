@@ -1,3 +1,4 @@
+// The ingest pipeline for CSV uploads, connected to NATS only when an upload first needs it.
 import { type Bus, createBus } from "@pointwise/bus";
 import type { Database } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";

@@ -1,3 +1,4 @@
+// Serializers from Prisma rows to the JSON bodies admin-api answers with.
 import type { Prisma } from "@pointwise/db";
 
 // The wire shapes of admin-api: snake_case fields, ISO 8601 times, decimals as strings.

@@ -1,3 +1,4 @@
+// admin-api process entry: reads env, seeds the first operator, wires deps and serves until SIGTERM.
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen, runService } from "@pointwise/runtime";

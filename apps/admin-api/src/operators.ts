@@ -1,3 +1,4 @@
+// Operator accounts: seeding the first one, adding, removing and changing passwords with session revocation.
 import { hashPassword, verifyPassword } from "@pointwise/auth";
 import type { Database } from "@pointwise/db";
 import { AuthError, ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";

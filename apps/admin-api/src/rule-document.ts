@@ -1,3 +1,4 @@
+// Checks a submitted rule document against the engine schema and the campaign's currencies and event types.
 import { type RuleIssue, type RuleVersion, safeParseRuleVersion } from "@pointwise/rules";
 
 /** What a rule version is checked against besides the engine's own schema. */

@@ -1,3 +1,4 @@
+// Tenant scoping for admin routes: loads a campaign only within the operator's project, and checks ids.
 import type { Prisma } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { isCampaignId, UUID_PATTERN } from "@pointwise/schemas";

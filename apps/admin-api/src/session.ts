@@ -1,3 +1,4 @@
+// Operator sessions: signs HS256 tokens and guards /api, ending sessions on removal or password change.
 import type { Queryable } from "@pointwise/db";
 import { AuthError } from "@pointwise/errors";
 import { UUID_PATTERN } from "@pointwise/schemas";

@@ -1,3 +1,4 @@
+// Per-e-mail rate limit on password checks, counted atomically in PostgreSQL.
 import type { Queryable } from "@pointwise/db";
 import { RateLimitError } from "@pointwise/errors";
 

@@ -1,3 +1,4 @@
+// The set of indexer adapters this service ships, gathered into the registry the engine looks them up in.
 import { ammV2Adapter } from "@pointwise/adapter-amm-v2";
 import { erc20HoldingsAdapter } from "@pointwise/adapter-erc20-holdings";
 import { AdapterRegistry } from "@pointwise/indexer-engine";

@@ -1,3 +1,4 @@
+// The indexer CLI: parses `help`, `validate` and `run`, loads the config and returns an exit code.
 import { BaseError } from "@pointwise/errors";
 import { unwrapConfig } from "@pointwise/indexer-engine";
 import { createLogger, type Logger } from "@pointwise/logger";

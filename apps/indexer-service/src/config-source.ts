@@ -1,3 +1,4 @@
+// Loads the indexer config from a file or from INDEXER_CONFIG's base64 text, as a checked result.
 import { readFile } from "node:fs/promises";
 import { type AdapterRegistry, type ConfigResult, parseConfigBase64, parseConfigText } from "@pointwise/indexer-engine";
 

@@ -1,3 +1,4 @@
+// indexer-service configuration: env schemas for every command and for a deployed `run`.
 import { envVars, parseEnv } from "@pointwise/config";
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";

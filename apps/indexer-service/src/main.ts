@@ -1,3 +1,4 @@
+// indexer-service process entry: runs the CLI, turning SIGTERM/SIGINT into a clean stop at a checkpoint.
 import { runCli } from "./app";
 
 /** Process entry: SIGTERM/SIGINT ask the indexer to finish its block range, commit and exit 0. */

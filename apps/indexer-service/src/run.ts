@@ -1,3 +1,4 @@
+// One indexer run: checks the credentials, builds the engine with its sinks and runs it until stopped.
 import { ConfigError } from "@pointwise/errors";
 import {
   type AdapterRegistry,

@@ -1,3 +1,4 @@
+// Express app of the ingest API: earn-event, batch and CSV routes with health, metrics and envelope errors.
 import { createHttpApp, finishHttpApp } from "@pointwise/runtime";
 import type { Express } from "express";
 import { createContext, type IngestContext } from "./context";

@@ -1,3 +1,4 @@
+// State the ingest routes share: pipeline, keys, rate limiter, metrics, answering and per-request outcomes.
 import {
   createIngestPipeline,
   createKeyResolver,

@@ -1,3 +1,4 @@
+// The typed bag of dependencies every ingest-api handler is built from.
 import type { Bus } from "@pointwise/bus";
 import type { Cache } from "@pointwise/cache";
 import type { Database } from "@pointwise/db";

@@ -1,3 +1,4 @@
+// ingest-api configuration: the zod schema of its environment variables, parsed once at start.
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
 

@@ -1,3 +1,4 @@
+// Error mapping for ingest routes: every failure still answers 200 with a data/errors envelope.
 import { BaseError } from "@pointwise/errors";
 import type { ErrorRequestHandler } from "express";
 import type { IngestContext } from "./context";

@@ -1,3 +1,4 @@
+// Request guards shared by ingest routes: Bearer key checks, content types, event headers and JSON parsing.
 import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, type Problem } from "@pointwise/ingest-core";
 import type { EventSource } from "@pointwise/schemas";
 import type { Request, RequestHandler, Response } from "express";

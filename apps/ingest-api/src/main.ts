@@ -1,3 +1,4 @@
+// ingest-api process entry: reads env and runs the service until SIGTERM.
 import { createLogger } from "@pointwise/logger";
 import { runService } from "@pointwise/runtime";
 import { loadEnv } from "./env";

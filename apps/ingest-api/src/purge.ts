@@ -1,3 +1,4 @@
+// Periodic deletion of expired Idempotency-Key records, stopped cleanly at shutdown.
 import type { IdempotencyStore } from "@pointwise/ingest-core";
 import type { Logger } from "@pointwise/logger";
 

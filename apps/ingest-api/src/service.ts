@@ -1,3 +1,4 @@
+// Starts ingest-api (connections, HTTP server, idempotency purge) and returns how to stop it.
 import { createBus } from "@pointwise/bus";
 import { createCache } from "@pointwise/cache";
 import { createDatabase } from "@pointwise/db";

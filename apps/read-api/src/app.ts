@@ -1,3 +1,4 @@
+// Express app of the read API: public leaderboard and around-me, credentialed user scores, cached bodies.
 import { createHash } from "node:crypto";
 import { AuthError } from "@pointwise/errors";
 import { createHttpApp, finishHttpApp } from "@pointwise/runtime";

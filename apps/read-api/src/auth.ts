@@ -1,3 +1,4 @@
+// Who may read a user's scores: portal JWTs for their own user, campaign API keys for the whole campaign.
 import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "@pointwise/auth";
 import type { Database } from "@pointwise/db";
 import { AuthError, ValidationError } from "@pointwise/errors";

@@ -1,3 +1,4 @@
+// Loads the bad-word list that keeps offensive user-set names off public boards.
 import { readFileSync } from "node:fs";
 import { ConfigError } from "@pointwise/errors";
 

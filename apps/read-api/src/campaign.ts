@@ -1,3 +1,4 @@
+// Loads a campaign with its active rules into the view read responses are shaped by: decay, decimals, tiers.
 import type { Queryable } from "@pointwise/db";
 import type { DecayConfig } from "@pointwise/rules";
 import { safeParseRuleVersion } from "@pointwise/rules";

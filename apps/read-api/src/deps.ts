@@ -1,3 +1,4 @@
+// The typed bag of dependencies every read-api handler is built from.
 import type { Cache } from "@pointwise/cache";
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";

@@ -1,3 +1,4 @@
+// Turns ranked users into board entries, copying out only whitelisted, privacy-safe fields.
 import type { LeaderboardEntry } from "@pointwise/schemas";
 import type { CampaignView } from "./campaign";
 import { type AvatarUrls, displayOf, type PublicProfile } from "./privacy";

@@ -1,3 +1,4 @@
+// Verifies portal JWTs (HS256, RS256 or ES256) with each key pinned to one algorithm.
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { AuthError, ConfigError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";

@@ -1,3 +1,4 @@
+// Builds leaderboard and around-me responses: decayed totals, competition ranks, public profiles.
 import { NotFoundError } from "@pointwise/errors";
 import type { LeaderboardResponse } from "@pointwise/schemas";
 import { type CampaignView, loadCampaign } from "./campaign";

@@ -1,3 +1,4 @@
+// read-api process entry: wires PostgreSQL, Redis and NATS invalidation, serves until SIGTERM.
 import { createBus } from "@pointwise/bus";
 import { createCache } from "@pointwise/cache";
 import { createDatabase } from "@pointwise/db";

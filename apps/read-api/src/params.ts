@@ -1,3 +1,4 @@
+// Parses and bounds the read API's query and path parameters into 400s that name the parameter.
 import { ValidationError } from "@pointwise/errors";
 import { isCampaignId, UUID_PATTERN } from "@pointwise/schemas";
 

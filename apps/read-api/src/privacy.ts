@@ -1,3 +1,4 @@
+// Display rules for public boards: clean or anonymous names, bad-word and identity filters, avatars.
 import { createHmac } from "node:crypto";
 
 const ADJECTIVES = [

@@ -1,3 +1,4 @@
+// The read API's SQL: top of a board, a user's neighbours, ranks and user records, index-friendly.
 import type { Queryable } from "@pointwise/db";
 import { fromDatabase } from "./db-errors";
 import type { StoredScore } from "./scores";

@@ -1,3 +1,4 @@
+// Redis-backed cache of built response bodies: one build per window, last good copy during outages.
 import type { Cache } from "@pointwise/cache";
 import { isRetryable, NotFoundError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";

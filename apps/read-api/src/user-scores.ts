@@ -1,3 +1,4 @@
+// Builds one user's scores answer: rank, privacy-safe profile, decayed scores and tiers.
 import { NotFoundError } from "@pointwise/errors";
 import type { UserScoresResponse } from "@pointwise/schemas";
 import type { Deps } from "./deps";

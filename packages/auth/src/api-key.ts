@@ -1,3 +1,4 @@
+// Campaign API keys: generation, the non-secret lookup prefix, storage hash and constant-time checks.
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Every campaign API key starts with this; a key without it is rejected before any lookup. */

@@ -1,3 +1,4 @@
+// Operator password hashing with scrypt and constant-time verification.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 

@@ -1,3 +1,4 @@
+// Environment parsing shared by every app: one zod parse at start, shared variable shapes, typed errors.
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
 

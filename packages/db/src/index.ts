@@ -1,3 +1,4 @@
+// Entry point of @pointwise/db: client, statement queue, COPY, transactions, migrations and typed errors.
 export { type LoggedEvent, type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
 export { createDatabase, type Database, Prisma, PrismaClient } from "./client";
 export { copyField, copyRow } from "./copy-text";

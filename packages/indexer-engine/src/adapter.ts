@@ -1,3 +1,4 @@
+// The adapter contract: what an indexer adapter is given (logs, calls, stores) and what it must provide.
 import type { Logger } from "@pointwise/logger";
 import type { z } from "zod";
 import type { EventContext, IndexerEvent } from "./events";

@@ -1,3 +1,4 @@
+// Turns one block range of logs into state changes and batch items: flush boundaries first, then events.
 import { addFixed, parseFixed, plainDecimal } from "@pointwise/fixed";
 import type { Logger } from "@pointwise/logger";
 import type { Adapter, ChainLog } from "./adapter";

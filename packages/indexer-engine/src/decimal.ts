@@ -1,3 +1,4 @@
+// The 60-digit decimal type used for prices, and exact formatting of token amounts for output.
 import { isPlainDecimal, plainDecimal } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 

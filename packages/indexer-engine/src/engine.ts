@@ -1,3 +1,4 @@
+// The indexer's main loop: read ranges to safe head, run adapter, enrich, write sinks, commit checkpoints.
 import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";

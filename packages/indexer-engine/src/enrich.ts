@@ -1,3 +1,4 @@
+// The enrichment stage: validates events, prices windows (TWAP) and actions, dedupes, builds output rows.
 import { hash } from "node:crypto";
 import { addFixed, eqFixed, type Fixed, formatFixed, formatScaled, halveFixed, mulFixed, parseFixed } from "@pointwise/fixed";
 import type { Logger } from "@pointwise/logger";

@@ -1,3 +1,4 @@
+// The events adapters emit (balance, measure, position, reprice, action) and their validation schemas.
 import { z } from "zod";
 import { isDecimalString } from "./decimal";
 

@@ -1,3 +1,4 @@
+// Entry point of @pointwise/indexer-engine: the engine, adapter contract, config, chain, pricing and sinks.
 export type { Adapter, AdapterDefinition, AdapterRuntime, ChainCalls, ChainLog, KeyValueStore, LabelStore, LogContext, LogFilter } from "./adapter";
 export { defineAdapter } from "./adapter";
 export { type Applied, applyEvent, type BatchDeps, type BatchResult, processBatch } from "./batch";

@@ -1,3 +1,4 @@
+// Backfill progress: rate and ETA, drawn as a terminal bar or written as periodic log lines.
 import type { Logger } from "@pointwise/logger";
 
 /** Where a backfill stands. */

@@ -1,3 +1,4 @@
+// Indexes one block range as a unit: rows to every sink, then state and checkpoint committed together.
 import { type BatchDeps, processBatch } from "./batch";
 import type { LogBatch } from "./chain/logs";
 import type { Sink } from "./sinks/sink";

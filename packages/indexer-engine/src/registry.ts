@@ -1,3 +1,4 @@
+// The registry of adapter definitions a service can run, looked up by id from the config.
 import { ConfigError } from "@pointwise/errors";
 import type { AdapterDefinition } from "./adapter";
 

@@ -1,3 +1,4 @@
+// The indexer's user-facing failure symptoms (bad API key, RPC down, contract or start block missing).
 import { AuthError, BaseError, type ErrorOptions } from "@pointwise/errors";
 
 /** The user-facing messages of the indexer symptoms table; each names its cause in the docs. */

@@ -1,3 +1,4 @@
+// Time-weighted balance windows: the pure state table that opens and closes windows per position.
 import { addFixed, FIXED_ZERO, type Fixed, parseFixed, plainDecimal } from "@pointwise/fixed";
 
 /** A moment on the chain: Unix ms and the block whose state represents it. */

@@ -1,3 +1,4 @@
+// Shape check of a batch request body: `{ "events": [...] }` with at most 1000 items.
 import type { Problem } from "./envelope";
 
 /** Most events one batch request may carry. */

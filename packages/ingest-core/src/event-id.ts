@@ -1,3 +1,4 @@
+// Generates time-ordered UUIDv7 event ids, so the event log's unique index stays append-friendly.
 import { randomFillSync } from "node:crypto";
 
 // One system call fills randomness for 1024 ids; per-id calls showed up in profiles of the batch path.

@@ -1,3 +1,4 @@
+// Checks events' reg_event_ids against a campaign's active event types, cached, one query per batch.
 import type { Database } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { TtlCache } from "./ttl-cache";

@@ -1,3 +1,4 @@
+// The PostgreSQL Idempotency-Key store: claims, request fingerprints, replayed answers and expiry.
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@pointwise/db";

@@ -1,3 +1,4 @@
+// Entry point of @pointwise/ingest-core: the ingest pipeline shared by ingest-api and admin-api uploads.
 export { type BatchBodyResult, MAX_BATCH_EVENTS, parseBatchBody } from "./batch-body";
 export { INGEST_ERROR_CODE_LIST, INGEST_ERROR_CODES, type IngestErrorCode } from "./codes";
 export { csvImportAnswer } from "./csv/answer";

@@ -1,3 +1,4 @@
+// Resolves Bearer API keys to their campaign through a short cache, throttling last_used_at writes.
 import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "@pointwise/auth";
 import type { Database } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";

@@ -1,3 +1,4 @@
+// The channel-independent ingest pipeline: validate earn events, honour Idempotency-Keys, publish to the bus.
 import type { Bus, EventPublisher } from "@pointwise/bus";
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";

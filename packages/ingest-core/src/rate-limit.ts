@@ -1,3 +1,4 @@
+// Per-API-key token-bucket rate limit in Redis, shared by every replica and lenient while Redis is down.
 import type { Cache } from "@pointwise/cache";
 import type { Logger } from "@pointwise/logger";
 

@@ -1,3 +1,4 @@
+// A bounded in-process cache with expiring entries, for API keys and event types on the ingest hot path.
 interface Entry<V> {
   value: V;
   expires: number;

@@ -1,3 +1,4 @@
+// The pino JSON logger every service uses, with credentials and key-bearing URLs redacted.
 import pino, { type Logger } from "pino";
 
 export type { Logger } from "pino";

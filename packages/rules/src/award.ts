@@ -1,3 +1,4 @@
+// Paying an award: rule and currency caps, budget, lifetime and tier, ledger entry and referrer's share.
 import { FIXED_ZERO, type Fixed, fx } from "@pointwise/fixed";
 import type { CompiledCap, CompiledCurrency, CompiledRule, Factor } from "./compile";
 import { scaleFixed } from "./decay";

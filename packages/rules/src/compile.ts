@@ -1,3 +1,4 @@
+// Compiles a rule version once into parsed caps, tiers, decay, multipliers and milestones the engine runs on.
 import { FIXED_ZERO, type Fixed, fx } from "@pointwise/fixed";
 import type { Cap, CapPeriod, DecayConfig, Multiplier, RecurringWindow, Rule, RuleVersion } from "./schema";
 import { parseRuleVersion } from "./schema";

@@ -1,3 +1,4 @@
+// Exponential decay of points, stored scaled to a fixed epoch so SQL can rank without recomputing rows.
 import { ValidationError } from "@pointwise/errors";
 import { type Fixed, fx, sig } from "@pointwise/fixed";
 import Decimal from "decimal.js";

@@ -1,3 +1,4 @@
+// The exact decimal context for points, wide enough that no sum the engine performs is ever rounded.
 import Decimal from "decimal.js";
 
 /**

@@ -1,3 +1,4 @@
+// Dry run of a candidate rule version: replays the log under both versions and diffs the leaderboard.
 import { ValidationError } from "@pointwise/errors";
 import { own } from "./award";
 import { decayedValue } from "./decay";

@@ -1,3 +1,4 @@
+// The scoring engine's one entry point: applies events to user and campaign state, yielding ledger and deltas.
 import { ConflictError, ValidationError } from "@pointwise/errors";
 import { FIXED_ZERO, type Fixed, fx } from "@pointwise/fixed";
 import { own, payAward, type Run, type Scoring, tierIn } from "./award";

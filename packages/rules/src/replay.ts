@@ -1,3 +1,4 @@
+// Scores a whole campaign log from empty state: the reference every incremental application must equal.
 import { applyEvents } from "./engine";
 import type { RuleVersion } from "./schema";
 import { mergeScoreDeltas, type ScoreRow } from "./scores";

@@ -1,3 +1,4 @@
+// The zod schema of a rule version: currencies, rules, caps, tiers, multipliers, milestones and referrals.
 import { ValidationError } from "@pointwise/errors";
 import { z } from "zod";
 import { dec, isDecimalString } from "./decimal";

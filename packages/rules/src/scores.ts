@@ -1,3 +1,4 @@
+// Score rows and the additive, order-independent deltas one engine call makes to them.
 import { FIXED_ZERO, type Fixed, fx } from "@pointwise/fixed";
 import { D, dec, str } from "./decimal";
 

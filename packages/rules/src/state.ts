@@ -1,3 +1,4 @@
+// The per-user and per-campaign state the engine remembers between batches, with a fast stored-form check.
 import { ValidationError } from "@pointwise/errors";
 import { z } from "zod";
 import { isDecimalString } from "./decimal";

@@ -1,3 +1,4 @@
+// UTC time helpers for rules: parsing ISO times, weekdays, recurring windows and cap period keys.
 import type { CapPeriod, RecurringWindow } from "./schema";
 import { WEEKDAYS } from "./schema";
 

@@ -1,3 +1,4 @@
+// The engine's input and output types: raw log events and ledger entries with their full lineage.
 import type { Multiplier } from "./schema";
 
 /**

@@ -1,3 +1,4 @@
+// The HTTP shell every service shares: request logs, /healthz and /readyz, error mapping to statuses.
 import type { Server } from "node:http";
 import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";

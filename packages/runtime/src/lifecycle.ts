@@ -1,3 +1,4 @@
+// Runs a service until SIGTERM or SIGINT, then stops it gracefully and exits with a meaningful code.
 import type { Logger } from "@pointwise/logger";
 
 /** What a started service gives back: how to stop it. */

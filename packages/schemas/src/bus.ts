@@ -1,3 +1,4 @@
+// The raw-event message ingest publishes on the bus and the scoring worker consumes (version 1).
 import { z } from "zod";
 import { MAX_AMOUNT_SCALE } from "./amount";
 import { IDENTITY_TYPES } from "./identity";

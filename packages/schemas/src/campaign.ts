@@ -1,3 +1,4 @@
+// Wire formats of campaign ids, currency keys and names, and UUIDs shared by every service.
 import { z } from "zod";
 
 /** Campaign (season) id: two groups of four lowercase letters or digits, e.g. `ab12-cd34`. */

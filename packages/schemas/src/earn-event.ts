@@ -1,3 +1,4 @@
+// Validation of a raw earn event body into a normalised event, with a stable code for each problem.
 import { ValidationError } from "@pointwise/errors";
 import { parseAmount } from "./amount";
 import { UUID_PATTERN } from "./campaign";

@@ -1,3 +1,4 @@
+// Entry point of @pointwise/schemas: the wire formats and validation shared by every app.
 export { MAX_AMOUNT_INTEGER_DIGITS, MAX_AMOUNT_SCALE, parseAmount } from "./amount";
 export { EVENT_SOURCES, type EventSource, type RawEventMessage, rawEventMessageSchema } from "./bus";
 export { CAMPAIGN_ID_PATTERN, campaignIdSchema, currencyKeySchema, currencyNamesSchema, isCampaignId, UUID_PATTERN } from "./campaign";

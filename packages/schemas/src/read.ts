@@ -1,3 +1,4 @@
+// Response schemas of the public read API: leaderboard entries, boards and a user's scores with tiers.
 import { z } from "zod";
 
 /** Score of one currency: `total` is `score + referral_score`. */

@@ -1,3 +1,4 @@
+// Entry point of @pointwise/testkit: real services, app processes, seeding and OpenAPI checks for tests.
 export { postJson } from "./http";
 export { loadOpenApi, type OpenApi, type OpenApiName } from "./openapi";
 export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";

@@ -1,3 +1,4 @@
+// Runs built apps and a NATS server as real child processes for tests, on free ports, cleaned up on exit.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";

@@ -1,3 +1,4 @@
+// A TCP proxy that outage tests cut and restore in front of PostgreSQL or Redis.
 import net from "node:net";
 import { freePort } from "./processes";
 

@@ -1,3 +1,4 @@
+// Isolated test handles on the real PostgreSQL, Redis and NATS: own schema, key prefix and stream.
 import { randomBytes } from "node:crypto";
 import { type Bus, createBus } from "@pointwise/bus";
 import { type Cache, createCache } from "@pointwise/cache";

@@ -1,3 +1,4 @@
+// Starts the whole service as real processes in an isolated schema and namespace for end-to-end tests.
 import { type AppProcess, spawnApp } from "./processes";
 import { createTestDatabase, dropNamespace, testServiceEnv, uniqueName } from "./services";
 

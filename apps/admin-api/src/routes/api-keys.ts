@@ -1,3 +1,4 @@
+// Admin routes for a campaign's ingest API keys: create (shown once), list and revoke.
 import { generateApiKey } from "@pointwise/auth";
 import { NotFoundError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";

@@ -1,3 +1,4 @@
+// Admin routes for signing in and for operators: who am I, list, add, remove, change password.
 import { verifyPassword } from "@pointwise/auth";
 import { AuthError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";

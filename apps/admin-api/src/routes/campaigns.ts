@@ -1,3 +1,4 @@
+// Admin routes for campaigns: create, list, read, update, archive, restore and their bad-word lists.
 import { randomInt } from "node:crypto";
 import { ConflictError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";

@@ -1,3 +1,4 @@
+// Admin routes for CSV uploads of earn events: upload through ingest, then progress and row errors.
 import { NotFoundError, ValidationError } from "@pointwise/errors";
 import { CSV_IMPORT_MODES, type CsvRowError, getCsvImport, importCsv } from "@pointwise/ingest-core";
 import { parseWith } from "@pointwise/runtime";

@@ -1,3 +1,4 @@
+// Admin routes for a campaign's registered event types: register, list and retire.
 import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";

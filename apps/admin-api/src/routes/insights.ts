@@ -1,3 +1,4 @@
+// Admin routes for what operators watch: live leaderboard preview, top users' points chart, user ledgers.
 import { NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";

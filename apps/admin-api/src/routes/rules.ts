@@ -1,3 +1,4 @@
+// Admin routes for rule versions: draft, validate, dry-run, activate, and the recompute jobs they queue.
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { dryRunDiff, parseRuleVersion, type RuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";

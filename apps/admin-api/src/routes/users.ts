@@ -1,3 +1,4 @@
+// Admin routes for a campaign's users: lookup, identities, display name, referrer and readable scores.
 import type { Database } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";

@@ -1,3 +1,4 @@
+// Ingest routes for streamed CSV imports of earn events and for polling an import's progress.
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { BaseError } from "@pointwise/errors";

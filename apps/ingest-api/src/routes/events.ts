@@ -1,3 +1,4 @@
+// Ingest routes for earn events: one event, or a batch answered with a result per item.
 import { type IngestAnswer, type IngestOptions, parseBatchBody, requestFingerprint } from "@pointwise/ingest-core";
 import type { EventSource } from "@pointwise/schemas";
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";

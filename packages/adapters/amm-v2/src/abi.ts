@@ -1,3 +1,4 @@
+// ABI pieces of a UniswapV2-style pool: the Swap topic, read-only calldata and Swap log decoding.
 import { DECIMALS_CALL, wordAt } from "@pointwise/indexer-engine";
 import { id } from "ethers";
 

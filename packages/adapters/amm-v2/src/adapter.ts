@@ -1,3 +1,4 @@
+// The amm-v2 adapter: turns a pool's LP Transfers into balance deltas and its Swaps into priced actions.
 import { hash } from "node:crypto";
 import { BaseError } from "@pointwise/errors";
 import { type Adapter, type AdapterRuntime, type ChainLog, type IndexerEvent, type LogContext, transferDeltas, unitsFromRaw } from "@pointwise/indexer-engine";

@@ -1,3 +1,4 @@
+// Entry point of the amm-v2 indexer adapter: its definition for the registry, and its named exports.
 import { defineAdapter } from "@pointwise/indexer-engine";
 import { createAmmV2Adapter } from "./adapter";
 import { ammV2Params } from "./params";

@@ -1,3 +1,4 @@
+// The amm-v2 adapter's config parameters: which pool, and whether to track swaps, LP balances or both.
 import { evmAddress } from "@pointwise/indexer-engine";
 import { z } from "zod";
 

@@ -1,3 +1,4 @@
+// Resolves a pool's token0/token1 and their decimals once, cached in the indexer's state store.
 import { BaseError } from "@pointwise/errors";
 import type { AdapterRuntime } from "@pointwise/indexer-engine";
 import { CALLS, decodeAddress, decodeUint } from "./abi";

@@ -1,3 +1,4 @@
+// The erc20-holdings adapter: each Transfer of one token moves two holders' balances; decimals cached.
 import { BaseError } from "@pointwise/errors";
 import { type Adapter, type AdapterRuntime, DECIMALS_CALL, decodeUint, TRANSFER_TOPIC, transferDeltas } from "@pointwise/indexer-engine";
 import type { Erc20HoldingsParams } from "./params";

@@ -1,3 +1,4 @@
+// Entry point of the erc20-holdings indexer adapter: its definition for the registry, and its named exports.
 import { defineAdapter } from "@pointwise/indexer-engine";
 import { createErc20HoldingsAdapter } from "./adapter";
 import { erc20HoldingsParams } from "./params";

@@ -1,3 +1,4 @@
+// The erc20-holdings adapter's config parameters: the token, and which activity holding it counts as.
 import { evmAddress } from "@pointwise/indexer-engine";
 import { z } from "zod";
 

@@ -1,3 +1,4 @@
+// Finds the last block before a flush boundary by binary search over block timestamps.
 import type { BlockSource } from "./reader";
 
 /** A known block and its timestamp (Unix ms). */

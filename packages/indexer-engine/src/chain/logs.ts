@@ -1,3 +1,4 @@
+// Fetches chain logs in block ranges that shrink when the node refuses them and grow when they are quiet.
 import type { ChainLog } from "../adapter";
 import { type LogSource, RpcResponseError } from "./reader";
 

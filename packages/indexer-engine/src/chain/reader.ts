@@ -1,3 +1,4 @@
+// JSON-RPC access to an EVM chain: head, blocks, logs, senders and calls, with retries and rate limits.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@pointwise/logger";
 import { FetchRequest, JsonRpcProvider, Network } from "ethers";

@@ -1,3 +1,4 @@
+// Start-up checks against the chain: right chain id, contracts deployed, and where indexing begins.
 import { contractNotFound, fromBlockNotFound } from "../symptoms";
 import { type ChainReader, RpcResponseError } from "./reader";
 

@@ -1,3 +1,4 @@
+// Config hashes that decide when an indexer resumes its state and when it starts a fresh namespace.
 import { createHash } from "node:crypto";
 import type { IndexerConfig } from "./schema";
 

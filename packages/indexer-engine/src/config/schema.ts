@@ -1,3 +1,4 @@
+// The zod schema of `.pointwise.json`: network, range, adapter, pricing feeds, sinks and earn mappings.
 import { z } from "zod";
 import { CHAINS, findChain } from "./chains";
 

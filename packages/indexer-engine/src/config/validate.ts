@@ -1,3 +1,4 @@
+// Validates an indexer config (text, base64 or parsed) against the schema, registry and adapter params.
 import { ConfigError } from "@pointwise/errors";
 import type { z } from "zod";
 import type { AdapterRegistry } from "../registry";

@@ -1,3 +1,4 @@
+// Client for a CoinGecko-compatible price API: per-day samples, cached, rate-spaced and retried.
 import { setTimeout as sleep } from "node:timers/promises";
 import { AuthError, BaseError, ConfigError, RetryableError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";

@@ -1,3 +1,4 @@
+// Matches assets against pricing feed rules by address or labels to choose each asset's feed.
 import type { AssetFeedRule, AssetMatch, FeedSelector, MatchExpression } from "../config/schema";
 
 /** True when an asset (lowercase address) with `labels` fits a rule's match. */

@@ -1,3 +1,4 @@
+// Prices assets in USD at chain points by pegged, market or AMM-v2 LP net-asset-value feeds.
 import { BaseError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import { AbiCoder, id as keccakId } from "ethers";

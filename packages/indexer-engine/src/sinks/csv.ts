@@ -1,3 +1,4 @@
+// The CSV sink: appends rows with fsync and truncates back to the committed length after a crash.
 import { type FileHandle, mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { BaseError } from "@pointwise/errors";

@@ -1,3 +1,4 @@
+// Maps output rows to Pointwise earn events under the config's per-activity earn mappings.
 import { formatFixed, formatScaled, parseFixed } from "@pointwise/fixed";
 import type { EarnMapping } from "../config/schema";
 import { OUTPUT_DECIMALS } from "../decimal";

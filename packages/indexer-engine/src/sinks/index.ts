@@ -1,3 +1,4 @@
+// Builds the sinks an indexer config declares (stdout, CSV, Pointwise API).
 import { ConfigError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { SinkConfig } from "../config/schema";

@@ -1,3 +1,4 @@
+// The Pointwise API sink: sends rows as earn events from a state-store outbox with stable idempotency keys.
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BaseError, RetryableError } from "@pointwise/errors";

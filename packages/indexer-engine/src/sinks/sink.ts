@@ -1,3 +1,4 @@
+// The sink contract: write before the checkpoint commit, confirm after, recover to the committed cursor.
 import type { OutputRow } from "../rows";
 
 /** The block range a batch of rows came from. */

@@ -1,3 +1,4 @@
+// The stdout sink: prints committed rows as text or JSON lines, for watching a run, not keeping records.
 import { type OutputRow, ROW_COLUMNS } from "../rows";
 import type { Sink } from "./sink";
 

@@ -1,3 +1,4 @@
+// The indexer's Redis state: checkpoints, positions, metrics, sink outboxes, asset labels and caches.
 import { ConflictError, RetryableError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import { createClient, type RedisClientType } from "redis";

@@ -1,3 +1,4 @@
+// Test fixtures for the indexer engine: isolated Redis state stores, a capturing logger and sample rows.
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { createLogger, type Logger } from "@pointwise/logger";

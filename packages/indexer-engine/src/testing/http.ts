@@ -1,3 +1,4 @@
+// A throwaway local HTTP server for indexer tests that stand in for the price and ingest APIs.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 

@@ -1,3 +1,4 @@
+// A bounded least-recently-used map with O(1) operations, used to cap the indexer's in-memory caches.
 interface Entry<K, V> {
   key: K;
   value: V;

@@ -1,3 +1,4 @@
+// Streams the JSON answer of a finished CSV import chunk by chunk, however many rows were invalid.
 import type { CsvImportResult } from "./import";
 
 /**

@@ -1,3 +1,4 @@
+// CSV import of earn events in two streaming passes: validate and spool every row, then publish.
 import path from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";

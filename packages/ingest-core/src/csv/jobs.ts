@@ -1,3 +1,4 @@
+// The csv_import job row: import modes and statuses, row counts, progress and the first invalid rows.
 import type { Database } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import type { EnvelopeError } from "../envelope";

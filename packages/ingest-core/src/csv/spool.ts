@@ -1,3 +1,4 @@
+// Temporary line files a CSV import spools valid events and bad rows to between its two passes.
 import { once } from "node:events";
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
