@@ -1,3 +1,4 @@
+// Test support for the dashboard walk: the four built apps with a demo project, headless Chromium, screenshots.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,3 +1,4 @@
+// ingest-api against a NATS server that stops and comes back: bus-unavailable while down, success once back.
 import {
   type AppProcess,
   createTestDatabase,

@@ -1,3 +1,4 @@
+// docs/configuration.md names every environment variable each app's env schema reads, in that app's section.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "@pointwise/testkit";

@@ -1,3 +1,4 @@
+// A campaign manager's walk through the dashboard in a real browser against the four real services.
 import { execFileSync } from "node:child_process";
 import type { Stack } from "@pointwise/testkit";
 import { waitUntil } from "@pointwise/testkit";

@@ -1,3 +1,4 @@
+// Test support for multi-app tests: starts the four apps against the real services, plus a JSON request helper.
 import { type Stack, startStack as startServices } from "@pointwise/testkit";
 
 export type { Stack };

@@ -1,3 +1,4 @@
+// One event from admin-api setup through ingest and scoring to the cached leaderboard, and clean SIGTERM exits.
 import { leaderboardResponseSchema } from "@pointwise/schemas";
 import { waitUntil } from "@pointwise/testkit";
 import { call, OPERATOR, type Stack, startStack } from "./stack";

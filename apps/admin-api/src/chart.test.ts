@@ -1,3 +1,4 @@
+// Points-over-time series: consecutive UTC buckets with a running total that never drops for growing totals.
 import fc from "fast-check";
 import { bucketStart, buildSeries } from "./chart";
 

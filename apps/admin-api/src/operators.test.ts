@@ -1,3 +1,4 @@
+// The first operator from ADMIN_EMAIL and ADMIN_PASSWORD: created once, reset when the password changes.
 import { verifyPassword } from "@pointwise/auth";
 import { createTestDatabase } from "@pointwise/testkit";
 import { ensureFirstOperator } from "./operators";

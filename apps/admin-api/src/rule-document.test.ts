@@ -1,3 +1,4 @@
+// Checking a rule document against its campaign: schema problems, event types and currencies, with paths.
 import { checkRuleDocument, emptyRuleVersion, issueSentence, type RuleContext } from "./rule-document";
 
 const TYPE = "6f1c2a4e-8d3b-4c1a-9e7f-2b5d8a9c0e11";

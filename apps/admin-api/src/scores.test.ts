@@ -1,3 +1,4 @@
+// How the dashboard shows stored scores: trimmed decimals, decayed and rounded as the read API shows them.
 import { parseRuleVersion } from "@pointwise/rules";
 import { readableScore, trimDecimal } from "./scores";
 

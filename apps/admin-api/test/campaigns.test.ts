@@ -1,3 +1,4 @@
+// admin-api sign-in, operators of a project, and campaigns: creating, updating, archiving and their bad words.
 import jwt from "jsonwebtoken";
 import { sharedProject } from "./project";
 

@@ -1,3 +1,4 @@
+// admin-api API keys (shown once, stored hashed, revoked) and event types (registered, listed, retired).
 import { apiKeyMatches } from "@pointwise/auth";
 import { setUpCampaign } from "./harness";
 import { sharedProject } from "./project";

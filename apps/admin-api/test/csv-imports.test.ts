@@ -1,3 +1,4 @@
+// CSV uploads through admin-api in both modes, checked against what reaches the campaign's stream.
 import { createTestBus } from "@pointwise/testkit";
 import { setUpCampaign } from "./harness";
 import { sharedProject } from "./project";

@@ -1,3 +1,4 @@
+// Test support for admin-api: the app in-process on its own schema, signed-in operators, ready campaigns.
 import type { Server } from "node:http";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";

@@ -1,3 +1,4 @@
+// admin-api insights: the leaderboard preview with shared ranks and each top user's points over time.
 import { type Json, perUnitRules, setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
 import { activateAsWorker, logEvents } from "./seed";

@@ -1,3 +1,4 @@
+// admin-api's OpenAPI document: exactly the served routes, and every answer of a walk through the API.
 import { loadOpenApi } from "@pointwise/testkit";
 import { type Operator, perUnitRules, setUpCampaign } from "./harness";
 import { sharedProject } from "./project";

@@ -1,3 +1,4 @@
+// Test support for admin-api: one signed-in project shared by a test file's tests, closed after them.
 import { type Harness, type Operator, startHarness } from "./harness";
 
 /** The admin-api one test file runs against and the operator signed in to its project. */

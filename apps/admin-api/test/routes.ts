@@ -1,3 +1,4 @@
+// Test support for admin-api: lists every route the Express app serves, for tests that must cover them all.
 import type { Express } from "express";
 
 interface Layer {

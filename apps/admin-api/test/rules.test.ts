@@ -1,3 +1,4 @@
+// admin-api rule versions: saving and validating drafts, dry runs of leaderboard moves, and queuing activation.
 import { type Json, perUnitRules, setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
 import { activateAsWorker, logEvents } from "./seed";

@@ -1,3 +1,4 @@
+// Test support for admin-api: logs events and activates rule versions as the scoring worker would.
 import { type Database, readCampaignLog } from "@pointwise/db";
 import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
 

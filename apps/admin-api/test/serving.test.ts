@@ -1,3 +1,4 @@
+// admin-api serving the built dashboard (strict CSP, immutable assets), and oversized or unknown requests.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

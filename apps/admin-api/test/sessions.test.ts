@@ -1,3 +1,4 @@
+// admin-api sessions: the per-e-mail sign-in limit, password changes, and removing an operator.
 import { testServiceEnv } from "@pointwise/testkit";
 import jwt from "jsonwebtoken";
 import { loadEnv } from "../src/env";

@@ -1,3 +1,4 @@
+// Tenant isolation in admin-api: no campaign-scoped endpoint lets one project's operator reach another's data.
 import { type Harness, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
 import { listRoutes } from "./routes";
 import { activateAsWorker, logEvents } from "./seed";

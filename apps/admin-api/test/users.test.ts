@@ -1,3 +1,4 @@
+// admin-api users: lookup by identity, linking identities, display names, referrers and the ledger.
 import { type Json, perUnitRules, setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
 import { activateAsWorker, logEvents } from "./seed";

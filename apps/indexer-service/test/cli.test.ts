@@ -1,3 +1,4 @@
+// The indexer's command line: commands, config and env checks with exact messages, adapter conformance.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

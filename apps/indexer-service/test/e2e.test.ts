@@ -1,3 +1,4 @@
+// amm-v2 on a local chain: windows and swap actions match an independent ledger; finality and live mode.
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+// The indexer killed or stopped mid-range: SIGKILL resumes to identical output, SIGTERM commits and exits 0.
 import { appendFile, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+// How the indexer fails on a bad RPC, contract, fromBlock or API key, and amm-v2 on a real pool.
 import { readdir, readFile, readlink, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+// ingest-api settings: the Idempotency-Key purge interval's default and its lower bound.
 import { loadEnv } from "./env";
 
 const required = { DATABASE_URL: "postgres://127.0.0.1:5432/x", REDIS_URL: "redis://127.0.0.1:6379", NATS_URL: "nats://127.0.0.1:4222" };

@@ -1,3 +1,4 @@
+// The batch endpoint on real services: per-item results in order, sources, and the contract the indexer uses.
 import { type Harness, startHarness, validBody } from "./harness";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.

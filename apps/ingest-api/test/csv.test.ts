@@ -1,3 +1,4 @@
+// The CSV endpoint on real services: import modes, tolerated file quirks, chunked uploads and progress.
 import http from "node:http";
 import { IMPORT_ID_HEADER } from "../src/routes/csv";
 import { type Answer, type Harness, startHarness } from "./harness";

@@ -1,3 +1,4 @@
+// The earn-event endpoint on real services: exact amounts, compressed bodies, logs, keys and metrics.
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { type Harness, startHarness, validBody } from "./harness";
 

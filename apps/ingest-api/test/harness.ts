@@ -1,3 +1,4 @@
+// Test support for ingest-api: the app in-process against real PostgreSQL, Redis and NATS, isolated.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";

@@ -1,3 +1,4 @@
+// ingest-api's Idempotency-Key: replays, campaign scope, concurrency, expiry, retries over a bus outage.
 import { type NatsServer, startNatsServer } from "@pointwise/testkit";
 import { type Harness, startHarness, validBody } from "./harness";
 

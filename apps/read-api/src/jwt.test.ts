@@ -1,3 +1,4 @@
+// Verifying portal JWTs: HS256, RS256 and ES256, refused algorithms, claims, expiry and clock skew.
 import { generateKeyPairSync } from "node:crypto";
 import { AuthError, ConfigError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";

@@ -1,3 +1,4 @@
+// read-api's query and path parameters: limit and n ranges, campaign id format, repeated parameters, uuid case.
 import { ValidationError } from "@pointwise/errors";
 import { parseCampaignId, parseLimit, parseNeighbours, parseUserId } from "./params";
 

@@ -1,3 +1,4 @@
+// Display names read-api may show: bad-word and identity fallbacks, anonymous names, avatars, word file.
 import { createHmac } from "node:crypto";
 import { parseBadWords } from "./bad-words";
 import { anonymousName, avatarSeed, cleanName, containsBadWord, displayOf, revealsIdentity } from "./privacy";

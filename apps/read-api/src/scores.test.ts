@@ -1,3 +1,4 @@
+// How read-api presents stored scores: decayed with the engine's factor and rounded to the currency's decimals.
 import { decayedValue } from "@pointwise/rules";
 import Decimal from "decimal.js";
 import { type CampaignRow, campaignView } from "./campaign";

@@ -1,3 +1,4 @@
+// GET /leaderboard/around/{user_id}: each user's window of the full board, and the same 404 for hidden users.
 import { leaderboardResponseSchema } from "@pointwise/schemas";
 import { seedCampaign, seedScore, seedUser } from "@pointwise/testkit";
 import { get, startReadApi, type TestReadApi } from "./support";

@@ -1,3 +1,4 @@
+// read-api ranks and shows decayed scores at read time, keeps undecayed currencies, tiers from lifetime.
 import { decayedValue } from "@pointwise/rules";
 import { leaderboardResponseSchema, userScoresResponseSchema } from "@pointwise/schemas";
 import { seedApiKey, seedCampaign, seedRuleVersion, seedScore, seedUser } from "@pointwise/testkit";

@@ -1,3 +1,4 @@
+// read-api dropping cached responses on score-change messages, and serving while NATS is away.
 import type { Server } from "node:http";
 import { type Bus, createBus } from "@pointwise/bus";
 import { closeServer, listen } from "@pointwise/runtime";

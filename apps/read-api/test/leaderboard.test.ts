@@ -1,3 +1,4 @@
+// GET /leaderboard: competition ranks and tie order, limits and errors, caching across processes, ETags.
 import http from "node:http";
 import type { Queryable } from "@pointwise/db";
 import { leaderboardResponseSchema } from "@pointwise/schemas";

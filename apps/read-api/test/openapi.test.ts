@@ -1,3 +1,4 @@
+// read-api's OpenAPI document: its examples match its schemas, and every answer the service gives matches it.
 import { loadOpenApi, seedApiKey, seedCampaign, seedIdentity, seedScore, seedUser } from "@pointwise/testkit";
 import jwt from "jsonwebtoken";
 import { get, startReadApi, type TestReadApi } from "./support";

@@ -1,3 +1,4 @@
+// read-api while PostgreSQL or Redis is unreachable: last good responses, 503 for the rest, and recovery.
 import { createCache } from "@pointwise/cache";
 import { createDatabase, type Database } from "@pointwise/db";
 import { createTcpProxy, seedCampaign, seedScore, seedUser, type TcpProxy, testUrls, waitUntil } from "@pointwise/testkit";

@@ -1,3 +1,4 @@
+// No read-api response shows an e-mail, a wallet, a provider id or a secret seed; display-name fallbacks apply.
 import { leaderboardResponseSchema, userScoresResponseSchema } from "@pointwise/schemas";
 import { seedApiKey, seedCampaign, seedIdentity, seedScore, seedUser } from "@pointwise/testkit";
 import { anonymousName } from "../src/privacy";

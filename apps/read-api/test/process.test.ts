@@ -1,3 +1,4 @@
+// The built read-api bundle as a process: serves every endpoint and exits 0 on SIGTERM.
 import { execFileSync } from "node:child_process";
 import { leaderboardResponseSchema, userScoresResponseSchema } from "@pointwise/schemas";
 import {

@@ -1,3 +1,4 @@
+// GET /users/{user_id}/scores under load: timely revocation, shared lookups, failures not remembered.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Cache } from "@pointwise/cache";
 import { createDatabase, type Database, type Queryable } from "@pointwise/db";

@@ -1,3 +1,4 @@
+// GET /users/{user_id}/scores: every credential against every target, fields and ranks, caching, 304 and HEAD.
 import { generateKeyPairSync } from "node:crypto";
 import http from "node:http";
 import type { Queryable } from "@pointwise/db";

@@ -1,3 +1,4 @@
+// API keys (generated, prefixed, hashed and matched) and salted password hashes.
 import { apiKeyMatches, apiKeyPrefix, generateApiKey, hashPassword, verifyPassword } from "./index";
 
 describe("API keys", () => {

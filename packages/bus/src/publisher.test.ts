@@ -1,3 +1,4 @@
+// The JetStream publisher on real NATS: sequences, duplicate event ids, bus-unavailable while disconnected.
 import { randomUUID } from "node:crypto";
 // testkit is not a declared dependency: it builds on this package, and declaring it would make a cycle.
 import { createTestBus, startNatsServer } from "@pointwise/testkit";

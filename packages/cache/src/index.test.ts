@@ -1,3 +1,4 @@
+// The Redis cache on a real server: getOrBuild builds once across connections, prefixed keys, scripts, closing.
 import { type Cache, createCache } from "./index";
 
 const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,3 +1,4 @@
+// parseEnv: defaults and coercion, and errors naming a missing or malformed variable and its rule.
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
 import { envVars, parseEnv, serviceEnv } from "./index";

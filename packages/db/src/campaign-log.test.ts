@@ -1,3 +1,4 @@
+// readCampaignLog on PostgreSQL: a campaign's events in log order as the engine's input, paged.
 import { randomUUID } from "node:crypto";
 import { readCampaignLog } from "./campaign-log";
 import { createDatabase, type Database } from "./client";

@@ -1,3 +1,4 @@
+// Escaping values for PostgreSQL's COPY text format so no value can end its field or row.
 import { copyField, copyRow } from "./copy-text";
 
 describe("COPY text format", () => {

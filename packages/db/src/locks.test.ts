@@ -1,3 +1,4 @@
+// Campaign advisory locks on PostgreSQL: held per schema, purpose and campaign, leaving the others free.
 import { createDatabase, type Database } from "./client";
 import { quoteSchema } from "./pool";
 import type { Transaction } from "./transaction";

@@ -1,3 +1,4 @@
+// The migration runner on PostgreSQL: once only, concurrent runners, edited or failing migrations.
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

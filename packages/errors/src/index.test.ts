@@ -1,3 +1,4 @@
+// The error classes: stable codes, messages and causes, which are retryable, and validation defaults.
 import { BaseError, ConfigError, isRetryable, NotFoundError, RetryableError, ValidationError } from "./index";
 
 describe("errors", () => {

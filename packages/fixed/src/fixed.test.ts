@@ -1,3 +1,4 @@
+// Fixed-point decimals against decimal.js as an exact reference: parsing, arithmetic and half-to-even rounding.
 import DecimalJs from "decimal.js";
 import fc from "fast-check";
 import { addFixed, divRoundHalfEven, eqFixed, Fixed, formatFixed, formatScaled, fx, halveFixed, mulFixed, parseFixed, plainDecimal, sig } from "./fixed";

@@ -1,3 +1,4 @@
+// Enriching indexer rows: which leg of an action is kept, dropped invalid items, and exact TWAP-priced windows.
 import { parseFixed, plainDecimal } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 import fc from "fast-check";

@@ -1,3 +1,4 @@
+// ERC-20 decoding: ABI words and addresses, and Transfer logs as signed balance deltas.
 import { AbiCoder, zeroPadValue } from "ethers";
 import type { ChainLog } from "./adapter";
 import { decodeAddress, decodeTransferValue, TRANSFER_TOPIC, transferDeltas } from "./erc20";

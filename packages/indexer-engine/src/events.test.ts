@@ -1,3 +1,4 @@
+// Indexer event validation and decimal formatting; the zod-free validator agrees with the schemas.
 import fc from "fast-check";
 import { Dec, formatDecimal, isDecimalString, unitsFromRaw } from "./decimal";
 import { ACTION_KINDS, eventSchemas, invalidEventReason } from "./events";

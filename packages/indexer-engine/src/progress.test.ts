@@ -1,3 +1,4 @@
+// Backfill progress: blocks per second and time left, a bar on a terminal, and log lines without one.
 import { createProgressReporter, formatDuration, progressSnapshot, renderBar } from "./progress";
 import { capturingLogger } from "./testing/fixtures";
 

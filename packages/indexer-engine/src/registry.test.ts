@@ -1,3 +1,4 @@
+// The adapter registry: adapters by id, sorted, refusing duplicate or malformed ids and versions.
 import { z } from "zod";
 import { defineAdapter } from "./adapter";
 import { AdapterRegistry, isSemver } from "./registry";

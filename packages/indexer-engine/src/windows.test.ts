@@ -1,3 +1,4 @@
+// Time-weighted balance windows: where they are cut, exact balances, flush boundaries and tiling of held time.
 import DecimalJs from "decimal.js";
 import fc from "fast-check";
 import { applyEvent } from "./batch";

@@ -1,3 +1,4 @@
+// parseBatchBody: the items of { events: [...] }, malformed bodies, and the too-many-events limit.
 import { parseBatchBody } from "./batch-body";
 
 describe("parseBatchBody", () => {

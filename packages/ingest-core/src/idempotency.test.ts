@@ -1,3 +1,4 @@
+// The Idempotency-Key store in PostgreSQL: claims, leases and takeovers, expiry, and request fingerprints.
 import { seed } from "../test/fixtures";
 import { createIdempotencyStore, isValidIdempotencyKey, requestFingerprint } from "./idempotency";
 

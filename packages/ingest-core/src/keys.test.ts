@@ -1,3 +1,4 @@
+// Resolving API keys against PostgreSQL: refusals, revocation delay, archived campaigns, last_used_at.
 import { generateApiKey } from "@pointwise/auth";
 import { seedApiKey, seedCampaign } from "@pointwise/testkit";
 import { seed } from "../test/fixtures";

@@ -1,3 +1,4 @@
+// The per-key token bucket in Redis: bursts, refill, shared across replicas, open when Redis is away.
 import { createCache } from "@pointwise/cache";
 import { createLogger } from "@pointwise/logger";
 import { createTestCache, testUrls, uniqueName } from "@pointwise/testkit";

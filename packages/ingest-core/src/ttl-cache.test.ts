@@ -1,3 +1,4 @@
+// TtlCache: expiry, a ttl of 0, and dropping the oldest entry when full.
 import { TtlCache } from "./ttl-cache";
 
 describe("TtlCache", () => {

@@ -1,3 +1,4 @@
+// Test support for ingest-core: a migrated schema with a campaign, key and event type, and a bus of its own.
 import { createLogger, type Logger } from "@pointwise/logger";
 import { createTestBus, createTestDatabase, seedCampaignWithKey, seedProject } from "@pointwise/testkit";
 

@@ -1,3 +1,4 @@
+// createLogger: one JSON object per line with service, level and msg, and credentials redacted.
 import { Writable } from "node:stream";
 import { createLogger } from "./index";
 

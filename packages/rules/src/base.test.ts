@@ -1,3 +1,4 @@
+// Base points worked out by hand: per unit and fixed, rounding down to the currency's decimals, lineage.
 import { BRIDGE, LOGIN, log, paid, rules, run, SWAP } from "../test/fixtures";
 
 describe("base points", () => {

@@ -1,3 +1,4 @@
+// Per-user caps by rule and currency for each period, and a campaign budget shared in log order.
 import { ConflictError } from "@pointwise/errors";
 import { applyInBatches } from "../test/batches";
 import { ALICE, BOB, CAROL, LOGIN, log, rules, run, SWAP } from "../test/fixtures";

@@ -1,3 +1,4 @@
+// combineScoreDeltas: exact sums, later tier and latest reachedAt, and deltas of many calls equal those of one.
 import fc from "fast-check";
 import { logArb, ruleVersionArb, splitsArb } from "../test/arbitraries";
 import { ALICE, BOB, CAROL } from "../test/fixtures";

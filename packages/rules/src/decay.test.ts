@@ -1,3 +1,4 @@
+// Decay by half-life: stored values scaled to the epoch, decayed on reading, ranking unchanged by decay.
 import { ValidationError } from "@pointwise/errors";
 import Decimal from "decimal.js";
 import fc from "fast-check";

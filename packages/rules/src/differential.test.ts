@@ -1,3 +1,4 @@
+// The fixed-point engine gives the same digits and errors as the decimal.js reference, for any input.
 import fc from "fast-check";
 import { EVENT_TYPES, logArb, ruleVersionArb, START, splitsArb, USERS } from "../test/arbitraries";
 import { CAMPAIGN, LOGIN, SWAP } from "../test/fixtures";

@@ -1,3 +1,4 @@
+// The examples in docs/rules.md validate and score as the page says.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CAMPAIGN } from "../test/fixtures";

@@ -1,3 +1,4 @@
+// dryRunDiff: who moves on the leaderboard under another rule version, by decayed totals and per currency.
 import { ValidationError } from "@pointwise/errors";
 import { ALICE, BOB, BRIDGE, CAROL, LOGIN, log, rules, SWAP } from "../test/fixtures";
 import { dryRunDiff, type RuleVersionInput } from "./index";

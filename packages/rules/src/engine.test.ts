@@ -1,3 +1,4 @@
+// applyEvents as the worker calls it: repeats change nothing, state through JSON, and each refused input.
 import { ValidationError } from "@pointwise/errors";
 import { ALICE, BOB, log, rules, SWAP } from "../test/fixtures";
 import { applyEvents, emptyUserState, type RawEvent } from "./index";

@@ -1,3 +1,4 @@
+// Invariants over random logs: caps and budgets never exceeded, paid + capped = points, milestones paid once.
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { logArb, ruleVersionArb, splitsArb } from "../test/arbitraries";

@@ -1,3 +1,4 @@
+// Multipliers worked out by hand: weekend, windows across midnight, identity type, rounded once.
 import { log, rules, run, SWAP } from "../test/fixtures";
 import type { Multiplier } from "./index";
 

@@ -1,3 +1,4 @@
+// Properties: any batch split, redelivery or per-user order gives the same result as one full replay.
 import fc from "fast-check";
 import { logArb, ruleVersionArb, splitsArb, USERS } from "../test/arbitraries";
 import { applyInBatches } from "../test/batches";

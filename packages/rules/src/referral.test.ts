@@ -1,3 +1,4 @@
+// Referral bonuses worked out by hand: one level deep, outside lifetime and tiers, within caps and budget.
 import { ValidationError } from "@pointwise/errors";
 import { ALICE, BOB, CAROL, log, rules, run, SWAP } from "../test/fixtures";
 import { applyEvents, replayCampaign } from "./index";

@@ -1,3 +1,4 @@
+// parseRuleVersion: defaults, and each invalid rule version refused with the path and rule it breaks.
 import { ValidationError } from "@pointwise/errors";
 import { CAMPAIGN, SWAP } from "../test/fixtures";
 import { parseRuleVersion, type RuleVersionInput, safeParseRuleVersion } from "./index";

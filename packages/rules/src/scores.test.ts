@@ -1,3 +1,4 @@
+// Score rows: reachedAt from the latest paid award, tie order by who got there first, competition ranks.
 import { ALICE, BOB, CAROL, LOGIN, log, rules, run } from "../test/fixtures";
 import { mergeScoreDeltas, rankRows, replayCampaign, type ScoreRow } from "./index";
 

@@ -1,3 +1,4 @@
+// shownScore: a stored row decayed, rounded half to even to the currency's decimals, and totalled.
 import { shownFactor, shownScore } from "./shown";
 
 describe("the shown score of a stored row", () => {

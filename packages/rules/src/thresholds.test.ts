@@ -1,3 +1,4 @@
+// Minimum amounts and milestones by cumulative amount or count, each paid once per user.
 import { ALICE, BOB, LOGIN, log, paid, rules, run, SWAP } from "../test/fixtures";
 import { applyEvents } from "./index";
 

@@ -1,3 +1,4 @@
+// Tiers worked out by hand: read before the award, stacked multipliers, reached on lifetime not score.
 import { log, rules, run, SWAP } from "../test/fixtures";
 import type { Multiplier } from "./index";
 

@@ -1,3 +1,4 @@
+// Active periods, weekly schedules and cooldowns at their exact edges, and how periodKey assigns UTC periods.
 import { BOB, LOGIN, log, rules, run, SWAP } from "../test/fixtures";
 import { periodKey } from "./index";
 

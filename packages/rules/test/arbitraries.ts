@@ -1,3 +1,4 @@
+// fast-check generators for the engine's property tests: random rule versions, campaign logs and batch splits.
 import fc from "fast-check";
 import { parseRuleVersion, type RawEvent, type RuleVersion, type RuleVersionInput } from "../src/index";
 import { CAMPAIGN, LOGIN, SWAP } from "./fixtures";

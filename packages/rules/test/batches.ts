@@ -1,3 +1,4 @@
+// Test support for the engine: applies a log batch by batch as the worker does, with optional redeliveries.
 import {
   applyEvents,
   type CampaignState,

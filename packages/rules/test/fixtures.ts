@@ -1,3 +1,4 @@
+// Test support for the engine: a campaign, event types, users, a default rule version and a log builder.
 import { type ApplyResult, applyEvents, parseRuleVersion, type RawEvent, type RuleVersion, type RuleVersionInput } from "../src/index";
 
 /** The campaign every fixture belongs to. */

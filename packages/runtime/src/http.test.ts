@@ -1,3 +1,4 @@
+// The shared HTTP app: one request log line per answer (none for health checks), and typed errors as statuses.
 import type { Server } from "node:http";
 import { Writable } from "node:stream";
 import { AuthError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";

@@ -1,3 +1,4 @@
+// parseAmount: exact decimal strings and JSON numbers, exponents within digit bounds, negatives and garbage.
 import { ValidationError } from "@pointwise/errors";
 import fc from "fast-check";
 import { MAX_AMOUNT_INTEGER_DIGITS, MAX_AMOUNT_SCALE, parseAmount } from "./amount";

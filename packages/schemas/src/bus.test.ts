@@ -1,3 +1,4 @@
+// The raw event message schema: accepts what ingest publishes, refuses malformed messages.
 import { rawEventMessageSchema } from "./bus";
 
 const valid = {

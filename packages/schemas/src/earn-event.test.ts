@@ -1,3 +1,4 @@
+// validateEarnEvent: normalised events, required and unknown fields, bad amounts and ids, never throws.
 import fc from "fast-check";
 import { EARN_EVENT_FIELDS, validateEarnEvent } from "./earn-event";
 import { IDENTITY_TYPES } from "./identity";

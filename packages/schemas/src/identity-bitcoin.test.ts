@@ -1,3 +1,4 @@
+// Bitcoin account ids against the BIP-173 and BIP-350 vectors, base58check examples and random addresses.
 import { ValidationError } from "@pointwise/errors";
 import { bech32, bech32m, createBase58check } from "@scure/base";
 import { getBytes, hexlify, sha256 } from "ethers";

@@ -1,3 +1,4 @@
+// E-mail account ids: accepted and refused forms, the 254-character limit, and the stored lowercase form.
 import { ValidationError } from "@pointwise/errors";
 import fc from "fast-check";
 import { normalizeAccountId } from "./identity";

@@ -1,3 +1,4 @@
+// Identity types and account-id normalisation for EVM (EIP-55), Solana and provider ids.
 import { ValidationError } from "@pointwise/errors";
 import { base58 } from "@scure/base";
 import { getAddress, hexlify } from "ethers";

@@ -1,3 +1,4 @@
+// The scores-changed message schema: what the scoring worker publishes after a batch or a recompute.
 import { scoresChangedSchema } from "./scores-changed";
 
 const valid = {

@@ -1,3 +1,4 @@
+// dropNamespace deletes one namespace's JetStream stream and Redis keys on the real services, and no other's.
 import { createBus } from "@pointwise/bus";
 import { createTestCache, dropNamespace, testUrls, uniqueName } from "./services";
 

@@ -1,3 +1,4 @@
+// Test support for the indexer: a local hardhat node started as a child process on a free port.
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { JsonRpcProvider, Network } from "ethers";

@@ -1,3 +1,4 @@
+// Test support for the indexer: runs the service as a child process and collects its JSON log lines.
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 

@@ -1,3 +1,4 @@
+// Test support for the indexer: compiles the test contracts with solc-js, caching the output between runs.
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";

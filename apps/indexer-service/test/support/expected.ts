@@ -1,3 +1,4 @@
+// Test support for the indexer: the rows it must write, computed from the scenario without engine code.
 import { createHash } from "node:crypto";
 import DecimalJs from "decimal.js";
 import { formatUnits } from "ethers";

@@ -1,3 +1,4 @@
+// Test support for the indexer: configs, run environments, in-process runs with captured logs, cleanup.
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import {

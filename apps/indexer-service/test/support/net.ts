@@ -1,3 +1,4 @@
+// Test support for the indexer: free ports and small local HTTP servers with body and JSON helpers.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 

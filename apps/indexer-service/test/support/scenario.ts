@@ -1,3 +1,4 @@
+// Test support for the indexer: deploys tokens and a pool on the local chain and records every move.
 import { type Contract, ContractFactory, type JsonRpcSigner, MaxUint256 } from "ethers";
 import type { LocalChain } from "./chain";
 import { compileContracts } from "./compile";

@@ -1,3 +1,4 @@
+// Test support for the indexer: stand-in price and ingest APIs, and a JSON-RPC proxy imposing limits.
 import { randomUUID } from "node:crypto";
 import { type LocalServer, listen, readBody, sendJson } from "./net";
 

@@ -1,3 +1,4 @@
+// Test support for the indexer: a local chain with the scenario run once per file, configs cleaned up after.
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

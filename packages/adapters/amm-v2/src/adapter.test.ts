@@ -1,3 +1,4 @@
+// The amm-v2 adapter: LP transfers as balance deltas, swaps as priceable legs, and exact Swap log decoding.
 import { createHash } from "node:crypto";
 import type { ChainLog } from "@pointwise/indexer-engine";
 import { AbiCoder, id, zeroPadValue } from "ethers";

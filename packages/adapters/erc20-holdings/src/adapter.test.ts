@@ -1,3 +1,4 @@
+// The erc20-holdings adapter: Transfer logs as balance deltas, decimals() read once, ERC-721 refused.
 import type { AdapterRuntime, ChainLog } from "@pointwise/indexer-engine";
 import { DECIMALS_CALL, TRANSFER_TOPIC } from "@pointwise/indexer-engine";
 import { AbiCoder, id, zeroPadValue } from "ethers";

@@ -1,3 +1,4 @@
+// ChainReader's retries against a local JSON-RPC stand-in: Retry-After, attempt limits, and rejected keys.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLogger } from "@pointwise/logger";

@@ -1,3 +1,4 @@
+// Indexer config validation: defaults, the exact message for each rule, JSON and base64 input, config hashing.
 import { z } from "zod";
 import { defineAdapter } from "../adapter";
 import { AdapterRegistry } from "../registry";

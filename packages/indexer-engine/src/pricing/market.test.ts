@@ -1,3 +1,4 @@
+// The market price client against a stand-in API: last sample at or before a time, shared fetches, retries.
 import { createLogger } from "@pointwise/logger";
 import { json, startTestServer, type TestServer } from "../testing/http";
 import { MarketPriceClient } from "./market";

@@ -1,3 +1,4 @@
+// Asset feed rules matched by key, labels and expressions, and request spacing per minute.
 import type { AssetFeedRule } from "../config/schema";
 import { IntervalLimiter } from "./limiter";
 import { findFeed, matches } from "./match";

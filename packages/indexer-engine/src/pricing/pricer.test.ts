@@ -1,3 +1,4 @@
+// Pricing many points at once gives what point-by-point lookups give, resolving each asset's feed once.
 import type { LabelStore } from "../adapter";
 import type { StateStore } from "../state/store";
 import { capturingLogger, testStore } from "../testing/fixtures";

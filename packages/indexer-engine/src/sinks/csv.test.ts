@@ -1,3 +1,4 @@
+// The csv sink: quoting, one header across restarts, cutting back to the committed cursor, and column order.
 import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

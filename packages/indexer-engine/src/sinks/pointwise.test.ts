@@ -1,3 +1,4 @@
+// The Pointwise sink against a stand-in ingest API: earn-event mapping, chunks, Idempotency-Keys and retries.
 import type { EarnMapping } from "../config/schema";
 import type { StateStore } from "../state/store";
 import { capturingLogger, row, testStore } from "../testing/fixtures";

@@ -1,3 +1,4 @@
+// The stdout sink: JSON or key=value lines, printed only once their batch's checkpoint commits.
 import { PassThrough } from "node:stream";
 import { ROW_COLUMNS } from "../rows";
 import { row } from "../testing/fixtures";

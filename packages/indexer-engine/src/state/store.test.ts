@@ -1,3 +1,4 @@
+// The indexer's state store in Redis: key namespaces, atomic commits, immutable labels and redacted URLs.
 import { ConflictError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
 import { testStore } from "../testing/fixtures";

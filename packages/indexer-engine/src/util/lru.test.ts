@@ -1,3 +1,4 @@
+// The LRU map: eviction order and its agreement with a list kept in recency order.
 import fc from "fast-check";
 import { Lru } from "./lru";
 

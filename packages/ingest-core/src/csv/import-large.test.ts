@@ -1,3 +1,4 @@
+// A 200,000-row CSV import streams in memory that does not grow with the file.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { repoRoot } from "@pointwise/testkit";

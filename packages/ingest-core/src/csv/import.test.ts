@@ -1,3 +1,4 @@
+// importCsv against real services: bad rows, size limits, spool cleanup, and retries while the bus is away.
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,3 +1,4 @@
+// Reference engine (decimal.js) for the differential test: paying an award through caps, budget and referrals.
 import type { AppliedMultiplier, LedgerEntry, RawEvent } from "../../src/types";
 import type { CompiledCap, CompiledCurrency, CompiledRule } from "./compile";
 import { scalePoints } from "./decay";

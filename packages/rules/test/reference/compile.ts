@@ -1,3 +1,4 @@
+// Reference engine (decimal.js) for the differential test: a rule version parsed and indexed for scoring.
 import type { Cap, CapPeriod, DecayConfig, Multiplier, Rule, RuleVersion } from "../../src/schema";
 import { parseRuleVersion } from "../../src/schema";
 import { type Dec, dec } from "./decimal";

@@ -1,3 +1,4 @@
+// Reference engine (decimal.js) for the differential test: decay stored as points scaled to a fixed epoch.
 import { ValidationError } from "@pointwise/errors";
 import Decimal from "decimal.js";
 import type { DecayConfig } from "../../src/schema";

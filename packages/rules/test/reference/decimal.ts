@@ -1,3 +1,4 @@
+// Reference engine (decimal.js) for the differential test: its exact decimal context and helpers.
 import Decimal from "decimal.js";
 
 /**

@@ -1,3 +1,4 @@
+// Reference engine (decimal.js) for the differential test: applyEvents as the engine was before fixed-point.
 import { ConflictError, ValidationError } from "@pointwise/errors";
 import type { RuleVersion } from "../../src/schema";
 import type { AppliedMultiplier, LedgerEntry, RawEvent, RejectedEvent, SkippedEvent } from "../../src/types";

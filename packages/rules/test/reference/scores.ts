@@ -1,3 +1,4 @@
+// Reference engine (decimal.js) for the differential test: score deltas, merging them into rows, and ranking.
 import { D, type Dec, dec, str, ZERO } from "./decimal";
 
 /**

@@ -1,3 +1,4 @@
+// Reference engine (decimal.js) for the differential test: the stored user and campaign state and its checks.
 import { ValidationError } from "@pointwise/errors";
 import { z } from "zod";
 import type { RuleVersion } from "../../src/schema";

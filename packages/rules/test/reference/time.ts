@@ -1,3 +1,4 @@
+// Reference engine (decimal.js) for the differential test: ISO times, UTC weekdays, windows and cap periods.
 import type { CapPeriod, RecurringWindow } from "../../src/schema";
 import { WEEKDAYS } from "../../src/schema";
 
