@@ -1,7 +1,7 @@
 // The shared HTTP app: one request log line per answer (none for health checks), and typed errors as statuses.
 import type { Server } from "node:http";
 import { Writable } from "node:stream";
-import { AuthError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
+import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
 import { createHttpApp, finishHttpApp, listen } from "./index";
 
@@ -101,5 +101,19 @@ describe("typed errors", () => {
       limited: [429, "too-many-attempts", "42"],
       down: [503, "bus-unavailable", null],
     });
+  });
+
+  it("answers a typed error without a client-facing status as a bare 500, keeping its text for the log", async () => {
+    const { logger, lines } = captured("error");
+    const app = createHttpApp({ logger, readiness: [] });
+    app.get("/broken", () => {
+      throw new BaseError("database-error", 'relation "secret_table" does not exist');
+    });
+    server = await listen(finishHttpApp(app, logger), 0, "127.0.0.1");
+    const address = server.address();
+    const res = await fetch(`http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/broken`);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: { code: "internal", message: "internal error" } });
+    expect(JSON.stringify(lines)).toContain("secret_table");
   });
 });

@@ -91,7 +91,9 @@ export function finishHttpApp(app: Express, logger: Logger): Express {
       const status = httpStatusOf(err);
       if (status >= 500) logger.error({ err }, "request failed");
       if (err instanceof RateLimitError && !res.headersSent) res.set("Retry-After", String(err.retryAfterSeconds));
-      sendError(res, status, err.code, err.message);
+      // A 500 is a fault of ours, not an answer: its text (a PostgreSQL message, a stack's detail) stays in the log.
+      if (status === 500) sendError(res, 500, "internal", "internal error");
+      else sendError(res, status, err.code, err.message);
       return;
     }
     const status = typeof err?.status === "number" && err.status >= 400 && err.status < 500 ? err.status : 500;
