@@ -73,6 +73,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
     publicKeyPem: env.PORTAL_JWT_PUBLIC_KEY,
     issuer: env.PORTAL_JWT_ISSUER,
     audience: env.PORTAL_JWT_AUDIENCE,
+    maxLifetimeS: env.PORTAL_JWT_MAX_AGE_S,
   });
   const authorizer = createScoresAuthorizer(deps.db, verifier, env.API_KEY_CACHE_MS);
   const maxAge = Math.ceil(env.CACHE_TTL_MS / 1000);

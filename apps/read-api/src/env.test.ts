@@ -1,4 +1,4 @@
-// read-api settings: the one-minute default cache window and its lower bound.
+// read-api settings: the one-minute default cache window and its lower bound, and the portal token life limit.
 import { loadEnv } from "./env";
 
 const required = { DATABASE_URL: "postgres://127.0.0.1:5432/x", REDIS_URL: "redis://127.0.0.1:6379", NATS_URL: "nats://127.0.0.1:4222" };
@@ -10,5 +10,11 @@ describe("read-api settings", () => {
 
   it("refuses a cache window under a second with a message naming the variable", () => {
     expect(() => loadEnv({ ...required, CACHE_TTL_MS: "500" })).toThrow(/CACHE_TTL_MS/);
+  });
+
+  it("lets portal tokens claim a life of at most a day unless told otherwise, and refuses a maximum under a minute", () => {
+    expect(loadEnv(required).PORTAL_JWT_MAX_AGE_S).toBe(86_400);
+    expect(loadEnv({ ...required, PORTAL_JWT_MAX_AGE_S: "900" }).PORTAL_JWT_MAX_AGE_S).toBe(900);
+    expect(() => loadEnv({ ...required, PORTAL_JWT_MAX_AGE_S: "10" })).toThrow(/PORTAL_JWT_MAX_AGE_S/);
   });
 });

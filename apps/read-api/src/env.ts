@@ -2,6 +2,7 @@
 import path from "node:path";
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
+import { DEFAULT_PORTAL_MAX_AGE_S } from "./jwt";
 
 const baseUrl = z
   .url()
@@ -49,6 +50,13 @@ export const envSchema = z.object({
   PORTAL_JWT_ISSUER: z.string().min(1).default("pointwise-portal"),
   /** The `aud` every portal JWT must carry. */
   PORTAL_JWT_AUDIENCE: z.string().min(1).default("pointwise-read-api"),
+  /** The longest life a portal JWT may claim (exp - iat, or exp - now without iat); longer ones are refused (seconds). */
+  PORTAL_JWT_MAX_AGE_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(DEFAULT_PORTAL_MAX_AGE_S),
 });
 
 /** read-api settings. */

@@ -90,4 +90,60 @@ describe("portal JWT verification", () => {
       "config-invalid",
     );
   });
+
+  describe("bounds of a correctly signed token", () => {
+    const hour = createPortalVerifier({ secret, issuer: "portal", audience: "read", maxLifetimeS: 3600 });
+    const now = () => Math.floor(Date.now() / 1000);
+    const reason = (fn: () => unknown): string => {
+      try {
+        fn();
+      } catch (err) {
+        if (err instanceof AuthError) return `${err.code}: ${err.message}`;
+        throw err;
+      }
+      return "accepted";
+    };
+
+    it("refuses a token without exp as invalid-token, whatever else it carries", () => {
+      const token = jwt.sign({ ...claims, sub: "u1", iat: now() }, secret, { algorithm: "HS256" });
+      expect(reason(() => hour?.verify(token))).toBe("invalid-token: token must carry exp");
+    });
+
+    it("refuses any crit header as invalid-token (RFC 7515 4.1.11: no extension is understood here)", () => {
+      const withCrit = (crit: unknown) =>
+        jwt.sign({ ...claims, sub: "u1", exp: exp() }, secret, { algorithm: "HS256", header: { alg: "HS256", crit, b64: false } as jwt.JwtHeader });
+      expect(reason(() => hour?.verify(withCrit(["b64"])))).toBe("invalid-token: token header crit lists extensions this service does not understand: b64");
+      expect(reason(() => hour?.verify(withCrit(["exp-ext", "x"])))).toBe(
+        "invalid-token: token header crit lists extensions this service does not understand: exp-ext, x",
+      );
+      expect(reason(() => hour?.verify(withCrit([])))).toBe("invalid-token: token header crit lists extensions this service does not understand: (empty)");
+    });
+
+    it("refuses a life longer than the maximum by exp - iat, or by exp - now without iat, with token-lifetime-too-long", () => {
+      const t = now();
+      // jsonwebtoken keeps a given iat, and adds none with noTimestamp.
+      const sign = (payload: { iat?: number; exp: number }) =>
+        jwt.sign({ ...claims, sub: "u1", ...payload }, secret, { algorithm: "HS256", noTimestamp: payload.iat === undefined });
+      // 3600 s is the maximum itself: accepted; one second more is not.
+      expect(reason(() => hour?.verify(sign({ iat: t, exp: t + 3600 })))).toBe("accepted");
+      expect(reason(() => hour?.verify(sign({ iat: t, exp: t + 3601 })))).toBe(
+        "token-lifetime-too-long: token lifetime (exp - iat) must be at most 3600 s; this one claims 3601 s",
+      );
+      // Issued a day ago for 25 hours: 1 hour left, but it claims 25 hours.
+      expect(reason(() => hour?.verify(sign({ iat: t - 86_400, exp: t + 3600 })))).toMatch(/^token-lifetime-too-long: .* claims 90000 s$/);
+      expect(reason(() => hour?.verify(sign({ exp: t + 7200 })))).toMatch(/^token-lifetime-too-long: .* claims 7200 s$/);
+      expect(reason(() => hour?.verify(sign({ exp: t + 600 })))).toBe("accepted");
+      // An iat in the future does not stretch the life: counted from now.
+      expect(reason(() => hour?.verify(sign({ iat: t + 86_400, exp: t + 86_400 + 60 })))).toMatch(/^token-lifetime-too-long: /);
+    });
+
+    it("allows a day by default (PORTAL_JWT_MAX_AGE_S unset)", () => {
+      const t = now();
+      // jsonwebtoken keeps a given iat, and adds none with noTimestamp.
+      const sign = (payload: { iat?: number; exp: number }) =>
+        jwt.sign({ ...claims, sub: "u1", ...payload }, secret, { algorithm: "HS256", noTimestamp: payload.iat === undefined });
+      expect(reason(() => hs?.verify(sign({ iat: t, exp: t + 86_400 })))).toBe("accepted");
+      expect(reason(() => hs?.verify(sign({ iat: t, exp: t + 86_401 })))).toMatch(/^token-lifetime-too-long: /);
+    });
+  });
 });

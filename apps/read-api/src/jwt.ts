@@ -1,5 +1,6 @@
 // Verifies portal JWTs (HS256, RS256 or ES256) with each key pinned to one algorithm.
 import { createPublicKey, type KeyObject } from "node:crypto";
+import { checkTokenBounds } from "@pointwise/auth";
 import { AuthError, ConfigError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";
 
@@ -14,13 +15,18 @@ export interface PortalJwtOptions {
   audience: string;
   /** Seconds of clock skew allowed on exp and nbf. */
   clockToleranceSec?: number;
+  /** The longest life a token may claim (exp - iat, or exp - now without iat), in seconds; a day unless set. */
+  maxLifetimeS?: number;
 }
+
+/** The default of PORTAL_JWT_MAX_AGE_S: a day, far above the minutes to an hour portals should use. */
+export const DEFAULT_PORTAL_MAX_AGE_S = 86_400;
 
 /** Checks portal tokens and returns the user id they were issued for. */
 export interface PortalVerifier {
   /** The algorithms this deployment accepts. */
   readonly algorithms: readonly PortalAlgorithm[];
-  /** The token's `sub` (a user id); throws AuthError `invalid-token` or `token-expired`. */
+  /** The token's `sub` (a user id); throws AuthError `invalid-token`, `token-expired` or `token-lifetime-too-long`. */
   verify(token: string): string;
 }
 
@@ -78,7 +84,11 @@ export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier 
         if (err instanceof AuthError) throw err;
         throw invalid();
       }
-      if (typeof payload.exp !== "number") throw invalid("token must carry exp");
+      // A token without exp, with a critical extension we cannot honour, or valid for longer than
+      // this deployment allows would outlive what the portal meant to grant: refused although signed.
+      const violation = checkTokenBounds(decoded.header as unknown as Record<string, unknown>, payload, options.maxLifetimeS ?? DEFAULT_PORTAL_MAX_AGE_S);
+      if (violation?.rule === "lifetime-too-long") throw new AuthError("token-lifetime-too-long", violation.message);
+      if (violation) throw invalid(violation.message);
       if (typeof payload.sub !== "string" || payload.sub === "") throw invalid("token must carry sub (the user id)");
       return payload.sub;
     },
