@@ -6,7 +6,7 @@ import { createHttpApp, finishHttpApp } from "@pointwise/runtime";
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Deps } from "./deps";
 import { apiKeyRoutes } from "./routes/api-keys";
-import { loginRoutes, operatorRoutes } from "./routes/auth";
+import { keysOf, loginRoutes, operatorRoutes } from "./routes/auth";
 import { campaignRoutes } from "./routes/campaigns";
 import { csvImportRoutes } from "./routes/csv-imports";
 import { eventTypeRoutes } from "./routes/event-types";
@@ -41,7 +41,7 @@ export function createAdminApp(deps: Deps): Express {
     res.type("application/yaml").sendFile(path.resolve(deps.env.OPENAPI_FILE));
   });
   app.use(loginRoutes(deps));
-  app.use("/api", requireOperator(deps.env.ADMIN_JWT_SECRET, deps.db));
+  app.use("/api", requireOperator(keysOf(deps), deps.db));
   app.use(operatorRoutes(deps));
   app.use(campaignRoutes(deps));
   app.use(apiKeyRoutes(deps));

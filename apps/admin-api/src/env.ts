@@ -15,6 +15,13 @@ export const envSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   /** HS256 secret for operator session tokens; at least 32 characters. */
   ADMIN_JWT_SECRET: z.string().min(32, "must be at least 32 characters"),
+  /** Life of an operator session token: sessions are signed for this long, and tokens claiming a longer life are refused (seconds). */
+  ADMIN_SESSION_MAX_AGE_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(12 * 3600),
   /** The first operator of the demo project, created at start when absent. */
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),

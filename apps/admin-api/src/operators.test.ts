@@ -23,10 +23,10 @@ describe("the first operator from settings", () => {
   });
 
   it("takes ADMIN_PASSWORD again when it changed (a new clone with new secrets on the same database), ending older sessions", async () => {
-    const before = await db.prisma.operator.findUniqueOrThrow({ where: { email: email.toLowerCase() } });
+    const before = await db.prisma.operator.findFirstOrThrow({ where: { email: email.toLowerCase() } });
     const result = await ensureFirstOperator(db, email, "second password 456", "Demo");
     expect(result).toMatchObject({ created: false, passwordReset: true });
-    const operator = await db.prisma.operator.findUniqueOrThrow({ where: { email: email.toLowerCase() } });
+    const operator = await db.prisma.operator.findFirstOrThrow({ where: { email: email.toLowerCase() } });
     await expect(verifyPassword("second password 456", operator.passwordHash)).resolves.toBe(true);
     await expect(verifyPassword("first password 123", operator.passwordHash)).resolves.toBe(false);
     expect(operator.sessionVersion).toBe(before.sessionVersion + 1);

@@ -1,4 +1,5 @@
-// Operator accounts: seeding the first one, adding, removing and changing passwords with session revocation.
+// Operator accounts: seeding the first one, finding accounts at sign-in, adding, removing and changing passwords.
+import { randomUUID } from "node:crypto";
 import { hashPassword, verifyPassword } from "@pointwise/auth";
 import type { Database } from "@pointwise/db";
 import { AuthError, ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
@@ -16,7 +17,9 @@ export async function ensureFirstOperator(
   password: string,
   projectName: string,
 ): Promise<{ projectId: string; created: boolean; passwordReset: boolean }> {
-  const existing = await db.prisma.operator.findUnique({ where: { email: email.toLowerCase() } });
+  // E-mails are unique per project only; the settings' operator is the oldest account with that e-mail,
+  // which is the demo project's (created by the first start, before anyone could add another).
+  const existing = await db.prisma.operator.findFirst({ where: { email: email.toLowerCase() }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   if (existing) {
     if (await verifyPassword(password, existing.passwordHash)) return { projectId: existing.projectId, created: false, passwordReset: false };
     // A reset is a password change: sessions signed under the old password end.
@@ -31,13 +34,75 @@ export async function ensureFirstOperator(
   return { projectId: project.id, created: true, passwordReset: false };
 }
 
-/** Adds an operator to a project; e-mails are unique across projects because sign-in is by e-mail alone. */
-export async function createOperator(db: Database, projectId: string, email: string, password: string) {
-  const normalized = email.toLowerCase();
-  if (await db.prisma.operator.findUnique({ where: { email: normalized }, select: { id: true } })) {
-    throw new ConflictError("operator-exists", `email: an operator with the e-mail ${normalized} already exists`);
+/** An account an e-mail and password opened, with its project's name for choosing among several. */
+export interface SignInAccount {
+  id: string;
+  projectId: string;
+  projectName: string;
+  sessionVersion: number;
+}
+
+// A hash of a password nobody has, checked when no account has the e-mail, so that answer takes as
+// long as a wrong password: sign-in's timing must not tell who has an account either.
+let decoy: Promise<string> | undefined;
+const decoyHash = () => {
+  decoy ??= hashPassword(randomUUID());
+  return decoy;
+};
+
+/**
+ * The accounts an e-mail (lower-cased by the caller) and a password open, within one project when
+ * `projectId` is given: usually none or one; several when the same person uses the same password in
+ * several projects. The candidates' hashes are checked concurrently (scrypt runs on libuv's thread
+ * pool), so the time hardly depends on how many projects use the e-mail.
+ */
+export async function accountsFor(db: Database, email: string, password: string, projectId?: string): Promise<SignInAccount[]> {
+  const candidates = await db.prisma.operator.findMany({
+    where: { email, ...(projectId === undefined ? {} : { projectId }) },
+    include: { project: { select: { name: true } } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  if (candidates.length === 0) {
+    await verifyPassword(password, await decoyHash());
+    return [];
   }
-  return db.prisma.operator.create({ data: { projectId, email: normalized, passwordHash: await hashPassword(password) } });
+  const checks = await Promise.all(candidates.map((o) => verifyPassword(password, o.passwordHash)));
+  return candidates
+    .filter((_, i) => checks[i])
+    .map((o) => ({ id: o.id, projectId: o.projectId, projectName: o.project.name, sessionVersion: o.sessionVersion }));
+}
+
+/** An operator as the API shows it. */
+export interface OperatorRow {
+  id: string;
+  email: string;
+  createdAt: Date;
+}
+
+// Inserted, or the project's existing account with that e-mail when there is one: one statement, so
+// two concurrent invitations of the same e-mail cannot both insert or fail.
+const ADD_OPERATOR = `
+WITH inserted AS (
+  INSERT INTO operator (project_id, email, password_hash) VALUES ($1, $2, $3)
+  ON CONFLICT (project_id, email) DO NOTHING
+  RETURNING id, email, created_at
+)
+SELECT id, email, created_at FROM inserted
+UNION ALL
+SELECT id, email, created_at FROM operator WHERE project_id = $1 AND email = $2
+LIMIT 1`;
+
+/**
+ * Adds an operator to a project. Accounts are per project, so an e-mail another project uses is
+ * simply a new account here, and the answer is the same whoever else has that e-mail. An e-mail
+ * this project already has answers that operator, unchanged (its password is not replaced: only
+ * its owner changes it). The password is hashed either way, so the two take the same time.
+ */
+export async function createOperator(db: Database, projectId: string, email: string, password: string): Promise<OperatorRow> {
+  const passwordHash = await hashPassword(password);
+  const { rows } = await db.query<{ id: string; email: string; created_at: Date }>(ADD_OPERATOR, [projectId, email.toLowerCase(), passwordHash]);
+  const row = rows[0] as { id: string; email: string; created_at: Date };
+  return { id: row.id, email: row.email, createdAt: row.created_at };
 }
 
 /**

@@ -62,6 +62,10 @@ describe("the OpenAPI document", () => {
     await call("DELETE", `/api/operators/${colleagueId}`);
     await call("DELETE", `/api/operators/${(await call("GET", "/api/me")).body.operator.id}`);
     await call("DELETE", "/api/operators/nope");
+    const leaver = await suite.h.addOperator(suite.op.projectId);
+    await call("POST", "/api/auth/logout", undefined, undefined, leaver);
+    await call("POST", "/api/auth/logout", undefined, undefined, leaver);
+    await call("POST", "/api/auth/login", { email: leaver.email, password: "a-long-enough-password", project_id: "nope" }, undefined, null);
     for (let i = 0; i < 6; i++) await call("POST", "/api/auth/login", { email: "guesser@pointwise.test", password: "wrong" }, undefined, null);
 
     const { campaignId: id, regEventId } = await setUpCampaign(suite.op);

@@ -1,4 +1,4 @@
-// admin-api sessions: the per-e-mail sign-in limit, password changes, and removing an operator.
+// admin-api sessions: the per-e-mail sign-in limit, password changes, removing an operator, signing out and token bounds.
 import { testServiceEnv } from "@pointwise/testkit";
 import jwt from "jsonwebtoken";
 import { loadEnv } from "../src/env";
@@ -170,5 +170,109 @@ describe("removing an operator", () => {
     expect((await stranger.call("GET", "/api/me")).status).toBe(200);
     expect((await op.call("DELETE", "/api/operators/not-a-uuid")).body.error.message).toBe("operator_id must be a uuid");
     expect((await op.call("GET", "/api/me")).status).toBe(200);
+  });
+});
+
+describe("signing out", () => {
+  it("ends only this session: its token answers 401 afterwards while another session of the same operator goes on", async () => {
+    const other = await h.addOperator(op.projectId);
+    const laptop = (await signIn(other.email, PASSWORD)).body.token as string;
+    const out = await other.call("POST", "/api/auth/logout");
+    expect(out).toMatchObject({ status: 200, body: { signed_out: true } });
+    for (const path of ["/api/me", "/api/campaigns"]) {
+      const refused = await other.call("GET", path);
+      expect(refused.status).toBe(401);
+      expect(refused.body.error).toEqual({ code: "unauthenticated", message: "this session was signed out; sign in again" });
+    }
+    expect((await other.call("POST", "/api/auth/logout")).status).toBe(401);
+    expect((await asToken(laptop)("GET", "/api/me")).body.operator.email).toBe(other.email);
+    // Signing in again gives a new session that works.
+    const again = (await signIn(other.email, PASSWORD)).body.token as string;
+    expect((await asToken(again)("GET", "/api/me")).status).toBe(200);
+  });
+
+  it("keeps a revocation until the token would have expired, then purges it", async () => {
+    const other = await h.addOperator(op.projectId);
+    const { jti, exp } = jwt.decode(other.token) as { jti: string; exp: number };
+    await other.call("POST", "/api/auth/logout");
+    const { rows } = await h.deps.db.query<{ expires_at: Date }>("SELECT expires_at FROM revoked_session WHERE session_id = $1", [jti]);
+    expect(rows.map((r) => r.expires_at.getTime())).toEqual([exp * 1000]);
+    await h.deps.db.query("UPDATE revoked_session SET expires_at = now() - interval '1 second' WHERE session_id = $1", [jti]);
+    const next = await h.addOperator(op.projectId);
+    await next.call("POST", "/api/auth/logout");
+    expect((await h.deps.db.query("SELECT 1 FROM revoked_session WHERE session_id = $1", [jti])).rows).toEqual([]);
+  });
+
+  it("ends every session of the operator when the token has no session id (signed before sessions had ids)", async () => {
+    const other = await h.addOperator(op.projectId);
+    const id = (await other.call("GET", "/api/me")).body.operator.id as string;
+    const legacy = jwt.sign({ pid: op.projectId, ver: 0 }, SECRET, { subject: id, audience: "pointwise-admin", expiresIn: 60 });
+    expect((await asToken(legacy)("POST", "/api/auth/logout")).status).toBe(200);
+    expect((await asToken(legacy)("GET", "/api/me")).status).toBe(401);
+    expect((await other.call("GET", "/api/me")).status).toBe(401);
+  });
+});
+
+describe("bounds of a session token signed with the real secret", () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  let operatorId: string;
+  beforeAll(async () => {
+    operatorId = (await op.call("GET", "/api/me")).body.operator.id;
+  });
+  // jsonwebtoken keeps a given iat, and adds none with noTimestamp.
+  const forge = (payload: { iat?: number; exp?: number }, header: object = {}) =>
+    jwt.sign({ pid: op.projectId, ver: 0, sub: operatorId, aud: "pointwise-admin", ...payload }, SECRET, {
+      algorithm: "HS256",
+      noTimestamp: payload.iat === undefined,
+      header: { alg: "HS256", ...header } as jwt.JwtHeader,
+    });
+  const errorOf = async (token: string) => {
+    const res = await asToken(token)("GET", "/api/me");
+    return res.status === 200 ? "accepted" : { status: res.status, ...res.body.error };
+  };
+
+  it("signs sessions for 12 hours, with a session id", () => {
+    const claims = jwt.decode(op.token) as jwt.JwtPayload;
+    expect((claims.exp as number) - (claims.iat as number)).toBe(12 * 60 * 60);
+    expect(claims.jti).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it("refuses a token without exp", async () => {
+    expect(await errorOf(forge({ iat: now() }))).toEqual({ status: 401, code: "unauthenticated", message: "token must carry exp; sign in again" });
+  });
+
+  it("refuses a token with a crit header (RFC 7515 4.1.11)", async () => {
+    expect(await errorOf(forge({ iat: now(), exp: now() + 60 }, { crit: ["b64"], b64: false }))).toEqual({
+      status: 401,
+      code: "unauthenticated",
+      message: "token header crit lists extensions this service does not understand: b64; sign in again",
+    });
+  });
+
+  it("refuses a token claiming a life over ADMIN_SESSION_MAX_AGE_S (12 hours), by exp - iat or by exp - now without iat", async () => {
+    const t = now();
+    expect(await errorOf(forge({ iat: t, exp: t + 43_200 }))).toBe("accepted");
+    expect(await errorOf(forge({ iat: t, exp: t + 43_201 }))).toEqual({
+      status: 401,
+      code: "unauthenticated",
+      message: "token lifetime (exp - iat) must be at most 43200 s; this one claims 43201 s; sign in again",
+    });
+    expect(await errorOf(forge({ iat: t - 86_400, exp: t + 600 }))).toMatchObject({ status: 401, code: "unauthenticated" });
+    expect(await errorOf(forge({ exp: t + 10 * 86_400 }))).toMatchObject({ status: 401, message: expect.stringMatching(/^token lifetime/) });
+  });
+
+  it("follows ADMIN_SESSION_MAX_AGE_S for the life it signs and accepts", async () => {
+    const short = await startHarness({ ADMIN_SESSION_MAX_AGE_S: "600" });
+    try {
+      const someone = await short.newProject("Short sessions");
+      const claims = jwt.decode(someone.token) as jwt.JwtPayload;
+      expect((claims.exp as number) - (claims.iat as number)).toBe(600);
+      const id = (await someone.call("GET", "/api/me")).body.operator.id;
+      const hour = jwt.sign({ pid: someone.projectId, ver: 0 }, SECRET, { subject: id, audience: "pointwise-admin", expiresIn: 3600 });
+      expect((await short.call("GET", "/api/me", undefined, { authorization: `Bearer ${hour}` })).status).toBe(401);
+    } finally {
+      await short.close();
+    }
+    expect(() => loadEnv({ ...testServiceEnv("bounds"), ADMIN_JWT_SECRET: SECRET, ADMIN_SESSION_MAX_AGE_S: "5" })).toThrow(/ADMIN_SESSION_MAX_AGE_S/);
   });
 });

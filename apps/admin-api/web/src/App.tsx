@@ -37,7 +37,10 @@ function Shell(props: { route: string[]; onSignOut: () => void }) {
   const [section, id, tab] = props.route;
   const list = campaigns.data?.campaigns ?? [];
 
-  const signOut = () => {
+  const signOut = async () => {
+    // The server ends the session first, so the token stops working even if someone copied it;
+    // the tab forgets it whatever the answer (an already-ended session answers 401).
+    await api("POST", "/api/auth/logout").catch(() => undefined);
     setSessionToken(null);
     props.onSignOut();
     go("/login");

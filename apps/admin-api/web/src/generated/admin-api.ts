@@ -48,7 +48,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with e-mail and password
-         * @description An unknown e-mail and a wrong password get the same answer. Each e-mail (known or not) gets ADMIN_SIGN_IN_ATTEMPTS password checks (default 5) per window of ADMIN_SIGN_IN_WINDOW_S (default 900 s) that starts at its first attempt; further attempts are answered 429 with Retry-After until the window ends, even with the right password. A successful sign-in starts the count again.
+         * @description An unknown e-mail and a wrong password get the same answer, in about the same time. Accounts belong to one project, and an e-mail may have accounts in several: the password picks the account it opens. When it opens several (the same person with the same password in several projects), the answer is 409 project-choice-required naming them, and project_id picks one. Each e-mail (known or not) gets ADMIN_SIGN_IN_ATTEMPTS password checks (default 5) per window of ADMIN_SIGN_IN_WINDOW_S (default 900 s) that starts at its first attempt; further attempts are answered 429 with Retry-After until the window ends, even with the right password. A successful sign-in starts the count again.
          */
         post: {
             parameters: {
@@ -63,11 +63,16 @@ export interface paths {
                         /** Format: email */
                         email: string;
                         password: string;
+                        /**
+                         * Format: uuid
+                         * @description The project to sign in to, needed only when the e-mail and password open several.
+                         */
+                        project_id?: string;
                     };
                 };
             };
             responses: {
-                /** @description A session token valid for 12 hours. */
+                /** @description A session token valid for ADMIN_SESSION_MAX_AGE_S (default 12 hours). */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -82,7 +87,51 @@ export interface paths {
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
+                409: components["responses"]["Conflict"];
                 429: components["responses"]["TooManyAttempts"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out this session
+         * @description Ends the session whose token is sent, on the server: from then on that token is answered 401 unauthenticated ("this session was signed out"). Other sessions of the same operator (other devices) go on. A token from before sessions had ids cannot be told apart from the others, so signing it out ends every session of the operator.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The session is ended. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            signed_out: true;
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
             };
         };
         delete?: never;
@@ -157,7 +206,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The password is changed; a new session token (12 hours) for this session. */
+                /** @description The password is changed; a new session token (ADMIN_SESSION_MAX_AGE_S, default 12 hours) for this session. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -214,7 +263,7 @@ export interface paths {
         put?: never;
         /**
          * Create another operator of the same project
-         * @description The new operator always joins the creating operator's project. E-mails are unique across projects.
+         * @description The new operator always joins the creating operator's project. Accounts belong to one project: an e-mail another project uses gets an account of this project like any other e-mail, and the answer is the same whether or not anyone else uses it. An e-mail this project already has is answered 201 with that operator, unchanged (its password is not replaced).
          */
         post: {
             parameters: {
@@ -233,7 +282,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The new operator, who can sign in right away. */
+                /** @description The new operator, who can sign in right away (or the project's existing operator with that e-mail, unchanged). */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -244,7 +293,6 @@ export interface paths {
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
-                409: components["responses"]["Conflict"];
             };
         };
         delete?: never;
@@ -2152,7 +2200,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No, an invalid or an expired session token, or one of an operator who was removed or has changed their password since (unauthenticated), or a wrong e-mail or password (invalid-credentials). */
+        /** @description No, an invalid or an expired session token, one without exp, with a crit header or claiming a life over ADMIN_SESSION_MAX_AGE_S, one that was signed out, or one of an operator who was removed or has changed their password since (unauthenticated), or a wrong e-mail or password (invalid-credentials). */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -2170,7 +2218,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflicts with the current state: campaign-exists, operator-exists, cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity. */
+        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
