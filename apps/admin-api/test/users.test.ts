@@ -179,6 +179,29 @@ describe("display names and referrers", () => {
     expect((await suite.op.call("PATCH", url, {})).body.error.message).toBe("must change display_name or referrer_id");
   });
 
+  it("refuses names with bidi controls, zero-width or separator characters and stacks of combining marks, keeping the stored name", async () => {
+    const { campaignId, users } = await scoredCampaign(["1"]);
+    const url = `/api/campaigns/${campaignId}/users/${users[0]}`;
+    await suite.op.call("PATCH", url, { display_name: "Kept Name" });
+    const cases: [string, string][] = [
+      ["evil\u202Egnp.exe", "must not contain bidirectional control characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C)"],
+      ["a\u2067b", "must not contain bidirectional control characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C)"],
+      ["a\u200Db", "must not contain zero-width characters (U+200B-U+200D, U+2060, U+FEFF)"],
+      ["a\uFEFFb", "must not contain zero-width characters (U+200B-U+200D, U+2060, U+FEFF)"],
+      ["a\u2029b", "must not contain line or paragraph separators (U+2028, U+2029)"],
+      ["a\u00ADb", "must not contain invisible format characters"],
+      [`Zalgx${"\u0336".repeat(30)}`, "must not contain more than 2 combining marks in a row"],
+    ];
+    for (const [name, rule] of cases) {
+      const res = await suite.op.call("PATCH", url, { display_name: name });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({ code: "validation-failed", message: `display_name: ${rule}` });
+    }
+    const { rows } = await suite.h.deps.db.query("SELECT display_name FROM app_user WHERE id = $1", [users[0]]);
+    expect(rows).toEqual([{ display_name: "Kept Name" }]);
+    expect((await suite.op.call("PATCH", url, { display_name: "Nguye\u0302\u0303n" })).status).toBe(200);
+  });
+
   it("sets a referrer once with the time of the link, and refuses itself, a cycle, a change, and a user of another campaign", async () => {
     const { campaignId, users } = await scoredCampaign(["1", "1", "1"]);
     const [a, b, c] = users as [string, string, string];

@@ -54,6 +54,24 @@ describe("display name rules", () => {
     expect(Array.from(cleanName("🚀".repeat(100))).length).toBe(64);
   });
 
+  it("does not show a stored name that breaks the display-name rule: the X username, else the anonymous name, takes its place", () => {
+    const broken = [
+      "evil\u202Egnp.exe", // right-to-left override
+      "Moon\u2066Walker\u2069", // isolate
+      "Moon\u200BWalker", // zero-width space
+      "Moon\uFEFFWalker", // zero-width no-break space
+      "Moon\u2028Walker", // line separator
+      "Moon\u0000Walker", // control character
+      `Z${"\u0301".repeat(30)}algo`, // a stack of combining marks
+    ];
+    for (const displayName of broken) {
+      expect(displayOf({ displayName, xUsername: "moon_x", secretSeed: "s1" }, [], urls).display_name).toBe("moon_x");
+      expect(displayOf({ displayName, xUsername: null, secretSeed: "s1" }, [], urls).display_name).toBe(anonymousName("s1"));
+    }
+    // Up to two marks in a row, and surrounding spaces, are fine.
+    expect(displayOf({ displayName: " Nguye\u0302\u0303n ", xUsername: null, secretSeed: "s1" }, [], urls).display_name).toBe("Nguyễn");
+  });
+
   it("shows an X handle only when it has the shape of an X username", () => {
     const bad = displayOf({ displayName: null, xUsername: "a@b.co", secretSeed: "s" }, [], urls);
     expect(bad.identities).toEqual({});

@@ -1,5 +1,6 @@
 // Display rules for public boards: clean or anonymous names, bad-word and identity filters, avatars.
 import { createHmac } from "node:crypto";
+import { displayNameProblem } from "@pointwise/schemas";
 
 const ADJECTIVES = [
   "Amber",
@@ -169,12 +170,23 @@ export interface PublicProfile {
 }
 
 /**
- * Applies the display rules: the user-set name unless it contains a bad word (or an identity),
- * else the linked X username, else an anonymous name seeded by the user's secret value; and the avatar.
+ * True when a stored user-set name breaks the display-name rule of `@pointwise/schemas` (bidi
+ * controls, zero-width or separator characters, stacks of combining marks): stored before the rule,
+ * or written around the admin API. Such a name is not shown at all, rather than shown stripped:
+ * what is left after stripping is not what its author meant, and may be what they meant to hide.
+ */
+export function breaksNameRule(raw: string | null | undefined): boolean {
+  return raw != null && displayNameProblem(raw.trim()) !== null;
+}
+
+/**
+ * Applies the display rules: the user-set name unless it breaks the display-name rule, contains a
+ * bad word (or an identity), else the linked X username, else an anonymous name seeded by the
+ * user's secret value; and the avatar.
  */
 export function displayOf(user: DisplaySource, badWords: readonly string[], urls: AvatarUrls): PublicProfile {
   const x = cleanXUsername(user.xUsername);
-  const custom = cleanName(user.displayName);
+  const custom = breaksNameRule(user.displayName) ? "" : cleanName(user.displayName);
   const allowed = custom !== "" && !containsBadWord(custom, badWords) && !revealsIdentity(custom, user.accountIds);
   const displayName = allowed ? custom : (x ?? anonymousName(user.secretSeed));
   const joiner = urls.generatedAvatarUrl.includes("?") ? "&" : "?";

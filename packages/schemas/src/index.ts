@@ -2,6 +2,7 @@
 export { MAX_AMOUNT_INTEGER_DIGITS, MAX_AMOUNT_SCALE, parseAmount } from "./amount";
 export { EVENT_SOURCES, type EventSource, type RawEventMessage, rawEventMessageSchema } from "./bus";
 export { CAMPAIGN_ID_PATTERN, campaignIdSchema, currencyKeySchema, currencyNamesSchema, isCampaignId, UUID_PATTERN } from "./campaign";
+export { DISPLAY_NAME_MAX_LENGTH, displayNameProblem, displayNameSchema, MAX_COMBINING_MARKS_IN_A_ROW } from "./display-name";
 export { EARN_EVENT_FIELDS, type EarnEvent, type EarnEventResult, type FieldProblem, validateEarnEvent } from "./earn-event";
 export { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 export {

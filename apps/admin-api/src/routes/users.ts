@@ -2,7 +2,7 @@
 import type { Database } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
-import { IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
+import { displayNameSchema, IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import type { Deps } from "../deps";
@@ -26,14 +26,7 @@ const linkSchema = z
 const handleSchema = z.strictObject({ handle: handle.nullable() });
 const updateUserSchema = z
   .strictObject({
-    display_name: z
-      .string()
-      .trim()
-      .min(1, "must not be empty (use null to clear it)")
-      .max(64, "must be at most 64 characters")
-      .refine((n) => !/\p{Cc}/u.test(n), "must not contain control characters")
-      .nullable()
-      .optional(),
+    display_name: displayNameSchema.nullable().optional(),
     referrer_id: z
       .string()
       .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a uuid")
