@@ -1435,8 +1435,12 @@ export interface paths {
         head?: never;
         /**
          * Set the display name and/or the referrer
-         * @description `display_name`: 1-64 characters without control characters, or `null` to clear it (the public
-         *     board then shows the X username or the anonymous name). `referrer_id`: a user of the same
+         * @description `display_name`: 1-64 characters (trimmed), or `null` to clear it (the public board then shows
+         *     the X username or the anonymous name). Refused (400 validation-failed, the message naming the
+         *     rule): bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C),
+         *     zero-width characters (U+200B-U+200D, U+2060, U+FEFF), line and paragraph separators (U+2028,
+         *     U+2029), control and other invisible format characters, unpaired surrogates, and more than 2
+         *     combining marks in a row (after NFC). `referrer_id`: a user of the same
          *     campaign, not the user itself, and not one the user already refers directly or through others
          *     (no cycles). A referral link is set once, with the time it was made (`referred_at`); changing or
          *     clearing it is `409 referrer-already-set`, because referral points already paid depend on it.
