@@ -19,7 +19,7 @@ import {
   waitUntil,
 } from "@pointwise/testkit";
 import { type Cluster, readyStatus, startCluster } from "./cluster";
-import { computeCatchUp, type FaultRecord, type FaultStep, injectFault, watchEventLog } from "./faults";
+import { computeCatchUp, type FaultRecord, type FaultStep, injectFault, type Probe, watchEventLog } from "./faults";
 import { accountIdOf, type EventKind, expectedScores, referrerOf, ruleDocument, USER_COUNT } from "./model";
 import { type ChaosFigures, counts, eventFigures, machine, writeReport } from "./report";
 import { startTraffic, type Traffic, type TrafficBook } from "./traffic";
@@ -128,8 +128,17 @@ it("keeps every app up and every acknowledged event counted exactly once through
   const chaosStart = Date.now();
   const faults: FaultRecord[] = [];
   const query = (text: string, values: unknown[]) => db.query<{ n: string }>(text, values);
+  // Neither answer needs NATS or Redis: PostgreSQL has everything they show.
+  const probes: Probe[] = [
+    { name: "read-api GET /users/{id}/scores", url: `${read.url}/users/${setup.userIds[1]}/scores`, headers: { "x-api-key": setup.apiKey } },
+    {
+      name: "admin-api GET /users/{id}",
+      url: `${admin.url}/api/campaigns/${setup.campaignId}/users/${setup.userIds[1]}`,
+      headers: { authorization: `Bearer ${setup.adminToken}` },
+    },
+  ];
   for (const [i, step] of SCHEDULE.entries()) {
-    faults.push(await injectFault({ cluster, nats, redisProxy, query, startedAt }, step, i + 1));
+    faults.push(await injectFault({ cluster, nats, redisProxy, query, startedAt, probes }, step, i + 1));
     await sleep(PAUSE_MS);
   }
   const chaosS = Math.round((Date.now() - chaosStart) / 1000);
@@ -168,6 +177,8 @@ it("keeps every app up and every acknowledged event counted exactly once through
     // A probe that hangs is a dead process to an orchestrator; during an outage /readyz must say 503 (or 200) promptly.
     const silent = Object.entries(f.duringStatus).filter(([, status]) => status === 0);
     if (silent.length > 0) problems.push(`during fault ${f.n} (${f.kind}) /readyz gave no answer within 2 s: ${silent.map(([m]) => m).join(", ")}`);
+    for (const [name, answer] of Object.entries(f.duringProbes))
+      if (answer.status !== 200) problems.push(`during fault ${f.n} (${f.kind}) ${name} answered ${answer.status}: ${answer.body}`);
     if (f.kind === "pg-terminate" && f.backends === 0)
       problems.push(`fault ${f.n} found no backend of ${f.targets.join(",")} to terminate: the fault was not exercised`);
   }
@@ -175,6 +186,19 @@ it("keeps every app up and every acknowledged event counted exactly once through
     problems.push(
       `${c.member} exited (code ${c.code}, signal ${c.signal}) at ${(c.atMs / 1000).toFixed(1)} s during ${c.during}; last log lines:\n    ${c.log.join("\n    ")}`,
     );
+  // A connection lost is answered with a clear, retryable error (503, bus-unavailable,
+  // service-unavailable), never with 500 internal or no answer at all.
+  for (const [kind, n] of book.reads) {
+    const status = kind.slice(kind.lastIndexOf(" ") + 1);
+    if (status === "transport" || (status.startsWith("5") && status !== "503"))
+      problems.push(
+        `${kind.replace(/ \S+$/, "")} answered ${status === "transport" ? "nothing" : status} ${n} times under faults${book.samples.has(kind) ? `: ${book.samples.get(kind)}` : ""}`,
+      );
+  }
+  for (const codes of [book.refusedByCode, book.keyedRefusalsByCode])
+    for (const [code, n] of codes)
+      if (["internal", "transport", "http-error", "no-code"].includes(code))
+        problems.push(`ingest-api answered ${code} to ${n} events or attempts under faults`);
   for (const m of cluster.dead()) problems.push(`${m.name} is not running at the end`);
   for (const m of cluster.members) {
     const status = await readyStatus(m);

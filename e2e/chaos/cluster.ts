@@ -57,16 +57,23 @@ export interface MemberSpec {
 const MAX_RESTARTS = 10;
 
 /**
- * What explains an exit: of the last lines a process wrote (request logs left out), those naming an
- * error (an uncaught exception's first lines, error-level JSON logs), or the very last ones.
+ * What explains an exit: the uncaught exception's report (its message, the frames outside Node's
+ * internals, where it was emitted), else the error-level log lines, else the last lines written.
  */
-export function logTail(output: string, lines = 8): string[] {
+export function logTail(output: string, lines = 10): string[] {
   const tail = output
     .split("\n")
     .filter((l) => l.trim() !== "" && !l.includes('"msg":"request"'))
-    .slice(-60);
-  const telling = tail.filter((l) => /Unhandled|Uncaught|^\s*\w*Error\b|"level":(50|60)|^\s+at .*\/(apps|packages)\/|code: '/.test(l));
-  return (telling.length > 0 ? telling : tail).slice(0, lines).map((l) => (l.length > 400 ? `${l.slice(0, 400)}…` : l.trimEnd()));
+    .slice(-80);
+  const thrown = tail.findLastIndex((l) => /Unhandled|Uncaught|^\s*throw /.test(l));
+  const errors = tail.filter((l) => /"level":(50|60)/.test(l));
+  const picked =
+    thrown >= 0
+      ? tail.slice(thrown).filter((l) => !/\(node:|^\s+at node:|^\s*\^\s*$|\[\.\.\. lines/.test(l))
+      : errors.length > 0
+        ? errors.slice(-lines)
+        : tail.slice(-lines);
+  return picked.slice(0, lines).map((l) => (l.length > 400 ? `${l.slice(0, 400)}…` : l.trimEnd()));
 }
 
 /** `url` with `application_name` set, which takes precedence over what the app's pool asks for. */

@@ -18,8 +18,10 @@ export interface FaultRecord {
   endMs: number;
   /** Backends terminated, for pg-terminate. */
   backends?: number;
-  /** /readyz status of each member seen while the fault was in force (outages). */
+  /** /readyz status of each member seen while the fault was in force (outages); 0: no answer within 2 s. */
   duringStatus: Record<string, number>;
+  /** What each probe was answered while the fault was in force (outages): status and the start of the body. */
+  duringProbes: Record<string, { status: number; body: string }>;
   /** Milliseconds from the fault's end until each member's /readyz answered 200 again; null: not within the deadline. */
   readyMs: Record<string, number | null>;
   /** Milliseconds from the fault's end until every event acknowledged before it was in the event log; filled in at the end. */
@@ -34,6 +36,15 @@ export interface FaultTargets {
   /** Runs SQL as the test (its own connection, never one of the apps'). */
   query(text: string, values: unknown[]): Promise<{ rows: { n: string }[] }>;
   startedAt: number;
+  /** Requests sent while an outage lasts: answers that need neither NATS nor Redis. */
+  probes: Probe[];
+}
+
+/** A request sent during an outage. */
+export interface Probe {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
 }
 
 /** One step of the schedule. */
@@ -59,6 +70,21 @@ async function terminateBackends(t: FaultTargets, members: Member[]): Promise<nu
   return Number(rows[0]?.n ?? 0);
 }
 
+async function probe(probes: Probe[]): Promise<FaultRecord["duringProbes"]> {
+  const out: FaultRecord["duringProbes"] = {};
+  await Promise.all(
+    probes.map(async (p) => {
+      try {
+        const res = await fetch(p.url, { headers: p.headers ?? {}, signal: AbortSignal.timeout(5000) });
+        out[p.name] = { status: res.status, body: (await res.text()).slice(0, 200) };
+      } catch (err) {
+        out[p.name] = { status: 0, body: String(err) };
+      }
+    }),
+  );
+  return out;
+}
+
 async function statuses(members: Member[]): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   await Promise.all(members.map(async (m) => (out[m.name] = await readyStatus(m))));
@@ -73,6 +99,7 @@ export async function injectFault(t: FaultTargets, step: FaultStep, n: number): 
   const startMs = Date.now() - t.startedAt;
   let backends: number | undefined;
   let duringStatus: Record<string, number> = {};
+  let duringProbes: FaultRecord["duringProbes"] = {};
   switch (step.kind) {
     case "worker-kill":
       for (const m of targets) await cluster.kill(m);
@@ -89,13 +116,13 @@ export async function injectFault(t: FaultTargets, step: FaultStep, n: number): 
     case "nats-outage":
       await t.nats.stop();
       await sleep(OUTAGE_MS);
-      duringStatus = await statuses(cluster.members);
+      [duringStatus, duringProbes] = await Promise.all([statuses(cluster.members), probe(t.probes)]);
       await t.nats.start();
       break;
     case "redis-outage":
       await t.redisProxy.stop();
       await sleep(OUTAGE_MS);
-      duringStatus = await statuses(cluster.members);
+      [duringStatus, duringProbes] = await Promise.all([statuses(cluster.members), probe(t.probes)]);
       await t.redisProxy.start();
       break;
   }
@@ -111,6 +138,7 @@ export async function injectFault(t: FaultTargets, step: FaultStep, n: number): 
     endMs: end - t.startedAt,
     ...(backends === undefined ? {} : { backends }),
     duringStatus,
+    duringProbes,
     readyMs,
   };
 }
