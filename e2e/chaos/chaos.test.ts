@@ -1,10 +1,13 @@
 // Chaos suite: the whole service as real processes under a stream of events while the worker is killed, backends terminated, NATS and Redis cut; then every app is alive and every score exact.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   createTcpProxy,
   createTestCache,
   createTestDatabase,
   type NatsServer,
+  repoRoot,
   seedApiKey,
   seedCampaign,
   seedEventType,
@@ -184,7 +187,7 @@ it("keeps every app up and every acknowledged event counted exactly once through
   }
   for (const c of cluster.crashes)
     problems.push(
-      `${c.member} exited (code ${c.code}, signal ${c.signal}) at ${(c.atMs / 1000).toFixed(1)} s during ${c.during}; last log lines:\n    ${c.log.join("\n    ")}`,
+      `${c.member} exited (code ${c.code}, signal ${c.signal}) at ${(c.atMs / 1000).toFixed(1)} s during ${c.during}; last log lines:\n    > ${c.log.join("\n    > ")}`,
     );
   // A connection lost is answered with a clear, retryable error (503, bus-unavailable,
   // service-unavailable), never with 500 internal or no answer at all.
@@ -192,7 +195,7 @@ it("keeps every app up and every acknowledged event counted exactly once through
     const status = kind.slice(kind.lastIndexOf(" ") + 1);
     if (status === "transport" || (status.startsWith("5") && status !== "503"))
       problems.push(
-        `${kind.replace(/ \S+$/, "")} answered ${status === "transport" ? "nothing" : status} ${n} times under faults${book.samples.has(kind) ? `: ${book.samples.get(kind)}` : ""}`,
+        `${kind.replace(/ \S+$/, "")} answered ${status === "transport" ? "nothing" : status} ${n} times under faults${book.samples.has(kind) ? `: ${book.samples.get(kind)}` : ""} (the cause is in test-artifacts/chaos/${kind.split(" ")[0]}.log)`,
       );
   }
   for (const codes of [book.refusedByCode, book.keyedRefusalsByCode])
@@ -217,6 +220,8 @@ it("keeps every app up and every acknowledged event counted exactly once through
     problems,
   };
   process.stdout.write(`\nchaos suite figures (test-artifacts/chaos/report.json):\n\n${writeReport(figures)}\n`);
+  // Each app's whole log beside the report (a crashed process's log is in its crash-*.log).
+  for (const m of cluster.members) writeFileSync(path.join(repoRoot, "test-artifacts", "chaos", `${m.name}.log`), m.process.output());
 
   expect(book.acked.size).toBeGreaterThan(0);
   if (problems.length > 0) throw new Error(`the service did not come through the faults unharmed:\n\n- ${problems.join("\n\n- ")}`);

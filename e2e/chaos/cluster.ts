@@ -66,7 +66,7 @@ export function logTail(output: string, lines = 10): string[] {
     .filter((l) => l.trim() !== "" && !l.includes('"msg":"request"'))
     .slice(-80);
   const thrown = tail.findLastIndex((l) => /Unhandled|Uncaught|^\s*throw /.test(l));
-  const errors = tail.filter((l) => /"level":(50|60)/.test(l));
+  const errors = tail.filter((l) => /"level":("error"|"fatal"|50|60)/.test(l));
   const picked =
     thrown >= 0
       ? tail.slice(thrown).filter((l) => !/\(node:|^\s+at node:|^\s*\^\s*$|\[\.\.\. lines/.test(l))

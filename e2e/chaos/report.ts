@@ -1,5 +1,5 @@
 // The chaos suite's figures: events, faults by kind, recovery times and crashes, as JSON and as the Markdown table docs/operations.md shows.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { repoRoot } from "@pointwise/testkit";
@@ -118,9 +118,10 @@ export function toMarkdown(fig: ChaosFigures): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Writes test-artifacts/chaos/report.json and report.md; returns the Markdown. */
+/** Replaces test-artifacts/chaos/ with report.json, report.md and the crashed processes' logs; returns the Markdown. */
 export function writeReport(fig: ChaosFigures): string {
   const dir = path.join(repoRoot, "test-artifacts", "chaos");
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // Whole outputs of crashed processes go to files of their own; the JSON names them.
   const crashes = fig.crashes.map(({ output, ...c }, i) => {
