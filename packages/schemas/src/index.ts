@@ -3,14 +3,19 @@ export { MAX_AMOUNT_INTEGER_DIGITS, MAX_AMOUNT_SCALE, parseAmount } from "./amou
 export { EVENT_SOURCES, type EventSource, type RawEventMessage, rawEventMessageSchema } from "./bus";
 export { CAMPAIGN_ID_PATTERN, campaignIdSchema, currencyKeySchema, currencyNamesSchema, isCampaignId, UUID_PATTERN } from "./campaign";
 export { EARN_EVENT_FIELDS, type EarnEvent, type EarnEventResult, type FieldProblem, validateEarnEvent } from "./earn-event";
+export { JsonDecimal, stringifyJson } from "./exact-json";
 export { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 export {
+  type ExactScoreObject,
   type LeaderboardEntry,
+  type LeaderboardEntryBody,
   type LeaderboardResponse,
+  type LeaderboardResponseBody,
   leaderboardResponseSchema,
   type ScoreObject,
   scoreObjectSchema,
   type UserScoresResponse,
+  type UserScoresResponseBody,
   userScoresResponseSchema,
 } from "./read";
 export { type ScoresChanged, scoresChangedSchema } from "./scores-changed";
