@@ -30,7 +30,8 @@ describe("exact scores on the wire", () => {
       campaignId: campaign,
       version: 1,
       primaryCurrency: "tok",
-      currencies: { tok: { name: "Token", decimals: 18 }, gems: { name: "Gems", decimals: 0 } },
+      // The rules name their currencies too, but responses show the campaign's names.
+      currencies: { tok: { name: "Rule token", decimals: 18 }, gems: { name: "Rule gems", decimals: 0 } },
       rules: [],
     });
     const key = (await seedApiKey(api.db, campaign)).key;
@@ -44,6 +45,7 @@ describe("exact scores on the wire", () => {
 
     const board = await get(`${api.url}/leaderboard?campaign_id=${campaign}`);
     expect(board.status).toBe(200);
+    expect(board.body.currency_names).toEqual({ tok: "Token", gems: "Gems" });
     // Ordered by total: the 31-digit row, then 9223372036854776.17..., then 0.37...
     const order = [2, 0, 1];
     expect(exact(board.text).entries.map((e: { user_id: string }) => e.user_id)).toEqual(order.map((i) => users[i]));
@@ -63,6 +65,7 @@ describe("exact scores on the wire", () => {
       const mine = await get(`${api.url}/users/${user}/scores`, { "x-api-key": key });
       expect(mine.status).toBe(200);
       expect(exact(mine.text).scores.tok).toEqual(expected(i));
+      expect(mine.body.currency_names).toEqual({ tok: "Token", gems: "Gems" });
       // The cached copy, from this process and from another one reading Redis, has the same bytes.
       expect((await get(`${api.url}/users/${user}/scores`, { "x-api-key": key })).text).toBe(mine.text);
     }
