@@ -2,7 +2,7 @@
  * What a person is shown for a stored score row: the one meaning of "a score as read" that the public
  * read API and the admin dashboard both present, so the two never show different digits for one user.
  */
-import { addFixed, divRoundHalfEven, Fixed, FIXED_ZERO, mulFixed, parseFixed, pow10 } from "@pointwise/fixed";
+import { addFixed, divRoundHalfEven, FIXED_ZERO, Fixed, mulFixed, parseFixed, pow10 } from "@pointwise/fixed";
 import { decayFactor } from "./decay";
 import type { DecayConfig } from "./schema";
 
