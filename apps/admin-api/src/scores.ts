@@ -23,17 +23,13 @@ export interface StoredScore {
  * A score row as people should read it, digit for digit what the read API shows for it: score and
  * referral_score decayed to `at` under the active rules (the stored values are scaled to the
  * currency's decay epoch) and rounded to the currency's decimals, total as their sum; lifetime as stored.
+ * Every figure is an exact decimal string, so JSON.parse in a browser keeps all of its digits.
  */
 export function readableScore(row: StoredScore, rules: RuleVersion | null, at: Date): StoredScore {
   const currency = rules && Object.hasOwn(rules.currencies, row.currency) ? rules.currencies[row.currency] : undefined;
   const shown = shownScore(row, shownFactor(at, currency?.decay), currency ? currency.decimals : null);
-  return {
-    ...row,
-    score: trimDecimal(shown.score),
-    referral_score: trimDecimal(shown.referral_score),
-    total: trimDecimal(shown.total),
-    lifetime: trimDecimal(row.lifetime),
-  };
+  // shownScore's text is already exact plain notation without trailing zeros: the read API writes the same digits.
+  return { ...row, score: shown.score, referral_score: shown.referral_score, total: shown.total, lifetime: trimDecimal(row.lifetime) };
 }
 
 /** The active rule version of a campaign, or null when none is active (or its document no longer validates). */

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { AuthError } from "@pointwise/errors";
 import { createHttpApp, finishHttpApp } from "@pointwise/runtime";
+import { stringifyJson } from "@pointwise/schemas";
 import type { Express, Request, Response } from "express";
 import fresh from "fresh";
 import { createScoresAuthorizer } from "./auth";
@@ -91,7 +92,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
   app.get("/leaderboard", async (req, res) => {
     const campaignId = parseCampaignId(req.query.campaign_id);
     const limit = parseLimit(req.query.limit);
-    const body = await responses.get(["lb", campaignId, String(limit)], async () => JSON.stringify(await buildLeaderboard(deps, campaignId, limit)));
+    const body = await responses.get(["lb", campaignId, String(limit)], async () => stringifyJson(await buildLeaderboard(deps, campaignId, limit)));
     sendJson(req, res, body, publicCache);
   });
 
@@ -99,7 +100,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
     const userId = parseUserId(req.params.user_id);
     const campaignId = parseCampaignId(req.query.campaign_id);
     const n = parseNeighbours(req.query.n);
-    const body = await responses.get(["around", campaignId, userId, String(n)], async () => JSON.stringify(await buildAround(deps, campaignId, userId, n)));
+    const body = await responses.get(["around", campaignId, userId, String(n)], async () => stringifyJson(await buildAround(deps, campaignId, userId, n)));
     sendJson(req, res, body, publicCache);
   });
 
@@ -108,7 +109,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
       const userId = parseUserId(req.params.user_id);
       // Who may read this user is settled before the cache is touched; the key below holds only this user's record.
       await authorizer.authorize(req.headers, userId);
-      const body = await responses.get(["user", userId], async () => JSON.stringify(await buildUserScores(deps, userId)));
+      const body = await responses.get(["user", userId], async () => stringifyJson(await buildUserScores(deps, userId)));
       sendJson(req, res, body, privateCache, USER_VARY);
     } catch (err) {
       if (res.headersSent) throw err;

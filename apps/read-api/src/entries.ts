@@ -1,5 +1,5 @@
 // Turns ranked users into board entries, copying out only whitelisted, privacy-safe fields.
-import type { LeaderboardEntry } from "@pointwise/schemas";
+import type { LeaderboardEntryBody } from "@pointwise/schemas";
 import type { CampaignView } from "./campaign";
 import { type AvatarUrls, displayOf, type PublicProfile } from "./privacy";
 import type { RankedUser, UserRecord } from "./queries";
@@ -29,8 +29,8 @@ export function toEntries(
   view: CampaignView,
   factors: Record<string, string>,
   urls: AvatarUrls,
-): LeaderboardEntry[] {
-  const entries: LeaderboardEntry[] = [];
+): LeaderboardEntryBody[] {
+  const entries: LeaderboardEntryBody[] = [];
   for (const r of ranked) {
     const user = users.get(r.user_id);
     // A score row always has its user; one missing here was deleted between the two reads, so skip it.

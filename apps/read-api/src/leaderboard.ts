@@ -1,6 +1,6 @@
 // Builds leaderboard and around-me responses: decayed totals, competition ranks, public profiles.
 import { NotFoundError } from "@pointwise/errors";
-import type { LeaderboardResponse } from "@pointwise/schemas";
+import type { LeaderboardResponseBody } from "@pointwise/schemas";
 import { type CampaignView, loadCampaign } from "./campaign";
 import type { Deps } from "./deps";
 import { toEntries } from "./entries";
@@ -20,7 +20,7 @@ export async function requireCampaign(deps: Pick<Deps, "db" | "badWords">, campa
   return view;
 }
 
-async function boardOf(deps: Deps, view: CampaignView, ranked: RankedUser[], now: Date): Promise<LeaderboardResponse> {
+async function boardOf(deps: Deps, view: CampaignView, ranked: RankedUser[], now: Date): Promise<LeaderboardResponseBody> {
   const users = await loadUsers(
     deps.db,
     view.id,
@@ -38,7 +38,7 @@ async function boardOf(deps: Deps, view: CampaignView, ranked: RankedUser[], now
  * Builds the leaderboard of a campaign: ordered by the primary currency's total (decayed to `now`),
  * ties share a rank (competition ranking) and are listed earliest-to-reach first.
  */
-export async function buildLeaderboard(deps: Deps, campaignId: string, limit: number, now: Date = new Date()): Promise<LeaderboardResponse> {
+export async function buildLeaderboard(deps: Deps, campaignId: string, limit: number, now: Date = new Date()): Promise<LeaderboardResponseBody> {
   const view = await requireCampaign(deps, campaignId);
   const ranked = await topUsers(deps.db, view.id, view.primaryCurrency, limit);
   return boardOf(deps, view, ranked, now);
@@ -49,7 +49,7 @@ export async function buildLeaderboard(deps: Deps, campaignId: string, limit: nu
  * and below, in the leaderboard's shape. A user without points in the primary currency (or of
  * another campaign) is not on the board: NotFoundError `user-not-found`.
  */
-export async function buildAround(deps: Deps, campaignId: string, userId: string, n: number, now: Date = new Date()): Promise<LeaderboardResponse> {
+export async function buildAround(deps: Deps, campaignId: string, userId: string, n: number, now: Date = new Date()): Promise<LeaderboardResponseBody> {
   const view = await requireCampaign(deps, campaignId);
   const ranked = await usersAround(deps.db, view.id, view.primaryCurrency, userId, n);
   if (ranked.length === 0) throw new NotFoundError(`user ${userId} is not on the leaderboard of campaign ${campaignId}`, { code: "user-not-found" });

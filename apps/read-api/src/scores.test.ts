@@ -1,5 +1,6 @@
 // How read-api presents stored scores: decayed with the engine's factor and rounded to the currency's decimals.
 import { decayedValue } from "@pointwise/rules";
+import { stringifyJson } from "@pointwise/schemas";
 import Decimal from "decimal.js";
 import { type CampaignRow, campaignView } from "./campaign";
 import { decayFactors, presentScores, presentTiers } from "./scores";
@@ -30,10 +31,11 @@ describe("presenting stored scores", () => {
     const stored = { currency: "xp", score: "12345.678", referral_score: "99.5", total: "12445.178", tier: "bronze" };
     const scores = presentScores([stored], view, decayFactors(view, at));
     const expected = (v: string) => new Decimal(decayedValue(v, at, decay)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
-    expect(scores.xp?.score).toBe(expected(stored.score).toNumber());
-    expect(scores.xp?.referral_score).toBe(expected(stored.referral_score).toNumber());
-    expect(scores.xp?.total).toBe(expected(stored.score).add(expected(stored.referral_score)).toNumber());
-    expect(scores.gems).toEqual({ score: 0, referral_score: 0, total: 0 });
+    // Each figure is the exact text a JSON number is written with.
+    expect(scores.xp?.score.text).toBe(expected(stored.score).toFixed());
+    expect(scores.xp?.referral_score.text).toBe(expected(stored.referral_score).toFixed());
+    expect(scores.xp?.total.text).toBe(expected(stored.score).add(expected(stored.referral_score)).toFixed());
+    expect(stringifyJson(scores.gems)).toBe('{"score":0,"referral_score":0,"total":0}');
     expect(presentTiers([stored], view)).toEqual({ xp: { key: "bronze", name: "Bronze" }, gems: null });
     expect(view.badWords).toEqual(["admin", "spam"]);
   });
@@ -42,7 +44,7 @@ describe("presenting stored scores", () => {
     const stored = { currency: "xp", score: "41.25", referral_score: "1.5", total: "42.75", tier: null };
     for (const document of [null, { rules: [{ per_unit: "2" }] }, { ...rules, currencies: { xp: { name: "XP" }, gems: { name: "G" } } }]) {
       const view = campaignView(row(document), []);
-      expect(presentScores([stored], view, decayFactors(view, new Date()))).toEqual({
+      expect(JSON.parse(stringifyJson(presentScores([stored], view, decayFactors(view, new Date()))))).toEqual({
         xp: { score: 41.25, referral_score: 1.5, total: 42.75 },
         gems: { score: 0, referral_score: 0, total: 0 },
       });

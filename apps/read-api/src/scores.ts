@@ -1,6 +1,6 @@
 // Read responses' score objects and tiers from stored rows, through the rules package's one meaning of a shown score.
 import { shownFactor, shownScore } from "@pointwise/rules";
-import type { ScoreObject } from "@pointwise/schemas";
+import { type ExactScoreObject, JsonDecimal } from "@pointwise/schemas";
 import type { CampaignView } from "./campaign";
 
 /** A score row as PostgreSQL returns it (NUMERIC as strings, stored representation). */
@@ -28,17 +28,18 @@ export function decayFactors(view: CampaignView, at: Date): Record<string, strin
 /**
  * The score object of every campaign currency at the moment `factors` was taken: decayed score and
  * referral_score, and total computed as their sum (so total = score + referral_score holds exactly
- * in decimal). A currency without a row shows zeros.
+ * in decimal), each figure the exact digits `shownScore` gives, to be written by `stringifyJson`
+ * as a JSON number without passing through a JS number. A currency without a row shows zeros.
  */
-export function presentScores(rows: readonly StoredScore[], view: CampaignView, factors: Record<string, string>): Record<string, ScoreObject> {
-  const out: Record<string, ScoreObject> = {};
+export function presentScores(rows: readonly StoredScore[], view: CampaignView, factors: Record<string, string>): Record<string, ExactScoreObject> {
+  const out: Record<string, ExactScoreObject> = {};
   for (const key of Object.keys(view.currencyNames)) {
     const shown = shownScore(
       rows.find((r) => r.currency === key),
       factors[key] ?? "1",
       view.currencies[key]?.decimals ?? null,
     );
-    out[key] = { score: Number(shown.score), referral_score: Number(shown.referral_score), total: Number(shown.total) };
+    out[key] = { score: new JsonDecimal(shown.score), referral_score: new JsonDecimal(shown.referral_score), total: new JsonDecimal(shown.total) };
   }
   return out;
 }

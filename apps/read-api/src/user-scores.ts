@@ -1,6 +1,6 @@
 // Builds one user's scores answer: rank, privacy-safe profile, decayed scores and tiers.
 import { NotFoundError } from "@pointwise/errors";
-import type { UserScoresResponse } from "@pointwise/schemas";
+import type { UserScoresResponseBody } from "@pointwise/schemas";
 import type { Deps } from "./deps";
 import { profileOf } from "./entries";
 import { avatarUrls, requireCampaign } from "./leaderboard";
@@ -13,7 +13,7 @@ export function userNotFound(userId: string): NotFoundError {
 }
 
 /** Builds one user's scores record: rank by the primary currency, privacy-safe profile, decayed scores and tiers. */
-export async function buildUserScores(deps: Deps, userId: string, now: Date = new Date()): Promise<UserScoresResponse> {
+export async function buildUserScores(deps: Deps, userId: string, now: Date = new Date()): Promise<UserScoresResponseBody> {
   const campaignId = await campaignOfUser(deps.db, userId);
   if (campaignId === null) throw userNotFound(userId);
   const view = await requireCampaign(deps, campaignId);

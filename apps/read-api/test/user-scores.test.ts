@@ -188,6 +188,10 @@ describe("GET /users/{user_id}/scores authorization", () => {
     expect(rows[0]?.above).toBeGreaterThan(0);
     expect(body.rank).toBe(1 + (rows[0]?.above as number));
     expect(body.scores).toEqual({ xp: { score: 0, referral_score: 0, total: 0 }, gems: { score: 0, referral_score: 0, total: 0 } });
+    // No score row, so no tier, although xp's first tier starts at 0; and no place on the board.
+    expect(body.tiers).toEqual({ xp: null, gems: null });
+    const board = await get(`${api.url}/leaderboard?campaign_id=${campaignA}&limit=1000`);
+    expect(board.body.entries.map((e: { user_id: string }) => e.user_id)).not.toContain(newcomer);
   });
 
   it("serves a user's record with the same bytes and cached_at within the cache window, and rebuilds it after", async () => {

@@ -4,14 +4,19 @@ export { EVENT_SOURCES, type EventSource, type RawEventMessage, rawEventMessageS
 export { CAMPAIGN_ID_PATTERN, campaignIdSchema, currencyKeySchema, currencyNamesSchema, isCampaignId, UUID_PATTERN } from "./campaign";
 export { DISPLAY_NAME_MAX_LENGTH, displayNameProblem, displayNameSchema, MAX_COMBINING_MARKS_IN_A_ROW } from "./display-name";
 export { EARN_EVENT_FIELDS, type EarnEvent, type EarnEventResult, type FieldProblem, validateEarnEvent } from "./earn-event";
+export { JsonDecimal, stringifyJson } from "./exact-json";
 export { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 export {
+  type ExactScoreObject,
   type LeaderboardEntry,
+  type LeaderboardEntryBody,
   type LeaderboardResponse,
+  type LeaderboardResponseBody,
   leaderboardResponseSchema,
   type ScoreObject,
   scoreObjectSchema,
   type UserScoresResponse,
+  type UserScoresResponseBody,
   userScoresResponseSchema,
 } from "./read";
 export { type ScoresChanged, scoresChangedSchema } from "./scores-changed";

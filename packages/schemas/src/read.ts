@@ -1,7 +1,12 @@
 // Response schemas of the public read API: leaderboard entries, boards and a user's scores with tiers.
 import { z } from "zod";
+import type { JsonDecimal } from "./exact-json";
 
-/** Score of one currency: `total` is `score + referral_score`. */
+/**
+ * Score of one currency as a client parses it: `total` is `score + referral_score`. On the wire each
+ * figure is a JSON number literal with the exact decimal digits (up to the currency's 18 places and
+ * any number of integer digits); JSON.parse into a JS number keeps only about 15 significant digits.
+ */
 export const scoreObjectSchema = z.object({ score: z.number(), referral_score: z.number(), total: z.number() }).strict();
 export type ScoreObject = z.infer<typeof scoreObjectSchema>;
 
@@ -52,3 +57,19 @@ export const userScoresResponseSchema = z
   })
   .strict();
 export type UserScoresResponse = z.infer<typeof userScoresResponseSchema>;
+
+/** A score object as the read API builds it: each figure's exact digits, which `stringifyJson` writes as a JSON number. */
+export interface ExactScoreObject {
+  score: JsonDecimal;
+  referral_score: JsonDecimal;
+  total: JsonDecimal;
+}
+
+/** A leaderboard entry as the read API builds it, before `stringifyJson`. */
+export type LeaderboardEntryBody = Omit<LeaderboardEntry, "scores"> & { scores: Record<string, ExactScoreObject> };
+
+/** A leaderboard (or around-me) response as the read API builds it, before `stringifyJson`. */
+export type LeaderboardResponseBody = Omit<LeaderboardResponse, "entries"> & { entries: LeaderboardEntryBody[] };
+
+/** A user-scores response as the read API builds it, before `stringifyJson`. */
+export type UserScoresResponseBody = Omit<UserScoresResponse, "scores"> & { scores: Record<string, ExactScoreObject> };

@@ -3,6 +3,9 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiError } from "./api";
 import { IDENTITY_TYPES, type UserLabel } from "./types";
 
+// Pages take every shared helper from here; the points format lives apart so it can be tested without React.
+export { formatPoints } from "./points";
+
 /** Loads data once (and again on `reload`), keeping the last error for display. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   const [data, setData] = useState<T | null>(null);
@@ -226,12 +229,4 @@ export function labelOf(user: UserLabel & { user_id: string }): string {
   if (user.identity?.handle) return `@${user.identity.handle}`;
   if (user.identity) return shorten(user.identity.account_id, 8);
   return shorten(user.user_id, 8);
-}
-
-/** A decimal string with thousands separators, for reading only (the value itself is never converted). */
-export function formatPoints(value: string): string {
-  const [int, frac] = value.split(".");
-  const sign = int?.startsWith("-") ? "-" : "";
-  const digits = (int ?? "0").replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}${digits}${frac ? `.${frac.slice(0, 6)}` : ""}`;
 }
