@@ -63,6 +63,13 @@ describe("decay", () => {
     expect(decayedScores(row, decaying, iso(3))).toEqual({ score: "25", referralScore: "0", total: "25" });
   });
 
+  it("decayedScores shows what the read API shows: 80 xp read 2.5 half-lives later is 80 / 2^2.5 = 14.142... rounded to 2 places, 14.14", () => {
+    const [row] = replayCampaign(decaying, log([{ amount: "80", occurredAt: iso(0) }])).rows;
+    if (!row) throw new Error("expected a row");
+    // decimals defaults to 2; 80 / 5.65685424949238... = 14.1421356237309...
+    expect(decayedScores(row, decaying, iso(2.5))).toEqual({ score: "14.14", referralScore: "0", total: "14.14" });
+  });
+
   it("the bigint 2^f agrees with decimal.js pow to 30 significant digits at any fraction of a half-life", () => {
     const Ref = Decimal.clone({ precision: 60 });
     fc.assert(

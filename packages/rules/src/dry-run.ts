@@ -1,29 +1,30 @@
 // Dry run of a candidate rule version: replays the log under both versions and diffs the leaderboard.
 import { ValidationError } from "@pointwise/errors";
 import { own } from "./award";
-import { decayedValue } from "./decay";
 import { D, str } from "./decimal";
 import { replayCampaign } from "./replay";
 import type { RuleVersion } from "./schema";
 import { type RankedRow, rankRows, type ScoreRow } from "./scores";
+import { shownFactor, shownScore } from "./shown";
 import { parseTime } from "./time";
 import type { RawEvent } from "./types";
 
-/** The decayed values of a stored score row at a moment, as decimal strings. */
+/** A stored score row as a person is shown it at a moment, as decimal strings. */
 export interface DecayedScores {
   score: string;
   referralScore: string;
   total: string;
 }
 
-/** A score row's score, referral_score and total decayed to `at` under the rule version's currency settings. */
+/**
+ * A score row as shown at `at` under the rule version's currency settings: the same digits the read
+ * API and the dashboard show (`shownScore`: decayed, rounded half-even to the currency's decimals,
+ * total = score + referral), so a dry run previews the points users will actually see.
+ */
 export function decayedScores(row: ScoreRow, rules: RuleVersion, at: string | Date): DecayedScores {
-  const decay = own(rules.currencies, row.currency)?.decay;
-  return {
-    score: decayedValue(row.score, at, decay),
-    referralScore: decayedValue(row.referralScore, at, decay),
-    total: decayedValue(row.total, at, decay),
-  };
+  const currency = own(rules.currencies, row.currency);
+  const shown = shownScore({ score: row.score, referral_score: row.referralScore }, shownFactor(new Date(at), currency?.decay), currency?.decimals ?? null);
+  return { score: shown.score, referralScore: shown.referral_score, total: shown.total };
 }
 
 /** What changes for one user when the rules change. */
@@ -35,9 +36,9 @@ export interface LeaderboardMove {
   rankAfter: number | null;
   /** rankBefore - rankAfter: positive means the user moves up; null when either rank is missing. */
   rankChange: number | null;
-  /** Decayed total at `at` under the current rules. */
+  /** Shown total at `at` under the current rules (decayed and rounded as the read API shows it). */
   pointsBefore: string;
-  /** Decayed total at `at` under the candidate rules. */
+  /** Shown total at `at` under the candidate rules. */
   pointsAfter: string;
   pointsChange: string;
 }
