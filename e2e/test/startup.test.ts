@@ -131,6 +131,17 @@ describe("a required dependency that never answers", () => {
   );
 });
 
+it.concurrent("an app asked to stop while it waits for a dependency exits 0 at once", async () => {
+  const { url, masked } = await closedUrl("postgres");
+  const app = await start("admin-api", { ...testServiceEnv("public"), DATABASE_URL: url, STARTUP_TIMEOUT_MS: "60000" });
+  await waitUntil(() => lines(app).some((l) => l.msg === `waiting for postgres at ${masked}`), 15_000, "the waiting line");
+  const asked = Date.now();
+  expect(await app.stop("SIGTERM")).toBe(0);
+  expect(Date.now() - asked).toBeLessThan(2000);
+  expect(lines(app).some((l) => l.msg === "admin-api stopping before it was ready")).toBe(true);
+  expect(lines(app).filter((l) => l.level === "fatal")).toEqual([]);
+});
+
 describe("a dependency that comes up during the wait", () => {
   it.concurrent("ingest-api waits for a NATS started late, then becomes ready and accepts an event", async () => {
     const nats = await startNatsServer();
