@@ -113,8 +113,12 @@ function stop(code = 0) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
+// Each app gives up by itself after STARTUP_TIMEOUT_MS with a fatal line naming what it could not
+// reach (and its exit stops everything), so this waits longer than that rather than cutting it short.
+const readyWithinMs = Number(process.env.STARTUP_TIMEOUT_MS ?? 60_000) + 30_000;
+
 async function waitReady({ name, port }) {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + readyWithinMs;
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;

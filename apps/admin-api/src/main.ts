@@ -1,7 +1,7 @@
-// admin-api process entry: reads env, seeds the first operator, wires deps and serves until SIGTERM.
+// admin-api process entry: opens its port, reaches PostgreSQL, seeds the first operator, wires deps and serves until SIGTERM.
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
-import { closeServer, listen, runService } from "@pointwise/runtime";
+import { openStartup, runService } from "@pointwise/runtime";
 import { createAdminApp } from "./app";
 import { loadEnv } from "./env";
 import { lazyIngest } from "./ingest";
@@ -12,19 +12,28 @@ const logger = createLogger({ service: "admin-api" });
 void runService("admin-api", logger, async () => {
   const env = loadEnv();
   logger.level = env.LOG_LEVEL;
+  const startup = await openStartup({ name: "admin-api", logger, port: env.PORT, host: env.HOST, timeoutMs: env.STARTUP_TIMEOUT_MS });
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "admin-api" });
+  try {
+    await startup.require({ postgres: { url: env.DATABASE_URL, connect: () => db.checkConnection() } });
+  } catch (err) {
+    await Promise.all([startup.close(), db.close()]);
+    throw err;
+  }
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
     const { created, passwordReset } = await ensureFirstOperator(db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD, env.ADMIN_PROJECT_NAME);
     if (created) logger.info({ email: env.ADMIN_EMAIL }, "first operator created");
     if (passwordReset) logger.warn({ email: env.ADMIN_EMAIL }, "first operator's password reset to ADMIN_PASSWORD");
   }
+  // NATS is reached only when a CSV upload first needs it (see ingest.ts), so it is no start-up dependency;
+  // Redis is not used by admin-api.
   const ingest = lazyIngest({ url: env.NATS_URL, namespace: env.NAMESPACE, db, logger });
-  const server = await listen(createAdminApp({ env, logger, db, ingest }), env.PORT, env.HOST);
-  logger.info({ url: `http://${env.HOST}:${env.PORT}` }, "admin-api listening");
+  startup.serve(createAdminApp({ env, logger, db, ingest }));
+  logger.info({ url: startup.url }, "admin-api listening");
   return {
     async stop() {
       // Uploads in flight finish (their publishes are awaited) before the bus is closed.
-      await closeServer(server);
+      await startup.close();
       await ingest.close();
       await db.close();
     },

@@ -1,33 +1,51 @@
-// Starts ingest-api (connections, HTTP server, idempotency purge) and returns how to stop it.
-import { createBus } from "@pointwise/bus";
+// Starts ingest-api (port first, then its dependencies, then the app and the idempotency purge) and returns how to stop it.
+import { type Bus, createBus } from "@pointwise/bus";
 import { createCache } from "@pointwise/cache";
 import { createDatabase } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
-import { closeServer, listen, type Running } from "@pointwise/runtime";
+import { openStartup, type Running } from "@pointwise/runtime";
 import { collectDefaultMetrics } from "prom-client";
 import { buildIngestApp } from "./app";
 import type { Env } from "./env";
 import { startIdempotencyPurge } from "./purge";
 
 /**
- * Starts ingest-api as main.ts runs it (connections, HTTP server, Idempotency-Key purge) and
- * returns how to stop it; tests call it in-process to check what the running service does.
+ * Starts ingest-api as main.ts runs it and returns how to stop it; tests call it in-process to check
+ * what the running service does. The port answers /healthz and /readyz at once; PostgreSQL (keys,
+ * event types, Idempotency-Key records) and NATS (where events go) are required and waited for up to
+ * STARTUP_TIMEOUT_MS; Redis only holds the rate limit, which is not enforced while Redis is away, so
+ * it is optional: connected in the background.
  */
 export async function startIngestApi(env: Env, logger: Logger): Promise<Running> {
+  const startup = await openStartup({ name: "ingest-api", logger, port: env.PORT, host: env.HOST, timeoutMs: env.STARTUP_TIMEOUT_MS });
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "ingest-api" });
-  const bus = await createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, publishTimeoutMs: env.PUBLISH_TIMEOUT_MS, name: "ingest-api" });
+  const cache = await createCache({ url: env.REDIS_URL, prefix: env.NAMESPACE, firstConnect: "background" });
+  startup.optional({ redis: { url: env.REDIS_URL, connect: () => cache.checkConnection() } });
+  let bus: Bus;
+  try {
+    ({ nats: bus } = await startup.require({
+      postgres: { url: env.DATABASE_URL, connect: () => db.checkConnection() },
+      nats: {
+        url: env.NATS_URL,
+        connect: () =>
+          createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, publishTimeoutMs: env.PUBLISH_TIMEOUT_MS, name: "ingest-api", firstConnect: "once" }),
+      },
+    }));
+  } catch (err) {
+    await Promise.all([startup.close(), cache.close(), db.close()]);
+    throw err;
+  }
   await bus.ensureStreams();
-  const cache = await createCache({ url: env.REDIS_URL, prefix: env.NAMESPACE });
   const { app, ctx } = buildIngestApp({ env, logger, db, bus, cache });
   if (env.METRICS) collectDefaultMetrics({ register: ctx.metrics.registry });
   const purge = startIdempotencyPurge(ctx.pipeline.idempotency, { everyMs: env.IDEMPOTENCY_PURGE_INTERVAL_MS, logger });
-  const server = await listen(app, env.PORT, env.HOST);
-  logger.info({ url: `http://${env.HOST}:${env.PORT}` }, "ingest-api listening");
+  startup.serve(app);
+  logger.info({ url: startup.url }, "ingest-api listening");
   return {
     async stop() {
       await purge.stop();
       // Requests in flight finish (their publish is awaited) before the bus is drained.
-      await closeServer(server);
+      await startup.close();
       await ctx.pipeline.close();
       await bus.close();
       await cache.close();

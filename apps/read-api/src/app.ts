@@ -85,7 +85,8 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
     logger: deps.logger,
     readiness: [
       { name: "postgres", check: () => deps.db.ping() },
-      { name: "redis", check: () => deps.cache.ping() },
+      // Redis is a cache: read-api answers while it is away, so it does not make the app unready.
+      { name: "redis", check: () => deps.cache.ping(), optional: true },
     ],
   });
 

@@ -1,8 +1,8 @@
-// The scoring worker process: builds its dependencies, starts the worker and its health endpoints, stops on SIGTERM.
+// The scoring worker process: opens its health port, reaches PostgreSQL and NATS, starts the worker, stops on SIGTERM.
 import { createBus } from "@pointwise/bus";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
-import { closeServer, createHttpApp, finishHttpApp, listen, runService } from "@pointwise/runtime";
+import { createHttpApp, finishHttpApp, openStartup, runService } from "@pointwise/runtime";
 import type { WorkerDeps } from "./deps";
 import { loadEnv } from "./env";
 import { startWorker } from "./worker";
@@ -12,9 +12,20 @@ const logger = createLogger({ service: "scoring-worker" });
 void runService("scoring-worker", logger, async () => {
   const env = loadEnv();
   logger.level = env.LOG_LEVEL;
+  const startup = await openStartup({ name: "scoring-worker", logger, port: env.PORT, host: env.HOST, timeoutMs: env.STARTUP_TIMEOUT_MS });
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "scoring-worker" });
-  const bus = await createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, name: "scoring-worker" });
-  const deps: WorkerDeps = { env, logger, db, bus };
+  let deps: WorkerDeps;
+  try {
+    const { nats: bus } = await startup.require({
+      postgres: { url: env.DATABASE_URL, connect: () => db.checkConnection() },
+      nats: { url: env.NATS_URL, connect: () => createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, name: "scoring-worker", firstConnect: "once" }) },
+    });
+    deps = { env, logger, db, bus };
+  } catch (err) {
+    await Promise.all([startup.close(), db.close()]);
+    throw err;
+  }
+  const { bus } = deps;
   const worker = await startWorker(deps);
   const health = createHttpApp({
     logger,
@@ -23,12 +34,12 @@ void runService("scoring-worker", logger, async () => {
       { name: "nats", check: () => bus.ping() },
     ],
   });
-  const server = await listen(finishHttpApp(health, logger), env.PORT, env.HOST);
+  startup.serve(finishHttpApp(health, logger));
   logger.info({ consumer: env.CONSUMER_NAME, stream: bus.names.eventsStream }, "scoring-worker consuming");
   return {
     async stop() {
       await worker.stop();
-      await closeServer(server);
+      await startup.close();
       await bus.close();
       await db.close();
     },

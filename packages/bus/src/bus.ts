@@ -34,6 +34,15 @@ export interface BusOptions {
    * for the connection and every other operation fails with bus-unavailable.
    */
   connectInBackground?: boolean;
+  /**
+   * How the first connection is made: `wait` (the default) retries until NATS answers; `once` makes one
+   * attempt (at most `connectTimeoutMs`) and rejects with `bus-unavailable` when it fails or the server
+   * has no JetStream, so a start-up loop can log and retry it; `background` is `connectInBackground`.
+   * Once connected, every mode reconnects by itself.
+   */
+  firstConnect?: "wait" | "once" | "background";
+  /** How long one connection attempt may take with `firstConnect: "once"` (ms, default 5000). */
+  connectTimeoutMs?: number;
 }
 
 /** The raw event stream as the server reports it. */
@@ -98,6 +107,8 @@ export interface Bus {
   subscribeScoresChanged(handler: ScoresChangedHandler, options?: ScoresSubscribeOptions): ScoresSubscription;
   /** True when the server answers a JetStream account-info request. */
   ping(): Promise<boolean>;
+  /** Resolves when the server answers a JetStream account-info request now; rejects with `bus-unavailable` (its cause saying why) otherwise. */
+  checkConnection(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -108,17 +119,26 @@ const notConnected = () =>
   new RetryableError("bus-unavailable", "event bus unavailable: NATS is not connected yet", { details: { reason: "NATS not connected" } });
 const isStreamMissing = (err: unknown) => String((err as Error)?.message).includes("stream not found");
 
+const unreachable = (cause: unknown) =>
+  new RetryableError("bus-unavailable", "event bus unavailable: NATS could not be reached", {
+    cause,
+    details: { reason: String((cause as Error)?.message ?? cause) },
+  });
+
 /**
  * Connects to NATS; retries for ever in the background once connected, so a restart of NATS heals.
- * With `connectInBackground` it resolves at once and keeps trying until NATS answers.
+ * See `firstConnect` for how the first connection is made.
  */
 export async function createBus(options: BusOptions): Promise<Bus> {
+  const mode = options.firstConnect ?? (options.connectInBackground ? "background" : "wait");
   const connectOptions: ConnectionOptions = {
     servers: options.url,
     name: options.name ?? "pointwise",
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
-    waitOnFirstConnect: true,
+    // Without it, connect() rejects on the first refused attempt instead of retrying inside.
+    waitOnFirstConnect: mode !== "once",
+    ...(mode === "once" ? { timeout: options.connectTimeoutMs ?? 5000 } : {}),
   };
   const publishTimeout = options.publishTimeoutMs ?? 3000;
   const names = busNames(options.namespace);
@@ -157,8 +177,17 @@ export async function createBus(options: BusOptions): Promise<Bus> {
     json: <T>() => m.json<T>(),
   });
 
-  if (options.connectInBackground) connected.catch(() => undefined);
-  else {
+  if (mode === "background") connected.catch(() => undefined);
+  else if (mode === "once") {
+    try {
+      await connected;
+      await jsm();
+    } catch (err) {
+      closed = true;
+      if (nc && !nc.isClosed()) await nc.close().catch(() => undefined);
+      throw unreachable(err);
+    }
+  } else {
     await connected;
     // Fails at start when the server has no JetStream, rather than on the first publish.
     await jsm();
@@ -252,6 +281,13 @@ export async function createBus(options: BusOptions): Promise<Bus> {
         return true;
       } catch {
         return false;
+      }
+    },
+    async checkConnection() {
+      try {
+        await (await jsm()).getAccountInfo();
+      } catch (err) {
+        throw err instanceof RetryableError ? err : unreachable(err);
       }
     },
     async close() {

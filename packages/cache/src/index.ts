@@ -8,6 +8,13 @@ import { createClient, type RedisClientType } from "redis";
 export interface CacheOptions {
   url: string;
   prefix: string;
+  /**
+   * How the first connection is made: `wait` (the default) retries until Redis answers; `once` makes
+   * one attempt (at most 3 s) and rejects with `cache-unavailable` when it fails, so a start-up loop
+   * can log and retry it; `background` resolves at once and keeps trying, every operation failing with
+   * `cache-unavailable` until Redis answers. Once connected, every mode reconnects by itself.
+   */
+  firstConnect?: "wait" | "once" | "background";
 }
 
 /** A built value and when it was built. */
@@ -64,28 +71,48 @@ export interface Cache {
   /** False once the connection is closed (true while it is reconnecting). */
   isOpen(): boolean;
   ping(): Promise<boolean>;
+  /** Resolves when Redis answers a PING now; rejects with `cache-unavailable` (its cause saying why) otherwise. */
+  checkConnection(): Promise<void>;
   close(): Promise<void>;
 }
 
 const LOCK_TTL_MS = 10_000;
 const WAIT_STEP_MS = 15;
 
-/** Connects to Redis. Reconnects in the background; commands fail fast while it is away. */
+const unavailable = (cause?: unknown) => new RetryableError("cache-unavailable", "cache unavailable", { cause });
+
+/** Connects to Redis (see `firstConnect`). Reconnects in the background; commands fail fast while it is away. */
 export async function createCache(options: CacheOptions): Promise<Cache> {
+  const mode = options.firstConnect ?? "wait";
+  let everReady = false;
   const client: RedisClientType = createClient({
     url: options.url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: 3000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
+    socket: {
+      connectTimeout: 3000,
+      // `false` ends the first connect with its error (connect() rejects) instead of retrying inside it.
+      reconnectStrategy: (retries) => (mode === "once" && !everReady ? false : Math.min(100 * 2 ** retries, 2000)),
+    },
   });
   client.on("error", () => undefined);
-  await client.connect();
+  client.on("ready", () => {
+    everReady = true;
+  });
+  if (mode === "background") client.connect().catch(() => undefined);
+  else {
+    try {
+      await client.connect();
+    } catch (err) {
+      throw unavailable(err);
+    }
+  }
   const key = (...parts: string[]) => [options.prefix, ...parts].join(":");
 
   async function run<T>(op: () => Promise<T>): Promise<T> {
     try {
       return await op();
     } catch (err) {
-      throw new RetryableError("cache-unavailable", "cache unavailable", { cause: err });
+      throw unavailable(err);
     }
   }
 
@@ -192,6 +219,10 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
       } catch {
         return false;
       }
+    },
+    async checkConnection() {
+      const answer = await run(() => client.ping());
+      if (answer !== "PONG") throw unavailable(new Error(`PING answered ${answer}`));
     },
     async close() {
       if (!client.isOpen) return;

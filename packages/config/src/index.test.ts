@@ -14,6 +14,12 @@ describe("parseEnv", () => {
     expect(env.NAMESPACE).toBe("pointwise");
   });
 
+  it("gives start-up a minute by default and refuses a deadline under a second", () => {
+    expect(parseEnv(schema, good).STARTUP_TIMEOUT_MS).toBe(60_000);
+    expect(parseEnv(schema, { ...good, STARTUP_TIMEOUT_MS: "2500" }).STARTUP_TIMEOUT_MS).toBe(2500);
+    expect(() => parseEnv(schema, { ...good, STARTUP_TIMEOUT_MS: "999" })).toThrow(/STARTUP_TIMEOUT_MS: /);
+  });
+
   it("names a missing variable", () => {
     expect(() => parseEnv(schema, { ...good, REDIS_URL: undefined })).toThrow(new ConfigError("Invalid environment: REDIS_URL is required"));
   });

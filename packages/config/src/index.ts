@@ -52,4 +52,6 @@ export const serviceEnv = {
   NATS_URL: envVars.url(["nats", "tls"]),
   NAMESPACE: envVars.namespace(),
   LOG_LEVEL: envVars.logLevel(),
+  /** How long start-up keeps retrying an unreachable required dependency before the process exits 1 (ms). */
+  STARTUP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
 };

@@ -20,6 +20,11 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: { isolation?: IsolationLevel }): Promise<T>;
   /** True when a trivial query answers. */
   ping(): Promise<boolean>;
+  /**
+   * One bounded attempt (the pool's 5 s connect timeout) to run a trivial query; rejects with the typed
+   * error saying why (DbConnectionError when unreachable), so a start-up loop can log it and retry.
+   */
+  checkConnection(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,6 +65,9 @@ export function createDatabase(options: PoolOptions): Database {
       } catch {
         return false;
       }
+    },
+    async checkConnection() {
+      await mapDbErrors(pool.query("SELECT 1"));
     },
     async close() {
       await prisma.$disconnect();

@@ -9,6 +9,8 @@ import type { z } from "zod";
 export interface ReadinessCheck {
   name: string;
   check(): Promise<boolean>;
+  /** The app serves without it: while it fails `/readyz` still answers 200, with status `degraded`. */
+  optional?: boolean;
 }
 
 /** Options of an HTTP app shell. */
@@ -64,8 +66,9 @@ function requestLog(logger: Logger): RequestHandler {
 }
 
 /**
- * An express app with request logs, `/healthz` (the process is alive) and `/readyz` (every dependency
- * answers; 503 with the failing names otherwise). Routes are added by the caller; call `finish(app)` last.
+ * An express app with request logs, `/healthz` (the process is alive) and `/readyz` (200 `ready` when
+ * every dependency answers, 200 `degraded` when only optional ones fail, 503 `unavailable` when a
+ * required one fails; `checks` names each). Routes are added by the caller; call `finish(app)` last.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
@@ -77,8 +80,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
   app.get("/readyz", async (_req, res) => {
     const results = await Promise.all(options.readiness.map(async (c) => [c.name, await c.check().catch(() => false)] as const));
+    const optional = new Set(options.readiness.filter((c) => c.optional).map((c) => c.name));
     const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
-    res.status(failing.length ? 503 : 200).json({ status: failing.length ? "unavailable" : "ready", checks: Object.fromEntries(results) });
+    const unavailable = failing.some((name) => !optional.has(name));
+    const status = unavailable ? "unavailable" : failing.length ? "degraded" : "ready";
+    res.status(unavailable ? 503 : 200).json({ status, checks: Object.fromEntries(results) });
   });
   return app;
 }

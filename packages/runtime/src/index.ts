@@ -1,3 +1,5 @@
 // Entry point of @pointwise/runtime: the HTTP app shell and the process lifecycle services run under.
 export { closeServer, createHttpApp, finishHttpApp, type HttpAppOptions, httpStatusOf, listen, parseWith, type ReadinessCheck, sendError } from "./http";
 export { type Running, runService, SHUTDOWN_TIMEOUT_MS } from "./lifecycle";
+export { maskUrl } from "./mask";
+export { type Dependency, openStartup, type Startup, type StartupOptions, StartupTimeoutError } from "./startup";

@@ -12,21 +12,20 @@ export const SHUTDOWN_TIMEOUT_MS = 15_000;
 /**
  * Runs a service until SIGTERM or SIGINT, then stops it (no new work, in-flight work finished or
  * released, connections closed) and exits 0; exits 1 when start or stop fails or stop takes too long.
+ * A signal while it is still starting exits 0 at once.
  */
 export async function runService(name: string, logger: Logger, start: () => Promise<Running>): Promise<void> {
-  let running: Running;
-  try {
-    running = await start();
-  } catch (err) {
-    logger.fatal({ err }, `${name} failed to start`);
-    // Leave time for the log line to be written.
-    setTimeout(() => process.exit(1), 50);
-    return;
-  }
+  let running: Running | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    if (running === undefined) {
+      // Still waiting for dependencies: nothing has been taken on yet, so there is nothing to finish.
+      logger.info({ signal }, `${name} stopping before it was ready`);
+      setTimeout(() => process.exit(0), 50);
+      return;
+    }
     logger.info({ signal }, `${name} stopping`);
     const timer = setTimeout(() => {
       logger.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, `${name} did not stop in time`);
@@ -42,6 +41,14 @@ export async function runService(name: string, logger: Logger, start: () => Prom
       process.exit(1);
     }
   };
+  // Listened for from the first moment: a service waiting for a dependency stops at once when asked.
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
   process.once("SIGINT", () => void shutdown("SIGINT"));
+  try {
+    running = await start();
+  } catch (err) {
+    logger.fatal({ err }, `${name} failed to start`);
+    // Leave time for the log line to be written.
+    setTimeout(() => process.exit(1), 50);
+  }
 }
