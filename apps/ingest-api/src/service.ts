@@ -17,7 +17,21 @@ import { startIdempotencyPurge } from "./purge";
  * it is optional: connected in the background.
  */
 export async function startIngestApi(env: Env, logger: Logger): Promise<Running> {
-  const startup = await openStartup({ name: "ingest-api", logger, port: env.PORT, host: env.HOST, timeoutMs: env.STARTUP_TIMEOUT_MS });
+  const startup = await openStartup({
+    name: "ingest-api",
+    logger,
+    port: env.PORT,
+    host: env.HOST,
+    timeoutMs: env.STARTUP_TIMEOUT_MS,
+    // The spec fixes every /api/rest/ answer at HTTP 200 with the data/errors envelope, even this one.
+    answerWhileStarting(req, res, message) {
+      if (!(req.url ?? "").startsWith("/api/rest/")) return false;
+      const body = JSON.stringify({ data: null, errors: [{ message, extensions: { code: "starting" } }] });
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "retry-after": "1" });
+      res.end(body);
+      return true;
+    },
+  });
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "ingest-api" });
   const cache = await createCache({ url: env.REDIS_URL, prefix: env.NAMESPACE, firstConnect: "background" });
   startup.optional({ redis: { url: env.REDIS_URL, connect: () => cache.checkConnection() } });

@@ -5,7 +5,7 @@
  */
 import { generateApiKey } from "@pointwise/auth";
 import { INGEST_ERROR_CODE_LIST, requestFingerprint } from "@pointwise/ingest-core";
-import { type NatsServer, startNatsServer } from "@pointwise/testkit";
+import { freePort, type NatsServer, spawnApp, startNatsServer, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
 import { type Answer, type Harness, startHarness, validBody } from "./harness";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
@@ -355,6 +355,28 @@ describe("dependencies down", () => {
     expect(answer.body.data).toBeNull();
     expect(answer.body.errors[0].extensions.code).toBe("service-unavailable");
     seen.add("service-unavailable");
+  });
+});
+
+describe("start-up", () => {
+  it("answers starting, still HTTP 200 in the envelope, while the process is reaching NATS", async () => {
+    const app = await spawnApp(
+      "ingest-api",
+      { ...testServiceEnv(uniqueName("t_start")), NATS_URL: `nats://127.0.0.1:${await freePort()}`, STARTUP_TIMEOUT_MS: "60000" },
+      { waitReady: false },
+    );
+    try {
+      await waitUntil(() => app.output().includes("waiting for nats"), 15_000, "ingest-api to wait for NATS");
+      const res = await fetch(`${app.url}${ONE}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("retry-after")).toBe("1");
+      const body = (await res.json()) as { data: unknown; errors: { message: string; extensions: { code: string } }[] };
+      expect(body.data).toBeNull();
+      expect(body.errors).toEqual([{ message: expect.stringContaining("waiting for nats"), extensions: { code: "starting" } }]);
+      seen.add("starting");
+    } finally {
+      await app.stop();
+    }
   });
 });
 

@@ -32,6 +32,7 @@ export const INGEST_ERROR_CODES = {
   "csv-import-not-found": "no CSV import with that id in the key's campaign",
   "bus-unavailable": "the event bus did not confirm storage in time; nothing was accepted, retry later",
   "service-unavailable": "a database the request needs is unreachable; retry later",
+  starting: "the service is still reaching PostgreSQL and NATS at start-up; retry after the Retry-After header's seconds",
   internal: "an unexpected failure; nothing was accepted",
 } as const;
 

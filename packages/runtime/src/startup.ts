@@ -27,6 +27,11 @@ export interface StartupOptions {
   maxDelayMs?: number;
   /** The longest wait between attempts at an optional dependency, retried for as long as the service runs (ms). */
   maxOptionalDelayMs?: number;
+  /**
+   * Answers a request the app's own way while it is starting (an API whose contract fixes its status
+   * and body, such as ingest's 200 envelope); returns false to leave it to the default 503 `starting`.
+   */
+  answerWhileStarting?(req: IncomingMessage, res: ServerResponse, message: string): boolean;
 }
 
 /** A service being started: its port already answers `/healthz` 200, `/readyz` 503 and everything else 503 `starting`. */
@@ -103,7 +108,9 @@ export async function openStartup(options: StartupOptions): Promise<Startup> {
     if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
     if (path === "/readyz") return sendJson(res, 503, { status: "starting", waiting: [...waiting], checks });
     const what = waiting.size > 0 ? `waiting for ${[...waiting].join(", ")}` : "almost ready";
-    sendJson(res, 503, { error: { code: "starting", message: `${name} is starting (${what}); try again shortly` } }, { "retry-after": "1" });
+    const message = `${name} is starting (${what}); try again shortly`;
+    if (options.answerWhileStarting?.(req, res, message) === true) return;
+    sendJson(res, 503, { error: { code: "starting", message } }, { "retry-after": "1" });
   };
   let handler: RequestListener = starting;
   const server: Server = createServer((req, res) => handler(req, res));
