@@ -25,3 +25,19 @@ export function jsonBody(options: { limit: string | number }): RequestHandler {
     },
   });
 }
+
+/**
+ * The path of the first string in `value` (object keys included) that PostgreSQL's `text` and
+ * `jsonb` cannot hold, one with the character U+0000; null when there is none.
+ */
+export function unstorableTextPath(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, child] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (key.includes("\u0000")) return at;
+    const found = unstorableTextPath(child, at);
+    if (found) return found;
+  }
+  return null;
+}
