@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ValidationError } from "@pointwise/errors";
-import { createHttpApp, finishHttpApp } from "@pointwise/runtime";
+import { createHttpApp, finishHttpApp, jsonBody } from "@pointwise/runtime";
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Deps } from "./deps";
 import { apiKeyRoutes } from "./routes/api-keys";
@@ -36,7 +36,7 @@ export function createAdminApp(deps: Deps): Express {
     res.set(DASHBOARD_HEADERS);
     next();
   });
-  app.use("/api", express.json({ limit: "1mb" }));
+  app.use("/api", jsonBody({ limit: "1mb" }));
   app.get("/api/openapi.yaml", (_req, res) => {
     res.type("application/yaml").sendFile(path.resolve(deps.env.OPENAPI_FILE));
   });

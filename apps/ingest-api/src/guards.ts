@@ -1,4 +1,5 @@
 // Request guards shared by ingest routes: Bearer key checks, content types, event headers and JSON parsing.
+import { isUtf8 } from "node:buffer";
 import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, type Problem } from "@pointwise/ingest-core";
 import type { EventSource } from "@pointwise/schemas";
 import type { Request, RequestHandler, Response } from "express";
@@ -87,9 +88,11 @@ export function readEventHeaders(ctx: IngestContext, req: Request, res: Response
   return [];
 }
 
-/** Parses a JSON body read as bytes; an empty body and invalid JSON are problems, not exceptions. */
+/** Parses a JSON body read as bytes; an empty body, bytes that are not UTF-8 and invalid JSON are problems, not exceptions. */
 export function parseJson(body: unknown): { ok: true; value: unknown } | { ok: false; problem: Problem } {
   if (!Buffer.isBuffer(body) || body.length === 0) return { ok: false, problem: { message: "body is empty: send a JSON object", code: "invalid-body" } };
+  // Decoding would turn a stray byte into U+FFFD silently, and an account_id would be stored as another string than the one sent.
+  if (!isUtf8(body)) return { ok: false, problem: { message: "body must be UTF-8 text: it holds bytes that are not valid UTF-8", code: "invalid-utf8" } };
   try {
     return { ok: true, value: JSON.parse(body.toString("utf8")) };
   } catch {

@@ -50,6 +50,12 @@ async function expectRefused(send: () => Promise<Answer>, code: string, message?
   return answer;
 }
 
+/** A JSON body whose account_id holds a 0xFF byte, which no UTF-8 text contains. */
+function notUtf8(h: Harness, wrap: (event: string) => string = (e) => e): Buffer {
+  const [before, after] = wrap(JSON.stringify(validBody(h, { account_id: "1234567890#" }))).split("#");
+  return Buffer.concat([Buffer.from(before as string), Buffer.from([0xff]), Buffer.from(after as string)]);
+}
+
 const json =
   (path: string, body: unknown, headers: Record<string, string> = {}) =>
   () =>
@@ -73,6 +79,22 @@ describe("single event: every cause answers its code and publishes nothing", () 
     ["an unsupported Content-Encoding", () => h.post(ONE, validBody(h), { "content-encoding": "compress" }), "unsupported-media-type"],
     ["a body over the limit", () => h.post(ONE, { ...validBody(h), account_id: "x".repeat(2000) }), "payload-too-large", "body is larger than 1024 bytes"],
     ["a body that is not JSON", json(ONE, "{"), "malformed-json", "body is not valid JSON"],
+    [
+      "bytes that are not UTF-8 in account_id",
+      () => h.post(ONE, notUtf8(h)),
+      "invalid-utf8",
+      "body must be UTF-8 text: it holds bytes that are not valid UTF-8",
+    ],
+    [
+      "a cut UTF-8 character (0xC3 then a quote)",
+      () => h.post(ONE, Buffer.concat([Buffer.from('{"account_id":"a'), Buffer.from([0xc3]), Buffer.from('"}')])),
+      "invalid-utf8",
+    ],
+    [
+      "an encoded surrogate half (0xED 0xA0 0x80)",
+      () => h.post(ONE, Buffer.concat([Buffer.from('{"account_id":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')])),
+      "invalid-utf8",
+    ],
     ["an empty body", json(ONE, ""), "invalid-body"],
     ["a JSON array", json(ONE, () => [validBody(h)]), "invalid-body", "body must be a JSON object"],
     ["a JSON string", json(ONE, '"event"'), "invalid-body"],
@@ -202,6 +224,15 @@ describe("batch: whole-request causes and per-item results", () => {
     ["a revoked key", () => h.post(MANY, { events: [validBody(h)] }, { authorization: `Bearer ${h.revokedKey}` }), "invalid-api-key"],
     ["text/csv to the JSON endpoint", () => h.post(MANY, { events: [] }, { "content-type": "text/csv" }), "unsupported-media-type"],
     ["malformed JSON", json(MANY, '{"events": ['), "malformed-json"],
+    [
+      "bytes that are not UTF-8 in one item",
+      () =>
+        h.post(
+          MANY,
+          notUtf8(h, (e) => `{"events":[${JSON.stringify(validBody(h))},${e}]}`),
+        ),
+      "invalid-utf8",
+    ],
     ["an array instead of an object", json(MANY, () => [validBody(h)]), "invalid-body"],
     ["events that is not an array", json(MANY, () => ({ events: validBody(h) })), "invalid-body", "events must be an array"],
     ["no events field", json(MANY, {}), "missing-field", "events is required"],
@@ -253,6 +284,30 @@ describe("CSV: whole-request causes publish nothing", () => {
     ["a header missing a column", csv(() => `account_id,identity_type,amount\n1,2,3\n`), "csv-invalid-header", /missing column reg_event_id/],
     ["a header naming a column twice", csv(() => `account_id,amount,amount,reg_event_id\n1,2,3,4\n`), "csv-invalid-header", /repeated column "amount"/],
     ["an unclosed quote", csv(() => `${CSV_HEADER}\n"123,DISCORD_PROVIDER_ID,1,x\n`), "csv-malformed", /line/],
+    [
+      "bytes that are not UTF-8 in a row",
+      () =>
+        h.request(
+          "POST",
+          CSV,
+          Buffer.concat([Buffer.from(`${CSV_HEADER}\n${row()}\n12`), Buffer.from([0xff]), Buffer.from(`3,DISCORD_PROVIDER_ID,1,${h.main.regEventId}\n`)]),
+          {
+            authorization: `Bearer ${h.main.key}`,
+            "content-type": "text/csv",
+          },
+        ),
+      "invalid-utf8",
+      /^CSV file must be UTF-8 text: the bytes after byte \d+ are not valid UTF-8$/,
+    ],
+    [
+      "a file that ends inside a UTF-8 character",
+      () =>
+        h.request("POST", CSV, Buffer.concat([Buffer.from(`${CSV_HEADER}\n${row()}\n`), Buffer.from([0xe2, 0x82])]), {
+          authorization: `Bearer ${h.main.key}`,
+          "content-type": "text/csv",
+        }),
+      "invalid-utf8",
+    ],
     [
       "progress of an unknown import",
       () => h.request("GET", "/api/rest/csv-imports/00000000-0000-4000-8000-000000000000", undefined, { authorization: `Bearer ${h.main.key}` }),

@@ -1,7 +1,7 @@
 // Express app of the read API: public leaderboard and around-me, credentialed user scores, cached bodies.
 import { createHash } from "node:crypto";
 import { AuthError } from "@pointwise/errors";
-import { createHttpApp, finishHttpApp } from "@pointwise/runtime";
+import { type CorsPolicy, corsMiddleware, createHttpApp, finishHttpApp, varyOrigin } from "@pointwise/runtime";
 import { stringifyJson } from "@pointwise/schemas";
 import type { Express, Request, Response } from "express";
 import fresh from "fresh";
@@ -37,6 +37,13 @@ function encode(body: string): { bytes: Buffer; etag: string } {
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
+
+/** What a browser on an allowed origin may send: GETs with the credential headers and a conditional ETag. */
+const CORS: Omit<CorsPolicy, "origins"> = {
+  methods: ["GET", "HEAD", "OPTIONS"],
+  headers: ["Authorization", "X-API-Key", "If-None-Match"],
+  maxAgeSeconds: 600,
+};
 // What every user-score answer carries (its errors too): the body depends on the credential headers.
 const USER_VARY = "Authorization, X-API-Key";
 
@@ -50,7 +57,8 @@ const USER_VARY = "Authorization, X-API-Key";
 function sendJson(req: Request, res: Response, body: string, cacheControl: string, vary?: string): void {
   const { bytes, etag } = encode(body);
   const headers = ["Cache-Control", cacheControl, "ETag", etag];
-  if (vary !== undefined) headers.push("Vary", vary);
+  // With CORS on, its middleware has already said `Vary: Origin`; a header given here replaces a set one, so both go in.
+  if (vary !== undefined) headers.push("Vary", res.hasHeader("Vary") ? varyOrigin(vary) : vary);
   if (req.headers["if-none-match"] !== undefined && fresh(req.headers, { etag })) {
     res.writeHead(304, headers);
     res.end();
@@ -89,6 +97,8 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
       { name: "redis", check: () => deps.cache.ping(), optional: true },
     ],
   });
+  // Without allowed origins there is nothing to say to browsers, and cached reads keep their one-writeHead path.
+  if (env.CORS_ALLOWED_ORIGINS === "*" || env.CORS_ALLOWED_ORIGINS.length > 0) app.use(corsMiddleware({ ...CORS, origins: env.CORS_ALLOWED_ORIGINS }));
 
   app.get("/leaderboard", async (req, res) => {
     const campaignId = parseCampaignId(req.query.campaign_id);
@@ -114,7 +124,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
       sendJson(req, res, body, privateCache, USER_VARY);
     } catch (err) {
       if (res.headersSent) throw err;
-      res.setHeader("Vary", USER_VARY);
+      res.setHeader("Vary", res.hasHeader("Vary") ? varyOrigin(USER_VARY) : USER_VARY);
       // RFC 6750: a 401 names the scheme; a rejected token also says invalid_token so a portal knows to get a new one.
       if (err instanceof AuthError && err.code !== "forbidden") {
         const tokenProblem = err.code === "invalid-token" || err.code === "token-expired";

@@ -8,6 +8,7 @@ export const INGEST_ERROR_CODES = {
   "campaign-archived": "the key belongs to an archived campaign, which accepts no events",
   "unsupported-media-type": "Content-Type is not application/json (text/csv for CSV), or Content-Encoding is not supported",
   "payload-too-large": "the body is larger than the endpoint's limit",
+  "invalid-utf8": "the body (a JSON body or a CSV file) holds bytes that are not valid UTF-8",
   "malformed-json": "the body is not valid JSON",
   "invalid-body": "the body is empty, not a JSON object, or a batch whose `events` is not an array",
   "invalid-idempotency-key": "the Idempotency-Key header is empty, longer than 255 characters or not printable ASCII",

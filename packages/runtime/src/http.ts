@@ -4,6 +4,7 @@ import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, Ret
 import type { Logger } from "@pointwise/logger";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
+import { unstorableTextPath } from "./body";
 
 /** A dependency `/readyz` checks: PostgreSQL, Redis, NATS, ... */
 export interface ReadinessCheck {
@@ -30,8 +31,14 @@ export function httpStatusOf(err: BaseError): number {
   return 500;
 }
 
-/** Parses `value` with a zod schema; on failure throws a ValidationError naming the first bad field. */
+/** Parses `value` with a zod schema; on failure (or a string with U+0000) throws a ValidationError naming the first bad field. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  // No text column can hold U+0000: refused here, named, rather than failing the query that stores it.
+  const nul = unstorableTextPath(value);
+  if (nul) {
+    const field = nul.join(".");
+    throw new ValidationError(`${field ? `${field}: ` : ""}must not contain the character U+0000`, field ? { field } : {});
+  }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

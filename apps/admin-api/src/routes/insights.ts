@@ -1,6 +1,7 @@
 // Admin routes for what operators watch: live leaderboard preview, top users' points chart, user ledgers.
 import { NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
+import { isBigintId, PG_BIGINT_MAX } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { userLabels } from "../campaign-log";
@@ -26,10 +27,8 @@ const chartQuery = z.strictObject({
 });
 const ledgerQuery = z.strictObject({
   limit: intParam(1, 500).optional(),
-  before: z
-    .string()
-    .regex(/^[1-9][0-9]{0,18}$/, "must be an entry id from a previous page")
-    .optional(),
+  // Entry ids are PostgreSQL bigints: a larger number is no entry id, and would fail the query rather than match nothing.
+  before: z.string().refine(isBigintId, `must be an entry id from a previous page: a whole number from 1 to ${PG_BIGINT_MAX}`).optional(),
   rule_version: z.union([z.literal("all"), intParam(1, 1_000_000_000)]).optional(),
 });
 

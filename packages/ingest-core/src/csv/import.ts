@@ -10,6 +10,7 @@ import { newEventId } from "../event-id";
 import { type IngestPipeline, toMessage } from "../pipeline";
 import { type CsvCounts, type CsvImportMode, type CsvImportOrigin, type CsvRowError, createCsvJob, updateCsvJob } from "./jobs";
 import { LineSpool, makeSpoolDir } from "./spool";
+import { utf8Check } from "./utf8";
 
 /** Default largest CSV upload (bytes). */
 export const DEFAULT_CSV_MAX_BYTES = 512 * 1024 * 1024;
@@ -113,7 +114,7 @@ function asImportError(err: unknown): BaseError {
  * held in memory: pass 1 validates every row (header row first: the body field names) and spools valid
  * events and bad rows to temporary files; pass 2, unless all-or-nothing found a bad row, publishes the
  * valid events in pipelined chunks. Progress is kept on a `csv_import` row and logged.
- * Throws a BaseError (payload-too-large, too-many-rows, csv-invalid-header, csv-malformed, bus-unavailable)
+ * Throws a BaseError (payload-too-large, too-many-rows, invalid-utf8, csv-invalid-header, csv-malformed, bus-unavailable)
  * when the import as a whole fails; the job row then says `failed`.
  */
 export async function importCsv(pipeline: IngestPipeline, options: CsvImportOptions): Promise<CsvImportResult> {
@@ -179,10 +180,13 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
     const parser = parse({ bom: true, info: true, trim: true, skip_empty_lines: true, relax_column_count: true, max_record_size: CSV_MAX_ROW_CHARS });
     // The input is piped, not handed to stream.pipeline: an HTTP request must stay open for the answer
     // even when the import stops reading it early.
+    // csv-parse would decode bytes that are not UTF-8 as U+FFFD without a word; they fail the file instead.
+    const utf8 = utf8Check();
     const onInputError = (err: Error) => limit.destroy(err);
     options.input.on("error", onInputError);
-    options.input.pipe(limit).pipe(parser);
-    limit.on("error", (err) => parser.destroy(err));
+    options.input.pipe(limit).pipe(utf8).pipe(parser);
+    limit.on("error", (err) => utf8.destroy(err));
+    utf8.on("error", (err) => parser.destroy(err));
     let header: string[] | undefined;
     let pending: PendingRow[] = [];
     try {

@@ -1,0 +1,43 @@
+// A pass-through stream that fails on bytes that are not UTF-8, so a CSV file is never decoded with silent U+FFFD.
+import { isUtf8 } from "node:buffer";
+import { Transform } from "node:stream";
+import { ValidationError } from "@pointwise/errors";
+
+function notUtf8(offset: number): ValidationError {
+  return new ValidationError(`CSV file must be UTF-8 text: the bytes after byte ${offset} are not valid UTF-8`, { code: "invalid-utf8" });
+}
+
+/** How many bytes at the end of `bytes` start a character that continues in the next chunk (0 to 3). */
+function unfinishedTail(bytes: Buffer): number {
+  // Walk back over at most three continuation bytes (10xxxxxx) to the lead byte of the last character.
+  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+    const b = bytes[bytes.length - back] as number;
+    if ((b & 0xc0) === 0x80) continue;
+    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return length > back ? back : 0;
+  }
+  return 0;
+}
+
+/**
+ * Passes chunks through unchanged and errors with `invalid-utf8` at the first chunk holding bytes
+ * that are not UTF-8. A character split across chunks is held back until its last byte arrives.
+ */
+export function utf8Check(): Transform {
+  let carry: Buffer = Buffer.alloc(0);
+  let offset = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+      const tail = unfinishedTail(bytes);
+      const whole = tail > 0 ? bytes.subarray(0, bytes.length - tail) : bytes;
+      if (!isUtf8(whole)) return callback(notUtf8(offset));
+      offset += whole.length;
+      carry = tail > 0 ? Buffer.from(bytes.subarray(bytes.length - tail)) : Buffer.alloc(0);
+      callback(null, chunk);
+    },
+    flush(callback) {
+      callback(carry.length > 0 ? notUtf8(offset) : null);
+    },
+  });
+}

@@ -1,0 +1,43 @@
+// JSON request bodies for the REST apps: parsed by express.json once their bytes are known to be UTF-8.
+import { isUtf8 } from "node:buffer";
+import { ValidationError } from "@pointwise/errors";
+import express, { type RequestHandler } from "express";
+
+/** The stable code of a body whose bytes are not valid UTF-8. */
+export const INVALID_UTF8 = "invalid-utf8";
+
+/** The error of a body that is not valid UTF-8; `what` names it ("body", "CSV file"). */
+export function invalidUtf8(what = "body"): ValidationError {
+  return new ValidationError(`${what} must be UTF-8 text: it holds bytes that are not valid UTF-8`, { code: INVALID_UTF8 });
+}
+
+/**
+ * express.json with a byte check first: decoding replaces invalid UTF-8 with U+FFFD without a word,
+ * so an `account_id` with a stray 0xFF byte would be stored as another string than the one sent.
+ * The check runs on the inflated bytes, only when the declared charset is UTF-8 (the default), and
+ * a failure reaches the error handler as a ValidationError with code `invalid-utf8`.
+ */
+export function jsonBody(options: { limit: string | number }): RequestHandler {
+  return express.json({
+    limit: options.limit,
+    verify(_req, _res, bytes, encoding) {
+      if (encoding.toLowerCase() === "utf-8" && !isUtf8(bytes)) throw invalidUtf8();
+    },
+  });
+}
+
+/**
+ * The path of the first string in `value` (object keys included) that PostgreSQL's `text` and
+ * `jsonb` cannot hold, one with the character U+0000; null when there is none.
+ */
+export function unstorableTextPath(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, child] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (key.includes("\u0000")) return at;
+    const found = unstorableTextPath(child, at);
+    if (found) return found;
+  }
+  return null;
+}
