@@ -1,7 +1,7 @@
 // The first operator from ADMIN_EMAIL and ADMIN_PASSWORD: created once, reset when the password changes.
 import { verifyPassword } from "@pointwise/auth";
-import { createTestDatabase } from "@pointwise/testkit";
-import { ensureFirstOperator } from "./operators";
+import { createTestDatabase, waitUntil } from "@pointwise/testkit";
+import { createOperator, ensureFirstOperator } from "./operators";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -31,5 +31,40 @@ describe("the first operator from settings", () => {
     await expect(verifyPassword("first password 123", operator.passwordHash)).resolves.toBe(false);
     expect(operator.sessionVersion).toBe(before.sessionVersion + 1);
     expect(await db.prisma.project.count()).toBe(1);
+  });
+});
+
+describe("adding an operator", () => {
+  it("answers the account a concurrent invitation of the same e-mail committed while this one waited on it", async () => {
+    const { id: projectId } = await db.prisma.project.create({ data: { name: "Race" } });
+    const email = "race@pointwise.test";
+    let inserted!: () => void;
+    let release!: () => void;
+    const rowInserted = new Promise<void>((r) => (inserted = r));
+    const held = new Promise<void>((r) => (release = r));
+    // The other invitation: its row is inserted but not committed until the second one is waiting on it.
+    const first = db.transaction(async (tx) => {
+      await tx.query("INSERT INTO operator (project_id, email, password_hash) VALUES ($1, $2, 'x')", [projectId, email]);
+      inserted();
+      await held;
+    });
+    await rowInserted;
+    const second = createOperator(db, projectId, email, "a-long-enough-password");
+    await waitUntil(
+      async () =>
+        (
+          await db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO operator%'",
+          )
+        ).rows[0]?.n === 1,
+      10_000,
+      "the second invitation to wait on the first",
+    );
+    release();
+    await first;
+    const added = await second;
+    const stored = await db.prisma.operator.findMany({ where: { projectId } });
+    expect(stored).toHaveLength(1);
+    expect(added).toMatchObject({ id: stored[0]?.id, email });
   });
 });

@@ -92,6 +92,8 @@ UNION ALL
 SELECT id, email, created_at FROM operator WHERE project_id = $1 AND email = $2
 LIMIT 1`;
 
+const FIND_OPERATOR = "SELECT id, email, created_at FROM operator WHERE project_id = $1 AND email = $2";
+
 /**
  * Adds an operator to a project. Accounts are per project, so an e-mail another project uses is
  * simply a new account here, and the answer is the same whoever else has that e-mail. An e-mail
@@ -100,8 +102,12 @@ LIMIT 1`;
  */
 export async function createOperator(db: Database, projectId: string, email: string, password: string): Promise<OperatorRow> {
   const passwordHash = await hashPassword(password);
-  const { rows } = await db.query<{ id: string; email: string; created_at: Date }>(ADD_OPERATOR, [projectId, email.toLowerCase(), passwordHash]);
-  const row = rows[0] as { id: string; email: string; created_at: Date };
+  const args = [projectId, email.toLowerCase()];
+  let [row] = (await db.query<{ id: string; email: string; created_at: Date }>(ADD_OPERATOR, [...args, passwordHash])).rows;
+  // Another invitation of the same e-mail inserted first: ON CONFLICT waited for it to commit, but
+  // this statement's snapshot is older than that commit; a second statement sees the row.
+  row ??= (await db.query<{ id: string; email: string; created_at: Date }>(FIND_OPERATOR, args)).rows[0];
+  if (row === undefined) throw new Error("operator neither inserted nor found");
   return { id: row.id, email: row.email, createdAt: row.created_at };
 }
 

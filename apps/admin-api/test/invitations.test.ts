@@ -47,6 +47,15 @@ describe("adding an operator whose e-mail another project uses", () => {
     expect((await b.call("GET", "/api/operators")).body.operators.map((o: Json) => o.email)).toEqual([b.email, a.email, "brand.new@pointwise.test"]);
   });
 
+  it("answers every one of many concurrent invitations of one e-mail 201 with the same single account", async () => {
+    const email = "at.once@pointwise.test";
+    const replies = await Promise.all(Array.from({ length: 8 }, () => b.call("POST", "/api/operators", { email, password: "b-chose-this-password" })));
+    expect(replies.map((r) => r.status)).toEqual(Array(8).fill(201));
+    const accounts = await accountsOf(email);
+    expect(accounts).toHaveLength(1);
+    expect(new Set(replies.map((r) => r.body.id))).toEqual(new Set([accounts[0].id]));
+  });
+
   it("gives B an account of its own that B's password opens, as for any new e-mail", async () => {
     const email = (await h.newProject("Project C")).email;
     const added = await b.call("POST", "/api/operators", { email, password: "b-password-for-c" });
