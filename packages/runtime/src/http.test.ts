@@ -116,4 +116,21 @@ describe("typed errors", () => {
     expect(await res.json()).toEqual({ error: { code: "internal", message: "internal error" } });
     expect(JSON.stringify(lines)).toContain("secret_table");
   });
+
+  it("answers /readyz when a check hangs, counting that dependency as down", async () => {
+    const { logger } = captured("silent");
+    const app = createHttpApp({
+      logger,
+      readiness: [
+        { name: "postgres", check: async () => true },
+        { name: "nats", check: () => new Promise<boolean>(() => undefined) },
+      ],
+    });
+    server = await listen(finishHttpApp(app, logger), 0, "127.0.0.1");
+    const address = server.address();
+    // Without the deadline this request would wait for ever (and the test time out).
+    const res = await fetch(`http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "unavailable", checks: { postgres: true, nats: false } });
+  });
 });

@@ -14,6 +14,21 @@ export interface ReadinessCheck {
   optional?: boolean;
 }
 
+/**
+ * How long `/readyz` waits for one check. A client reconnecting to a dependency that is gone can
+ * hold a request for many seconds; an orchestrator's probe must still get an answer, and a
+ * dependency that does not answer in time is not ready.
+ */
+export const READINESS_CHECK_TIMEOUT_MS = 1000;
+
+function withinDeadline(check: Promise<boolean>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), READINESS_CHECK_TIMEOUT_MS);
+  });
+  return Promise.race([check.catch(() => false), late]).finally(() => clearTimeout(timer));
+}
+
 /** Options of an HTTP app shell. */
 export interface HttpAppOptions {
   logger: Logger;
@@ -86,7 +101,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json({ status: "ok" });
   });
   app.get("/readyz", async (_req, res) => {
-    const results = await Promise.all(options.readiness.map(async (c) => [c.name, await c.check().catch(() => false)] as const));
+    const results = await Promise.all(options.readiness.map(async (c) => [c.name, await withinDeadline(c.check())] as const));
     const optional = new Set(options.readiness.filter((c) => c.optional).map((c) => c.name));
     const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
     const unavailable = failing.some((name) => !optional.has(name));
