@@ -16,7 +16,7 @@ void runService("read-api", logger, async () => {
   logger.level = env.LOG_LEVEL;
   const badWords = loadBadWords(env.BAD_WORDS_FILE);
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "read-api" });
-  const cache = await createCache({ url: env.REDIS_URL, prefix: env.NAMESPACE });
+  const cache = await createCache({ url: env.REDIS_URL, prefix: env.NAMESPACE, connectInBackground: true });
   const deps = { env, logger, db, cache, badWords };
   const responses = createReadResponses(deps);
   // NATS only speeds up invalidation, so read-api starts and serves without it (see invalidation.ts).

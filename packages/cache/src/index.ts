@@ -8,6 +8,12 @@ import { createClient, type RedisClientType } from "redis";
 export interface CacheOptions {
   url: string;
   prefix: string;
+  /**
+   * Resolve at once and connect in the background (retrying until Redis answers), for a service that
+   * starts and serves while Redis is away. Until connected, `ping` answers false and every other
+   * operation fails with cache-unavailable, as during an outage later on.
+   */
+  connectInBackground?: boolean;
 }
 
 /** A built value and when it was built. */
@@ -70,7 +76,10 @@ export interface Cache {
 const LOCK_TTL_MS = 10_000;
 const WAIT_STEP_MS = 15;
 
-/** Connects to Redis. Reconnects in the background; commands fail fast while it is away. */
+/**
+ * Connects to Redis (waiting until it answers, unless `connectInBackground`). Reconnects in the
+ * background; commands fail fast while it is away.
+ */
 export async function createCache(options: CacheOptions): Promise<Cache> {
   const client: RedisClientType = createClient({
     url: options.url,
@@ -78,7 +87,10 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
     socket: { connectTimeout: 3000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
   });
   client.on("error", () => undefined);
-  await client.connect();
+  // node-redis retries a failed first connect with reconnectStrategy too: `connect` settles once Redis answers.
+  const connecting = client.connect();
+  if (options.connectInBackground) connecting.catch(() => undefined);
+  else await connecting;
   const key = (...parts: string[]) => [options.prefix, ...parts].join(":");
 
   async function run<T>(op: () => Promise<T>): Promise<T> {
