@@ -103,13 +103,13 @@ export function rawRequest(url: string, method: string, path: string, body?: str
   });
 }
 
-/** Starts the harness; `env` overrides ingest-api settings. */
-export async function startHarness(env: Record<string, string> = {}, options: { natsUrl?: string } = {}): Promise<Harness> {
+/** Starts the harness; `env` overrides ingest-api settings, `natsUrl` and `redisUrl` the services (a private NATS, a proxy). */
+export async function startHarness(env: Record<string, string> = {}, options: { natsUrl?: string; redisUrl?: string } = {}): Promise<Harness> {
   const db = await createTestDatabase();
   const namespace = uniqueName("t");
   const bus = await createTestBus(namespace, options.natsUrl ?? testUrls.nats);
   const appDb = createDatabase({ url: testUrls.database, schema: db.schema, max: 5 });
-  const cache = await createTestCache();
+  const cache = await createTestCache(undefined, options.redisUrl);
   await seedProject(db, { id: PROJECT, name: "p" });
   const main = await seedCampaign(db, "main-0001");
   const other = await seedCampaign(db, "othr-0002");

@@ -10,7 +10,7 @@ import type { Deps } from "./deps";
 import { createPortalVerifier } from "./jwt";
 import { buildAround, buildLeaderboard } from "./leaderboard";
 import { parseCampaignId, parseLimit, parseNeighbours, parseUserId } from "./params";
-import { createResponseCache, type ResponseCache } from "./response-cache";
+import { type CachedBody, createResponseCache, type ResponseCache } from "./response-cache";
 import { buildUserScores } from "./user-scores";
 
 // Cached bodies come back as the same string instances for a whole window, so their bytes and ETag
@@ -54,11 +54,12 @@ const USER_VARY = "Authorization, X-API-Key";
  * whose If-None-Match names this ETag gets 304 with no body or content headers, as res.send would
  * answer; HEAD gets the headers only (Node drops the body of a HEAD answer).
  */
-function sendJson(req: Request, res: Response, body: string, cacheControl: string, vary?: string): void {
+function sendJson(req: Request, res: Response, { body, bypass }: CachedBody, cacheControl: string, vary?: string): void {
   const { bytes, etag } = encode(body);
   const headers = ["Cache-Control", cacheControl, "ETag", etag];
   // With CORS on, its middleware has already said `Vary: Origin`; a header given here replaces a set one, so both go in.
   if (vary !== undefined) headers.push("Vary", res.hasHeader("Vary") ? varyOrigin(vary) : vary);
+  if (bypass) headers.push("X-Cache", "bypass");
   if (req.headers["if-none-match"] !== undefined && fresh(req.headers, { etag })) {
     res.writeHead(304, headers);
     res.end();

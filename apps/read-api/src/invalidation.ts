@@ -28,7 +28,7 @@ export interface Invalidations {
 
 /**
  * Subscribes to every campaign's "scores changed" messages (core NATS, best effort). The bus may still
- * be connecting (read-api creates it with connectInBackground), so read-api serves from the cache and
+ * be connecting (read-api creates it with firstConnect "background"), so read-api serves from the cache and
  * PostgreSQL even while NATS is away; the cache window stays the bound on staleness.
  */
 export function subscribeInvalidations(options: { bus: Bus; responses: ResponseCache; logger: Logger }): Invalidations {

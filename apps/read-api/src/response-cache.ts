@@ -1,6 +1,6 @@
 // Redis-backed cache of built response bodies: one build per window, last good copy during outages.
 import type { Cache } from "@pointwise/cache";
-import { isRetryable, NotFoundError } from "@pointwise/errors";
+import { BaseError, isRetryable, NotFoundError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import { sharedInFlight } from "./in-flight";
 
@@ -14,6 +14,12 @@ export interface ResponseCacheOptions {
   staleTtlMs: number;
 }
 
+/** A response body and whether it was built without the cache (Redis unreachable: `X-Cache: bypass`). */
+export interface CachedBody {
+  body: string;
+  bypass: boolean;
+}
+
 /** Serves built response bodies from Redis: one build per key and window, and the last good copy in an outage. */
 export interface ResponseCache {
   /**
@@ -21,8 +27,10 @@ export interface ResponseCache {
    * from `build` is cached like a body, so unknown ids do not reach PostgreSQL on every request.
    * When `build` fails with a retryable error (PostgreSQL down) the last good copy is served instead.
    * Concurrent calls for one key in a process share one lookup and so the first caller's `build`.
+   * While Redis cannot be reached, `build` answers every call that no local copy covers (PostgreSQL
+   * instead of the cache), and the answer says so (`bypass`).
    */
-  get(parts: readonly string[], build: () => Promise<string>): Promise<string>;
+  get(parts: readonly string[], build: () => Promise<string>): Promise<CachedBody>;
   /**
    * Drops every fresh entry whose parts start with `prefix` (in Redis and in this process's local
    * copies); the last good copies stay for outages.
@@ -37,6 +45,14 @@ const LOCAL_CHARS = 64 * 1024 * 1024;
 // While serving a stale copy, how soon to try PostgreSQL again.
 const STALE_RETRY_MS = 5000;
 
+// A stored value (a body or a marked not-found) and whether it was built without the cache.
+interface Lookup {
+  value: string;
+  bypass: boolean;
+}
+
+const isCacheUnavailable = (err: unknown) => err instanceof BaseError && err.code === "cache-unavailable";
+
 /** Creates the response cache over a shared Redis cache. */
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const { cache, logger, ttlMs, staleTtlMs } = options;
@@ -47,7 +63,16 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   // Bumped by every drop: a read that started before a drop must not store what it read locally.
   let epoch = 0;
   // Lookups in flight, by key; a drop forgets the ones it covers so later requests look up afresh.
-  const pending = new Map<string, Promise<string>>();
+  const pending = new Map<string, Promise<Lookup>>();
+  // Whether the last lookup found Redis unreachable: logged once when it starts and once when it ends.
+  let bypassing = false;
+
+  function noteRedis(reachable: boolean, err?: unknown): void {
+    if (reachable === !bypassing) return;
+    bypassing = !reachable;
+    if (bypassing) logger.warn({ err }, "Redis unreachable: answering from PostgreSQL without the cache (X-Cache: bypass)");
+    else logger.info("Redis reachable again: answering from the cache");
+  }
 
   function remember(key: string, value: string, ttlLeftMs: number): void {
     if (localChars + value.length > LOCAL_CHARS) {
@@ -73,41 +98,60 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   }
 
   // The raw stored value under `key` (a body or a marked not-found), read or built; see `get`.
-  async function lookUp(key: string, parts: readonly string[], build: () => Promise<string>): Promise<string> {
+  async function lookUp(key: string, parts: readonly string[], build: () => Promise<string>): Promise<Lookup> {
     const known = await shared(key);
-    if (known !== null) return known;
+    if (known !== null) return { value: known, bypass: false };
     const staleKey = cache.key("read-stale", ...parts);
     let servedStale = false;
-    const value = await cache.getOrBuild(key, ttlMs, async () => {
+    // What `build` produced, so a Redis failure after it (storing the body) does not build twice.
+    let built: string | undefined;
+    const buildOnce = async (): Promise<string> => {
       try {
-        const body = await build();
-        await cache.set(staleKey, body, staleTtlMs).catch(() => undefined);
-        return body;
+        built = await build();
+        return built;
       } catch (err) {
         if (err instanceof NotFoundError) return NOT_FOUND_MARK + JSON.stringify({ code: err.code, message: err.message });
-        if (!isRetryable(err)) throw err;
-        const stale = await cache.get(staleKey).catch(() => null);
-        if (stale === null) throw err;
-        servedStale = true;
-        logger.warn({ key: parts.join(":"), err }, "serving the last good response while a dependency is down");
-        return stale;
+        throw err;
       }
-    });
+    };
+    let value: string;
+    try {
+      value = await cache.getOrBuild(key, ttlMs, async () => {
+        try {
+          const body = await buildOnce();
+          if (!body.startsWith(NOT_FOUND_MARK)) await cache.set(staleKey, body, staleTtlMs).catch(() => undefined);
+          return body;
+        } catch (err) {
+          if (!isRetryable(err)) throw err;
+          const stale = await cache.get(staleKey).catch(() => null);
+          if (stale === null) throw err;
+          servedStale = true;
+          logger.warn({ key: parts.join(":"), err }, "serving the last good response while a dependency is down");
+          return stale;
+        }
+      });
+    } catch (err) {
+      if (!isCacheUnavailable(err)) throw err;
+      // Redis is a cache: without it the answer comes from PostgreSQL, built per process and request.
+      noteRedis(false, err);
+      return { value: built ?? (await buildOnce()), bypass: true };
+    }
+    noteRedis(true);
     // The stale copy was stored under the fresh key with the full window; shorten it so the next
     // build is tried soon after PostgreSQL is back.
     if (servedStale) await cache.expire(key, Math.min(STALE_RETRY_MS, ttlMs)).catch(() => undefined);
     // Read back what Redis now holds, with its time left, so the local copy starts here instead of on
     // the next request (one round trip per miss; `shared` keeps the rules on TTL and drops).
     else await shared(key);
-    return value;
+    return { value, bypass: false };
   }
 
-  function answer(value: string): string {
+  function answer({ value, bypass }: Lookup): CachedBody {
     if (value.startsWith(NOT_FOUND_MARK)) {
       const { code, message } = JSON.parse(value.slice(NOT_FOUND_MARK.length)) as { code: string; message: string };
       throw new NotFoundError(message, { code });
     }
-    return value;
+    return { body: value, bypass };
   }
 
   return {
@@ -132,7 +176,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     async get(parts, build) {
       const key = cache.key("read", ...parts);
       const hit = local.get(key);
-      if (hit && hit.expires > Date.now()) return answer(hit.value);
+      if (hit && hit.expires > Date.now()) return answer({ value: hit.value, bypass: false });
       // Concurrent requests for one key in this process share one lookup: without it every request
       // that arrives while a key is missing (a new window, a dropped user) makes its own Redis round
       // trips and, on a miss, polls the build lock every 15 ms; under load that was most of the work.

@@ -1,4 +1,5 @@
-// read-api while PostgreSQL or Redis is unreachable: last good responses, 503 for the rest, and recovery.
+// read-api while PostgreSQL or Redis is unreachable: last good responses or answers from PostgreSQL
+// without the cache (X-Cache: bypass), 503 for what neither can give, and recovery.
 import { createCache } from "@pointwise/cache";
 import { createDatabase, type Database } from "@pointwise/db";
 import { createTcpProxy, seedCampaign, seedScore, seedUser, type TcpProxy, testUrls, waitUntil } from "@pointwise/testkit";
@@ -70,7 +71,7 @@ describe("while PostgreSQL is briefly unreachable", () => {
 });
 
 describe("while Redis is unreachable", () => {
-  it("serves what the process holds, answers 503 cache-unavailable for the rest, and recovers", async () => {
+  it("serves what the process holds, answers the rest from PostgreSQL marked X-Cache: bypass, and caches again once Redis is back", async () => {
     const held = await seedCampaign(api.db, { currencies: { xp: "XP" } });
     const other = await seedCampaign(api.db, { currencies: { xp: "XP" } });
     const redisProxy = await createTcpProxy(testUrls.redis);
@@ -87,8 +88,27 @@ describe("while Redis is unreachable", () => {
       await redisProxy.stop();
       const again = await get(`${appUrl}/leaderboard?campaign_id=${held}`);
       expect({ status: again.status, text: again.text }).toEqual({ status: 200, text: board.text });
+      expect(again.headers.get("x-cache")).toBeNull();
+      // Not in the process: built from PostgreSQL for this request, and said so.
+      const user = await seedUser(api.db, other, { displayName: "Bypassed" });
+      await seedScore(api.db, other, user, "xp", { score: "12" });
+      const before = Date.now();
       const missing = await get(`${appUrl}/leaderboard?campaign_id=${other}`);
-      expect({ status: missing.status, code: missing.body.error.code }).toEqual({ status: 503, code: "cache-unavailable" });
+      expect({ status: missing.status, cache: missing.headers.get("x-cache") }).toEqual({ status: 200, cache: "bypass" });
+      expect(missing.body.entries.map((e: { user_id: string; scores: { xp: { total: number } } }) => [e.user_id, e.scores.xp.total])).toEqual([[user, 12]]);
+      // cached_at of a bypass answer is when it was built: now.
+      expect(Date.parse(missing.body.cached_at)).toBeGreaterThanOrEqual(before - 5);
+      // Every request goes to PostgreSQL meanwhile, so a new score shows at once.
+      await seedScore(api.db, other, user, "xp", { score: "13" });
+      const next = await get(`${appUrl}/leaderboard?campaign_id=${other}`);
+      expect({ status: next.status, cache: next.headers.get("x-cache"), total: next.body.entries[0].scores.xp.total }).toEqual({
+        status: 200,
+        cache: "bypass",
+        total: 13,
+      });
+      // An unknown campaign is still a 404, not an outage.
+      const unknown = await get(`${appUrl}/leaderboard?campaign_id=zz99-9999`);
+      expect({ status: unknown.status, code: unknown.body.error.code, cache: unknown.headers.get("x-cache") }).toMatchObject({ status: 404 });
       const ready = await get(`${appUrl}/readyz`);
       // Redis is optional for read-api: its loss degrades readiness but does not take the app out of rotation.
       expect({ status: ready.status, state: ready.body.status, redis: ready.body.checks.redis }).toEqual({ status: 200, state: "degraded", redis: false });
@@ -97,7 +117,19 @@ describe("while Redis is unreachable", () => {
       expect(stopping.isOpen()).toBe(false);
 
       await redisProxy.start();
-      await waitUntil(async () => (await get(`${appUrl}/leaderboard?campaign_id=${other}`)).status === 200, 15_000, "Redis to be back");
+      await waitUntil(
+        async () => {
+          const res = await get(`${appUrl}/leaderboard?campaign_id=${other}`);
+          return res.status === 200 && res.headers.get("x-cache") === null;
+        },
+        15_000,
+        "answers from the cache once Redis is back",
+      );
+      // Cached again: the same bytes (and cached_at) until the window ends, though the score changed.
+      const cached = await get(`${appUrl}/leaderboard?campaign_id=${other}`);
+      await seedScore(api.db, other, user, "xp", { score: "14" });
+      const later = await get(`${appUrl}/leaderboard?campaign_id=${other}`);
+      expect({ text: later.text, cache: later.headers.get("x-cache") }).toEqual({ text: cached.text, cache: null });
     } finally {
       // The client quits cleanly only while it can reach Redis.
       await redisProxy.start();

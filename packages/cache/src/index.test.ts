@@ -1,4 +1,5 @@
 // The Redis cache on a real server: getOrBuild builds once across connections, prefixed keys, scripts, closing.
+import net from "node:net";
 import { type Cache, createCache } from "./index";
 
 const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -91,5 +92,43 @@ describe("the named operations", () => {
     await expect(gone.get(gone.key("x"))).rejects.toMatchObject({ code: "cache-unavailable", retryable: true });
     await expect(gone.defineScript("return 1").run([], [])).rejects.toMatchObject({ code: "cache-unavailable" });
     expect(await gone.ping()).toBe(false);
+  });
+
+  it("with firstConnect background, starts at once while Redis is away and works once it is reachable", async () => {
+    // A port nothing listens on yet; later a forwarder to the real Redis takes it, as Redis coming up.
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const started = Date.now();
+    const late = await createCache({ url: `redis://127.0.0.1:${port}`, prefix, firstConnect: "background" });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await late.ping()).toBe(false);
+    await expect(late.get(late.key("late"))).rejects.toMatchObject({ code: "cache-unavailable", retryable: true });
+
+    const target = new URL(url);
+    const sockets = new Set<net.Socket>();
+    const forwarder = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port || 6379), target.hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on("error", () => s.destroy());
+        s.on("close", () => sockets.delete(s));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => forwarder.listen(port, "127.0.0.1", resolve));
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!(await late.ping()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await late.set(late.key("late"), "here");
+      expect(await late.get(late.key("late"))).toBe("here");
+      await late.close();
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => forwarder.close(r));
+    }
   });
 });

@@ -3,7 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import type { Pool } from "pg";
 import { copyIn } from "./copy-text";
-import { mapDbErrors } from "./errors";
+import { mapDbErrors, toRetryableDbError } from "./errors";
 import { createPool, type PoolOptions } from "./pool";
 import type { Queryable, QueryResult, Row } from "./statement-queue";
 import { type IsolationLevel, runTransaction, type Transaction } from "./transaction";
@@ -42,9 +42,20 @@ export function poolOf(db: Database): Pool {
 export function createDatabase(options: PoolOptions): Database {
   const schema = options.schema ?? "public";
   const pool = createPool(options);
-  // The pool has no 'error' listener by default: an idle client dropped by the server would crash the process.
-  pool.on("error", () => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
+  // Every Prisma operation's connection loss (or busy server, or lost conflict) surfaces as the typed
+  // error a SQL statement's would, so a request answers 503 database-unavailable rather than 500.
+  // The extension only wraps calls: the client keeps PrismaClient's API, hence the cast.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) }).$extends({
+    query: {
+      async $allOperations({ args, query }) {
+        try {
+          return await query(args);
+        } catch (err) {
+          throw toRetryableDbError(err);
+        }
+      },
+    },
+  }) as unknown as PrismaClient;
   const db: Database = {
     prisma,
     schema,

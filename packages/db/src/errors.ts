@@ -92,6 +92,41 @@ interface DriverError {
   errors?: unknown;
 }
 
+// Prisma's pg adapter reports the driver's failure as a DriverAdapterError whose `cause` says what
+// happened ({ kind: "postgres", originalCode: SQLSTATE } or a connection kind); the client turns some
+// of those into request errors with a P-code, keeping the adapter's error in meta.driverAdapterError.
+const PRISMA_CONNECTION_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout"]);
+// P1001 cannot reach the server, P1002 / P1008 timed out, P1017 the server closed the connection.
+const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1008", "P1017"]);
+
+interface PrismaFailure {
+  name?: unknown;
+  code?: unknown;
+  cause?: { kind?: unknown; originalCode?: unknown; originalMessage?: unknown };
+  meta?: { driverAdapterError?: unknown };
+}
+
+/**
+ * The driver-level view of an error Prisma threw: the SQLSTATE PostgreSQL sent, or whether the
+ * connection was lost; undefined for an error that did not come from Prisma's adapter.
+ */
+function prismaFailure(err: unknown): { sqlState?: string; connection: boolean; message: string } | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const { name, code, cause, meta } = err as PrismaFailure;
+  if (name === "DriverAdapterError" && typeof cause === "object" && cause !== null) {
+    const sqlState = typeof cause.originalCode === "string" && SQLSTATE.test(cause.originalCode) ? cause.originalCode : undefined;
+    const connection = PRISMA_CONNECTION_KINDS.has(String(cause.kind)) || (sqlState !== undefined && CONNECTION_SQLSTATE.test(sqlState));
+    const message = typeof cause.originalMessage === "string" ? cause.originalMessage : String((err as Error).message);
+    return { ...(sqlState ? { sqlState } : {}), connection, message };
+  }
+  if (name === "PrismaClientKnownRequestError" || name === "PrismaClientInitializationError") {
+    const inner = meta?.driverAdapterError === undefined ? undefined : prismaFailure(meta.driverAdapterError);
+    const connection = (typeof code === "string" && PRISMA_CONNECTION_CODES.has(code)) || inner?.connection === true;
+    return { ...inner, connection, message: inner?.message ?? String((err as Error).message) };
+  }
+  return undefined;
+}
+
 // Duck-typed on purpose: a socket error may come from another realm (jest's sandbox), where instanceof fails.
 function isConnectionFailure(err: unknown): boolean {
   if (typeof err !== "object" || err === null) return false;
@@ -107,14 +142,19 @@ function isConnectionFailure(err: unknown): boolean {
  */
 export function toDbError(err: unknown): BaseError {
   if (err instanceof BaseError) return err;
+  const prisma = prismaFailure(err);
+  if (prisma) return classify(err, prisma.message, prisma.sqlState, prisma.connection, undefined);
   const { code, message, constraint } = (typeof err === "object" && err !== null ? err : {}) as DriverError;
   const text = typeof message === "string" && message ? message : String(err);
   const sqlState = typeof code === "string" && SQLSTATE.test(code) ? code : undefined;
+  return classify(err, text, sqlState, isConnectionFailure(err), typeof constraint === "string" ? constraint : undefined);
+}
+
+function classify(err: unknown, text: string, sqlState: string | undefined, connection: boolean, constraint: string | undefined): BaseError {
   const options = { cause: err, sqlState };
-  if (isConnectionFailure(err)) return new DbConnectionError(text, options);
+  if (connection) return new DbConnectionError(text, options);
   if (sqlState === SERIALIZATION_FAILURE || sqlState === DEADLOCK) return new SerializationError(text, options);
-  if (sqlState === UNIQUE_VIOLATION)
-    return new UniqueConstraintError(text, { ...options, constraint: typeof constraint === "string" ? constraint : undefined });
+  if (sqlState === UNIQUE_VIOLATION) return new UniqueConstraintError(text, { ...options, constraint });
   if (sqlState?.startsWith("22")) return new InvalidValueError(text, options);
   if (sqlState && BUSY_SQLSTATE.test(sqlState)) return new DbBusyError(text, options);
   return new DatabaseError(text, options);
@@ -130,6 +170,17 @@ export function isDbError(err: unknown): err is DbError {
     err instanceof UniqueConstraintError ||
     err instanceof InvalidValueError
   );
+}
+
+/**
+ * Rethrows a failure of a Prisma call as a typed error when a retry can help (the connection was
+ * lost, PostgreSQL was busy, a transaction lost a conflict), so callers answer 503 or retry as
+ * for any statement; every other Prisma error passes as Prisma threw it.
+ */
+export function toRetryableDbError(err: unknown): unknown {
+  if (prismaFailure(err) === undefined) return err;
+  const typed = toDbError(err);
+  return typed instanceof DbConnectionError || typed instanceof DbBusyError || typed instanceof SerializationError ? typed : err;
 }
 
 /** Awaits a driver call and rethrows its failure as a typed error. */

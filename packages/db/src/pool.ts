@@ -6,6 +6,11 @@ export interface PoolOptions {
   url: string;
   schema?: string;
   max?: number;
+  /**
+   * Who the connections say they are (PostgreSQL's application_name, "pointwise" by default); in any
+   * schema but public the schema is appended (`scoring-worker@prod`), so one deployment's sessions
+   * can be told from another's in pg_stat_activity.
+   */
   applicationName?: string;
   /** A role every connection acts as (SET ROLE when it opens), for a login user that connects on behalf of a narrower role. */
   role?: string;
@@ -19,9 +24,27 @@ export function quoteSchema(schema: string): string {
   return `"${schema}"`;
 }
 
+// PostgreSQL keeps the first 63 bytes of an application_name (NAMEDATALEN - 1).
+const APPLICATION_NAME_BYTES = 63;
+
+/** The application_name of a pool's connections: the app's name, and `@<schema>` outside the public schema. */
+export function applicationNameOf(options: Pick<PoolOptions, "applicationName" | "schema">): string {
+  const name = options.applicationName ?? "pointwise";
+  const schema = options.schema ?? "public";
+  const full = schema === "public" ? name : `${name}@${schema}`;
+  return Buffer.from(full).subarray(0, APPLICATION_NAME_BYTES).toString();
+}
+
+// A dropped connection fails the statement in flight on it (the caller gets a DbConnectionError);
+// the 'error' event the client emits as well must not end the process.
+const ignoreClientError = () => undefined;
+
 /**
  * A pg pool whose every connection uses `schema` first on its search_path.
  * NUMERIC and BIGINT come back as strings (pg's default), so amounts and points never pass through a float.
+ * Every client has an 'error' listener for its whole life: pg only listens while a client is idle in
+ * the pool, so a connection dropped while checked out (a transaction, a COPY, Prisma's own
+ * transactions) would otherwise crash the process with "Unhandled 'error' event".
  */
 export function createPool(options: PoolOptions): Pool {
   const schema = options.schema ?? "public";
@@ -30,9 +53,13 @@ export function createPool(options: PoolOptions): Pool {
   const config: PoolConfig = {
     connectionString: options.url,
     max: options.max ?? 10,
-    application_name: options.applicationName ?? "pointwise",
+    application_name: applicationNameOf(options),
     options: `-c search_path=${schema},public${options.role === undefined ? "" : ` -c role=${options.role}`}`,
     connectionTimeoutMillis: 5000,
   };
-  return new Pool(config);
+  const pool = new Pool(config);
+  pool.on("connect", (client) => client.on("error", ignoreClientError));
+  // An idle client's error is also reported on the pool, which removes the client; nothing else to do.
+  pool.on("error", ignoreClientError);
+  return pool;
 }

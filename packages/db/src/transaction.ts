@@ -23,8 +23,6 @@ export interface Transaction extends Queryable {
   queue<T>(fn: (queue: StatementQueue) => Promise<T>): Promise<T>;
 }
 
-const ignore = () => undefined;
-
 function transactionOn(client: PoolClient): Transaction {
   return {
     query: <R extends Row = Row>(text: string, values?: unknown[]): Promise<QueryResult<R>> => mapDbErrors(client.query<R>(text, values)),
@@ -40,10 +38,9 @@ function transactionOn(client: PoolClient): Transaction {
  * throws. A connection whose ROLLBACK fails is discarded rather than handed to the next caller.
  */
 export async function runTransaction<T>(pool: Pool, fn: (tx: Transaction) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
+  // The pool gives every client an 'error' listener (pool.ts): a connection the server drops between
+  // two statements fails the next statement rather than crashing the process.
   const client = await mapDbErrors(pool.connect());
-  // A checked-out client has no 'error' listener: a connection the server drops between two
-  // statements would otherwise crash the process instead of failing the next statement.
-  client.on("error", ignore);
   let broken = false;
   try {
     await mapDbErrors(client.query(isolation ? `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}` : "BEGIN"));
@@ -56,7 +53,6 @@ export async function runTransaction<T>(pool: Pool, fn: (tx: Transaction) => Pro
     });
     throw err;
   } finally {
-    client.off("error", ignore);
     client.release(broken);
   }
 }

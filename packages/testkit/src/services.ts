@@ -55,9 +55,9 @@ export async function createTestBus(namespace: string = uniqueName("t"), url: st
   });
 }
 
-/** A cache under its own key prefix; `drop` deletes every key under it. */
-export async function createTestCache(prefix: string = uniqueName("t")): Promise<Cache & { drop(): Promise<void> }> {
-  const cache = await createCache({ url: testUrls.redis, prefix });
+/** A cache under its own key prefix (on `url`, the test run's Redis by default); `drop` deletes every key under it. */
+export async function createTestCache(prefix: string = uniqueName("t"), url: string = testUrls.redis): Promise<Cache & { drop(): Promise<void> }> {
+  const cache = await createCache({ url, prefix });
   return Object.assign(cache, {
     async drop() {
       await cache.delTree(cache.key());
