@@ -1642,7 +1642,7 @@ export interface paths {
             parameters: {
                 query?: {
                     limit?: number;
-                    /** @description `next_before` of the previous page. */
+                    /** @description `next_before` of the previous page: an entry id, a whole number from 1 to 9223372036854775807 (PostgreSQL's bigint); anything else is 400 `validation-failed`. */
                     before?: string;
                     /** @description A version number, or `all`. Default: the active version (all entries when none is active). */
                     rule_version?: number | "all";
@@ -2195,7 +2195,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, payload-too-large, rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows. */
+        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, invalid-utf8, payload-too-large, rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2241,7 +2241,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency is unavailable for now (bus-unavailable); retrying later can succeed. */
+        /** @description A dependency is unavailable for now (bus-unavailable), or the process is still reaching PostgreSQL at start-up (starting, with Retry-After 1); retrying later can succeed. */
         Unavailable: {
             headers: {
                 [name: string]: unknown;
