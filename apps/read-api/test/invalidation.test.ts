@@ -27,7 +27,7 @@ beforeAll(async () => {
   api = await startReadApi({ CACHE_TTL_MS: "600000" });
   responses = createReadResponses(api.deps);
   bus = await createTestBus(namespace);
-  readBus = await createBus({ url: testUrls.nats, namespace, name: "read-api", connectInBackground: true });
+  readBus = await createBus({ url: testUrls.nats, namespace, name: "read-api", firstConnect: "background" });
   invalidations = subscribeInvalidations({ bus: readBus, responses, logger: api.deps.logger });
   server = await listen(createReadApp(api.deps, responses), 0, "127.0.0.1");
   const address = server.address();
@@ -83,7 +83,7 @@ describe("score-change messages from the scoring worker", () => {
     const nats = await startNatsServer();
     await nats.stop();
     const lateNamespace = uniqueName("inv");
-    const late = await createBus({ url: nats.url, namespace: lateNamespace, name: "read-api", connectInBackground: true });
+    const late = await createBus({ url: nats.url, namespace: lateNamespace, name: "read-api", firstConnect: "background" });
     const lateInvalidations = subscribeInvalidations({ bus: late, responses, logger: api.deps.logger });
     let worker: (Bus & { drop(): Promise<void> }) | undefined;
     try {

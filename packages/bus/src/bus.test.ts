@@ -161,7 +161,7 @@ describe("a bus that connects in the background", () => {
   it("starts while NATS is down, says so, and subscribes and publishes once NATS is up", async () => {
     const nats = await startNatsServer();
     await nats.stop();
-    const bus = await createBus({ url: nats.url, namespace: uniqueName("t"), name: "late", connectInBackground: true });
+    const bus = await createBus({ url: nats.url, namespace: uniqueName("t"), name: "late", firstConnect: "background" });
     const seen: ScoresChanged[] = [];
     const sub = bus.subscribeScoresChanged((c) => void seen.push(c));
     try {
@@ -193,7 +193,7 @@ describe("a bus that connects in the background", () => {
     const nats = await startNatsServer();
     await nats.stop();
     try {
-      const bus = await createBus({ url: nats.url, namespace: uniqueName("t"), connectInBackground: true });
+      const bus = await createBus({ url: nats.url, namespace: uniqueName("t"), firstConnect: "background" });
       const sub = bus.subscribeScoresChanged(() => undefined);
       await bus.close();
       expect(await bus.ping()).toBe(false);

@@ -29,15 +29,11 @@ export interface BusOptions {
   publishTimeoutMs?: number;
   name?: string;
   /**
-   * Resolve at once and connect in the background (retrying until NATS answers), for a service that
-   * must start and serve while NATS is away. Until connected, `ping` answers false, subscriptions wait
-   * for the connection and every other operation fails with bus-unavailable.
-   */
-  connectInBackground?: boolean;
-  /**
    * How the first connection is made: `wait` (the default) retries until NATS answers; `once` makes one
    * attempt (at most `connectTimeoutMs`) and rejects with `bus-unavailable` when it fails or the server
-   * has no JetStream, so a start-up loop can log and retry it; `background` is `connectInBackground`.
+   * has no JetStream, so a start-up loop can log and retry it; `background` resolves at once and keeps
+   * trying, for a service that starts and serves while NATS is away: until connected, `ping` answers
+   * false, subscriptions wait for the connection and every other operation fails with bus-unavailable.
    * Once connected, every mode reconnects by itself.
    */
   firstConnect?: "wait" | "once" | "background";
@@ -130,7 +126,7 @@ const unreachable = (cause: unknown) =>
  * See `firstConnect` for how the first connection is made.
  */
 export async function createBus(options: BusOptions): Promise<Bus> {
-  const mode = options.firstConnect ?? (options.connectInBackground ? "background" : "wait");
+  const mode = options.firstConnect ?? "wait";
   const connectOptions: ConnectionOptions = {
     servers: options.url,
     name: options.name ?? "pointwise",
