@@ -4,16 +4,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { runChaosSuite } from "./lib/chaos.mjs";
-import { ensureDatabase, ensureDependencies, ensurePrismaClient, ensureServices, root, run, step } from "./lib/prepare.mjs";
+import { ensureDatabase, ensureDependencies, ensurePrismaClient, ensureServices, root, run, step, useTestEnv } from "./lib/prepare.mjs";
 
-const env = {
-  DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pointwise_test",
-  REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
-  NATS_URL: process.env.TEST_NATS_URL ?? "nats://127.0.0.1:4222",
-  TURBO_TELEMETRY_DISABLED: "1",
-  DO_NOT_TRACK: "1",
-};
-Object.assign(process.env, env);
+const env = useTestEnv();
 const updateDocs = process.argv.includes("--update-docs");
 
 ensureDependencies();

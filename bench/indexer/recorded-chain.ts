@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { SWAP_TOPIC, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
 import type { BlockSource, ChainLog, LogSource } from "@pointwise/indexer-engine";
+import { seededUint32 } from "@pointwise/testkit";
 
 /** The pool, its tokens and the shape of the history. */
 export const POOL = "0x00000000000000000000000000000000000000a0";
@@ -20,18 +21,6 @@ const BLOCK_MS = 12_000;
 const MINT_BLOCKS = HOLDERS / 5;
 const NULL_WORD = `0x${"0".repeat(64)}`;
 
-/** A 32-bit generator seeded per block (mulberry32): the same block always gets the same logs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
-
 const word = (value: bigint) => value.toString(16).padStart(64, "0");
 const holder = (i: number) => `0x${(0xb000 + i).toString(16).padStart(40, "0")}`;
 const topicOf = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
@@ -45,7 +34,7 @@ function txHash(block: number, logIndex: number): string {
 export function logsInBlock(block: number): number {
   const k = block - FIRST_BLOCK;
   if (k < 0) return 0;
-  return k < MINT_BLOCKS ? 5 : 1 + (rng(block * 2_654_435_761)() % 9);
+  return k < MINT_BLOCKS ? 5 : 1 + (seededUint32(block * 2_654_435_761)() % 9);
 }
 
 /** Unix ms of a block: one block every 12 seconds. */
@@ -56,7 +45,7 @@ export function blockTs(block: number): number {
 /** The logs of one block, in log-index order, and the sender of each log's transaction. */
 function blockLogs(block: number): { log: ChainLog; from: string }[] {
   const count = logsInBlock(block);
-  const next = rng(block * 2_654_435_761);
+  const next = seededUint32(block * 2_654_435_761);
   next(); // the draw logsInBlock used
   const out: { log: ChainLog; from: string }[] = [];
   const k = block - FIRST_BLOCK;

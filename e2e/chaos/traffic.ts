@@ -1,18 +1,7 @@
 // The chaos suite's clients: ingest streams (plain and with Idempotency-Key), read and admin loops, and what each was answered.
 import { setTimeout as sleep } from "node:timers/promises";
+import { seededRandom } from "@pointwise/testkit";
 import { accountIdOf, centsToAmount, type EventKind, type SentEvent, USER_COUNT } from "./model";
-
-/** A small seeded generator (mulberry32), so every run makes the same choices in each loop. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Where the clients send and with what. */
 export interface TrafficTarget {

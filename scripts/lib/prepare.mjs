@@ -8,6 +8,19 @@ import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/** The services `npm test` and `npm run chaos` use (TEST_* variables override them), set into process.env. */
+export function useTestEnv() {
+  const env = {
+    DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pointwise_test",
+    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    NATS_URL: process.env.TEST_NATS_URL ?? "nats://127.0.0.1:4222",
+    TURBO_TELEMETRY_DISABLED: "1",
+    DO_NOT_TRACK: "1",
+  };
+  Object.assign(process.env, env);
+  return env;
+}
+
 /** Prints a step the way every script does. */
 export function step(message) {
   process.stderr.write(`\n==> ${message}\n`);

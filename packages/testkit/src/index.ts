@@ -3,6 +3,7 @@ export { postJson } from "./http";
 export { loadOpenApi, type OpenApi, type OpenApiName } from "./openapi";
 export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";
 export { createTcpProxy, type TcpProxy } from "./proxy";
+export { seededRandom, seededUint32 } from "./random";
 export {
   newCampaignId,
   type SeedCampaignOptions,
