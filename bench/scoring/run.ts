@@ -7,6 +7,7 @@
 //   node --import tsx bench/scoring/run.ts [--events 200000] [--quick]
 import os from "node:os";
 import { busNames, createBus } from "@pointwise/bus";
+import { applicationNameOf } from "@pointwise/db";
 import { spawnApp } from "@pointwise/testkit";
 import { connect } from "nats";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
@@ -64,15 +65,16 @@ main(async () => {
   const before = await slice(EVENTS - WARMUP, SLICE_MS);
 
   // The worker's run, from ready to the last event logged; its backends are told apart from everyone
-  // else's on this shared PostgreSQL by application name, database and start time.
+  // else's on this shared PostgreSQL by application name (the one its pool sets), database and start time.
   const spawnedAt = new Date();
+  const applicationName = applicationNameOf({ applicationName: "scoring-worker", schema: fx.schema });
   const worker = await spawnApp("scoring-worker", { ...fx.env, ...WORKER_ENV });
   const pid = worker.child.pid as number;
   const backends = new Set<number>();
   const findBackends = async () => {
     const { rows } = await fx.pool.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE application_name = 'scoring-worker' AND datname = current_database() AND backend_start >= $1",
-      [spawnedAt],
+      "SELECT pid FROM pg_stat_activity WHERE application_name = $2 AND datname = current_database() AND backend_start >= $1",
+      [spawnedAt, applicationName],
     );
     for (const r of rows) backends.add(r.pid);
   };
@@ -82,6 +84,8 @@ main(async () => {
   await logged(fx, EVENTS, findBackends);
   const seconds = (performance.now() - t0) / 1000;
   const used = cpu.stop();
+  // No backend found means the CPU figure would read 0 µs: a measurement that failed, not a result.
+  if (backends.size === 0) throw new Error(`found no PostgreSQL backend with application_name ${applicationName}`);
   const rssMb = peakRssMb(pid);
   await worker.stop();
   const { rows } = await fx.pool.query<{ ledger: string; users: string; scores: string }>(

@@ -15,6 +15,6 @@ export {
   UniqueConstraintError,
 } from "./errors";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
-export { type PoolOptions, quoteSchema } from "./pool";
+export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";
 export type { Queryable, QueryResult, Row, StatementQueue } from "./statement-queue";
 export type { IsolationLevel, Transaction } from "./transaction";
