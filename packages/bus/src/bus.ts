@@ -1,5 +1,4 @@
 // The connected bus: every operation the services perform on NATS, by name; the connection stays inside.
-import { setTimeout as sleep } from "node:timers/promises";
 import { NotFoundError, RetryableError } from "@pointwise/errors";
 import { type RawEventMessage, rawEventMessageSchema, type ScoresChanged } from "@pointwise/schemas";
 import { type ConnectionOptions, connect, type JetStreamManager, type NatsConnection, nanos, StorageType } from "nats";
@@ -281,11 +280,6 @@ export async function createBus(options: BusOptions): Promise<Bus> {
       }
     },
     async checkConnection() {
-      // A background first connection still under way gets a few seconds to land, so a start-up that
-      // checks at once does not call a healthy NATS unreachable.
-      if (nc === undefined && mode === "background") {
-        await Promise.race([connected.catch(() => undefined), sleep(options.connectTimeoutMs ?? 5000, undefined, { ref: false })]);
-      }
       try {
         await (await jsm()).getAccountInfo();
       } catch (err) {

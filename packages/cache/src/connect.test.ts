@@ -53,14 +53,3 @@ describe("firstConnect", () => {
     expect(cache.isOpen()).toBe(false);
   });
 });
-
-describe("firstConnect: background", () => {
-  it("checked at once against a reachable Redis, answers reachable (the first connection is given time to land)", async () => {
-    const cache = await createCache({ url, prefix, firstConnect: "background" });
-    try {
-      await expect(cache.checkConnection()).resolves.toBeUndefined();
-    } finally {
-      await cache.close();
-    }
-  });
-});

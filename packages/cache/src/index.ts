@@ -78,8 +78,6 @@ export interface Cache {
 
 const LOCK_TTL_MS = 10_000;
 const WAIT_STEP_MS = 15;
-// How long a check waits for a background first connection still under way.
-const FIRST_CONNECT_GRACE_MS = 3000;
 
 const unavailable = (cause?: unknown) => new RetryableError("cache-unavailable", "cache unavailable", { cause });
 
@@ -100,12 +98,8 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
   client.on("ready", () => {
     everReady = true;
   });
-  // The background mode's first connection, which checkConnection gives a few seconds to land: a
-  // start-up that checks at once would otherwise call a healthy Redis unreachable.
-  let firstConnection: Promise<unknown> | undefined;
-  if (mode === "background") {
-    firstConnection = client.connect().catch(() => undefined);
-  } else {
+  if (mode === "background") client.connect().catch(() => undefined);
+  else {
     try {
       await client.connect();
     } catch (err) {
@@ -227,7 +221,6 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
       }
     },
     async checkConnection() {
-      if (!everReady && firstConnection !== undefined) await Promise.race([firstConnection, sleep(FIRST_CONNECT_GRACE_MS, undefined, { ref: false })]);
       const answer = await run(() => client.ping());
       if (answer !== "PONG") throw unavailable(new Error(`PING answered ${answer}`));
     },
