@@ -1,23 +1,13 @@
 // The bus's named operations against the real NATS: the raw event stream, "scores changed", and a bus that connects late.
-import { randomUUID } from "node:crypto";
 import type { ScoresChanged } from "@pointwise/schemas";
 // testkit is not a declared dependency: it builds on this package, and declaring it would make a cycle.
 import { createTestBus, startNatsServer, uniqueName, waitUntil } from "@pointwise/testkit";
 import { createBus } from "./bus";
+import { testEvent } from "./test-event";
 
 jest.setTimeout(60_000);
 
-const event = (campaignId: string) => ({
-  v: 1 as const,
-  event_id: randomUUID(),
-  campaign_id: campaignId,
-  account_id: "123",
-  identity_type: "DISCORD_PROVIDER_ID" as const,
-  amount: "1",
-  reg_event_id: "6f1c2a4e-8d3b-4c1a-9e7f-2b5d8a9c0e11",
-  received_at: new Date().toISOString(),
-  source: "api" as const,
-});
+const event = testEvent;
 
 const change = (campaignId: string, over: Partial<ScoresChanged> = {}): ScoresChanged => ({
   v: 1,

@@ -1,24 +1,14 @@
 // The durable consumer of the raw event stream against the real NATS: its settings, deliveries and state.
-import { randomUUID } from "node:crypto";
 // testkit is not a declared dependency: it builds on this package, and declaring it would make a cycle.
 import { createTestBus, testUrls, waitUntil } from "@pointwise/testkit";
 import { AckPolicy, connect, DeliverPolicy, nanos } from "nats";
 import type { EventDelivery } from "./consumer";
 import { decodeRawEvent } from "./consumer";
+import { testEvent } from "./test-event";
 
 jest.setTimeout(60_000);
 
-const event = (campaignId: string) => ({
-  v: 1 as const,
-  event_id: randomUUID(),
-  campaign_id: campaignId,
-  account_id: "123",
-  identity_type: "DISCORD_PROVIDER_ID" as const,
-  amount: "1",
-  reg_event_id: "6f1c2a4e-8d3b-4c1a-9e7f-2b5d8a9c0e11",
-  received_at: new Date().toISOString(),
-  source: "api" as const,
-});
+const event = testEvent;
 
 describe("the durable consumer", () => {
   it("takes over a consumer created with other settings: the server never drops a message on its own", async () => {
