@@ -36,8 +36,8 @@ export async function logEvents(db: Database, campaignId: string, events: readon
       ]);
     }
     await db.query(
-      `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, received_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8)`,
+      `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, received_at, occurred_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $8)`,
       [campaignId, e.regEventId, userId, e.identityType, e.accountId, e.amount, e.source ?? "api", e.receivedAt ?? new Date().toISOString()],
     );
     users.push(userId);

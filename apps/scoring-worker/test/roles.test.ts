@@ -39,8 +39,8 @@ describe("the app role", () => {
     const { rows: who } = await app.query("SELECT current_user AS u");
     expect(who[0].u).toBe(role);
     await app.query(
-      `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, received_at)
-       VALUES (gen_random_uuid(), 'role-0001', gen_random_uuid(), gen_random_uuid(), 'EMAIL', 'a@b.co', 1, now())`,
+      `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, received_at, occurred_at)
+       VALUES (gen_random_uuid(), 'role-0001', gen_random_uuid(), gen_random_uuid(), 'EMAIL', 'a@b.co', 1, now(), now())`,
     );
     expect((await app.query("SELECT count(*)::int AS n FROM event_log")).rows[0].n).toBe(1);
     // Privilege errors, raised before the append-only trigger would run.

@@ -36,8 +36,8 @@ async function logEvent(
 ): Promise<{ id: string; seq: string }> {
   const id = randomUUID();
   const { rows } = await db.query<{ seq: string }>(
-    `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, received_at, referrer_id)
-     VALUES ($1, $2, $3, $4, 'EMAIL', $5, $6, $7, $8) RETURNING seq::text`,
+    `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, received_at, occurred_at, referrer_id)
+     VALUES ($1, $2, $3, $4, 'EMAIL', $5, $6, $7, $7, $8) RETURNING seq::text`,
     [id, campaignId, REG_EVENT, e.userId, e.accountId, e.amount, e.receivedAt, e.referrerId ?? null],
   );
   return { id, seq: rows[0]?.seq as string };

@@ -75,9 +75,9 @@ describe("migrate", () => {
   it("keeps the event log append-only: UPDATE, DELETE and TRUNCATE fail", async () => {
     await db.query(`INSERT INTO project(id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p')`);
     await db.query(
-      `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, received_at)
+      `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, received_at, occurred_at)
        VALUES ('00000000-0000-4000-8000-0000000000e1', 'ab12-cd34', '00000000-0000-4000-8000-0000000000a1',
-               '00000000-0000-4000-8000-0000000000b1', 'EMAIL', 'a@b.co', 1.5, now())`,
+               '00000000-0000-4000-8000-0000000000b1', 'EMAIL', 'a@b.co', 1.5, now(), now())`,
     );
     await expect(db.query("UPDATE event_log SET amount = 0")).rejects.toThrow(/append-only: UPDATE/);
     await expect(db.query("DELETE FROM event_log")).rejects.toThrow(/append-only: DELETE/);
