@@ -1,7 +1,8 @@
-// One indexer run: checks the credentials, builds the engine with its sinks and runs it until stopped.
+// One indexer run: checks the credentials and the Pointwise API key, builds the engine with its sinks and runs it until stopped.
 import { ConfigError } from "@pointwise/errors";
 import {
   type AdapterRegistry,
+  checkPointwiseKey,
   createProgressReporter,
   type EngineTuning,
   type FeedSelector,
@@ -35,14 +36,43 @@ function usesMarket(feed: FeedSelector): boolean {
   return feed.kind === "market" || (feed.kind === "ammv2nav" && (usesMarket(feed.token0) || usesMarket(feed.token1)));
 }
 
+/**
+ * The endpoint of live calls (chain id, head, calls at `latest`): `network.rpcUrl` when the config sets it, as the
+ * spec defines that field, otherwise `RPC_URL`.
+ */
+export function liveRpcUrl(env: Pick<RunEnv, "RPC_URL">, config: IndexerConfig): string {
+  return config.network.rpcUrl ?? env.RPC_URL;
+}
+
+/**
+ * Asks the ingest API about the key of every pointwise sink before the engine touches the chain, so a missing,
+ * wrong or revoked key, or one of another campaign, stops the run with `Invalid API Key` having read no block.
+ */
+async function checkKeys(deps: RunDeps): Promise<void> {
+  for (const sink of deps.config.sinkConfig.sinks) {
+    if (sink.sinkType !== "pointwise") continue;
+    await checkPointwiseKey({
+      baseUrl: sink.baseUrl,
+      apiKey: deps.env.POINTWISE_API_KEY,
+      events: sink.events,
+      ...(sink.campaignId === undefined ? {} : { campaignId: sink.campaignId }),
+      logger: deps.logger,
+      signal: deps.signal,
+      ...(deps.tuning?.pointwiseRetryBaseMs === undefined ? {} : { retryBaseMs: deps.tuning.pointwiseRetryBaseMs }),
+    });
+  }
+}
+
 /** Checks the credentials, builds the engine and runs it until the range is done or the signal stops it. */
 export async function runIndexer(deps: RunDeps): Promise<RunResult> {
   const { env, config, logger } = deps;
   if (isPlaceholder(env.POINTWISE_API_KEY)) throw invalidApiKey({ details: { reason: "POINTWISE_API_KEY is an example value; use the campaign's API key" } });
   if (isPlaceholder(env.PRICE_API_KEY)) throw new ConfigError("PRICE_API_KEY is an example value; use a key of the price API");
-  for (const url of [env.RPC_URL, config.network.gatewayUrl]) {
+  const rpcUrl = liveRpcUrl(env, config);
+  for (const url of [rpcUrl, config.network.gatewayUrl]) {
     if (url !== undefined && isPlaceholder(url)) throw rpcConnectionFailed({ details: { reason: "the RPC URL is an example value" } });
   }
+  await checkKeys(deps);
   const market = config.assetFeedConfig.some((rule) => usesMarket(rule.config.priceFeed))
     ? new MarketPriceClient({ baseUrl: env.PRICE_API_URL, apiKey: env.PRICE_API_KEY, ratePerMinute: env.PRICE_API_RATE_PER_MINUTE, logger })
     : undefined;
@@ -54,7 +84,7 @@ export async function runIndexer(deps: RunDeps): Promise<RunResult> {
     config,
     registry: deps.registry,
     logger,
-    rpcUrl: env.RPC_URL,
+    rpcUrl,
     pointwiseApiKey: env.POINTWISE_API_KEY,
     keyPrefix: env.STATE_KEY_PREFIX,
     signal: deps.signal,

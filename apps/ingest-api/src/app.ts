@@ -4,6 +4,7 @@ import type { Express } from "express";
 import { createContext, type IngestContext } from "./context";
 import type { Deps } from "./deps";
 import { envelopeErrors } from "./errors";
+import { registerApiKeyRoute } from "./routes/api-key";
 import { registerCsvRoutes } from "./routes/csv";
 import { registerEventRoutes } from "./routes/events";
 
@@ -15,7 +16,7 @@ export interface IngestApp {
 
 /**
  * Builds the ingest-api express app: `POST /api/rest/earn-event`, `POST /api/rest/earn-events`,
- * `POST /api/rest/earn-events/csv` and `GET /api/rest/csv-imports/:id` answer 200 with a data/errors
+ * `POST /api/rest/earn-events/csv`, `GET /api/rest/csv-imports/:id` and `GET /api/rest/api-key` answer 200 with a data/errors
  * envelope; `/healthz`, `/readyz` and `/metrics` beside them.
  */
 export function buildIngestApp(deps: Deps): IngestApp {
@@ -37,6 +38,7 @@ export function buildIngestApp(deps: Deps): IngestApp {
   }
   registerEventRoutes(app, ctx);
   registerCsvRoutes(app, ctx);
+  registerApiKeyRoute(app, ctx);
   app.use(envelopeErrors(ctx));
   return { app: finishHttpApp(app, deps.logger), ctx };
 }

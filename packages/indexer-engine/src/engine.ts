@@ -50,7 +50,7 @@ export interface EngineDeps {
   config: IndexerConfig;
   registry: AdapterRegistry;
   logger: Logger;
-  /** The live RPC endpoint: RPC_URL, which a run requires (network.rpcUrl is checked but not used for calls). */
+  /** The live RPC endpoint: the service passes network.rpcUrl when the config sets it, otherwise RPC_URL. */
   rpcUrl: string;
   pointwiseApiKey?: string;
   market?: MarketPriceClient;

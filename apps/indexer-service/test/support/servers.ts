@@ -51,19 +51,34 @@ export interface ReceivedEvent {
   identity_type: string;
   amount: string;
   reg_event_id: string;
+  occurred_at?: string;
+  idempotency_key?: string;
 }
 
-/** A stand-in for the Pointwise ingest API's earn-events endpoint, implementing its contract. */
+/** A stand-in for the Pointwise ingest API's earn-events and api-key endpoints, implementing their contract. */
 export interface IngestServer extends LocalServer {
-  /** Events recorded (each once, whatever the retries). */
+  /** Events recorded (each once, whatever the retries and however often its idempotency_key came). */
   recorded: ReceivedEvent[];
-  /** Every request: its Idempotency-Key and size. */
+  /** Every earn-events request: its Idempotency-Key and size. */
   calls: { key: string | undefined; size: number; authorization: string | undefined }[];
+  /** How many times the key check (`GET /api/rest/api-key`) was asked. */
+  keyChecks: number;
 }
+
+/** The event types the stand-in's campaign has unless a test says otherwise: every reg_event_id the tests map to. */
+export const STAND_IN_EVENT_TYPES = [
+  "11111111-1111-4111-8111-111111111111",
+  "22222222-2222-4222-8222-222222222222",
+  "33333333-3333-4333-8333-333333333333",
+  "44444444-4444-4444-8444-444444444444",
+];
 
 /** Options of the stand-in ingest API. */
 export interface IngestOptions {
   apiKey: string;
+  /** The key's campaign and its active event types (STAND_IN_EVENT_TYPES by default). */
+  campaignId?: string;
+  eventTypes?: string[];
   /** Whole-request failure to answer for the n-th call (0-based), e.g. rate-limited. */
   failCall?: (n: number) => string | undefined;
   /** Per-item failure code for an event, e.g. validation-failed. */
@@ -72,22 +87,33 @@ export interface IngestOptions {
 
 /**
  * Starts the stand-in ingest API: always HTTP 200; `{data:null, errors}` for whole-request failures; per-item
- * results otherwise. A repeated Idempotency-Key gets the first response and records nothing new.
+ * results otherwise. A repeated Idempotency-Key gets the first response and records nothing new, and an event whose
+ * idempotency_key was recorded before is answered with its first event id and not recorded again.
  */
 export async function startIngestServer(options: IngestOptions): Promise<IngestServer> {
   const recorded: ReceivedEvent[] = [];
   const calls: IngestServer["calls"] = [];
   const responses = new Map<string, unknown>();
+  const eventIds = new Map<string, string>();
   const fail = (res: Parameters<typeof sendJson>[0], code: string, message: string) =>
     sendJson(res, 200, { data: null, errors: [{ message, extensions: { code } }] });
+  const state = { keyChecks: 0 };
   const server = await listen(async (req, res) => {
     const body = await readBody(req);
     const key = req.headers["idempotency-key"] as string | undefined;
     const authorization = req.headers.authorization;
+    if (req.method === "GET" && req.url === "/api/rest/api-key") {
+      state.keyChecks++;
+      if (authorization === undefined) return fail(res, "missing-api-key", "missing API key");
+      if (authorization !== `Bearer ${options.apiKey}`) return fail(res, "invalid-api-key", "invalid API key");
+      return sendJson(res, 200, {
+        data: { campaign_id: options.campaignId ?? "test-0001", backfill: true, event_types: options.eventTypes ?? STAND_IN_EVENT_TYPES },
+      });
+    }
+    if (req.method !== "POST" || req.url !== "/api/rest/earn-events") return sendJson(res, 404, { error: "not found" });
     const n = calls.length;
     const events = (JSON.parse(body) as { events: ReceivedEvent[] }).events;
     calls.push({ key, size: events.length, authorization });
-    if (req.method !== "POST" || req.url !== "/api/rest/earn-events") return sendJson(res, 404, { error: "not found" });
     if (authorization === undefined) return fail(res, "missing-api-key", "missing API key");
     if (authorization !== `Bearer ${options.apiKey}`) return fail(res, "invalid-api-key", "invalid API key");
     if (key !== undefined && responses.has(key)) return sendJson(res, 200, responses.get(key));
@@ -96,14 +122,25 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
     const results = events.map((event) => {
       const code = options.rejectItem?.(event);
       if (code !== undefined) return { ok: false, errors: [{ message: `rejected: ${code}`, extensions: { code } }] };
+      const seen = event.idempotency_key === undefined ? undefined : eventIds.get(event.idempotency_key);
+      if (seen !== undefined) return { ok: true, event_id: seen };
+      const id = randomUUID();
+      if (event.idempotency_key !== undefined) eventIds.set(event.idempotency_key, id);
       recorded.push(event);
-      return { ok: true, event_id: randomUUID() };
+      return { ok: true, event_id: id };
     });
     const response = { data: { results } };
     if (key !== undefined) responses.set(key, response);
     sendJson(res, 200, response);
   });
-  return { ...server, recorded, calls };
+  return {
+    ...server,
+    recorded,
+    calls,
+    get keyChecks() {
+      return state.keyChecks;
+    },
+  };
 }
 
 /** Options of the JSON-RPC proxy: limits some providers impose, or a broken endpoint. */

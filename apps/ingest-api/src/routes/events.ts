@@ -18,7 +18,8 @@ function headerGuard(ctx: IngestContext, fallback: EventSource): RequestHandler 
   };
 }
 
-async function admitted(ctx: IngestContext, res: Response, cost: number): Promise<boolean> {
+/** Takes `cost` units of the key's rate limit, or answers rate-limited (with Retry-After) and returns false. */
+export async function admitted(ctx: IngestContext, res: Response, cost: number): Promise<boolean> {
   const state = ctx.state(res);
   const owner = state.owner;
   if (owner === undefined) return false;

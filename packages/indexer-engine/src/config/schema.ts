@@ -146,6 +146,11 @@ const sink = z.discriminatedUnion(
       .object({
         sinkType: z.literal("pointwise"),
         baseUrl: httpUrl,
+        // The service's campaign id format (xxxx-xxxx); the engine does not depend on the service's schemas package.
+        campaignId: z
+          .string("must be a string")
+          .regex(/^[a-z0-9]{4}-[a-z0-9]{4}$/, "must be a campaign id of the form xxxx-xxxx (lowercase letters and digits)")
+          .optional(),
         batchSize: z
           .number("must be a number")
           .int("must be an integer")

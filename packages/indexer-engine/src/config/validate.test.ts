@@ -167,6 +167,28 @@ describe("indexer config validation", () => {
         ]),
       "sinkConfig.sinks[0].batchSize must be at most 1000",
     ],
+    [
+      "pointwise campaignId",
+      (c) =>
+        (c.sinkConfig.sinks = [
+          {
+            sinkType: "pointwise",
+            baseUrl: "https://x.test",
+            campaignId: "ab12-cd34",
+            events: { swap: { regEventId: "3f1c2b7e-0000-4000-8000-000000000001", amount: "count" } },
+          },
+        ]),
+      (c) =>
+        (c.sinkConfig.sinks = [
+          {
+            sinkType: "pointwise",
+            baseUrl: "https://x.test",
+            campaignId: "AB12-CD34",
+            events: { swap: { regEventId: "3f1c2b7e-0000-4000-8000-000000000001", amount: "count" } },
+          },
+        ]),
+      "sinkConfig.sinks[0].campaignId must be a campaign id of the form xxxx-xxxx (lowercase letters and digits)",
+    ],
     ["adapterId registered", () => {}, (c) => (c.adapterConfig.adapterId = "foo"), "Unknown adapter: foo. Available adapters: hold-test"],
     ["adapter params", () => {}, (c) => (c.adapterConfig.params = { token: "0xABC" }), "adapterConfig.params.token must be a lowercase address"],
     [

@@ -101,8 +101,10 @@ const U2 = "0x00000000000000000000000000000000000000a2";
 
 describe("earn event mapping", () => {
   it("maps rows by activity and row type, skipping unpriced, zero, inactive and unmapped rows", () => {
-    expect(toEarnEvent(swap(U1, "12.5"), EVENTS)).toEqual({ account_id: U1, identity_type: "EVM_ADDRESS", amount: "12.5", reg_event_id: SWAP });
-    expect(toEarnEvent(hold(U1, "3.25"), EVENTS)).toEqual({ account_id: U1, identity_type: "EVM_ADDRESS", amount: "3.25", reg_event_id: HOLD });
+    // Event time and the per-row key are checked on real rows in earn.test.ts.
+    const timed = { occurred_at: "2023-11-14T22:13:20.000Z", idempotency_key: expect.stringMatching(/^[0-9a-f]{64}$/) };
+    expect(toEarnEvent(swap(U1, "12.5"), EVENTS)).toEqual({ account_id: U1, identity_type: "EVM_ADDRESS", amount: "12.5", reg_event_id: SWAP, ...timed });
+    expect(toEarnEvent(hold(U1, "3.25"), EVENTS)).toEqual({ account_id: U1, identity_type: "EVM_ADDRESS", amount: "3.25", reg_event_id: HOLD, ...timed });
     expect(toEarnEvent(swap(U1, null), EVENTS)).toBeUndefined();
     expect(toEarnEvent(swap(U1, "0"), EVENTS)).toBeUndefined();
     expect(toEarnEvent(hold(U1, "3", false), EVENTS)).toBeUndefined();

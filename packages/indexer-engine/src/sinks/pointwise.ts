@@ -40,7 +40,7 @@ interface ApiBody {
 }
 
 // Transient answers of the ingest API: the same chunk is sent again with the same Idempotency-Key.
-const RETRY_CODES = new Set(["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable"]);
+const RETRY_CODES = new Set(["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable", "starting"]);
 const AUTH_CODES = new Set(["invalid-api-key", "missing-api-key"]);
 
 /** The Idempotency-Key of the outbox chunk [from, to]: the same chunk always gets the same key. */
