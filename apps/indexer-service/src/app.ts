@@ -18,8 +18,14 @@ export interface CliIo {
 }
 
 function logError(logger: Logger, err: unknown): void {
-  if (err instanceof BaseError) logger.error({ code: err.code, ...err.details, cause: (err.cause as Error | undefined)?.message }, err.message);
-  else logger.error({ err }, "indexer failed");
+  if (err instanceof BaseError) {
+    // The line's `code` is the error's stable code; a code among the details (an API's answer) is kept beside it.
+    const { code: detailCode, ...details } = err.details ?? {};
+    logger.error(
+      { ...details, code: err.code, ...(detailCode === undefined ? {} : { detail_code: detailCode }), cause: (err.cause as Error | undefined)?.message },
+      err.message,
+    );
+  } else logger.error({ err }, "indexer failed");
 }
 
 /** Runs one CLI command and returns the exit code. */

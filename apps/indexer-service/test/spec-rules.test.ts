@@ -1,6 +1,6 @@
 // Spec rules of the indexer checked on a local chain: the block range is inclusive at both ends, the pool adapter
 // reads only its pool's Transfer and Swap logs, non-priceable actions are exported unpriced, and historical reads
-// go to gatewayUrl while live calls go to RPC_URL.
+// go to gatewayUrl while live calls go to network.rpcUrl (RPC_URL when the config has none).
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -320,4 +320,47 @@ describe("historical calls go to gatewayUrl, live calls to RPC_URL", () => {
     const text = async (path: string) => (await readFile(path, "utf8")).replace(/^(\w+),[^,]*,[^,]*,/gm, "$1,ID,ID,");
     expect(await text(routed.csv)).toBe(await text(direct.csv));
   }, 45_000);
+});
+
+describe("network.rpcUrl, when the config sets it, is the endpoint for live calls", () => {
+  it("sends the live calls to network.rpcUrl and none to RPC_URL, history still to gatewayUrl", async () => {
+    const fromFile = await proxy();
+    const fromEnv = await proxy();
+    const archive = await proxy();
+    const { config: c } = config("rpc-url", {
+      network: { ...network, rpcUrl: fromFile.url, gatewayUrl: archive.url },
+      range: { fromBlock: suite.scenario.pairDeployBlock, toBlock: suite.scenario.endBlock },
+      adapterConfig: ammV2({ trackSwaps: true, trackLP: true }),
+    });
+    const { result } = await runInProcess(c, testEnv({ RPC_URL: fromEnv.url }));
+    expect(result.finished).toBe(true);
+    expect(fromEnv.calls).toEqual([]);
+    const live = new Set(fromFile.calls.map((call) => call.method));
+    expect(live.has("eth_blockNumber") && live.has("eth_chainId")).toBe(true);
+    expect(live.has("eth_getLogs")).toBe(false);
+    expect(archive.calls.some((call) => call.method === "eth_getLogs")).toBe(true);
+  });
+
+  it("leaves the live calls to RPC_URL when the config has no rpcUrl", async () => {
+    const fromEnv = await proxy();
+    const { config: c } = config("rpc-env", {
+      network,
+      range: { fromBlock: suite.scenario.pairDeployBlock, toBlock: suite.scenario.endBlock },
+      adapterConfig: ammV2({ trackSwaps: true }),
+    });
+    await runInProcess(c, testEnv({ RPC_URL: fromEnv.url }));
+    expect(fromEnv.calls.some((call) => call.method === "eth_blockNumber")).toBe(true);
+    expect(fromEnv.calls.some((call) => call.method === "eth_getLogs")).toBe(true);
+  });
+
+  it("refuses an example rpcUrl in the config with RPC Connection Failed before any call", async () => {
+    const fromEnv = await proxy();
+    const { config: c } = config("rpc-example", {
+      network: { ...network, rpcUrl: "https://rpc.example.invalid/v2/REPLACE_WITH_YOUR_RPC_KEY" },
+      range: { fromBlock: suite.scenario.pairDeployBlock },
+      adapterConfig: ammV2({ trackSwaps: true }),
+    });
+    await expect(runInProcess(c, testEnv({ RPC_URL: fromEnv.url }))).rejects.toMatchObject({ message: "RPC Connection Failed" });
+    expect(fromEnv.calls).toEqual([]);
+  });
 });
