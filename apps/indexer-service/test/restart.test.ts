@@ -18,7 +18,7 @@ const servers: IngestServer[] = [];
 const cleanup: { config: IndexerConfig; prefix: string }[] = [];
 const files: string[] = [];
 const indexerId = uniqueId("restart");
-let reference: { csv: string; events: string[] };
+let reference: { csv: string; events: string[]; keys: string[] };
 
 async function ingestServer(): Promise<IngestServer> {
   const server = await startIngestServer({ apiKey: "pw_test_key" });
@@ -97,7 +97,10 @@ async function checkpointOf(config: IndexerConfig, prefix: string) {
   }
 }
 
-const eventKey = (e: { account_id: string; reg_event_id: string; amount: string }) => `${e.reg_event_id}|${e.account_id}|${e.amount}`;
+const eventKey = (e: { account_id: string; reg_event_id: string; amount: string; occurred_at?: string }) =>
+  `${e.reg_event_id}|${e.account_id}|${e.amount}|${e.occurred_at}`;
+/** The events' idempotency keys: the same indexerId over the same blocks must send the same ones, each once. */
+const keysOf = (events: { idempotency_key?: string }[]) => events.map((e) => String(e.idempotency_key)).sort();
 
 beforeAll(async () => {
   chain = await startChain();
@@ -111,8 +114,9 @@ beforeAll(async () => {
     testEnv({ RPC_URL: chain.url, PRICE_API_URL: prices.url, PRICE_API_RATE_PER_MINUTE: "6000", STATE_KEY_PREFIX: "pwref" }),
   );
   expect(run.result.finished).toBe(true);
-  reference = { csv: await readFile(ref.csv, "utf8"), events: ref.ingest.recorded.map(eventKey).sort() };
+  reference = { csv: await readFile(ref.csv, "utf8"), events: ref.ingest.recorded.map(eventKey).sort(), keys: keysOf(ref.ingest.recorded) };
   expect(reference.events.length).toBeGreaterThan(5);
+  expect(new Set(reference.keys).size).toBe(reference.events.length);
 }, 120_000);
 
 afterAll(async () => {
@@ -144,6 +148,7 @@ describe("restart semantics", () => {
     expect(resumed.logs.messages()).toContain("resuming from checkpoint");
     expect(await readFile(killed.csv, "utf8")).toBe(reference.csv);
     expect(killed.ingest.recorded.map(eventKey).sort()).toEqual(reference.events);
+    expect(keysOf(killed.ingest.recorded)).toEqual(reference.keys);
   }, 60_000);
 
   it("on SIGTERM finishes the current block range, commits the checkpoint and exits 0", async () => {
@@ -165,5 +170,6 @@ describe("restart semantics", () => {
     expect(resumed.result.finished).toBe(true);
     expect(await readFile(stopped.csv, "utf8")).toBe(reference.csv);
     expect(stopped.ingest.recorded.map(eventKey).sort()).toEqual(reference.events);
+    expect(keysOf(stopped.ingest.recorded)).toEqual(reference.keys);
   }, 60_000);
 });
