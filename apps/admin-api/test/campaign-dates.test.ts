@@ -125,4 +125,18 @@ describe("changing a campaign's dates", () => {
     expect((await suite.op.call("GET", url)).body).toMatchObject({ starts_at: "2026-01-01T00:00:00.000Z", ends_at: "2026-03-01T00:00:00.000Z" });
     expect(await jobsOf(campaignId)).toEqual([]);
   });
+
+  it("never stores an end before the start when two changes of different dates race", async () => {
+    const { campaignId, url } = await scoredCampaign();
+    // Each alone is valid against 2026-01-01 .. 2026-03-01; together the end would come before the start.
+    const [a, b] = await Promise.all([
+      suite.op.call("PATCH", url, { starts_at: "2026-02-15T00:00:00Z" }),
+      suite.op.call("PATCH", url, { ends_at: "2026-02-01T00:00:00Z" }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    expect([a, b].find((r) => r.status === 400)?.body.error).toEqual({ code: "validation-failed", message: "ends_at: must be later than starts_at" });
+    const { body: stored } = await suite.op.call("GET", url);
+    expect(Date.parse(stored.ends_at)).toBeGreaterThan(Date.parse(stored.starts_at));
+    expect(await jobsOf(campaignId)).toHaveLength(1);
+  });
 });

@@ -1,6 +1,6 @@
 // Admin routes for campaigns: create, list, read, update (new dates queue a recompute), archive, restore and their bad-word lists.
 import { randomInt } from "node:crypto";
-import { ConflictError } from "@pointwise/errors";
+import { ConflictError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, currencyNamesSchema } from "@pointwise/schemas";
 import { Router } from "express";
@@ -141,7 +141,11 @@ export function campaignRoutes(deps: Deps): Router {
           body.ends_at ?? null,
         ],
       );
-      if (!before[0] || !after[0] || sameDates(before[0], after[0])) return null;
+      const [was, now] = [before[0], after[0]];
+      if (!was || !now || sameDates(was, now)) return null;
+      // Checked again on the stored row: a concurrent change of the other date may have come in since the check above.
+      if (now.starts_at && now.ends_at && now.ends_at <= now.starts_at)
+        throw new ValidationError("ends_at: must be later than starts_at", { field: "ends_at" });
       // Which events earn depends on the dates, so scores are recomputed from the log like after a rule activation.
       return queueRecompute(client, campaign.id, "campaign-dates");
     });
