@@ -42,6 +42,18 @@ async function postEvent(apiKey: string, regEventId: string, accountId: string, 
   return (await res.json()) as IngestAnswer;
 }
 
+/** Calls the admin API as the demo operator (signed in once per call: the walk changes the password only at its end). */
+async function adminApi<T>(path: string): Promise<T> {
+  const login = await fetch(`${stack.admin.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(OPERATOR),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const res = await fetch(`${stack.admin.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  return (await res.json()) as T;
+}
+
 /** Sends one earn event and fails the test when ingest refuses it. */
 async function sendEvent(apiKey: string, regEventId: string, accountId: string, amount: string): Promise<void> {
   const body = await postEvent(apiKey, regEventId, accountId, amount);
@@ -184,8 +196,36 @@ describe("a campaign manager runs a campaign from the dashboard", () => {
     expect(entries[0]).toContain("25.5");
     expect(entries[0]).toContain("51 xp");
     expect(entries[1]).toContain("200 xp");
+    // Sent live, each event happened when it was received: one time is shown, not a second "received" one.
+    expect(entries.some((e) => e.includes("received"))).toBe(false);
     expect(await page.getByTestId("user-detail").textContent()).toContain("251");
     await screenshot(page, "09-user-ledger");
+  });
+
+  it("moves the campaign's start, which recomputes every score in the background and leaves them as they were", async () => {
+    await page.getByRole("link", { name: "Overview", exact: true }).click();
+    // Thirty days ago, as the browser's date-time input takes it (local time, to the minute).
+    const start = new Date(Date.now() - 30 * 86_400_000);
+    const local = new Date(start.getTime() - start.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await page.getByLabel("Starts").fill(local);
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByText("every score is being recomputed in the background").waitFor();
+    await screenshot(page, "09b-campaign-dates");
+    type Jobs = { recompute_jobs: { reason: string; status: string }[] };
+    await waitUntil(
+      async () => {
+        const { recompute_jobs } = await adminApi<Jobs>(`/api/campaigns/${campaignId}/recompute-jobs`);
+        return recompute_jobs[0]?.reason === "campaign-dates" && recompute_jobs[0].status === "done";
+      },
+      60_000,
+      "the scoring worker to finish the campaign-dates recompute",
+    );
+    // Every event so far happened after the new start, so the recomputed scores are the same: 251 and 80.
+    await page.getByRole("link", { name: "Leaderboard", exact: true }).click();
+    await page.getByRole("button", { name: "Refresh" }).click();
+    const rows = await page.getByTestId("leaderboard").locator("tbody tr").allTextContents();
+    expect(rows[0]).toContain("251");
+    expect(rows[1]).toContain("80");
   });
 
   it("uploads a CSV with a bad row and shows the row's error", async () => {
@@ -225,6 +265,31 @@ describe("a campaign manager runs a campaign from the dashboard", () => {
       30_000,
       "ingest to refuse the revoked key",
     );
+  });
+
+  it("creates a key that may backfill, and stops and allows its backfill from the list", async () => {
+    await page.fill("input[name=key-label]", "history import");
+    await page.check("input[name=key-backfill]");
+    await page.getByRole("button", { name: "Generate key" }).click();
+    const key = (await page.getByTestId("new-api-key").locator("code").textContent()) ?? "";
+    expect(await page.isChecked("input[name=key-backfill]")).toBe(false);
+    const row = page.getByTestId("api-keys").getByRole("row", { name: /history import/ });
+    await row.getByText("may backfill").waitFor();
+    type Keys = { api_keys: { prefix: string; backfill: boolean }[] };
+    const backfillOf = async () => (await adminApi<Keys>(`/api/campaigns/${campaignId}/api-keys`)).api_keys.find((k) => key.startsWith(k.prefix))?.backfill;
+    expect(await backfillOf()).toBe(true);
+
+    await row.getByRole("button", { name: "Stop backfill" }).click();
+    await row.getByText("last day only").waitFor();
+    expect(await backfillOf()).toBe(false);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await row.getByRole("button", { name: "Allow backfill" }).click();
+    await row.getByText("may backfill").waitFor();
+    expect(await backfillOf()).toBe(true);
+    // The revoked key can no longer be changed, so its row offers no toggle.
+    const revoked = page.getByTestId("api-keys").getByRole("row", { name: /backend/ });
+    expect(await revoked.getByRole("button").count()).toBe(0);
+    await screenshot(page, "11b-api-key-backfill");
   });
 });
 

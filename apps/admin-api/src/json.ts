@@ -26,6 +26,7 @@ export function apiKeyJson(k: Prisma.ApiKeyGetPayload<true>) {
     id: k.id,
     prefix: k.prefix,
     label: k.label,
+    backfill: k.backfill,
     created_at: k.createdAt.toISOString(),
     last_used_at: iso(k.lastUsedAt),
     revoked_at: iso(k.revokedAt),

@@ -1,4 +1,4 @@
-// admin-api API keys (shown once, stored hashed, revoked) and event types (registered, listed, retired).
+// admin-api API keys (shown once, stored hashed, allowed to backfill or not, revoked) and event types (registered, listed, retired).
 import { apiKeyMatches } from "@pointwise/auth";
 import { setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
@@ -23,6 +23,7 @@ describe("API keys", () => {
         id: created.body.id,
         prefix: created.body.prefix,
         label: "backend",
+        backfill: false,
         created_at: created.body.created_at,
         last_used_at: "2026-05-01T10:00:00.000Z",
         revoked_at: null,
@@ -48,6 +49,88 @@ describe("API keys", () => {
       "label: must be at most 80 characters",
     );
     expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/api-keys`, { scopes: ["all"] })).status).toBe(400);
+  });
+});
+
+describe("backfill keys", () => {
+  const backfillOf = async (keyId: string) =>
+    (await suite.h.deps.db.query<{ backfill: boolean }>("SELECT backfill FROM api_key WHERE id = $1", [keyId])).rows[0]?.backfill;
+
+  it("creates a key allowed to backfill when asked (ordinary by default) and lists each key's backfill", async () => {
+    const { campaignId } = await setUpCampaign(suite.op);
+    const keys = `/api/campaigns/${campaignId}/api-keys`;
+    const ordinary = await suite.op.call("POST", keys, { label: "live" });
+    const backfiller = await suite.op.call("POST", keys, { label: "indexer history", backfill: true });
+    const explicit = await suite.op.call("POST", keys, { backfill: false });
+    expect([ordinary.status, backfiller.status, explicit.status]).toEqual([201, 201, 201]);
+    expect([ordinary.body.backfill, backfiller.body.backfill, explicit.body.backfill]).toEqual([false, true, false]);
+    expect([await backfillOf(ordinary.body.id), await backfillOf(backfiller.body.id), await backfillOf(explicit.body.id)]).toEqual([false, true, false]);
+    const list = await suite.op.call("GET", keys);
+    expect(list.body.api_keys.map((k: { id: string; backfill: boolean }) => [k.id, k.backfill])).toEqual([
+      [ordinary.body.id, false],
+      [backfiller.body.id, true],
+      [explicit.body.id, false],
+    ]);
+  });
+
+  it("lets an operator allow and forbid backfill on an existing key, and change or clear its label", async () => {
+    const { campaignId } = await setUpCampaign(suite.op);
+    const { body: key } = await suite.op.call("POST", `/api/campaigns/${campaignId}/api-keys`, { label: "indexer" });
+    const url = `/api/campaigns/${campaignId}/api-keys/${key.id}`;
+    const allowed = await suite.op.call("PATCH", url, { backfill: true });
+    expect(allowed).toMatchObject({ status: 200, body: { id: key.id, prefix: key.prefix, label: "indexer", backfill: true, revoked_at: null } });
+    expect(await backfillOf(key.id)).toBe(true);
+    // The same value again changes nothing and is no error.
+    expect((await suite.op.call("PATCH", url, { backfill: true })).body.backfill).toBe(true);
+    const forbidden = await suite.op.call("PATCH", url, { backfill: false, label: "live indexer" });
+    expect(forbidden.body).toMatchObject({ backfill: false, label: "live indexer" });
+    expect(await backfillOf(key.id)).toBe(false);
+    expect((await suite.op.call("PATCH", url, { label: null })).body).toMatchObject({ label: null, backfill: false });
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/api-keys`)).body.api_keys[0]).toMatchObject({ id: key.id, label: null, backfill: false });
+  });
+
+  it.each([
+    [{ backfill: "yes" }, "backfill: must be true or false"],
+    [{ backfill: 1 }, "backfill: must be true or false"],
+    [{ backfill: null }, "backfill: must be true or false"],
+    [{}, "must change label or backfill"],
+    [{ label: "x".repeat(81) }, "label: must be at most 80 characters"],
+    [{ backfill: true, scopes: ["all"] }, "scopes"],
+  ])("refuses the change %j with validation-failed naming the field (%s) and leaves the key as it was", async (body, message) => {
+    const { campaignId } = await setUpCampaign(suite.op);
+    const { body: key } = await suite.op.call("POST", `/api/campaigns/${campaignId}/api-keys`, {});
+    const res = await suite.op.call("PATCH", `/api/campaigns/${campaignId}/api-keys/${key.id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("validation-failed");
+    expect(res.body.error.message).toContain(message);
+    expect(await backfillOf(key.id)).toBe(false);
+  });
+
+  it("refuses to change a revoked key with 409 api-key-revoked, and keeps it revoked and unchanged", async () => {
+    const { campaignId } = await setUpCampaign(suite.op);
+    const { body: key } = await suite.op.call("POST", `/api/campaigns/${campaignId}/api-keys`, { label: "leaked" });
+    const revoked = await suite.op.call("POST", `/api/campaigns/${campaignId}/api-keys/${key.id}/revoke`);
+    const res = await suite.op.call("PATCH", `/api/campaigns/${campaignId}/api-keys/${key.id}`, { backfill: true });
+    expect(res).toMatchObject({
+      status: 409,
+      body: { error: { code: "api-key-revoked", message: `API key ${key.prefix} was revoked at ${revoked.body.revoked_at}; a revoked key cannot be changed` } },
+    });
+    const { rows } = await suite.h.deps.db.query("SELECT backfill, label, revoked_at FROM api_key WHERE id = $1", [key.id]);
+    expect(rows[0]).toEqual({ backfill: false, label: "leaked", revoked_at: new Date(revoked.body.revoked_at) });
+  });
+
+  it("answers 404 for a key of another campaign, 400 for a malformed key id and 409 on an archived campaign", async () => {
+    const { campaignId } = await setUpCampaign(suite.op);
+    const other = await setUpCampaign(suite.op);
+    const { body: key } = await suite.op.call("POST", `/api/campaigns/${campaignId}/api-keys`, {});
+    expect(await suite.op.call("PATCH", `/api/campaigns/${other.campaignId}/api-keys/${key.id}`, { backfill: true })).toMatchObject({
+      status: 404,
+      body: { error: { code: "api-key-not-found", message: `API key ${key.id} not found` } },
+    });
+    expect((await suite.op.call("PATCH", `/api/campaigns/${campaignId}/api-keys/123`, { backfill: true })).body.error.message).toBe("key_id must be a uuid");
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/archive`);
+    expect((await suite.op.call("PATCH", `/api/campaigns/${campaignId}/api-keys/${key.id}`, { backfill: true })).body.error.code).toBe("campaign-archived");
+    expect(await backfillOf(key.id)).toBe(false);
   });
 });
 

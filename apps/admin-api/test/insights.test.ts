@@ -92,4 +92,23 @@ describe("points over time", () => {
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?points=401`)).body.error.message).toBe("points: must be between 2 and 400");
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?top=11`)).status).toBe(400);
   });
+
+  it("places a backfilled event on the day it happened (occurred_at), not the day it was received", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    const at = (daysAgo: number) => new Date(today - daysAgo * DAY + 3_600_000).toISOString();
+    const [a] = await logEvents(suite.h.deps.db, campaignId, [
+      // Happened three days ago, received today.
+      { identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "4", regEventId, occurredAt: at(3), receivedAt: at(0) },
+      { identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "1", regEventId, receivedAt: at(1) },
+    ]);
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    const chart = await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?bucket=day&points=4`);
+    expect(chart.body.buckets).toEqual([3, 2, 1, 0].map((d) => new Date(today - d * DAY).toISOString()));
+    // 4 x 2 = 8 on the day it happened, then 1 x 2 more yesterday; nothing new today.
+    expect(chart.body.series).toEqual([
+      expect.objectContaining({ user_id: a, values: [String(4 * 2), String(4 * 2), String((4 + 1) * 2), String((4 + 1) * 2)] }),
+    ]);
+  });
 });

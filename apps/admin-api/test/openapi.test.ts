@@ -80,8 +80,12 @@ describe("the OpenAPI document", () => {
     await call("PUT", `${c}/bad-words`, { bad_words: ["scam"] });
 
     const key = await call("POST", `${c}/api-keys`, { label: "doc" });
+    await call("POST", `${c}/api-keys`, { label: "history", backfill: true });
     await call("GET", `${c}/api-keys`);
+    await call("PATCH", `${c}/api-keys/${key.body.id}`, { backfill: true, label: null });
+    await call("PATCH", `${c}/api-keys/${key.body.id}`, { backfill: "yes" });
     await call("POST", `${c}/api-keys/${key.body.id}/revoke`);
+    await call("PATCH", `${c}/api-keys/${key.body.id}`, { backfill: false });
     await call("POST", `${c}/api-keys/nope/revoke`);
     await call("GET", `${c}/event-types`);
     const extra = await call("POST", `${c}/event-types`, { name: "to_retire", description: "gone soon" });
@@ -106,6 +110,8 @@ describe("the OpenAPI document", () => {
     await call("GET", `${c}/rule-versions/2`);
     await call("GET", `${c}/rule-versions/x`);
     await call("POST", `${c}/rule-versions/2/dry-run`, { at: "2030-01-01T00:00:00Z", limit: 5 });
+    await call("PATCH", c, { starts_at: "2025-01-01T00:00:00Z" });
+    await call("PATCH", c, { starts_at: "2025-01-01T00:00:00Z" });
     const activation = await call("POST", `${c}/rule-versions/2/activate`, {});
     await call("GET", `${c}/recompute-jobs`);
     await call("GET", `${c}/recompute-jobs/${activation.body.job.id}`);

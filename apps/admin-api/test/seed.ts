@@ -8,7 +8,10 @@ export interface TestEvent {
   accountId: string;
   amount: string;
   regEventId: string;
+  /** When ingest received it; now when absent. */
   receivedAt?: string;
+  /** When it happened; its receivedAt when absent (an event reported without occurred_at). */
+  occurredAt?: string;
   source?: string;
 }
 
@@ -19,6 +22,7 @@ export interface TestEvent {
 export async function logEvents(db: Database, campaignId: string, events: readonly TestEvent[]): Promise<string[]> {
   const users: string[] = [];
   for (const e of events) {
+    const receivedAt = e.receivedAt ?? new Date().toISOString();
     const found = await db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3", [
       campaignId,
       e.identityType,
@@ -37,8 +41,8 @@ export async function logEvents(db: Database, campaignId: string, events: readon
     }
     await db.query(
       `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, received_at, occurred_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-      [campaignId, e.regEventId, userId, e.identityType, e.accountId, e.amount, e.source ?? "api", e.receivedAt ?? new Date().toISOString()],
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [campaignId, e.regEventId, userId, e.identityType, e.accountId, e.amount, e.source ?? "api", receivedAt, e.occurredAt ?? receivedAt],
     );
     users.push(userId);
   }

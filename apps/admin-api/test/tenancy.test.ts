@@ -88,6 +88,7 @@ const CAMPAIGN_CASES: Case[] = [
   ["PUT /api/campaigns/:id/bad-words", (i) => `/api/campaigns/${i.campaign}/bad-words`, { bad_words: ["x"] }],
   ["POST /api/campaigns/:id/api-keys", (i) => `/api/campaigns/${i.campaign}/api-keys`, {}],
   ["GET /api/campaigns/:id/api-keys", (i) => `/api/campaigns/${i.campaign}/api-keys`],
+  ["PATCH /api/campaigns/:id/api-keys/:keyId", (i) => `/api/campaigns/${i.campaign}/api-keys/${i.key}`, { backfill: true }],
   ["POST /api/campaigns/:id/api-keys/:keyId/revoke", (i) => `/api/campaigns/${i.campaign}/api-keys/${i.key}/revoke`],
   ["POST /api/campaigns/:id/event-types", (i) => `/api/campaigns/${i.campaign}/event-types`, { name: "intruder" }],
   ["GET /api/campaigns/:id/event-types", (i) => `/api/campaigns/${i.campaign}/event-types`],

@@ -258,6 +258,7 @@ describe("the ledger", () => {
         identity_type: "EVM_ADDRESS",
         account_id: wallet(1),
         source: "api",
+        occurred_at: "2026-01-03T10:00:00.000Z",
         received_at: "2026-01-03T10:00:00.000Z",
       },
       lineage: { cappedBy: ["currency:xp:campaign"] },
@@ -267,5 +268,21 @@ describe("the ledger", () => {
     expect(page2.body.next_before).toBeNull();
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?limit=0`)).body.error.message).toBe("limit: must be between 1 and 500");
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger?rule_version=2`)).body.entries).toEqual([]);
+  });
+
+  it("gives each entry's event both times: when it happened (occurred_at) and when ingest received it", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const [a] = await logEvents(suite.h.deps.db, campaignId, [
+      // Reported by a backfill two days after it happened.
+      { identityType: "EVM_ADDRESS", accountId: wallet(7), amount: "3", regEventId, occurredAt: "2026-02-01T08:30:00Z", receivedAt: "2026-02-03T09:00:00Z" },
+      { identityType: "EVM_ADDRESS", accountId: wallet(7), amount: "2", regEventId, receivedAt: "2026-02-03T09:05:00Z" },
+    ]);
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") });
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    const ledger = await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}/ledger`);
+    expect(ledger.body.entries.map((e: Json) => [e.event.amount, e.event.occurred_at, e.event.received_at])).toEqual([
+      ["2", "2026-02-03T09:05:00.000Z", "2026-02-03T09:05:00.000Z"],
+      ["3", "2026-02-01T08:30:00.000Z", "2026-02-03T09:00:00.000Z"],
+    ]);
   });
 });

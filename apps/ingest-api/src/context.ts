@@ -68,6 +68,7 @@ export function createContext(deps: Deps): IngestContext {
       publishTimeoutMs: env.PUBLISH_TIMEOUT_MS,
       idempotencyLeaseMs: 2 * env.PUBLISH_TIMEOUT_MS + 5000,
       idempotencyWaitMs: env.IDEMPOTENCY_WAIT_MS,
+      eventTime: { maxSkewMs: env.OCCURRED_AT_MAX_SKEW_MS, maxAgeMs: env.OCCURRED_AT_MAX_AGE_MS },
     },
   );
   const limiter = createRateLimiter(deps.cache, { eventsPerSecond: env.RATE_LIMIT_EVENTS_PER_SECOND, burst: env.RATE_LIMIT_BURST, logger });

@@ -39,6 +39,10 @@ export const envSchema = z
     CSV_SPOOL_DIR: z.string().min(1).optional(),
     /** How long a CSV import keeps retrying publishes while the bus is away (ms). */
     CSV_PUBLISH_RETRY_MS: int(0, 600_000, 30_000),
+    /** How far ahead of the service's clock an event's occurred_at may be (client clock skew), in ms. */
+    OCCURRED_AT_MAX_SKEW_MS: int(0, 86_400_000, 5 * 60_000),
+    /** How far back an ordinary API key may report an event's occurred_at, in ms; a key allowed to backfill may go back to the campaign's start. */
+    OCCURRED_AT_MAX_AGE_MS: int(60_000, 366 * 86_400_000, 86_400_000),
     /** Serve Prometheus metrics on GET /metrics. */
     METRICS: envVars.bool(true),
   })

@@ -85,8 +85,10 @@ describe("real answers validate against the OpenAPI response schemas", () => {
 
   it("request bodies of the examples are what the endpoint accepts", async () => {
     const event = { ...openapi.components.schemas.EarnEvent.properties };
-    expect(Object.keys(event)).toEqual(["account_id", "identity_type", "amount", "reg_event_id"]);
+    expect(Object.keys(event)).toEqual(["account_id", "identity_type", "amount", "reg_event_id", "occurred_at", "idempotency_key"]);
     check("EarnEvent", validBody(h));
+    check("EarnEvent", validBody(h, { occurred_at: "2026-11-20T10:00:00.123Z", idempotency_key: "row-1" }));
+    expect(() => check("EarnEvent", validBody(h, { occurred_at: "2026-11-20T10:00:00+01:00" }))).toThrow();
     expect(() => check("EarnEvent", { ...validBody(h), extra: 1 })).toThrow();
   });
 });

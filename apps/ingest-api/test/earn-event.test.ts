@@ -27,7 +27,7 @@ describe("POST /api/rest/earn-event", () => {
     expect(await h.count()).toBe(before + 1);
     const stored = (await h.messages()).find((m) => m.event_id === answer.body.data.event_id);
     expect(stored).toEqual({
-      v: 1,
+      v: 2,
       event_id: answer.body.data.event_id,
       campaign_id: h.main.campaignId,
       account_id: "0x52908400098527886e0f7030069857d2e4169ee7",
@@ -35,6 +35,7 @@ describe("POST /api/rest/earn-event", () => {
       amount: "1000",
       reg_event_id: h.main.regEventId,
       received_at: answer.body.data.received_at,
+      occurred_at: answer.body.data.received_at,
       source: "api",
     });
   });

@@ -99,7 +99,7 @@ export function message(campaignId: string, over: Partial<RawEventMessage> = {})
 export async function logOf(pool: Queryable, campaignId: string): Promise<RawEvent[]> {
   const { rows } = await pool.query(
     `SELECT e.seq::text AS seq, e.id, coalesce(i.user_id, e.user_id) AS user_id, e.reg_event_id, e.identity_type, e.amount::text AS amount,
-            to_char(e.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS occurred_at, e.referrer_id
+            to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS occurred_at, e.referrer_id
        FROM event_log e
        LEFT JOIN identity i ON (i.campaign_id, i.identity_type, i.account_id) = (e.campaign_id, e.identity_type, e.account_id)
       WHERE e.campaign_id = $1 ORDER BY e.seq`,

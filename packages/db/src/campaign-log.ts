@@ -30,14 +30,14 @@ interface LogRow {
   reg_event_id: string;
   identity_type: string;
   amount: string;
-  received_at: Date;
+  occurred_at: Date;
   referrer_id: string | null;
 }
 
 // trim_scale matches what the scoring worker's live path hands the engine, so a replay of the log
 // scores exactly what was scored live. LIMIT NULL means no limit.
 const READ_LOG = `SELECT e.seq::text AS seq, e.id, coalesce(i.user_id, e.user_id) AS user_id, e.reg_event_id, e.identity_type,
-        trim_scale(e.amount)::text AS amount, e.received_at, e.referrer_id
+        trim_scale(e.amount)::text AS amount, e.occurred_at, e.referrer_id
    FROM event_log e
    LEFT JOIN identity i ON i.campaign_id = e.campaign_id AND i.identity_type = e.identity_type AND i.account_id = e.account_id
   WHERE e.campaign_id = $1 AND e.seq > $2
@@ -59,7 +59,7 @@ export async function readCampaignLog(db: Queryable, campaignId: string, options
     regEventId: r.reg_event_id,
     identityType: r.identity_type,
     amount: r.amount,
-    occurredAt: r.received_at.toISOString(),
+    occurredAt: r.occurred_at.toISOString(),
     referrerId: r.referrer_id,
   }));
 }

@@ -1,5 +1,5 @@
-// Generates time-ordered UUIDv7 event ids, so the event log's unique index stays append-friendly.
-import { randomFillSync } from "node:crypto";
+// Event ids: time-ordered UUIDv7 for new events, and a stable id derived from an event's idempotency_key.
+import { createHash, randomFillSync } from "node:crypto";
 
 // One system call fills randomness for 1024 ids; per-id calls showed up in profiles of the batch path.
 const POOL_IDS = 1024;
@@ -19,6 +19,19 @@ export function newEventId(now: number = Date.now()): string {
   offset += 16;
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The event id of an event sent with an `idempotency_key`: a UUIDv8 (RFC 9562) holding the first
+ * 122 bits of SHA-256 over the campaign and the key, so the same key in the same campaign always
+ * names the same event and the log keeps it once, whichever request, batch or retry carried it.
+ */
+export function eventIdForKey(campaignId: string, key: string): string {
+  const bytes = createHash("sha256").update(`pointwise-event\u0000${campaignId}\u0000${key}`).digest().subarray(0, 16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x80;
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
   const hex = bytes.toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

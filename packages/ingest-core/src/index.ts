@@ -14,7 +14,8 @@ export {
   getCsvImport,
 } from "./csv/jobs";
 export { type EnvelopeError, envelopeErrors, type FailureBody, failure, type Problem, success } from "./envelope";
-export { newEventId } from "./event-id";
+export { eventIdForKey, newEventId } from "./event-id";
+export { checkEventTime, type EventTimeLimits, type EventTimeRights } from "./event-time";
 export { createEventTypeLookup, type EventTypeLookup } from "./event-types";
 export {
   type Claim,
@@ -30,10 +31,13 @@ export { createKeyResolver, type KeyOwner, type KeyResolver, type KeyResolverOpt
 export {
   type BatchItemResult,
   createIngestPipeline,
+  DEFAULT_EVENT_TIME_LIMITS,
+  eventIdOf,
   type IdempotencyInput,
   type IngestAnswer,
   type IngestOptions,
   type IngestPipeline,
+  type IngestTarget,
   type ItemCheck,
   type PipelineDeps,
   type PipelineOptions,

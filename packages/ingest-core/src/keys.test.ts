@@ -21,7 +21,15 @@ const lastUsed = async (id: string) =>
 describe("API key resolver", () => {
   it("resolves a key to its campaign and refuses malformed, unknown and revoked keys alike", async () => {
     const keys = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
-    expect(await keys.resolve(s.key)).toEqual({ keyId: s.keyId, campaignId: s.campaignId, prefix: s.key.slice(0, 11), archived: false });
+    expect(await keys.resolve(s.key)).toEqual({
+      keyId: s.keyId,
+      campaignId: s.campaignId,
+      prefix: s.key.slice(0, 11),
+      archived: false,
+      backfill: false,
+      startsAt: null,
+      endsAt: null,
+    });
     expect(await keys.resolve("pw_short")).toBeNull();
     expect(await keys.resolve(generateApiKey().key)).toBeNull();
     // Same prefix, different secret: found by prefix, refused by the hash comparison.
@@ -47,6 +55,20 @@ describe("API key resolver", () => {
     const key = await seedApiKey(s.db, "arch-0009");
     const keys = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
     expect((await keys.resolve(key.key))?.archived).toBe(true);
+  });
+
+  it("carries the key's backfill right and its campaign's dates", async () => {
+    await seedCampaign(s.db, { id: "date-0009", projectId: "00000000-0000-4000-8000-0000000000c1", name: "d", currencies: {}, primary: "xp" });
+    await s.db.query("UPDATE campaign SET starts_at = '2026-01-05T00:00:00Z', ends_at = '2026-03-01T12:00:00.250Z' WHERE id = 'date-0009'");
+    const key = await seedApiKey(s.db, "date-0009");
+    await s.db.query("UPDATE api_key SET backfill = true WHERE id = $1", [key.id]);
+    const keys = createKeyResolver(s.db, { ttlMs: 0, touchIntervalMs: 60_000, logger: s.logger });
+    expect(await keys.resolve(key.key)).toMatchObject({
+      campaignId: "date-0009",
+      backfill: true,
+      startsAt: Date.UTC(2026, 0, 5),
+      endsAt: Date.UTC(2026, 2, 1, 12, 0, 0, 250),
+    });
   });
 
   it("writes last_used_at on first use and then at most once per interval", async () => {

@@ -13,6 +13,12 @@ export interface KeyOwner {
   prefix: string;
   /** True when the campaign is archived: the key is genuine but no event is accepted. */
   archived: boolean;
+  /** The key may report events back to the campaign's start (older than OCCURRED_AT_MAX_AGE_MS). */
+  backfill: boolean;
+  /** The campaign's starts_at (ms) or null. */
+  startsAt: number | null;
+  /** The campaign's ends_at (ms) or null. */
+  endsAt: number | null;
 }
 
 /** Settings of the key resolver. */
@@ -24,7 +30,7 @@ export interface KeyResolverOptions {
   logger: Logger;
 }
 
-/** Resolves Bearer API keys to their campaign. */
+/** Resolves Bearer API keys to their campaign (a change of the key's rights or the campaign's dates is seen within `ttlMs`). */
 export interface KeyResolver {
   /** The owner of a key, or null for a malformed, unknown or revoked key (one answer for all three). */
   resolve(key: string): Promise<KeyOwner | null>;
@@ -37,6 +43,9 @@ interface KeyRow {
   campaign_id: string;
   hash: string;
   archived: boolean;
+  backfill: boolean;
+  starts_at: Date | null;
+  ends_at: Date | null;
 }
 
 /**
@@ -58,7 +67,7 @@ export function createKeyResolver(db: Database, options: KeyResolverOptions): Ke
       let rows: KeyRow[];
       try {
         ({ rows } = await db.query<KeyRow>(
-          `SELECT k.id, k.campaign_id, k.hash, (c.archived_at IS NOT NULL) AS archived
+          `SELECT k.id, k.campaign_id, k.hash, (c.archived_at IS NOT NULL) AS archived, k.backfill, c.starts_at, c.ends_at
              FROM api_key k JOIN campaign c ON c.id = k.campaign_id
             WHERE k.prefix = $1 AND k.revoked_at IS NULL`,
           [prefix],
@@ -67,7 +76,18 @@ export function createKeyResolver(db: Database, options: KeyResolverOptions): Ke
         throw new RetryableError("service-unavailable", "API keys cannot be checked right now; nothing was accepted, retry later", { cause: err });
       }
       const row = rows[0];
-      const owner = row && apiKeyMatches(key, row.hash) ? { keyId: row.id, campaignId: row.campaign_id, prefix, archived: row.archived } : null;
+      const owner =
+        row && apiKeyMatches(key, row.hash)
+          ? {
+              keyId: row.id,
+              campaignId: row.campaign_id,
+              prefix,
+              archived: row.archived,
+              backfill: row.backfill,
+              startsAt: row.starts_at?.getTime() ?? null,
+              endsAt: row.ends_at?.getTime() ?? null,
+            }
+          : null;
       return cache.set(cacheKey, owner);
     },
     markUsed(owner) {

@@ -4,7 +4,8 @@ import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
 import { type EarnEvent, type EventSource, type RawEventMessage, validateEarnEvent } from "@pointwise/schemas";
 import { type EnvelopeError, envelopeErrors, type FailureBody, failure, type Problem, success } from "./envelope";
-import { newEventId } from "./event-id";
+import { eventIdForKey, newEventId } from "./event-id";
+import { checkEventTime, type EventTimeLimits, type EventTimeRights } from "./event-time";
 import { createEventTypeLookup, type EventTypeLookup } from "./event-types";
 import { createIdempotencyStore, type IdempotencyStore } from "./idempotency";
 
@@ -35,6 +36,11 @@ export interface IdempotencyInput {
   fingerprint: string;
 }
 
+/** Where events go: the key's campaign, its dates and whether the key may backfill. */
+export interface IngestTarget extends EventTimeRights {
+  campaignId: string;
+}
+
 /** How an event entered, and the optional Idempotency-Key of the request. */
 export interface IngestOptions {
   source: EventSource;
@@ -58,7 +64,12 @@ export interface PipelineOptions {
   idempotencyWaitMs?: number;
   /** How long a publish waits for JetStream's acknowledgement (ms). */
   publishTimeoutMs?: number;
+  /** Bounds of occurred_at (default: 5 minutes of clock skew, a day into the past for a key that may not backfill). */
+  eventTime?: EventTimeLimits;
 }
+
+/** The default bounds of occurred_at: OCCURRED_AT_MAX_SKEW_MS and OCCURRED_AT_MAX_AGE_MS of ingest-api. */
+export const DEFAULT_EVENT_TIME_LIMITS: EventTimeLimits = { maxSkewMs: 5 * 60_000, maxAgeMs: 86_400_000 };
 
 /** The channel-independent ingest pipeline: validation, idempotency and durable publishing. */
 export interface IngestPipeline {
@@ -66,33 +77,45 @@ export interface IngestPipeline {
   eventTypes: EventTypeLookup;
   idempotency: IdempotencyStore;
   publisher: EventPublisher;
-  /** Validates items and checks their event types against the campaign; one result per item, same order. */
-  validateItems(campaignId: string, items: readonly unknown[]): Promise<ItemCheck[]>;
+  /**
+   * Validates items, checks their event types against the campaign and their time against the
+   * target's dates and rights at `receivedAt` (ms, default now); one result per item, same order.
+   */
+  validateItems(target: IngestTarget, items: readonly unknown[], receivedAt?: number): Promise<ItemCheck[]>;
   /** Publishes messages concurrently and waits for every acknowledgement; one error (or null) per message. */
   publishAll(messages: readonly RawEventMessage[]): Promise<(Error | null)[]>;
   /** `POST /api/rest/earn-event`: one event. */
-  ingestOne(campaignId: string, body: unknown, options: IngestOptions): Promise<IngestAnswer>;
+  ingestOne(target: IngestTarget, body: unknown, options: IngestOptions): Promise<IngestAnswer>;
   /** `POST /api/rest/earn-events`: up to 1,000 events, a result per item. */
-  ingestBatch(campaignId: string, items: readonly unknown[], options: IngestOptions): Promise<IngestAnswer>;
+  ingestBatch(target: IngestTarget, items: readonly unknown[], options: IngestOptions): Promise<IngestAnswer>;
   /** Waits for publishes in flight, then stops the publisher. */
   close(): Promise<void>;
 }
 
 const BUS_UNAVAILABLE: Problem = { message: "event bus unavailable; the event was not accepted, retry later", code: "bus-unavailable" };
 
-/** The bus message of a validated event. */
+/**
+ * The bus message (version 2) of a validated event. An event with an `idempotency_key` gets the id
+ * derived from it instead of `eventId`; one without `occurred_at` happened when it was received.
+ */
 export function toMessage(campaignId: string, event: EarnEvent, eventId: string, receivedAt: string, source: EventSource): RawEventMessage {
   return {
-    v: 1,
-    event_id: eventId,
+    v: 2,
+    event_id: eventIdOf(campaignId, event, eventId),
     campaign_id: campaignId,
     account_id: event.account_id,
     identity_type: event.identity_type,
     amount: event.amount,
     reg_event_id: event.reg_event_id,
     received_at: receivedAt,
+    occurred_at: event.occurred_at ?? receivedAt,
     source,
   };
+}
+
+/** The id an event is logged under: derived from its idempotency_key when it has one, else the id handed out. */
+export function eventIdOf(campaignId: string, event: EarnEvent, eventId: string): string {
+  return event.idempotency_key === undefined ? eventId : eventIdForKey(campaignId, event.idempotency_key);
 }
 
 function codesOf(problems: readonly Problem[]): string[] {
@@ -114,10 +137,16 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
   const idempotency = createIdempotencyStore(deps.db, { leaseMs, waitMs: options.idempotencyWaitMs ?? leaseMs });
   const publisher = deps.bus.eventPublisher({ timeoutMs: options.publishTimeoutMs ?? 3000 });
 
-  async function validateItems(campaignId: string, items: readonly unknown[]): Promise<ItemCheck[]> {
+  const limits = options.eventTime ?? DEFAULT_EVENT_TIME_LIMITS;
+
+  async function validateItems(target: IngestTarget, items: readonly unknown[], receivedAt = Date.now()): Promise<ItemCheck[]> {
+    const campaignId = target.campaignId;
     const checks: ItemCheck[] = items.map((item) => {
       const result = validateEarnEvent(item);
-      return result.ok ? { ok: true, event: result.event } : { ok: false, problems: result.problems.map(({ message, code }) => ({ message, code })) };
+      if (!result.ok) return { ok: false, problems: result.problems.map(({ message, code }) => ({ message, code })) };
+      const at = result.event.occurred_at;
+      const late = checkEventTime(at === undefined ? undefined : Date.parse(at), receivedAt, target, limits);
+      return late === null ? { ok: true, event: result.event } : { ok: false, problems: [late] };
     });
     const ids = checks.flatMap((c) => (c.ok ? [c.event.reg_event_id] : []));
     if (ids.length === 0) return checks;
@@ -185,13 +214,15 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
     validateItems,
     publishAll,
     close: () => publisher.close(),
-    async ingestOne(campaignId, body, options) {
-      const [check] = await validateItems(campaignId, [body]);
+    async ingestOne(target, body, options) {
+      const campaignId = target.campaignId;
+      const [check] = await validateItems(target, [body]);
       if (check === undefined || !check.ok) return rejected(check?.problems ?? []);
       const { event } = check;
       return underKey(campaignId, 1, options.idempotency, async ([eventId], receivedAt) => {
-        const id = eventId as string;
-        const [error] = await publishAll([toMessage(campaignId, event, id, receivedAt, options.source)]);
+        const message = toMessage(campaignId, event, eventId as string, receivedAt, options.source);
+        const id = message.event_id;
+        const [error] = await publishAll([message]);
         if (error) {
           deps.logger.warn({ err: error.cause ?? error, campaign_id: campaignId }, "publish failed");
           return { ...rejected([BUS_UNAVAILABLE]), remember: false };
@@ -199,8 +230,9 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
         return { ...answer(success({ event_id: id, received_at: receivedAt }), { outcome: "accepted", codes: [], published: 1, refused: 0 }), remember: true };
       });
     },
-    async ingestBatch(campaignId, items, options) {
-      const checks = await validateItems(campaignId, items);
+    async ingestBatch(target, items, options) {
+      const campaignId = target.campaignId;
+      const checks = await validateItems(target, items);
       const valid = checks.flatMap((c, i) => (c.ok ? [i] : []));
       const problems = checks.flatMap((c) => (c.ok ? [] : c.problems));
       const refusedItems = checks.length - valid.length;
@@ -230,7 +262,7 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
         const results: BatchItemResult[] = checks.map((c, i) => {
           if (!c.ok) return { ok: false, errors: envelopeErrors(c.problems) };
           if (failedAt.has(i)) return { ok: false, errors: envelopeErrors([BUS_UNAVAILABLE]) };
-          return { ok: true, event_id: eventIds[i] as string };
+          return { ok: true, event_id: eventIdOf(campaignId, c.event, eventIds[i] as string) };
         });
         const allProblems = failed > 0 ? [...problems, BUS_UNAVAILABLE] : problems;
         return {

@@ -1,5 +1,5 @@
 // The raw event message schema: accepts what ingest publishes, refuses malformed messages.
-import { rawEventMessageSchema } from "./bus";
+import { occurredAtOf, rawEventMessageSchema } from "./bus";
 
 const valid = {
   v: 1,
@@ -29,5 +29,27 @@ describe("the raw event message on the bus", () => {
     const result = rawEventMessageSchema.safeParse({ ...valid, ...change });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.message).toContain(message);
+  });
+
+  it("accepts version 2 with the event time, and reads a version-1 message as having happened when received", () => {
+    const v2 = { ...valid, v: 2, occurred_at: "2026-02-01T08:30:00.000Z" } as const;
+    expect(rawEventMessageSchema.parse(v2)).toEqual(v2);
+    expect(occurredAtOf(v2)).toBe("2026-02-01T08:30:00.000Z");
+    expect(occurredAtOf(rawEventMessageSchema.parse(valid))).toBe(valid.received_at);
+  });
+
+  it.each([
+    ["version 2 without occurred_at", { v: 2 }, "occurred_at is required in version 2"],
+    ["version 1 with occurred_at", { occurred_at: "2026-02-01T08:30:00.000Z" }, "occurred_at is not part of version 1"],
+    [
+      "an occurred_at finer than a millisecond",
+      { v: 2, occurred_at: "2026-02-01T08:30:00.0001Z" },
+      "occurred_at must be UTC with at most millisecond precision",
+    ],
+    ["an unknown version", { v: 3, occurred_at: "2026-02-01T08:30:00.000Z" }, ""],
+  ])("refuses %s", (_what, change, message) => {
+    const result = rawEventMessageSchema.safeParse({ ...valid, ...change });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.message).join("; ")).toContain(message);
   });
 });

@@ -1,4 +1,4 @@
-// The raw-event message ingest publishes on the bus and the scoring worker consumes (version 1).
+// The raw-event message ingest publishes on the bus and the scoring worker consumes (versions 1 and 2).
 import { z } from "zod";
 import { MAX_AMOUNT_SCALE } from "./amount";
 import { IDENTITY_TYPES } from "./identity";
@@ -10,13 +10,20 @@ const BUS_AMOUNT = new RegExp(`^\\d+(\\.\\d{1,${MAX_AMOUNT_SCALE}})?$`);
 export const EVENT_SOURCES = ["api", "batch", "csv", "indexer"] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
+const UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+const utcTime = (field: string) => z.iso.datetime().regex(UTC_MS, `${field} must be UTC with at most millisecond precision`);
+
 /**
- * The raw event as it travels on the bus from ingest to the scoring worker (version 1).
- * Already validated and normalised by ingest; the worker re-checks the shape before applying it.
+ * The raw event as it travels on the bus from ingest to the scoring worker. Already validated and
+ * normalised by ingest; the worker re-checks the shape before applying it.
+ *
+ * Version 2 adds `occurred_at`, when the activity happened (the client's event time, or the time
+ * received); ingest publishes version 2 only. Version 1 (no `occurred_at`: it happened when received)
+ * is still accepted, so messages published before an upgrade are scored as they were meant.
  */
 export const rawEventMessageSchema = z
   .object({
-    v: z.literal(1),
+    v: z.union([z.literal(1), z.literal(2)]),
     event_id: z.uuid(),
     campaign_id: z.string(),
     reg_event_id: z.uuid(),
@@ -25,10 +32,20 @@ export const rawEventMessageSchema = z
     // The log keeps NUMERIC(48,18) and TIMESTAMPTZ(3): finer amounts or times than that would be
     // rounded there, and the worker scores exactly what the log holds (as ingest's own rules allow).
     amount: z.string().regex(BUS_AMOUNT, `amount must be a decimal with at most ${MAX_AMOUNT_SCALE} digits after the point`),
-    received_at: z.iso.datetime().regex(/:\d{2}(\.\d{1,3})?Z$/, "received_at must be UTC with at most millisecond precision"),
+    received_at: utcTime("received_at"),
+    occurred_at: utcTime("occurred_at").optional(),
     source: z.enum(EVENT_SOURCES),
   })
-  .strict();
+  .strict()
+  .superRefine((m, ctx) => {
+    if (m.v === 2 && m.occurred_at === undefined) ctx.addIssue({ code: "custom", path: ["occurred_at"], message: "occurred_at is required in version 2" });
+    if (m.v === 1 && m.occurred_at !== undefined) ctx.addIssue({ code: "custom", path: ["occurred_at"], message: "occurred_at is not part of version 1" });
+  });
 
-/** A raw event message on the bus. */
+/** A raw event message on the bus (version 1 has no `occurred_at`: the event happened when received). */
 export type RawEventMessage = z.infer<typeof rawEventMessageSchema>;
+
+/** When the event of a message happened: its `occurred_at`, or for a version-1 message the time received. */
+export function occurredAtOf(message: Pick<RawEventMessage, "occurred_at" | "received_at">): string {
+  return message.occurred_at ?? message.received_at;
+}

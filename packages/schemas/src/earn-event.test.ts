@@ -1,6 +1,6 @@
 // validateEarnEvent: normalised events, required and unknown fields, bad amounts and ids, never throws.
 import fc from "fast-check";
-import { EARN_EVENT_FIELDS, validateEarnEvent } from "./earn-event";
+import { EARN_EVENT_FIELDS, EARN_EVENT_OPTIONAL_FIELDS, validateEarnEvent } from "./earn-event";
 import { IDENTITY_TYPES } from "./identity";
 
 const REG = "5F33E576-104E-4131-AFD3-38E90CFFB252";
@@ -83,14 +83,64 @@ describe("validateEarnEvent", () => {
     expect(codes({ ...base, reg_event_id: "5f33e576104e4131afd338e90cffb252" })).toEqual(["invalid-reg-event-id"]);
   });
 
+  it("accepts an occurred_at in UTC and returns it with milliseconds; null is the same as absent", () => {
+    const at = (occurred_at: unknown) => {
+      const result = validateEarnEvent({ ...base, occurred_at });
+      return result.ok ? result.event.occurred_at : result.problems.map((p) => `${p.code}: ${p.message}`);
+    };
+    expect(at("2026-11-20T10:00:00Z")).toBe("2026-11-20T10:00:00.000Z");
+    expect(at("2026-11-20T10:00:00.5Z")).toBe("2026-11-20T10:00:00.500Z");
+    expect(at("2024-02-29T23:59:59.999Z")).toBe("2024-02-29T23:59:59.999Z");
+    expect(at(null)).toBeUndefined();
+    expect(validateEarnEvent(base)).toMatchObject({ ok: true, event: expect.not.objectContaining({ occurred_at: expect.anything() }) });
+  });
+
+  it.each([
+    ["an offset other than Z", "2026-11-20T10:00:00+01:00"],
+    ["+00:00 instead of Z", "2026-11-20T10:00:00+00:00"],
+    ["no zone", "2026-11-20T10:00:00"],
+    ["a date only", "2026-11-20"],
+    ["microseconds", "2026-11-20T10:00:00.000001Z"],
+    ["a day that does not exist", "2026-02-30T10:00:00Z"],
+    ["a leap second", "2026-12-31T23:59:60Z"],
+    ["a number (Unix time)", 1_763_632_800],
+    ["a lowercase t", "2026-11-20t10:00:00Z"],
+  ])("refuses an occurred_at with %s as invalid-occurred-at", (_what, occurred_at) => {
+    expect(validateEarnEvent({ ...base, occurred_at })).toEqual({
+      ok: false,
+      problems: [
+        {
+          message: "occurred_at must be an RFC 3339 time in UTC with at most millisecond precision, e.g. 2026-11-20T10:00:00Z",
+          code: "invalid-occurred-at",
+          field: "occurred_at",
+        },
+      ],
+    });
+  });
+
+  it("keeps an idempotency_key as sent and refuses an empty, too long or non-ASCII one", () => {
+    const key = "indexer-1/window/0xabc/1700000000";
+    expect(validateEarnEvent({ ...base, idempotency_key: key })).toMatchObject({ ok: true, event: { idempotency_key: key } });
+    expect(validateEarnEvent({ ...base, idempotency_key: "k".repeat(255) }).ok).toBe(true);
+    for (const bad of ["", "k".repeat(256), "caf\u00e9", "tab\there", 42]) {
+      expect(validateEarnEvent({ ...base, idempotency_key: bad })).toEqual({
+        ok: false,
+        problems: [
+          { message: "idempotency_key must be a string of 1 to 255 printable ASCII characters", code: "invalid-idempotency-key", field: "idempotency_key" },
+        ],
+      });
+    }
+  });
+
   it("refuses anything that is not a JSON object", () => {
     for (const body of [null, [], "x", 1, true]) expect(codes(body)).toEqual(["invalid-body"]);
   });
 
-  it("accepts no body with a key outside the four fields (property)", () => {
+  it("accepts no body with a key outside the four fields and the two optional ones (property)", () => {
+    const known: readonly string[] = [...EARN_EVENT_FIELDS, ...EARN_EVENT_OPTIONAL_FIELDS];
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), (extra) => {
-        const keys = Object.keys(extra).filter((k) => !(EARN_EVENT_FIELDS as readonly string[]).includes(k));
+        const keys = Object.keys(extra).filter((k) => !known.includes(k));
         fc.pre(keys.length > 0);
         return validateEarnEvent({ ...base, ...extra }).ok === false;
       }),

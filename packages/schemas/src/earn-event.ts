@@ -4,8 +4,17 @@ import { parseAmount } from "./amount";
 import { UUID_PATTERN } from "./campaign";
 import { type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 
-/** The fields of a raw earn event body, in the order the spec lists them. */
+/** The fields of a raw earn event body, in the order the spec lists them; all four are required. */
 export const EARN_EVENT_FIELDS = ["account_id", "identity_type", "amount", "reg_event_id"] as const;
+
+/** Optional fields beyond the spec's four: when the activity happened, and the event's own idempotency key. */
+export const EARN_EVENT_OPTIONAL_FIELDS = ["occurred_at", "idempotency_key"] as const;
+
+/** Longest `idempotency_key` of an event (the same bound as the Idempotency-Key header). */
+export const EVENT_KEY_MAX_LENGTH = 255;
+
+const OCCURRED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?Z$/;
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 /** A validated, normalised earn event. */
 export interface EarnEvent {
@@ -15,6 +24,32 @@ export interface EarnEvent {
   amount: string;
   /** Lowercase UUID. */
   reg_event_id: string;
+  /** When the activity happened, as `YYYY-MM-DDTHH:MM:SS.sssZ`; absent: when it is received. */
+  occurred_at?: string;
+  /** The client's key of this event: the same key in the same campaign is one event, however often it is sent. */
+  idempotency_key?: string;
+}
+
+/**
+ * An RFC 3339 time in UTC (`Z`) with at most millisecond precision, as the canonical
+ * `YYYY-MM-DDTHH:MM:SS.sssZ`; throws ValidationError `invalid-occurred-at` otherwise. A date that
+ * does not exist (February 30) and a leap second are refused, not rolled over.
+ */
+export function parseOccurredAt(value: unknown): string {
+  const bad = () =>
+    new ValidationError("occurred_at must be an RFC 3339 time in UTC with at most millisecond precision, e.g. 2026-11-20T10:00:00Z", {
+      code: "invalid-occurred-at",
+      field: "occurred_at",
+    });
+  if (typeof value !== "string") throw bad();
+  const m = OCCURRED_AT.exec(value);
+  if (!m) throw bad();
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) throw bad();
+  const iso = new Date(ms).toISOString();
+  // Date.parse rolls an impossible day or second over; the canonical form then differs from the input.
+  if (iso.slice(0, 19) !== value.slice(0, 19)) throw bad();
+  return iso;
 }
 
 /** One problem with a body: what the client reads and the stable code for it. */
@@ -27,7 +62,7 @@ export interface FieldProblem {
 /** The outcome of validating a body: the event, or every problem found. */
 export type EarnEventResult = { ok: true; event: EarnEvent } | { ok: false; problems: FieldProblem[] };
 
-const ALLOWED = new Set<string>(EARN_EVENT_FIELDS);
+const ALLOWED = new Set<string>([...EARN_EVENT_FIELDS, ...EARN_EVENT_OPTIONAL_FIELDS]);
 /** Unknown keys reported one by one; the rest are summed up, so a hostile body cannot make a huge answer. */
 const MAX_UNKNOWN_REPORTED = 10;
 /** Longest key name echoed back in a message. */
@@ -43,7 +78,8 @@ function problemOf(err: unknown, field: string): FieldProblem {
 }
 
 /**
- * Validates one raw earn event body. All four fields are required; any other key is refused
+ * Validates one raw earn event body. The spec's four fields are required, `occurred_at` and
+ * `idempotency_key` are optional (null counts as absent); any other key is refused
  * (including `__proto__`, `constructor` and `prototype`, which JSON.parse keeps as own keys).
  */
 export function validateEarnEvent(body: unknown): EarnEventResult {
@@ -94,6 +130,27 @@ export function validateEarnEvent(body: unknown): EarnEventResult {
     problems.push({ message: "reg_event_id must be a UUID", code: "invalid-reg-event-id", field: "reg_event_id" });
   }
 
+  let occurredAt: string | undefined;
+  if (record.occurred_at !== undefined && record.occurred_at !== null) {
+    try {
+      occurredAt = parseOccurredAt(record.occurred_at);
+    } catch (err) {
+      problems.push(problemOf(err, "occurred_at"));
+    }
+  }
+
+  const key = record.idempotency_key;
+  if (key !== undefined && key !== null && (typeof key !== "string" || key.length > EVENT_KEY_MAX_LENGTH || !PRINTABLE_ASCII.test(key))) {
+    problems.push({
+      message: `idempotency_key must be a string of 1 to ${EVENT_KEY_MAX_LENGTH} printable ASCII characters`,
+      code: "invalid-idempotency-key",
+      field: "idempotency_key",
+    });
+  }
+
   if (problems.length > 0 || !identityType || accountId === undefined || amount === undefined) return { ok: false, problems };
-  return { ok: true, event: { account_id: accountId, identity_type: identityType, amount, reg_event_id: (reg as string).toLowerCase() } };
+  const event: EarnEvent = { account_id: accountId, identity_type: identityType, amount, reg_event_id: (reg as string).toLowerCase() };
+  if (occurredAt !== undefined) event.occurred_at = occurredAt;
+  if (typeof key === "string") event.idempotency_key = key;
+  return { ok: true, event };
 }

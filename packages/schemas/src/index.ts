@@ -1,10 +1,19 @@
 // Entry point of @pointwise/schemas: the wire formats and validation shared by every app.
 export { MAX_AMOUNT_INTEGER_DIGITS, MAX_AMOUNT_SCALE, parseAmount } from "./amount";
 export { isBigintId, PG_BIGINT_MAX, PG_INTEGER_MAX } from "./bounds";
-export { EVENT_SOURCES, type EventSource, type RawEventMessage, rawEventMessageSchema } from "./bus";
+export { EVENT_SOURCES, type EventSource, occurredAtOf, type RawEventMessage, rawEventMessageSchema } from "./bus";
 export { CAMPAIGN_ID_PATTERN, campaignIdSchema, currencyKeySchema, currencyNamesSchema, isCampaignId, UUID_PATTERN } from "./campaign";
 export { DISPLAY_NAME_MAX_LENGTH, displayNameProblem, displayNameSchema, MAX_COMBINING_MARKS_IN_A_ROW } from "./display-name";
-export { EARN_EVENT_FIELDS, type EarnEvent, type EarnEventResult, type FieldProblem, validateEarnEvent } from "./earn-event";
+export {
+  EARN_EVENT_FIELDS,
+  EARN_EVENT_OPTIONAL_FIELDS,
+  type EarnEvent,
+  type EarnEventResult,
+  EVENT_KEY_MAX_LENGTH,
+  type FieldProblem,
+  parseOccurredAt,
+  validateEarnEvent,
+} from "./earn-event";
 export { JsonDecimal, stringifyJson } from "./exact-json";
 export { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 export {

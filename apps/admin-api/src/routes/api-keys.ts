@@ -1,6 +1,6 @@
-// Admin routes for a campaign's ingest API keys: create (shown once), list and revoke.
+// Admin routes for a campaign's ingest API keys: create (shown once), list, change (label, backfill) and revoke.
 import { generateApiKey } from "@pointwise/auth";
-import { NotFoundError } from "@pointwise/errors";
+import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
@@ -9,9 +9,14 @@ import { apiKeyJson } from "../json";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { sessionOf } from "../session";
 
-const createKeySchema = z.strictObject({ label: z.string().trim().max(80, "must be at most 80 characters").optional() });
+const label = z.string().trim().max(80, "must be at most 80 characters");
+const backfill = z.boolean({ message: "must be true or false" });
+const createKeySchema = z.strictObject({ label: label.optional(), backfill: backfill.optional() });
+const updateKeySchema = z
+  .strictObject({ label: label.nullable().optional(), backfill: backfill.optional() })
+  .refine((b) => b.label !== undefined || b.backfill !== undefined, { message: "must change label or backfill" });
 
-/** API keys of a campaign: create (the key is returned once), list, revoke. */
+/** API keys of a campaign: create (the key is returned once), list, change label or backfill, revoke. */
 export function apiKeyRoutes(deps: Deps): Router {
   const router = Router();
   const { prisma } = deps.db;
@@ -21,8 +26,10 @@ export function apiKeyRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const body = parseWith(createKeySchema, req.body ?? {});
     const generated = generateApiKey();
-    const row = await prisma.apiKey.create({ data: { campaignId: campaign.id, prefix: generated.prefix, hash: generated.hash, label: body.label || null } });
-    deps.logger.info({ campaign_id: campaign.id, key_prefix: row.prefix, operator_id: session.operatorId }, "api key created");
+    const row = await prisma.apiKey.create({
+      data: { campaignId: campaign.id, prefix: generated.prefix, hash: generated.hash, label: body.label || null, backfill: body.backfill ?? false },
+    });
+    deps.logger.info({ campaign_id: campaign.id, key_prefix: row.prefix, backfill: row.backfill, operator_id: session.operatorId }, "api key created");
     // The only time the whole key is ever returned; only its hash is stored.
     res.status(201).json({ ...apiKeyJson(row), key: generated.key });
   });
@@ -31,6 +38,34 @@ export function apiKeyRoutes(deps: Deps): Router {
     const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
     const rows = await prisma.apiKey.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "asc" } });
     res.json({ api_keys: rows.map(apiKeyJson) });
+  });
+
+  router.patch("/api/campaigns/:id/api-keys/:keyId", async (req, res) => {
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
+    const keyId = uuidParam(req.params.keyId, "key_id");
+    const body = parseWith(updateKeySchema, req.body ?? {});
+    const key = await prisma.apiKey.findFirst({ where: { id: keyId, campaignId: campaign.id } });
+    if (!key) throw new NotFoundError(`API key ${keyId} not found`, { code: "api-key-not-found" });
+    // The revoked_at condition sits in the update itself, so a revoke that wins a race is never undone by a change.
+    const { count } = await prisma.apiKey.updateMany({
+      where: { id: key.id, revokedAt: null },
+      data: {
+        ...(body.label === undefined ? {} : { label: body.label || null }),
+        ...(body.backfill === undefined ? {} : { backfill: body.backfill }),
+      },
+    });
+    const after = await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
+    if (count === 0) {
+      throw new ConflictError("api-key-revoked", `API key ${key.prefix} was revoked at ${after.revokedAt?.toISOString()}; a revoked key cannot be changed`);
+    }
+    if (after.backfill !== key.backfill) {
+      deps.logger.info(
+        { campaign_id: campaign.id, key_prefix: key.prefix, backfill: after.backfill, operator_id: session.operatorId },
+        "api key backfill changed",
+      );
+    }
+    res.json(apiKeyJson(after));
   });
 
   router.post("/api/campaigns/:id/api-keys/:keyId/revoke", async (req, res) => {

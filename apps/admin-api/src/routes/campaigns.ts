@@ -1,12 +1,13 @@
-// Admin routes for campaigns: create, list, read, update, archive, restore and their bad-word lists.
+// Admin routes for campaigns: create, list, read, update (new dates queue a recompute), archive, restore and their bad-word lists.
 import { randomInt } from "node:crypto";
-import { ConflictError } from "@pointwise/errors";
+import { ConflictError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, currencyNamesSchema } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { campaignJson } from "../json";
+import { campaignJson, recomputeJobJson } from "../json";
+import { queueRecompute } from "../recompute";
 import { loadCampaign, loadWritableCampaign } from "../scope";
 import { sessionOf } from "../session";
 
@@ -46,6 +47,14 @@ const updateCampaignSchema = z
     ends_at: isoTime.nullable().optional(),
   })
   .refine((c) => Object.keys(c).length > 0, { message: "must change at least one field" });
+
+interface Dates {
+  starts_at: Date | null;
+  ends_at: Date | null;
+}
+
+const sameTime = (a: Date | null, b: Date | null) => (a === null ? b === null : b !== null && a.getTime() === b.getTime());
+const sameDates = (a: Dates, b: Dates) => sameTime(a.starts_at, b.starts_at) && sameTime(a.ends_at, b.ends_at);
 
 const badWordsSchema = z.strictObject({
   bad_words: z.array(z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters")).max(1000, "must list at most 1000 words"),
@@ -88,7 +97,8 @@ export function campaignRoutes(deps: Deps): Router {
   });
 
   router.patch("/api/campaigns/:id", async (req, res) => {
-    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const body = parseWith(updateCampaignSchema, req.body);
     const currencies = body.currencies ?? (campaign.currencies as Record<string, string>);
     const primary = body.primary_currency ?? campaign.primaryCurrency;
@@ -112,17 +122,39 @@ export function campaignRoutes(deps: Deps): Router {
         }
       }
     }
-    const updated = await prisma.campaign.update({
-      where: { id: campaign.id },
-      data: {
-        ...(body.name === undefined ? {} : { name: body.name }),
-        ...(body.currencies === undefined ? {} : { currencies: body.currencies }),
-        ...(body.primary_currency === undefined ? {} : { primaryCurrency: body.primary_currency }),
-        ...(body.starts_at === undefined ? {} : { startsAt: body.starts_at === null ? null : new Date(body.starts_at) }),
-        ...(body.ends_at === undefined ? {} : { endsAt: body.ends_at === null ? null : new Date(body.ends_at) }),
-      },
+    const jobId = await deps.db.transaction(async (client) => {
+      // The row lock orders concurrent changes, so each compares the dates with those it replaces.
+      const { rows: before } = await client.query<Dates>("SELECT starts_at, ends_at FROM campaign WHERE id = $1 FOR UPDATE", [campaign.id]);
+      // PostgreSQL parses and rounds the times (to milliseconds), so "unchanged" means unchanged as stored.
+      const { rows: after } = await client.query<Dates>(
+        `UPDATE campaign SET name = coalesce($2, name), currencies = coalesce($3::jsonb, currencies), primary_currency = coalesce($4, primary_currency),
+                starts_at = CASE WHEN $5 THEN $6::timestamptz ELSE starts_at END, ends_at = CASE WHEN $7 THEN $8::timestamptz ELSE ends_at END
+          WHERE id = $1 RETURNING starts_at, ends_at`,
+        [
+          campaign.id,
+          body.name ?? null,
+          body.currencies === undefined ? null : JSON.stringify(body.currencies),
+          body.primary_currency ?? null,
+          body.starts_at !== undefined,
+          body.starts_at ?? null,
+          body.ends_at !== undefined,
+          body.ends_at ?? null,
+        ],
+      );
+      const [was, now] = [before[0], after[0]];
+      if (!was || !now || sameDates(was, now)) return null;
+      // Checked again on the stored row: a concurrent change of the other date may have come in since the check above.
+      if (now.starts_at && now.ends_at && now.ends_at <= now.starts_at)
+        throw new ValidationError("ends_at: must be later than starts_at", { field: "ends_at" });
+      // Which events earn depends on the dates, so scores are recomputed from the log like after a rule activation.
+      return queueRecompute(client, campaign.id, "campaign-dates");
     });
-    res.json(campaignJson(updated));
+    if (jobId) deps.logger.info({ campaign_id: campaign.id, job_id: jobId, operator_id: session.operatorId }, "campaign dates changed: recompute queued");
+    const [updated, job] = await Promise.all([
+      prisma.campaign.findUniqueOrThrow({ where: { id: campaign.id } }),
+      jobId ? prisma.recomputeJob.findUnique({ where: { id: jobId } }) : null,
+    ]);
+    res.json({ ...campaignJson(updated), recompute_job: job ? recomputeJobJson(job) : null });
   });
 
   router.post("/api/campaigns/:id/archive", async (req, res) => {

@@ -105,11 +105,13 @@ export function insightRoutes(deps: Deps): Router {
       [campaign.id, currency, query.top ?? 5],
     );
     const userIds = top.map((t) => t.user_id);
-    // Points are placed at the time their event was received (not when the ledger row was written, which a
-    // recompute changes); each user's running total is kept from before the window so lines start at the right height.
+    // Points are placed at the time their event happened (occurred_at: what "activity on that day" means, and
+    // what the rules evaluated it at; a backfilled event lands on its own day, not on the day it arrived), not
+    // when the ledger row was written, which a recompute changes. Each user's running total is kept from before
+    // the window so lines start at the right height.
     const { rows } = await db.query<{ user_id: string; bucket: Date; cumulative: string }>(
       `WITH per_bucket AS (
-         SELECT l.user_id, date_trunc($4, e.received_at, 'UTC') AS bucket, sum(l.points - l.capped_points) AS paid
+         SELECT l.user_id, date_trunc($4, e.occurred_at, 'UTC') AS bucket, sum(l.points - l.capped_points) AS paid
            FROM ledger_entry l JOIN event_log e ON e.id = l.event_id
           WHERE l.campaign_id = $1 AND l.currency = $2 AND l.user_id = ANY($3::uuid[]) AND ($5::int IS NULL OR l.rule_version = $5)
           GROUP BY 1, 2
@@ -151,7 +153,7 @@ export function insightRoutes(deps: Deps): Router {
     const { rows } = await db.query(
       `SELECT l.id::text AS id, l.event_id, l.rule_version, l.rule_id, l.currency, l.kind, l.points::text AS points, l.capped_points::text AS capped_points,
               (l.points - l.capped_points)::text AS paid, l.lineage, l.created_at,
-              e.reg_event_id, t.name AS event_type, e.amount::text AS amount, e.identity_type, e.account_id, e.source, e.received_at
+              e.reg_event_id, t.name AS event_type, e.amount::text AS amount, e.identity_type, e.account_id, e.source, e.occurred_at, e.received_at
          FROM ledger_entry l
          LEFT JOIN event_log e ON e.id = l.event_id
          LEFT JOIN event_type t ON t.id = e.reg_event_id
@@ -183,6 +185,7 @@ export function insightRoutes(deps: Deps): Router {
               identity_type: r.identity_type,
               account_id: r.account_id,
               source: r.source,
+              occurred_at: (r.occurred_at as Date).toISOString(),
               received_at: (r.received_at as Date).toISOString(),
             }
           : { id: r.event_id },

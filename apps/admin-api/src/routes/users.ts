@@ -6,8 +6,9 @@ import { displayNameSchema, IDENTITY_TYPES, normalizeAccountId } from "@pointwis
 import { Router } from "express";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { queueIdentityRecompute, X_HANDLE_PATTERN } from "../identities";
+import { X_HANDLE_PATTERN } from "../identities";
 import { identityJson, recomputeJobJson } from "../json";
+import { queueRecompute } from "../recompute";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { activeRules, readableScore, type StoredScore } from "../scores";
 import { sessionOf } from "../session";
@@ -147,7 +148,7 @@ export function userRoutes(deps: Deps): Router {
       // Merge: the identity (and with it every event it sent) now belongs to this user; the log keeps
       // its rows as they are and the recompute attributes them to the identity's current owner.
       await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [existing.id, userId]);
-      return { identityId: existing.id, movedFrom: existing.user_id, jobId: await queueIdentityRecompute(client, campaign.id), status: 200 };
+      return { identityId: existing.id, movedFrom: existing.user_id, jobId: await queueRecompute(client, campaign.id, "identity-link"), status: 200 };
     });
     if (outcome.movedFrom)
       deps.logger.info({ campaign_id: campaign.id, user_id: userId, from_user_id: outcome.movedFrom, operator_id: session.operatorId }, "identity moved");
@@ -188,7 +189,7 @@ export function userRoutes(deps: Deps): Router {
       const { rows: created } = await client.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaign.id]);
       const newUserId = created[0]?.id as string;
       await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [identityId, newUserId]);
-      return { newUserId, jobId: await queueIdentityRecompute(client, campaign.id) };
+      return { newUserId, jobId: await queueRecompute(client, campaign.id, "identity-link") };
     });
     deps.logger.info({ campaign_id: campaign.id, user_id: userId, new_user_id: outcome.newUserId, operator_id: session.operatorId }, "identity unlinked");
     const job = outcome.jobId ? await prisma.recomputeJob.findUnique({ where: { id: outcome.jobId } }) : null;

@@ -2,7 +2,16 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { BaseError } from "@pointwise/errors";
-import { CSV_IMPORT_MODES, type CsvImportMode, type CsvImportResult, csvImportAnswer, getCsvImport, importCsv, success } from "@pointwise/ingest-core";
+import {
+  CSV_IMPORT_MODES,
+  type CsvImportMode,
+  type CsvImportResult,
+  csvImportAnswer,
+  getCsvImport,
+  importCsv,
+  type KeyOwner,
+  success,
+} from "@pointwise/ingest-core";
 import type { Express, Response } from "express";
 import type { IngestContext } from "../context";
 import { authenticate, begin, readEventHeaders } from "../guards";
@@ -45,7 +54,7 @@ export function registerCsvRoutes(app: Express, ctx: IngestContext): void {
       closeAfterAnswer(res);
       return ctx.refuse(res, [{ message: `CSV file is larger than ${env.CSV_MAX_BYTES} bytes`, code: "payload-too-large" }]);
     }
-    const owner = state.owner as { keyId: string; campaignId: string };
+    const owner = state.owner as KeyOwner;
     // One upload costs one token: its rows are bounded by CSV_MAX_ROWS, not by the per-event budget.
     const decision = await ctx.limiter.take(owner.keyId, 1);
     if (!decision.allowed) {
@@ -60,6 +69,7 @@ export function registerCsvRoutes(app: Express, ctx: IngestContext): void {
     try {
       result = await importCsv(ctx.pipeline, {
         campaignId: owner.campaignId,
+        rights: { backfill: owner.backfill, startsAt: owner.startsAt, endsAt: owner.endsAt },
         input: req,
         mode,
         origin: "ingest-api",

@@ -1,5 +1,5 @@
 // Ingest routes for earn events: one event, or a batch answered with a result per item.
-import { type IngestAnswer, type IngestOptions, parseBatchBody, requestFingerprint } from "@pointwise/ingest-core";
+import { type IngestAnswer, type IngestOptions, type KeyOwner, parseBatchBody, requestFingerprint } from "@pointwise/ingest-core";
 import type { EventSource } from "@pointwise/schemas";
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
 import type { IngestContext } from "../context";
@@ -60,8 +60,7 @@ export function registerEventRoutes(app: Express, ctx: IngestContext): void {
     const parsed = parseJson(req.body);
     if (!parsed.ok) return ctx.refuse(res, [parsed.problem]);
     if (!(await admitted(ctx, res, 1))) return;
-    const campaignId = (state.owner as { campaignId: string }).campaignId;
-    sendAnswer(ctx, res, await ctx.pipeline.ingestOne(campaignId, parsed.value, ingestOptions(ctx, req, res, "earn-event")));
+    sendAnswer(ctx, res, await ctx.pipeline.ingestOne(state.owner as KeyOwner, parsed.value, ingestOptions(ctx, req, res, "earn-event")));
   });
 
   app.post(
@@ -78,8 +77,7 @@ export function registerEventRoutes(app: Express, ctx: IngestContext): void {
       if (!batch.ok) return ctx.refuse(res, batch.problems);
       state.events = batch.events.length;
       if (!(await admitted(ctx, res, batch.events.length))) return;
-      const campaignId = (state.owner as { campaignId: string }).campaignId;
-      sendAnswer(ctx, res, await ctx.pipeline.ingestBatch(campaignId, batch.events, ingestOptions(ctx, req, res, "earn-events")));
+      sendAnswer(ctx, res, await ctx.pipeline.ingestBatch(state.owner as KeyOwner, batch.events, ingestOptions(ctx, req, res, "earn-events")));
     },
   );
 }

@@ -52,7 +52,7 @@ export function identityKey(identityType: string, accountId: string): string {
 }
 
 const AMOUNT = /^(\d+?)(?:\.(\d{1,18}))?$/;
-const RECEIVED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 /**
  * An amount as the log returns it (`trim_scale(amount)::text`): no leading zeros before the point,
@@ -67,13 +67,13 @@ export function logAmount(amount: string): string {
   return fraction ? `${whole}.${fraction}` : whole;
 }
 
-/** A receive time as the log returns it (TIMESTAMPTZ(3), read back as an ISO string). */
-export function logTime(receivedAt: string): string {
-  const time = RECEIVED_AT.test(receivedAt) ? new Date(receivedAt) : null;
-  const iso = time && !Number.isNaN(time.getTime()) ? time.toISOString() : null;
+/** A time of the message (`received_at`, `occurred_at`) as the log returns it (TIMESTAMPTZ(3), read back as an ISO string). */
+export function logTime(time: string, field = "received_at"): string {
+  const date = UTC_TIME.test(time) ? new Date(time) : null;
+  const iso = date && !Number.isNaN(date.getTime()) ? date.toISOString() : null;
   // Date rolls a day that does not exist (February 30) over into the next month; PostgreSQL refuses it.
-  if (iso === null || iso.slice(0, 19) !== receivedAt.slice(0, 19)) {
-    throw new ValidationError(`received_at ${receivedAt.slice(0, 60)} is not a UTC time with at most millisecond precision`, { code: "event-invalid" });
+  if (iso === null || iso.slice(0, 19) !== time.slice(0, 19)) {
+    throw new ValidationError(`${field} ${time.slice(0, 60)} is not a UTC time with at most millisecond precision`, { code: "event-invalid" });
   }
   return iso;
 }
@@ -85,7 +85,8 @@ const BEFORE_APPEND = `SELECT
   (SELECT coalesce(json_object_agg(id, referrer_id), '{}') FROM app_user WHERE id = ANY($2::uuid[]) AND referrer_id IS NOT NULL) AS referrers,
   (SELECT array_agg(nextval('event_log_seq_seq')::text ORDER BY g) FROM generate_series(1, $3::int) AS g) AS seqs`;
 
-const LOG_COPY = "COPY event_log(seq, id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, received_at, referrer_id) FROM STDIN";
+const LOG_COPY =
+  "COPY event_log(seq, id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, received_at, occurred_at, referrer_id) FROM STDIN";
 
 /**
  * Appends inbox rows to the append-only log in their order (each gets the next `seq`), stamping each
@@ -120,11 +121,24 @@ export async function appendToLog(p: StatementQueue, campaignId: string, rows: r
       regEventId: r.regEventId,
       identityType: r.identityType,
       amount: logAmount(r.amount),
-      occurredAt: logTime(r.receivedAt),
+      occurredAt: logTime(r.occurredAt ?? r.receivedAt, r.occurredAt === null ? "received_at" : "occurred_at"),
       referrerId,
     };
     // The amount goes in as received: PostgreSQL refuses one too large for NUMERIC(48,18).
-    data += copyRow([seq, r.eventId, campaignId, r.regEventId, userId, r.identityType, r.accountId, r.amount, r.source, event.occurredAt, referrerId]);
+    data += copyRow([
+      seq,
+      r.eventId,
+      campaignId,
+      r.regEventId,
+      userId,
+      r.identityType,
+      r.accountId,
+      r.amount,
+      r.source,
+      logTime(r.receivedAt),
+      event.occurredAt,
+      referrerId,
+    ]);
     events.push(event);
   }
   if (data) p.copy(LOG_COPY, data);

@@ -21,12 +21,14 @@ export interface InboxRow {
   accountId: string;
   amount: string;
   receivedAt: string;
+  /** Null for a version-1 message: it happened when received. */
+  occurredAt: string | null;
   source: string;
   attempts: number;
 }
 
 const INBOX_COPY =
-  "COPY event_inbox(stream, stream_seq, subject, event_id, campaign_id, reg_event_id, identity_type, account_id, amount, received_at, source) FROM STDIN";
+  "COPY event_inbox(stream, stream_seq, subject, event_id, campaign_id, reg_event_id, identity_type, account_id, amount, received_at, occurred_at, source) FROM STDIN";
 
 /**
  * Puts messages into the inbox (a message staged before, e.g. redelivered after a crash, is a no-op).
@@ -50,6 +52,7 @@ export async function stageMessages(db: Database, messages: readonly StagedMessa
       e.account_id,
       e.amount,
       e.received_at,
+      e.occurred_at ?? null,
       e.source,
     ]);
   }
@@ -65,8 +68,8 @@ export async function stageMessages(db: Database, messages: readonly StagedMessa
 async function insertMessages(db: Queryable, messages: readonly StagedMessage[]): Promise<number> {
   const col = <T>(f: (m: StagedMessage) => T) => messages.map(f);
   const { rowCount } = await db.query(
-    `INSERT INTO event_inbox(stream, stream_seq, subject, event_id, campaign_id, reg_event_id, identity_type, account_id, amount, received_at, source)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+    `INSERT INTO event_inbox(stream, stream_seq, subject, event_id, campaign_id, reg_event_id, identity_type, account_id, amount, received_at, occurred_at, source)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
      ON CONFLICT (stream, stream_seq) DO NOTHING`,
     [
       col((m) => m.stream),
@@ -79,6 +82,7 @@ async function insertMessages(db: Queryable, messages: readonly StagedMessage[])
       col((m) => m.event.account_id),
       col((m) => m.event.amount),
       col((m) => m.event.received_at),
+      col((m) => m.event.occurred_at ?? null),
       col((m) => m.event.source),
     ],
   );
@@ -98,7 +102,7 @@ export async function campaignsWaiting(db: Queryable, stream: string, floor: num
 export async function nextInboxRows(client: Queryable, stream: string, campaignId: string, floor: number, limit: number): Promise<InboxRow[]> {
   const { rows } = await client.query<InboxRow>(
     `SELECT stream_seq::text AS "streamSeq", subject, event_id AS "eventId", campaign_id AS "campaignId", reg_event_id AS "regEventId",
-            identity_type AS "identityType", account_id AS "accountId", amount, received_at AS "receivedAt", source, attempts
+            identity_type AS "identityType", account_id AS "accountId", amount, received_at AS "receivedAt", occurred_at AS "occurredAt", source, attempts
        FROM event_inbox WHERE stream = $1 AND campaign_id = $2 AND stream_seq <= $3
       ORDER BY stream_seq LIMIT $4`,
     [stream, campaignId, floor, limit],
@@ -125,7 +129,7 @@ export async function removeInboxRows(client: Queryable, stream: string, campaig
 /** The raw event message an inbox row came from, as it travelled on the bus. */
 export function inboxPayload(row: InboxRow): string {
   return JSON.stringify({
-    v: 1,
+    v: row.occurredAt === null ? 1 : 2,
     event_id: row.eventId,
     campaign_id: row.campaignId,
     reg_event_id: row.regEventId,
@@ -133,6 +137,7 @@ export function inboxPayload(row: InboxRow): string {
     account_id: row.accountId,
     amount: row.amount,
     received_at: row.receivedAt,
+    ...(row.occurredAt === null ? {} : { occurred_at: row.occurredAt }),
     source: row.source,
   });
 }

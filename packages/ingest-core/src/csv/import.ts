@@ -3,10 +3,11 @@ import path from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BaseError, RetryableError, ValidationError } from "@pointwise/errors";
-import { EARN_EVENT_FIELDS, type RawEventMessage } from "@pointwise/schemas";
+import { EARN_EVENT_FIELDS, EARN_EVENT_OPTIONAL_FIELDS, type EarnEvent, type RawEventMessage } from "@pointwise/schemas";
 import { CsvError, parse } from "csv-parse";
 import { envelopeErrors, type Problem } from "../envelope";
 import { newEventId } from "../event-id";
+import type { EventTimeRights } from "../event-time";
 import { type IngestPipeline, toMessage } from "../pipeline";
 import { type CsvCounts, type CsvImportMode, type CsvImportOrigin, type CsvRowError, createCsvJob, updateCsvJob } from "./jobs";
 import { LineSpool, makeSpoolDir } from "./spool";
@@ -31,6 +32,11 @@ const LOG_EVERY_MS = 10_000;
 /** What to import and how. */
 export interface CsvImportOptions {
   campaignId: string;
+  /**
+   * The campaign's dates and whether the uploader may backfill (an API key's rights). Absent for an
+   * operator's upload: the campaign's dates are read from the database and any time since its start is allowed.
+   */
+  rights?: EventTimeRights;
   /** The CSV bytes (an HTTP request, a file stream, ...). It is read once, as a stream. */
   input: Readable;
   mode?: CsvImportMode;
@@ -55,8 +61,8 @@ export interface CsvImportResult extends CsvCounts {
   dispose(): Promise<void>;
 }
 
-/** A valid event as spooled between the passes: account_id, identity_type, amount, reg_event_id, received_at. */
-type SpoolRow = [string, RawEventMessage["identity_type"], string, string, string];
+/** A valid event as spooled between the passes: account_id, identity_type, amount, reg_event_id, received_at, occurred_at, idempotency_key. */
+type SpoolRow = [string, RawEventMessage["identity_type"], string, string, string, string | null, string | null];
 
 interface PendingRow {
   line: number;
@@ -66,7 +72,7 @@ interface PendingRow {
 
 function checkHeader(record: string[]): string[] {
   const names = record.map((n) => n.trim());
-  const allowed = new Set<string>(EARN_EVENT_FIELDS);
+  const allowed = new Set<string>([...EARN_EVENT_FIELDS, ...EARN_EVENT_OPTIONAL_FIELDS]);
   const show = (n: string) => JSON.stringify(n.length > 64 ? `${n.slice(0, 64)}...` : n);
   const unknown = names.filter((n) => !allowed.has(n));
   const repeated = names.filter((n, i) => names.indexOf(n) !== i);
@@ -77,9 +83,12 @@ function checkHeader(record: string[]): string[] {
     ...(missing.length ? [`missing column ${missing.join(", ")}`] : []),
   ];
   if (reasons.length > 0) {
-    throw new ValidationError(`CSV header row must name account_id, identity_type, amount and reg_event_id once each: ${reasons.join("; ")}`, {
-      code: "csv-invalid-header",
-    });
+    throw new ValidationError(
+      `CSV header row must name account_id, identity_type, amount and reg_event_id once each (occurred_at and idempotency_key may follow): ${reasons.join("; ")}`,
+      {
+        code: "csv-invalid-header",
+      },
+    );
   }
   return names;
 }
@@ -138,6 +147,16 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
   let lastProgress = Date.now();
   let lastLog = Date.now();
   const started = Date.now();
+  let known: Promise<EventTimeRights> | undefined;
+
+  /** The uploader's rights: as given, or for an operator's upload the campaign's dates with backfill allowed. */
+  function rights(): Promise<EventTimeRights> {
+    if (options.rights) return Promise.resolve(options.rights);
+    known ??= db
+      .query<{ starts_at: Date | null; ends_at: Date | null }>("SELECT starts_at, ends_at FROM campaign WHERE id = $1", [options.campaignId])
+      .then(({ rows }) => ({ backfill: true, startsAt: rows[0]?.starts_at?.getTime() ?? null, endsAt: rows[0]?.ends_at?.getTime() ?? null }));
+    return known;
+  }
 
   async function progress(force = false): Promise<void> {
     const now = Date.now();
@@ -152,8 +171,9 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
 
   async function flush(pending: PendingRow[]): Promise<void> {
     const bodies = pending.flatMap((r) => (r.body ? [r.body] : []));
-    const checks = await pipeline.validateItems(options.campaignId, bodies);
-    const receivedAt = new Date().toISOString();
+    const now = Date.now();
+    const checks = await pipeline.validateItems({ campaignId: options.campaignId, ...(await rights()) }, bodies, now);
+    const receivedAt = new Date(now).toISOString();
     let valid = "";
     let invalid = "";
     let k = 0;
@@ -161,7 +181,7 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
       const check = row.body ? checks[k++] : undefined;
       if (check?.ok) {
         const e = check.event;
-        const row: SpoolRow = [e.account_id, e.identity_type, e.amount, e.reg_event_id, receivedAt];
+        const row: SpoolRow = [e.account_id, e.identity_type, e.amount, e.reg_event_id, receivedAt, e.occurred_at ?? null, e.idempotency_key ?? null];
         valid += `${JSON.stringify(row)}\n`;
         counts.rowsValid++;
         continue;
@@ -259,8 +279,10 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
     let chunk: RawEventMessage[] = [];
     try {
       for await (const line of validSpool.lines()) {
-        const [accountId, identityType, amount, regEventId, receivedAt] = JSON.parse(line) as SpoolRow;
-        const event = { account_id: accountId, identity_type: identityType, amount, reg_event_id: regEventId };
+        const [accountId, identityType, amount, regEventId, receivedAt, occurredAt, key] = JSON.parse(line) as SpoolRow;
+        const event: EarnEvent = { account_id: accountId, identity_type: identityType, amount, reg_event_id: regEventId };
+        if (occurredAt !== null) event.occurred_at = occurredAt;
+        if (key !== null) event.idempotency_key = key;
         chunk.push(toMessage(options.campaignId, event, newEventId(), receivedAt, "csv"));
         if (chunk.length >= PUBLISH_CHUNK) {
           launch(chunk);

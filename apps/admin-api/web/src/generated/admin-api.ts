@@ -476,6 +476,14 @@ export interface paths {
          * @description At least one field. `null` clears a date. A currency that already has points (score or ledger
          *     rows) cannot be removed (`409 currency-in-use`); rename it instead. An archived campaign is
          *     read-only (`409 campaign-archived`).
+         *
+         *     Events outside `[starts_at, ends_at)` earn nothing, so a change of either date (as stored, to the
+         *     millisecond; the same instant in another offset is no change) queues a `recompute_job` (reason
+         *     `campaign-dates`) in the same transaction, when a rule version is active or an activation is
+         *     running: the scoring worker recomputes every score from the log under the version active when it
+         *     starts the job and the dates as they are then. One queued job covers any number of date changes
+         *     made before the worker starts it. `recompute_job` is that job, or `null` when no job was needed
+         *     (the dates did not change, or there are no scores yet).
          */
         patch: {
             parameters: {
@@ -500,13 +508,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The updated campaign. */
+                /** @description The updated campaign, and the recompute its new dates queued. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Campaign"];
+                        "application/json": components["schemas"]["CampaignUpdated"];
                     };
                 };
                 400: components["responses"]["BadRequest"];
@@ -739,6 +747,11 @@ export interface paths {
                 content: {
                     "application/json": {
                         label?: string;
+                        /**
+                         * @description May the key report events older than the ingest API's OCCURRED_AT_MAX_AGE_MS (default 24 hours), back to the campaign's start.
+                         * @default false
+                         */
+                        backfill?: boolean;
                     };
                 };
             };
@@ -764,6 +777,64 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a key's label or whether it may backfill
+         * @description At least one field; `label: null` clears the label. The ingest API sees the change within its
+         *     key cache time (LOOKUP_CACHE_MS, default 5 s). A revoked key cannot be changed
+         *     (`409 api-key-revoked`); a key of an archived campaign neither (`409 campaign-archived`).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    key_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        label?: string | null;
+                        backfill?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The key after the change. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKey"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
         trace?: never;
     };
     "/api/campaigns/{campaign_id}/api-keys/{key_id}/revoke": {
@@ -1741,8 +1812,9 @@ export interface paths {
         /**
          * Points over time of the top users
          * @description Running totals of paid points (ledger entries of the active version) per UTC hour or day, placed
-         *     at the time each event was received, for the `top` users of the currency. A bucket without
-         *     points shows the total so far.
+         *     at the time each event happened (`occurred_at`, so a backfilled event counts on its own day, not
+         *     on the day it arrived), for the `top` users of the currency. A bucket without points shows the
+         *     total so far.
          */
         get: {
             parameters: {
@@ -1963,12 +2035,20 @@ export interface components {
                 read_api_url: string;
             };
         };
-        Campaign: {
+        Campaign: components["schemas"]["CampaignFields"];
+        CampaignUpdated: components["schemas"]["CampaignFields"] & {
+            /** @description The recompute (reason campaign-dates) a change of the dates queued; null when none was needed. */
+            recompute_job: components["schemas"]["RecomputeJob"] | null;
+        };
+        /** @description The fields of a campaign (Campaign is exactly these). */
+        CampaignFields: {
             id: components["schemas"]["CampaignId"];
             name: string;
             currencies: components["schemas"]["Currencies"];
             primary_currency: string;
+            /** @description Events that happened before it earn nothing (null: no start). */
             starts_at: components["schemas"]["NullableTime"];
+            /** @description Events that happened at or after it earn nothing (null: no end). */
             ends_at: components["schemas"]["NullableTime"];
             archived_at: components["schemas"]["NullableTime"];
             bad_words: string[];
@@ -1983,6 +2063,8 @@ export interface components {
             /** @description Non-secret start of the key, e.g. pw_k3j5x2ab. */
             prefix: string;
             label: string | null;
+            /** @description True: the key may report events with an occurred_at as far back as the campaign's start. False: at most OCCURRED_AT_MAX_AGE_MS (ingest API, default 24 hours) into the past. */
+            backfill: boolean;
             created_at: components["schemas"]["Time"];
             last_used_at: components["schemas"]["NullableTime"];
             revoked_at: components["schemas"]["NullableTime"];
@@ -2023,8 +2105,11 @@ export interface components {
             id: string;
             campaign_id: components["schemas"]["CampaignId"];
             rule_version: number;
-            /** @enum {string} */
-            reason: "rule-activation" | "identity-link" | "manual";
+            /**
+             * @description rule-activation: a version is being activated; identity-link: an identity moved between users; campaign-dates: the campaign's dates changed.
+             * @enum {string}
+             */
+            reason: "rule-activation" | "identity-link" | "campaign-dates" | "manual";
             /** @enum {string} */
             status: "queued" | "running" | "done" | "failed";
             events_total: number;
@@ -2129,6 +2214,9 @@ export interface components {
                     account_id?: string;
                     /** @enum {string} */
                     source?: "api" | "batch" | "csv" | "indexer";
+                    /** @description When the event happened (the rules evaluated it at this time). */
+                    occurred_at?: components["schemas"]["Time"];
+                    /** @description When the ingest API received it; equal to occurred_at for an event reported without one. */
                     received_at?: components["schemas"]["Time"];
                 };
             }[];
@@ -2222,7 +2310,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity. */
+        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked. */
         Conflict: {
             headers: {
                 [name: string]: unknown;

@@ -53,6 +53,7 @@ export function LeaderboardTab({ ctx }: { ctx: CampaignContext }) {
           </div>
         }
       >
+        <p className="muted small">Points are placed at the time their event happened, so imported history counts on its own days.</p>
         <Notice kind="error">{chart.error}</Notice>
         {chart.data && <PointsChart chart={chart.data} />}
       </Card>

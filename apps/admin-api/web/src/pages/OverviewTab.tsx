@@ -94,20 +94,25 @@ function SettingsCard(props: { campaign: Campaign; onSaved: () => void }) {
   const [startsAt, setStartsAt] = useState(toLocal(c.starts_at));
   const [endsAt, setEndsAt] = useState(toLocal(c.ends_at));
   const action = useAction();
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    setSaved(false);
+    setSaved(null);
+    // A date is sent only when it was edited: the input shows minutes, so sending it back unedited
+    // could cut a stored date's seconds off, change it and recompute every score for nothing.
     const body = {
       name,
       currencies: currencyMap(currencies.rows),
       primary_currency: currencies.primary,
-      starts_at: startsAt ? new Date(startsAt).toISOString() : null,
-      ends_at: endsAt ? new Date(endsAt).toISOString() : null,
+      ...(startsAt === toLocal(c.starts_at) ? {} : { starts_at: startsAt ? new Date(startsAt).toISOString() : null }),
+      ...(endsAt === toLocal(c.ends_at) ? {} : { ends_at: endsAt ? new Date(endsAt).toISOString() : null }),
     };
-    if (await action.run(() => api("PATCH", `/api/campaigns/${c.id}`, body))) {
-      setSaved(true);
+    const res = await action.run(() => api<Answer<"/api/campaigns/{campaign_id}", "patch">>("PATCH", `/api/campaigns/${c.id}`, body));
+    if (res) {
+      setSaved(
+        res.recompute_job ? "Saved. Only events that happened between the new dates earn: every score is being recomputed in the background." : "Saved.",
+      );
       props.onSaved();
     }
   };
@@ -120,8 +125,11 @@ function SettingsCard(props: { campaign: Campaign; onSaved: () => void }) {
         </Field>
         <CurrenciesField hint="A currency that already has points cannot be removed; you can rename it." value={currencies} onChange={setCurrencies} />
         <ScheduleFields startsAt={startsAt} endsAt={endsAt} onStartsAt={setStartsAt} onEndsAt={setEndsAt} />
+        <p className="muted small">
+          Only events that happened from the start up to (not including) the end earn points. Changing a date recomputes every score from the event log.
+        </p>
         <Notice kind="error">{action.error}</Notice>
-        {saved && <Notice kind="success">Saved.</Notice>}
+        <Notice kind="success">{saved}</Notice>
         <div>
           <button type="submit" className="btn btn-primary" disabled={action.busy || Boolean(c.archived_at)}>
             Save settings

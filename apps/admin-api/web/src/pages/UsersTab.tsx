@@ -65,7 +65,7 @@ function multipliersText(entry: LedgerEntry): string {
 
 /** The user's ledger entries, newest first, page by page. */
 const LEDGER_COLUMNS: Column[] = [
-  "Event received",
+  "Event happened",
   "Event",
   { label: "Amount", className: "num" },
   "Rule",
@@ -74,6 +74,18 @@ const LEDGER_COLUMNS: Column[] = [
   { label: "Capped", className: "num" },
   { label: "Paid", className: "num" },
 ];
+
+/** When an entry's event happened, and when it was received if that shows differently (a backfilled or late event). */
+function EventTimes(props: { occurredAt: string | undefined; receivedAt: string | undefined }) {
+  const occurred = formatTime(props.occurredAt ?? props.receivedAt);
+  const received = formatTime(props.receivedAt);
+  return (
+    <>
+      {occurred}
+      {props.receivedAt && received !== occurred && <div className="muted small">received {received}</div>}
+    </>
+  );
+}
 
 function Ledger(props: { base: string; userId: string }) {
   const [pages, setPages] = useState<LedgerEntry[][]>([]);
@@ -103,7 +115,9 @@ function Ledger(props: { base: string; userId: string }) {
       <DataTable columns={LEDGER_COLUMNS} note={first.data && entries.length === 0 && "No points yet."}>
         {entries.map((e) => (
           <tr key={e.id}>
-            <td>{formatTime(e.event.received_at)}</td>
+            <td className="nowrap">
+              <EventTimes occurredAt={e.event.occurred_at} receivedAt={e.event.received_at} />
+            </td>
             <td>
               {e.event.event_type ?? "—"}
               <div className="muted small">

@@ -1,0 +1,56 @@
+// checkEventTime: each bound of occurred_at at its edge, in the documented order, with its code and message.
+import { checkEventTime, type EventTimeRights } from "./event-time";
+
+const H = 3_600_000;
+const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
+const limits = { maxSkewMs: 5 * 60_000, maxAgeMs: 24 * H };
+const open: EventTimeRights = { backfill: false, startsAt: null, endsAt: null };
+const code = (at: number | undefined, rights: EventTimeRights = open) => checkEventTime(at, NOW, rights, limits)?.code ?? "ok";
+
+describe("checkEventTime", () => {
+  it("accepts up to the skew allowance ahead and refuses a millisecond more with occurred-at-in-future", () => {
+    expect(code(NOW + 5 * 60_000)).toBe("ok");
+    expect(checkEventTime(NOW + 5 * 60_000 + 1, NOW, open, limits)).toEqual({
+      message: "occurred_at 2026-11-26T12:05:00.001Z is more than 300 s ahead of the service's clock (2026-11-26T12:00:00.000Z)",
+      code: "occurred-at-in-future",
+    });
+  });
+
+  it("lets an ordinary key report a day back, not a millisecond more, and a backfill key any time since the start", () => {
+    expect(code(NOW - 24 * H)).toBe("ok");
+    expect(checkEventTime(NOW - 24 * H - 1, NOW, open, limits)).toEqual({
+      message: "occurred_at 2026-11-25T11:59:59.999Z is more than 1 d in the past; this API key may not backfill (an operator can allow it for the key)",
+      code: "occurred-at-too-old",
+    });
+    expect(code(NOW - 400 * 24 * H, { ...open, backfill: true })).toBe("ok");
+  });
+
+  it("refuses a time before starts_at and one at or after ends_at, for backfill keys too", () => {
+    const dates = { backfill: true, startsAt: NOW - 10 * 24 * H, endsAt: NOW + H };
+    expect(code(NOW - 10 * 24 * H, dates)).toBe("ok");
+    expect(checkEventTime(NOW - 10 * 24 * H - 1, NOW, dates, limits)).toEqual({
+      message: "occurred_at 2026-11-16T11:59:59.999Z is before the campaign starts (2026-11-16T12:00:00.000Z)",
+      code: "occurred-at-before-campaign",
+    });
+    const ended = { ...dates, endsAt: NOW - H };
+    expect(code(NOW - H - 1, ended)).toBe("ok");
+    expect(checkEventTime(NOW - H, NOW, ended, limits)).toEqual({
+      message: "occurred_at 2026-11-26T11:00:00.000Z is not before the campaign ends (2026-11-26T11:00:00.000Z)",
+      code: "occurred-at-after-campaign",
+    });
+  });
+
+  it("holds an event without occurred_at (received now) to the campaign's dates only", () => {
+    expect(code(undefined)).toBe("ok");
+    expect(checkEventTime(undefined, NOW, { ...open, startsAt: NOW + 1 }, limits)).toEqual({
+      message: "the event (received now) is before the campaign starts (2026-11-26T12:00:00.001Z)",
+      code: "occurred-at-before-campaign",
+    });
+    expect(code(undefined, { ...open, endsAt: NOW })).toBe("occurred-at-after-campaign");
+  });
+
+  it("names the first broken bound: future before campaign dates, campaign dates before age", () => {
+    expect(code(NOW + H, { backfill: false, startsAt: null, endsAt: NOW })).toBe("occurred-at-in-future");
+    expect(code(NOW - 48 * H, { backfill: false, startsAt: NOW - 24 * H, endsAt: null })).toBe("occurred-at-before-campaign");
+  });
+});
