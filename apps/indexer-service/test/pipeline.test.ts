@@ -218,6 +218,11 @@ describe("the indexer against the real ingest API, JetStream, scoring worker and
     const { result, logs } = await runInProcess(config, runEnv());
     expect(result.finished).toBe(true);
     expect(logs.messages()).toContain("resuming from checkpoint");
+    // The kill landed mid-run: the restart still had blocks to index and events to send.
+    const resumedAt = Number(logs.lines.find((l) => String(l.msg).startsWith("Processing block"))?.fromBlock);
+    expect(resumedAt).toBeGreaterThan(scenario.pairDeployBlock);
+    expect(resumedAt).toBeLessThan(Math.max(...swaps.map((s) => s.block)));
+    expect(logs.messages()).toContain("earn events sent");
 
     await waitUntil(async () => (await eventCount()) >= swaps.length, 60_000, "the worker to log every swap").catch(async (err) => {
       throw new Error(`${(err as Error).message}: ${await eventCount()} of ${swaps.length}\n${apps.map((a) => a.output().slice(-3000)).join("\n")}`);
@@ -291,6 +296,8 @@ describe("the indexer against the real ingest API, JetStream, scoring worker and
     expect(result.finished).toBe(true);
     expect(logs.messages()).toContain("starting a new index");
     expect(logs.lines.filter((l) => l.msg === "earn events sent").reduce((n, l) => n + Number(l.events), 0)).toBe(swaps.length);
+    // Every event was accepted again (its id is derived from its key), none refused.
+    expect(logs.messages()).not.toContain("earn event dropped by the Pointwise API");
     // Give the worker time to log anything that would be new.
     await new Promise((r) => setTimeout(r, 3000));
     expect(await eventCount()).toBe(before);
