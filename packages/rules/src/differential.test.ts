@@ -26,8 +26,7 @@ import {
  * properties.test.ts, late-events.test.ts and cooldown.test.ts.
  */
 
-const mapValues = <T, U>(rec: Record<string, T>, f: (v: T) => U): Record<string, U> =>
-  Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, f(v)]));
+const mapValues = <T, U>(rec: Record<string, T>, f: (v: T) => U): Record<string, U> => Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, f(v)]));
 
 /** A format-2 user state as format 1 would have held it, for logs in event-time order. */
 function asFormat1(state: UserState): unknown {
