@@ -1,7 +1,7 @@
 // Late events worked out by hand: a backfill of an older week interleaved with today's live events.
 import { applyInBatches } from "../test/batches";
 import { ALICE, BOB, LOGIN, log, rules, run, SWAP } from "../test/fixtures";
-import { mergeScoreDeltas, replayCampaign } from "./index";
+import { applyEvents, mergeScoreDeltas, replayCampaign } from "./index";
 
 /*
  * Today is Wednesday 2025-03-12. The backfill brings events of the week of Monday 2025-03-03
@@ -91,6 +91,19 @@ describe("a backfilled week interleaved with today's live events", () => {
     expect(result.scoreDeltas).toEqual([
       { userId: ALICE, currency: "xp", score: "125", referralScore: "0", lifetime: "125", tier: null, reachedAt: "2025-03-12T10:00:00.000Z" },
     ]);
+  });
+
+  it("never changes the stored state it is given: a frozen state whose spans and cap periods late events extend", () => {
+    const deepFreeze = <T>(value: T): T => {
+      if (value && typeof value === "object") for (const v of Object.values(value)) deepFreeze(v);
+      return Object.freeze(value);
+    };
+    // After 2 the swaps add to the frozen day periods; after 8 the logins extend the frozen spans.
+    for (const cut of [2, 8]) {
+      const prior = deepFreeze(JSON.parse(JSON.stringify(run(campaign, events.slice(0, cut)).users)));
+      const rest = applyEvents({ rules: campaign, events: events.slice(cut), users: prior });
+      expect(rest.users[ALICE]).toEqual(result.users[ALICE]);
+    }
   });
 
   it("gives the same entries, rows and state whether applied in one batch, event by event, or split after every backfilled event", () => {
