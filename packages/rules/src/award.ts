@@ -74,12 +74,20 @@ interface Usage {
 }
 
 function usageOf(state: UserState, cap: CompiledCap, at: Scoring): Usage {
-  const eventPeriod = periodOf(cap, at);
-  const prev = own(state.caps, cap.key);
-  // A late event (occurredAt before the period already reached) counts against the current
-  // period instead of reopening an old one, so a cap can never be paid twice over.
-  if (prev && prev.period >= eventPeriod) return { cap, period: prev.period, used: fx(prev.used) };
-  return { cap, period: eventPeriod, used: FIXED_ZERO };
+  // Every cap is charged to the period of the event's own time, whatever was applied before it:
+  // a backfilled event of last week uses last week's room, not today's.
+  const period = periodOf(cap, at);
+  const used = own(own(state.caps, cap.key), period);
+  return { cap, period, used: used === undefined ? FIXED_ZERO : fx(used) };
+}
+
+function recordUsage(state: UserState, u: Usage, paid: Fixed): void {
+  let periods = own(state.caps, u.cap.key);
+  if (periods === undefined) {
+    periods = {};
+    state.caps[u.cap.key] = periods;
+  }
+  periods[u.period] = u.used.add(paid).toString();
 }
 
 function budgetLeft(run: Run, currency: CompiledCurrency): Fixed | undefined {
@@ -129,7 +137,7 @@ export function payAward(run: Run, state: UserState, a: Award): void {
 
   let scaled = FIXED_ZERO;
   if (!paid.isZero()) {
-    for (const u of usages) state.caps[u.cap.key] = { period: u.period, used: u.used.add(paid).toString() };
+    for (const u of usages) recordUsage(state, u, paid);
     consumeBudget(run, currency, paid);
     const before = own(state.currencies, currency.key);
     const lifetime = before ? fx(before.lifetime).add(paid) : paid;

@@ -72,11 +72,11 @@ describe("per-user caps", () => {
     expect(run(rv, at("2025-03-05T01:00:00Z")).entries[0]).toMatchObject({ points: "20", paid: "10.55", capped: "9.45" });
   });
 
-  it("a late event (received before the day already reached) counts against the current day, not the old one", () => {
+  it("a late event (occurred the day before the day already reached) is charged to its own day: 10 on Mar 6, then 10 on Mar 5", () => {
     const rv = login({ caps: [{ period: "day", limit: "15" }] });
     const result = run(rv, at("2025-03-06T00:00:05Z", "2025-03-05T23:59:59Z"));
-    expect(result.entries.map((e) => e.paid)).toEqual(["10", "5"]);
-    expect(Object.values(result.users)[0]?.caps["rule:login:day"]).toEqual({ period: "2025-03-06", used: "15" });
+    expect(result.entries.map((e) => e.paid)).toEqual(["10", "10"]);
+    expect(Object.values(result.users)[0]?.caps["rule:login:day"]).toEqual({ "2025-03-06": "10", "2025-03-05": "10" });
   });
 
   it("caps apply to milestones too: a 100 xp milestone under a 30 xp campaign cap pays 30", () => {
@@ -224,7 +224,7 @@ describe("a fully capped award (paid 0) still counts as the rule's event", () =>
     ]);
     expect(result.users[BOB]?.rules.login).toMatchObject({ count: "2", lastAt: "2025-03-05T10:01:00.000Z", milestones: ["two-logins"] });
     expect(result.users[BOB]?.currencies.xp).toEqual({ lifetime: "10", tier: null });
-    expect(result.users[BOB]?.caps["currency:xp:day"]).toEqual({ period: "2025-03-05", used: "10" });
+    expect(result.users[BOB]?.caps["currency:xp:day"]).toEqual({ "2025-03-05": "10" });
     expect(result.scoreDeltas.map((d) => [d.userId, d.score, d.referralScore, d.lifetime])).toEqual([
       [ALICE, "0", "5", "0"],
       [BOB, "10", "0", "10"],

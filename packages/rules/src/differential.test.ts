@@ -3,13 +3,52 @@ import fc from "fast-check";
 import { EVENT_TYPES, logArb, ruleVersionArb, START, splitsArb, USERS } from "../test/arbitraries";
 import { CAMPAIGN, LOGIN, SWAP } from "../test/fixtures";
 import { applyEvents as referenceApply } from "../test/reference/engine";
-import { type ApplyInput, applyEvents, parseRuleVersion, type RawEvent, type RuleVersion, type RuleVersionInput } from "./index";
+import {
+  type ApplyInput,
+  type ApplyResult,
+  applyEvents,
+  parseRuleVersion,
+  type RawEvent,
+  type RuleVersion,
+  type RuleVersionInput,
+  type UserState,
+} from "./index";
 
 /*
  * The engine computes with bigint fixed-point numbers; test/reference holds the engine as it was
  * with decimal.js. Both must print the same digits, keep the same state and fail the same way for
  * every input, so the worker's stored data does not depend on which of them wrote it.
+ *
+ * The reference predates event-time scoring: it writes state format 1 (one period per cap, no
+ * cooldown spans) and charged a late event to the period already reached. So the logs here are in
+ * event-time order, where both rules agree, and the engine's state is compared in format 1's shape
+ * (each cap's latest period, no spans). Late events are checked against replays and brute force in
+ * properties.test.ts, late-events.test.ts and cooldown.test.ts.
  */
+
+const mapValues = <T, U>(rec: Record<string, T>, f: (v: T) => U): Record<string, U> => Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, f(v)]));
+
+/** A format-2 user state as format 1 would have held it, for logs in event-time order. */
+function asFormat1(state: UserState): unknown {
+  return {
+    format: 1,
+    ruleVersion: state.ruleVersion,
+    lastSeq: state.lastSeq,
+    currencies: state.currencies,
+    rules: mapValues(state.rules, ({ spans: _spans, ...progress }) => progress),
+    caps: mapValues(state.caps, (periods) => {
+      const period = Object.keys(periods).sort().at(-1) as string;
+      return { period, used: periods[period] };
+    }),
+  };
+}
+
+/** The engine's result in the reference's shape: format-1 states, no outsideCampaign list (always empty here). */
+function inReferenceShape(result: ApplyResult): unknown {
+  const { outsideCampaign, ...rest } = result;
+  if (outsideCampaign.length > 0) throw new Error("no campaign window was given, yet events were outside it");
+  return { ...rest, users: mapValues(rest.users, asFormat1), campaign: rest.campaign && { ...rest.campaign, format: 1 } };
+}
 
 type Outcome = { ok: true; json: string } | { ok: false; error: string };
 
@@ -35,7 +74,7 @@ function agree(rules: RuleVersion, events: readonly RawEvent[], cuts: readonly n
     // Each engine gets its own copy, so neither can see what the other did to its input.
     const copy = () => JSON.parse(JSON.stringify({ users: input.users, campaign: input.campaign }));
     const want = outcome(() => referenceApply({ ...input, ...copy() }));
-    const got = outcome(() => applyEvents({ ...input, ...copy() }));
+    const got = outcome(() => inReferenceShape(applyEvents({ ...input, ...copy() })));
     expect(got).toEqual(want);
     if (!want.ok) return;
     const result = JSON.parse(want.json);
@@ -131,8 +170,11 @@ const wideLog: fc.Arbitrary<RawEvent[]> = fc
     }),
     { maxLength: 30 },
   )
-  .map((steps) => {
+  .map((drawn) => {
     const out: RawEvent[] = [];
+    // In event-time order (see the note at the top): the wall-clock hours plus what each offset adds.
+    const shift: Record<string, number> = { Z: 0, "+02:00": -2, "-05:30": 5.5, bad: 0 };
+    const steps = [...drawn].sort((a, b) => a.hours + (shift[a.offset] ?? 0) - (b.hours + (shift[b.offset] ?? 0)));
     steps.forEach((s, i) => {
       const at = new Date(START + s.hours * 3_600_000);
       const occurredAt = s.offset === "Z" ? at.toISOString() : s.offset === "bad" ? "not a time" : at.toISOString().replace("Z", s.offset);
@@ -159,7 +201,7 @@ describe("the fixed-point engine equals the decimal.js engine", () => {
     fc.assert(
       fc.property(
         ruleVersionArb,
-        logArb().chain((events) => fc.tuple(fc.constant(events), splitsArb(events.length))),
+        logArb({ skew: false }).chain((events) => fc.tuple(fc.constant(events), splitsArb(events.length))),
         (rules, [events, cuts]) => agree(rules, events, cuts),
       ),
       { numRuns: 300 },

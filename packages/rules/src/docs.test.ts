@@ -34,7 +34,12 @@ describe("docs/rules.md", () => {
     expect(Number(decayedValue(entry?.scaledPaid ?? "0", occurredAt, example.currencies.xp?.decay))).toBeCloseTo(30, 12);
   });
 
-  it("its example user state is a valid stored state", () => {
-    expect(parseUserState(jsonBlockAfter("**Per-user state**")).lastSeq).toBe("1842");
+  it("its example user state is a valid stored state, its login spans the times the page names", () => {
+    const state = parseUserState(jsonBlockAfter("**Per-user state**"));
+    expect(state.lastSeq).toBe("1842");
+    expect(state.rules["daily-login"]?.spans).toEqual([
+      [Date.parse("2025-02-22T10:00:00Z"), Date.parse("2025-02-28T12:00:00Z")],
+      [Date.parse("2025-03-03T08:00:00Z"), Date.parse("2025-03-05T08:00:00Z")],
+    ]);
   });
 });

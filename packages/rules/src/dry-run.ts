@@ -1,6 +1,7 @@
 // Dry run of a candidate rule version: replays the log under both versions and diffs the leaderboard.
 import { ValidationError } from "@pointwise/errors";
 import { own } from "./award";
+import type { CampaignWindow } from "./campaign-window";
 import { D, str } from "./decimal";
 import { replayCampaign } from "./replay";
 import type { RuleVersion } from "./schema";
@@ -52,6 +53,8 @@ export interface DryRunInput {
   at: string;
   /** The leaderboard's currency; defaults to the candidate's primary currency. */
   currency?: string;
+  /** The campaign's dates, applied to both versions (missing or null: no limit). */
+  campaignWindow?: CampaignWindow | null;
 }
 
 /** The leaderboard diff a dry run returns. */
@@ -69,7 +72,7 @@ export interface DryRunResult {
 function board(rules: RuleVersion, input: DryRunInput, currency: string): Map<string, { rank: number; points: string }> {
   const out = new Map<string, { rank: number; points: string }>();
   if (!Object.hasOwn(rules.currencies, currency)) return out;
-  const ranked: RankedRow[] = rankRows(replayCampaign(rules, input.events).rows, currency);
+  const ranked: RankedRow[] = rankRows(replayCampaign(rules, input.events, input.campaignWindow).rows, currency);
   for (const r of ranked) out.set(r.userId, { rank: r.rank, points: decayedScores(r, rules, input.at).total });
   return out;
 }

@@ -2,13 +2,15 @@
 import { ConflictError, ValidationError } from "@pointwise/errors";
 import { FIXED_ZERO, type Fixed, fx } from "@pointwise/fixed";
 import { own, payAward, type Run, type Scoring, tierIn } from "./award";
+import { type CampaignWindow, compileWindow } from "./campaign-window";
 import { type Compiled, type CompiledRule, compile, type Factor } from "./compile";
+import { addCounted, isBlocked, type Span } from "./cooldown";
 import { isDecimalString, MAX_DECIMAL_LENGTH } from "./decimal";
 import type { RuleVersion } from "./schema";
 import { DeltaBook, type ScoreDelta } from "./scores";
-import { type CampaignState, emptyCampaignState, emptyUserState, parseCampaignState, parseUserState, type UserState } from "./state";
-import { inRecurringWindow, parseTime, timeOf } from "./time";
-import type { AppliedMultiplier, LedgerEntry, RawEvent, RejectedEvent, SkippedEvent } from "./types";
+import { type CampaignState, emptyCampaignState, emptyUserState, parseCampaignState, parseUserState, type RuleProgress, type UserState } from "./state";
+import { inRecurringWindow, laterTime, parseTime, timeOf } from "./time";
+import type { AppliedMultiplier, LedgerEntry, OutsideCampaignEvent, RawEvent, RejectedEvent, SkippedEvent } from "./types";
 
 /** What the worker hands the engine for one batch of one campaign. */
 export interface ApplyInput {
@@ -20,6 +22,8 @@ export interface ApplyInput {
   users?: Readonly<Record<string, UserState | undefined>>;
   /** Prior campaign state; needed only when needsGlobalOrder(rules) (missing means none consumed yet). */
   campaign?: CampaignState | null;
+  /** The campaign's dates; events outside [startsAt, endsAt) earn nothing (missing or null: no limit). */
+  campaignWindow?: CampaignWindow | null;
 }
 
 /** What one engine call produces; everything the worker writes in its transaction. */
@@ -36,6 +40,8 @@ export interface ApplyResult {
   skipped: SkippedEvent[];
   /** Events that can never score; their user's lastSeq still moves past them. */
   rejected: RejectedEvent[];
+  /** Events whose occurredAt is outside the campaign window: nothing earned, lastSeq moved past them. */
+  outsideCampaign: OutsideCampaignEvent[];
 }
 
 const ONE = fx("1");
@@ -96,11 +102,18 @@ function qualifies(cr: CompiledRule, state: UserState, ms: number, amount: Fixed
   if (rule.schedule && !rule.schedule.some((w) => inRecurringWindow(ms, w))) return false;
   if (cr.minAmount && amount.lt(cr.minAmount)) return false;
   if (cr.cooldownMs !== undefined) {
-    const last = own(state.rules, rule.id)?.lastAt;
-    // An event received earlier than the last counted one (clock skew between receivers) is inside the cooldown too.
-    if (last && ms < timeOf(last) + cr.cooldownMs) return false;
+    const prev = own(state.rules, rule.id);
+    if (prev && isBlocked(spansOf(prev), ms, cr.cooldownMs)) return false;
   }
   return true;
+}
+
+/** The spans of a cooldown rule's counted times; a state upgraded from format 1 knows only the last one. */
+function spansOf(progress: RuleProgress): Span[] {
+  if (progress.spans !== undefined) return progress.spans;
+  if (progress.lastAt === null) return [];
+  const last = timeOf(progress.lastAt);
+  return [[last, last]];
 }
 
 /** The multipliers that apply to a base award, with their factors; they combine by multiplying. */
@@ -152,7 +165,18 @@ function scoreEvent(run: Run, c: Compiled, state: UserState, at: Scoring): void 
     const prev = own(state.rules, rule.id);
     const count = prev ? fx(prev.count).add(ONE) : ONE;
     const total = prev ? fx(prev.amount).add(at.amount) : FIXED_ZERO.add(at.amount);
-    const progress = { count: count.toString(), amount: total.toString(), lastAt: at.iso, milestones: prev ? [...prev.milestones] : [] };
+    const progress: RuleProgress = {
+      count: count.toString(),
+      amount: total.toString(),
+      // lastAt is the latest counted time: a late event does not move it back.
+      lastAt: prev?.lastAt ? laterTime(prev.lastAt, at.iso, at.ms) : at.iso,
+      milestones: prev ? [...prev.milestones] : [],
+    };
+    if (cr.cooldownMs !== undefined) {
+      const spans = prev ? spansOf(prev) : [];
+      addCounted(spans, at.ms, cr.cooldownMs);
+      progress.spans = spans;
+    }
     state.rules[rule.id] = progress;
     if (cr.base) {
       const basePoints = cr.base.perUnit ? cr.base.points.mul(at.amount) : cr.base.points;
@@ -179,6 +203,7 @@ function scoreEvent(run: Run, c: Compiled, state: UserState, at: Scoring): void 
  */
 export function applyEvents(input: ApplyInput): ApplyResult {
   const c = compile(input.rules);
+  const window = compileWindow(input.campaignWindow);
   const run: Run = {
     ruleVersion: c.rv.version,
     campaign: loadCampaign(c, input.campaign),
@@ -188,6 +213,7 @@ export function applyEvents(input: ApplyInput): ApplyResult {
   const users = new Map<string, UserState>();
   const skipped: SkippedEvent[] = [];
   const rejected: RejectedEvent[] = [];
+  const outsideCampaign: OutsideCampaignEvent[] = [];
   let prev: { seq: bigint; id: string } | undefined;
 
   input.events.forEach((raw, index) => {
@@ -228,6 +254,10 @@ export function applyEvents(input: ApplyInput): ApplyResult {
       rejected.push({ ...base, code: "occurred-at-invalid", message: `occurredAt must be an ISO 8601 time, got "${ev.occurredAt.slice(0, 40)}"` });
       return;
     }
+    if (window && (ms < window.from || ms >= window.until)) {
+      outsideCampaign.push(base);
+      return;
+    }
     scoreEvent(run, c, state, { ev, ms, iso: new Date(ms).toISOString(), amount: fx(ev.amount) });
   });
 
@@ -238,5 +268,6 @@ export function applyEvents(input: ApplyInput): ApplyResult {
     scoreDeltas: run.book.list(),
     skipped,
     rejected,
+    outsideCampaign,
   };
 }

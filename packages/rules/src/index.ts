@@ -2,6 +2,7 @@
  * @pointwise/rules: the pure scoring engine. Rule versions in, raw events in log order in,
  * ledger entries, score deltas and new state out. No I/O; see docs/rules.md.
  */
+export type { CampaignWindow } from "./campaign-window";
 export { needsGlobalOrder } from "./compile";
 export { decayedValue, decayFactor, MAX_HALF_LIVES } from "./decay";
 export { type DecayedScores, type DryRunInput, type DryRunResult, decayedScores, dryRunDiff, type LeaderboardMove } from "./dry-run";
@@ -38,4 +39,4 @@ export {
   type UserState,
 } from "./state";
 export { periodKey } from "./time";
-export type { AppliedMultiplier, EntryKind, LedgerEntry, RawEvent, RejectedEvent, SkippedEvent } from "./types";
+export type { AppliedMultiplier, EntryKind, LedgerEntry, OutsideCampaignEvent, RawEvent, RejectedEvent, SkippedEvent } from "./types";

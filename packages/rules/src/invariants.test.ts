@@ -1,7 +1,7 @@
 // Invariants over random logs: caps and budgets never exceeded, paid + capped = points, milestones paid once.
 import Decimal from "decimal.js";
 import fc from "fast-check";
-import { logArb, ruleVersionArb, splitsArb } from "../test/arbitraries";
+import { campaignWindowArb, logArb, ruleVersionArb, splitsArb, timeLimitedRuleVersionArb } from "../test/arbitraries";
 import { applyEvents, type LedgerEntry, type RawEvent, type RuleVersion, replayCampaign, type UserState } from "./index";
 
 const RUNS = 150;
@@ -69,6 +69,38 @@ describe("invariants", () => {
         const { entries } = replayCampaign(rv, events);
         checkCaps(rv, entries);
         for (const e of entries) checkEntry(rv, e);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("with late events, caps hold per period of event time, cooldown rules count events at least the cooldown apart, nothing is paid outside the campaign window", () => {
+    fc.assert(
+      fc.property(fc.oneof(ruleVersionArb, timeLimitedRuleVersionArb), logArb({ skew: true, late: true }), campaignWindowArb, (rv, events, window) => {
+        const { entries, outsideCampaign } = replayCampaign(rv, events, window);
+        checkCaps(rv, entries);
+        for (const e of entries) checkEntry(rv, e);
+        // Base entries belong to counted events; any two of one rule and user must be a cooldown apart.
+        for (const rule of rv.rules) {
+          if (rule.cooldownSeconds === undefined) continue;
+          const times = new Map<string, number[]>();
+          for (const e of entries) {
+            if (e.kind !== "base" || e.ruleId !== rule.id) continue;
+            const list = times.get(e.userId) ?? [];
+            list.push(Date.parse(e.occurredAt));
+            times.set(e.userId, list);
+          }
+          for (const list of times.values()) {
+            const sorted = [...list].sort((a, b) => a - b);
+            for (let i = 1; i < sorted.length; i++)
+              expect((sorted[i] as number) - (sorted[i - 1] as number)).toBeGreaterThanOrEqual(rule.cooldownSeconds * 1000);
+          }
+        }
+        const from = window?.startsAt ? Date.parse(window.startsAt) : Number.NEGATIVE_INFINITY;
+        const until = window?.endsAt ? Date.parse(window.endsAt) : Number.POSITIVE_INFINITY;
+        for (const e of entries) expect(Date.parse(e.occurredAt) >= from && Date.parse(e.occurredAt) < until).toBe(true);
+        const outside = events.filter((e) => Date.parse(e.occurredAt) < from || Date.parse(e.occurredAt) >= until).map((e) => e.seq);
+        expect(outsideCampaign.map((o) => o.seq)).toEqual(outside);
       }),
       { numRuns: RUNS },
     );

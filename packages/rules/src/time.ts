@@ -15,6 +15,19 @@ export function timeOf(iso: string): number {
   return ms;
 }
 
+// YYYY-MM-DDTHH:mm:ss.sssZ, what toISOString prints for years 0-9999: such strings sort in time order.
+const CANONICAL_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * The later of a stored time and an event's time (`iso` from toISOString, `ms`), as the stored
+ * string or `iso`. Two canonical UTC strings compare as text; anything else by its instant.
+ */
+export function laterTime(stored: string, iso: string, ms: number): string {
+  if (iso.length === 24 && CANONICAL_UTC.test(stored)) return stored > iso ? stored : iso;
+  const before = parseTime(stored);
+  return before !== undefined && before > ms ? stored : iso;
+}
+
 /** The UTC weekday of an instant as written in rule documents ("mon" .. "sun"). */
 export function weekdayOf(ms: number): (typeof WEEKDAYS)[number] {
   // getUTCDay counts from Sunday = 0; WEEKDAYS starts at Monday.
@@ -35,10 +48,7 @@ export function inRecurringWindow(ms: number, window: RecurringWindow): boolean 
   return true;
 }
 
-/**
- * The key of the cap period an instant falls in. Keys of one period kind sort in time order as
- * strings, which lets the engine keep a late event in the period it has already moved on to.
- */
+/** The key of the cap period an instant falls in: the UTC day, the Monday of its ISO week, the month, or "all". */
 export function periodKey(period: CapPeriod, ms: number): string {
   const d = new Date(ms);
   switch (period) {

@@ -18,7 +18,10 @@ export interface RawEvent {
   identityType: string;
   /** Raw value (count, volume): a non-negative decimal string. */
   amount: string;
-  /** ISO 8601 time the service received the event; every time-based rule looks at this. */
+  /**
+   * ISO 8601 time the activity happened (event time); every time-based rule looks at this. It may
+   * be earlier than events already applied (a backfill): see docs/rules.md, Event time and late events.
+   */
   occurredAt: string;
   /**
    * The user's referrer as recorded in the log row when the event was logged (null or absent:
@@ -85,4 +88,11 @@ export interface RejectedEvent {
   userId: string;
   code: "amount-invalid" | "occurred-at-invalid";
   message: string;
+}
+
+/** An event whose occurredAt is outside the campaign window; it earned nothing and moved its user's lastSeq on. */
+export interface OutsideCampaignEvent {
+  eventId: string;
+  seq: string;
+  userId: string;
 }

@@ -57,6 +57,7 @@ export class BatchScoring {
       scoreDeltas: combineScoreDeltas(this.parts.map((p) => p.scoreDeltas)),
       skipped: this.parts.flatMap((p) => p.skipped),
       rejected: this.parts.flatMap((p) => p.rejected),
+      outsideCampaign: this.parts.flatMap((p) => p.outsideCampaign),
     };
   }
 }
