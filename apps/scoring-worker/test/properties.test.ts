@@ -29,12 +29,15 @@ const eventArb = fc.record({
   email: fc.boolean(),
   login: fc.boolean(),
   amount: fc.constantFrom(...AMOUNTS),
-  // Minutes over four days: crosses day caps, cooldowns and decay.
+  // Event time, minutes over four days in any order (late events): crosses day caps, cooldowns and decay.
   minute: fc.nat(4 * 24 * 60),
 });
 
 const caseArb = fc.record({
   budget: fc.constantFrom(undefined, "40"),
+  /** The campaign's dates, as minutes into the four days (null: open on that side). */
+  starts: fc.option(fc.nat(2 * 24 * 60)),
+  ends: fc.option(fc.integer({ min: 2 * 24 * 60, max: 4 * 24 * 60 })),
   events: fc.array(eventArb, { minLength: 1, maxLength: 30 }),
   stageSizes: fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }),
   applyBatch: fc.integer({ min: 1, max: 12 }),
@@ -48,7 +51,7 @@ const caseArb = fc.record({
 
 let stream = 0;
 
-it("applies random logs in random batch splits, with redeliveries and repeats, exactly as one replay in stream order", async () => {
+it("applies random logs with late events and campaign dates in random batch splits, with redeliveries and repeats, exactly as one replay in stream order", async () => {
   await fc.assert(
     fc.asyncProperty(caseArb, async (t) => {
       const campaignId = `p${String(++stream).padStart(3, "0")}-${randomUUID().slice(0, 4)}`;
@@ -56,6 +59,9 @@ it("applies random logs in random batch splits, with redeliveries and repeats, e
       await createCampaign(db, campaignId);
       const doc = richRules(campaignId, 1, t.budget ? { budget: t.budget } : {});
       await addRuleVersion(db, doc, "active");
+      const minuteTime = (m: number) => new Date(Date.UTC(2026, 2, 2) + m * 60_000).toISOString();
+      const window = { startsAt: t.starts === null ? null : minuteTime(t.starts), endsAt: t.ends === null ? null : minuteTime(t.ends) };
+      await db.query("UPDATE campaign SET starts_at = $2, ends_at = $3 WHERE id = $1", [campaignId, window.startsAt, window.endsAt]);
 
       // Users with a wallet and a linked e-mail; every odd user was referred by the one before.
       const users: string[] = Array.from({ length: USERS }, () => randomUUID());
@@ -65,15 +71,17 @@ it("applies random logs in random batch splits, with redeliveries and repeats, e
         await seedIdentity(db, campaignId, id, "EMAIL", `u${i}@example.com`);
       }
 
-      const messages: RawEventMessage[] = t.events.map((e) => ({
-        v: 1,
+      const messages: RawEventMessage[] = t.events.map((e, i) => ({
+        v: 2,
         event_id: randomUUID(),
         campaign_id: campaignId,
         reg_event_id: e.login ? LOGIN : SWAP,
         identity_type: e.email ? "EMAIL" : "EVM_ADDRESS",
         account_id: e.email ? `u${e.user}@example.com` : `0x${String(e.user).padStart(40, "0")}`,
         amount: e.amount,
-        received_at: new Date(Date.UTC(2026, 2, 2) + e.minute * 60_000).toISOString(),
+        // Received in stream order after the four days; happened at a random time of them.
+        received_at: minuteTime(5 * 24 * 60 + i),
+        occurred_at: minuteTime(e.minute),
         source: "api",
       }));
       // The stream: every message once, some again later under a new stream seq.
@@ -112,10 +120,10 @@ it("applies random logs in random batch splits, with redeliveries and repeats, e
         regEventId: m.reg_event_id,
         identityType: m.identity_type,
         amount: m.amount,
-        occurredAt: m.received_at,
+        occurredAt: m.occurred_at as string,
         referrerId: users.indexOf(userOf(m)) % 2 === 1 ? (users[users.indexOf(userOf(m)) - 1] as string) : null,
       }));
-      const expected = replayCampaign(parseRuleVersion(doc), inStreamOrder);
+      const expected = replayCampaign(parseRuleVersion(doc), inStreamOrder, window);
 
       expect(await scoreTable(db, campaignId)).toEqual(expected.rows.map(canonicalRow));
       const log = await logOf(db, campaignId);

@@ -2,7 +2,7 @@
 // events, and the reference every test compares with: the engine's replay of the stored log.
 import { randomUUID } from "node:crypto";
 import type { Database, Queryable } from "@pointwise/db";
-import { type RawEvent, type RuleVersionInput, replayCampaign, type ScoreRow } from "@pointwise/rules";
+import { type CampaignWindow, type RawEvent, type RuleVersionInput, replayCampaign, type ScoreRow } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
 import { type SeedDb, seedCampaign, seedEventType, seedRuleVersion } from "@pointwise/testkit";
 import Decimal from "decimal.js";
@@ -70,7 +70,12 @@ export async function addRuleVersion(db: SeedDb, rules: RuleVersionInput, status
 }
 
 /** Queues a recompute job the way admin-api does on activation or identity link. */
-export async function queueJob(pool: Queryable, campaignId: string, version: number, reason: "rule-activation" | "identity-link"): Promise<string> {
+export async function queueJob(
+  pool: Queryable,
+  campaignId: string,
+  version: number,
+  reason: "rule-activation" | "identity-link" | "campaign-dates",
+): Promise<string> {
   const { rows } = await pool.query<{ id: string }>(
     `INSERT INTO recompute_job(campaign_id, rule_version, reason, status, events_total)
      SELECT $1, $2, $3, 'queued', count(*) FROM event_log WHERE campaign_id = $1 RETURNING id`,
@@ -157,10 +162,10 @@ export async function scoreTable(pool: Queryable, campaignId: string): Promise<S
     .sort((a, b) => (a.userId === b.userId ? (a.currency < b.currency ? -1 : 1) : a.userId < b.userId ? -1 : 1));
 }
 
-/** What a full replay of the stored log under `rules` gives, in the same form as scoreTable. */
-export async function replayed(db: Database, campaignId: string, rules: RuleVersionInput): Promise<ScoreRow[]> {
+/** What a full replay of the stored log under `rules` (and a campaign window) gives, in the same form as scoreTable. */
+export async function replayed(db: Database, campaignId: string, rules: RuleVersionInput, window?: CampaignWindow): Promise<ScoreRow[]> {
   const { parseRuleVersion } = await import("@pointwise/rules");
-  return replayCampaign(parseRuleVersion(rules), await logOf(db, campaignId)).rows.map(canonicalRow);
+  return replayCampaign(parseRuleVersion(rules), await logOf(db, campaignId), window).rows.map(canonicalRow);
 }
 
 /**

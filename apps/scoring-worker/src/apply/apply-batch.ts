@@ -2,6 +2,7 @@
 import type { Database } from "@pointwise/db";
 import { type ApplyResult, needsGlobalOrder, type RawEvent } from "@pointwise/rules";
 import { type InboxRow, nextInboxRows, removeInboxRows } from "../intake/inbox";
+import { readCampaignWindow } from "../scoring/campaign-window";
 import { loadState, type Target } from "../scoring/result-store";
 import type { RuleVersionCache } from "../scoring/rule-version-cache";
 import { scoreInSlices, slicesOf } from "../scoring/score-slices";
@@ -62,6 +63,7 @@ export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> 
     return tx.queue<BatchOutcome>(async (p) => {
       const nextRows = p.track(nextInboxRows(p, stream, campaignId, input.floor, input.limit));
       const activeRules = p.track(input.rules.active(p, campaignId));
+      const window = p.track(readCampaignWindow(p, campaignId));
       const rows = await nextRows;
       if (rows.length === 0) return { status: "empty" };
       const unique = firstOccurrences(rows);
@@ -82,7 +84,7 @@ export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> 
         previous = next;
       }
       p.track(previous.then(() => removeInboxRows(p, stream, campaignId, rows[0]?.streamSeq as string, rows.at(-1)?.streamSeq as string)));
-      const result = rules && stored ? await scoreInSlices(p, target, rules, await stored, appended) : null;
+      const result = rules && stored ? await scoreInSlices(p, target, rules, await stored, appended, await window) : null;
       const logged: RawEvent[] = [];
       for (const slice of appended) for (const e of await slice) logged.push(e);
       return { status: "applied", rows: rows.length, logged, result, ruleVersion: rules?.version ?? null };

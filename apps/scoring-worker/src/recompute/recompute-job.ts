@@ -2,9 +2,10 @@
 import { type Database, type Queryable, readCampaignLog, type Transaction } from "@pointwise/db";
 import { BaseError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
-import type { RuleVersion } from "@pointwise/rules";
+import type { CampaignWindow, RuleVersion } from "@pointwise/rules";
 import type { ScoresChanged } from "@pointwise/schemas";
 import { describeFailure, isTransient } from "../failures";
+import { readCampaignWindow } from "../scoring/campaign-window";
 import type { Target } from "../scoring/result-store";
 import type { RuleVersionCache } from "../scoring/rule-version-cache";
 import { scoreEvents } from "../scoring/score-slices";
@@ -121,12 +122,19 @@ async function clearShadow(client: Queryable, jobId: string): Promise<void> {
 }
 
 /** Applies the next chunk of the log after the job's checkpoint to its shadow rows; returns how many events it read. */
-async function applyChunk(client: Transaction, job: RecomputeJob, rules: RuleVersion, limit: number, sliceSize?: number): Promise<number> {
+async function applyChunk(
+  client: Transaction,
+  job: RecomputeJob,
+  rules: RuleVersion,
+  window: CampaignWindow,
+  limit: number,
+  sliceSize?: number,
+): Promise<number> {
   const events = await readCampaignLog(client, job.campaignId, { afterSeq: job.appliedSeq, limit });
   const last = events.at(-1);
   if (!last) return 0;
   const target: Target = { kind: "shadow", campaignId: job.campaignId, jobId: job.id };
-  await scoreEvents(client, target, rules, events, sliceSize);
+  await scoreEvents(client, target, rules, events, { window, ...(sliceSize === undefined ? {} : { sliceSize }) });
   job.appliedSeq = last.seq;
   job.eventsDone = (BigInt(job.eventsDone) + BigInt(events.length)).toString();
   return events.length;
@@ -219,6 +227,8 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
     return;
   }
   if (job.appliedSeq === "0") await clearShadow(db, job.id);
+  // The dates as they are now; a change while the job runs queues another job, which replays again.
+  const window = await readCampaignWindow(db, job.campaignId);
   const { rows } = await db.query<{ n: string }>("SELECT count(*)::text AS n FROM event_log WHERE campaign_id = $1", [job.campaignId]);
   await saveProgress(db, job, deps.leaseMs, { eventsTotal: rows[0]?.n ?? "0" });
   logger.info(
@@ -232,7 +242,7 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
     if (BigInt(job.appliedSeq) >= target) break;
     while (BigInt(job.appliedSeq) < target) {
       await db.transaction(async (client) => {
-        await applyChunk(client, job, rules, deps.chunkSize, deps.sliceSize);
+        await applyChunk(client, job, rules, window, deps.chunkSize, deps.sliceSize);
         await saveProgress(client, job, deps.leaseMs);
       });
       await deps.afterChunk?.(job);
@@ -242,7 +252,7 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
   await db.transaction(async (client) => {
     // Live batches of this campaign wait from here to the commit, so nothing is logged that the switch misses.
     await client.lockCampaign("apply", job.campaignId);
-    while ((await applyChunk(client, job, rules, deps.chunkSize, deps.sliceSize)) > 0);
+    while ((await applyChunk(client, job, rules, window, deps.chunkSize, deps.sliceSize)) > 0);
     await switchIn(client, job, rules);
   });
   logger.info({ job_id: job.id, campaign_id: job.campaignId, rule_version: rules.version, events: job.eventsDone }, "recompute switched in");

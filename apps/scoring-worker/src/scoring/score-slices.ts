@@ -4,6 +4,7 @@ import {
   type ApplyResult,
   applyEvents,
   type CampaignState,
+  type CampaignWindow,
   combineScoreDeltas,
   needsGlobalOrder,
   type RawEvent,
@@ -29,6 +30,7 @@ export class BatchScoring {
   constructor(
     private readonly rules: RuleVersion,
     stored: StoredState,
+    private readonly window: CampaignWindow | null = null,
   ) {
     this.users = { ...stored.users };
     this.campaign = stored.campaign;
@@ -36,7 +38,7 @@ export class BatchScoring {
 
   /** Scores the next slice of the batch (ascending seq, after every slice before it). */
   apply(events: readonly RawEvent[]): ApplyResult {
-    const part = applyEvents({ rules: this.rules, events, users: this.users, campaign: this.campaign });
+    const part = applyEvents({ rules: this.rules, events, users: this.users, campaign: this.campaign, campaignWindow: this.window });
     for (const [userId, state] of Object.entries(part.users)) this.users[userId] = state;
     this.campaign = part.campaign;
     this.parts.push(part);
@@ -76,8 +78,9 @@ export async function scoreInSlices(
   rules: RuleVersion,
   stored: StoredState,
   slices: readonly (Promise<readonly RawEvent[]> | readonly RawEvent[])[],
+  window: CampaignWindow | null = null,
 ): Promise<ApplyResult | null> {
-  const scoring = new BatchScoring(rules, stored);
+  const scoring = new BatchScoring(rules, stored, window);
   for (const slice of slices) {
     const events = await slice;
     if (events.length === 0) continue;
@@ -106,10 +109,16 @@ export function slicesOf<T>(items: readonly T[], size = SLICE): T[][] {
  * returns (ledger entries, score deltas, user and campaign state) in the caller's transaction.
  * Events already covered by a user's state are skipped by the engine, so repeating a batch is harmless.
  */
-export async function scoreEvents(tx: Transaction, t: Target, rules: RuleVersion, events: readonly RawEvent[], sliceSize = SLICE): Promise<ApplyResult | null> {
+export async function scoreEvents(
+  tx: Transaction,
+  t: Target,
+  rules: RuleVersion,
+  events: readonly RawEvent[],
+  options: { sliceSize?: number; window?: CampaignWindow | null } = {},
+): Promise<ApplyResult | null> {
   if (events.length === 0) return null;
   return tx.queue(async (p) => {
     const stored = await loadState(p, t, [...new Set(events.map((e) => e.userId))], needsGlobalOrder(rules));
-    return scoreInSlices(p, t, rules, stored, slicesOf(events, sliceSize));
+    return scoreInSlices(p, t, rules, stored, slicesOf(events, options.sliceSize), options.window ?? null);
   });
 }

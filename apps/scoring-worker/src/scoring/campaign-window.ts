@@ -1,0 +1,14 @@
+// The campaign's dates as the engine's window: events outside [starts_at, ends_at) earn nothing.
+import type { Queryable } from "@pointwise/db";
+import type { CampaignWindow } from "@pointwise/rules";
+
+/**
+ * The campaign's current [starts_at, ends_at) window (null sides are open; an unknown campaign is
+ * open on both). Read per batch and per recompute job: a change of the dates queues a recompute, which
+ * replays the log under the new dates, and live batches use them from the moment they are stored.
+ */
+export async function readCampaignWindow(db: Queryable, campaignId: string): Promise<CampaignWindow> {
+  const { rows } = await db.query<{ starts_at: Date | null; ends_at: Date | null }>("SELECT starts_at, ends_at FROM campaign WHERE id = $1", [campaignId]);
+  const row = rows[0];
+  return { startsAt: row?.starts_at?.toISOString() ?? null, endsAt: row?.ends_at?.toISOString() ?? null };
+}
