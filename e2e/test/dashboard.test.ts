@@ -33,11 +33,11 @@ interface IngestAnswer {
 }
 
 /** Posts one earn event with the campaign's key to the real ingest API. */
-async function postEvent(apiKey: string, regEventId: string, accountId: string, amount: string): Promise<IngestAnswer> {
+async function postEvent(apiKey: string, regEventId: string, accountId: string, amount: string, extra: Record<string, string> = {}): Promise<IngestAnswer> {
   const res = await fetch(`${stack.ingest.url}/api/rest/earn-event`, {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ account_id: accountId, identity_type: "EVM_ADDRESS", amount, reg_event_id: regEventId }),
+    body: JSON.stringify({ account_id: accountId, identity_type: "EVM_ADDRESS", amount, reg_event_id: regEventId, ...extra }),
   });
   return (await res.json()) as IngestAnswer;
 }
@@ -55,8 +55,8 @@ async function adminApi<T>(path: string): Promise<T> {
 }
 
 /** Sends one earn event and fails the test when ingest refuses it. */
-async function sendEvent(apiKey: string, regEventId: string, accountId: string, amount: string): Promise<void> {
-  const body = await postEvent(apiKey, regEventId, accountId, amount);
+async function sendEvent(apiKey: string, regEventId: string, accountId: string, amount: string, extra: Record<string, string> = {}): Promise<void> {
+  const body = await postEvent(apiKey, regEventId, accountId, amount, extra);
   if (!body.data?.event_id) throw new Error(`ingest refused the event: ${JSON.stringify(body)}`);
 }
 
@@ -226,6 +226,30 @@ describe("a campaign manager runs a campaign from the dashboard", () => {
     const rows = await page.getByTestId("leaderboard").locator("tbody tr").allTextContents();
     expect(rows[0]).toContain("251");
     expect(rows[1]).toContain("80");
+  });
+
+  it("shows an event reported late at the time it happened, with the time it was received beside it", async () => {
+    const carol = "0x00000000000000000000000000000000000ca201";
+    const happened = new Date(Date.now() - 3 * 3_600_000);
+    happened.setUTCMinutes(7, 0, 0);
+    await sendEvent(apiKey, regEventId, carol, "3", { occurred_at: happened.toISOString() });
+    await page.getByRole("link", { name: "Users", exact: true }).click();
+    await page.selectOption("select[name=identity-type]", "EVM_ADDRESS");
+    await page.fill("input[name=account-id]", carol);
+    const ledger = page.getByTestId("ledger");
+    await waitUntil(
+      async () => {
+        await page.getByRole("button", { name: "Find" }).click();
+        return (await ledger.locator("tbody tr").count()) > 0;
+      },
+      60_000,
+      "the late event to be scored",
+    );
+    const entry = (await ledger.locator("tbody tr").first().textContent()) ?? "";
+    // The dashboard writes times as "YYYY-MM-DD HH:MM UTC".
+    expect(entry).toContain(`${happened.toISOString().slice(0, 10)} ${happened.toISOString().slice(11, 16)} UTC`);
+    expect(entry).toMatch(/received \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    await screenshot(page, "09c-late-event");
   });
 
   it("uploads a CSV with a bad row and shows the row's error", async () => {
