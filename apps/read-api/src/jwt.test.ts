@@ -92,8 +92,10 @@ describe("portal JWT verification", () => {
   });
 
   describe("bounds of a correctly signed token", () => {
-    const hour = createPortalVerifier({ secret, issuer: "portal", audience: "read", maxLifetimeS: 3600 });
-    const now = () => Math.floor(Date.now() / 1000);
+    // One fixed instant for signing and checking: a second passing in between would change "claims N s".
+    const fixed = Math.floor(Date.now() / 1000);
+    const hour = createPortalVerifier({ secret, issuer: "portal", audience: "read", maxLifetimeS: 3600, now: () => fixed * 1000 });
+    const now = () => fixed;
     const reason = (fn: () => unknown): string => {
       try {
         fn();

@@ -17,6 +17,8 @@ export interface PortalJwtOptions {
   clockToleranceSec?: number;
   /** The longest life a token may claim (exp - iat, or exp - now without iat), in seconds; a day unless set. */
   maxLifetimeS?: number;
+  /** The clock in milliseconds (Date.now unless set; a test fixes it so "now" cannot move between signing and checking). */
+  now?: () => number;
 }
 
 /** The default of PORTAL_JWT_MAX_AGE_S: a day, far above the minutes to an hour portals should use. */
@@ -61,6 +63,7 @@ export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier 
   }
   if (keys.size === 0) return null;
   const algorithms = [...keys.keys()];
+  const clock = options.now ?? Date.now;
   return {
     algorithms,
     verify(token) {
@@ -73,6 +76,7 @@ export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier 
       try {
         const verified = jwt.verify(token, key, {
           algorithms: [alg],
+          clockTimestamp: Math.floor(clock() / 1000),
           issuer: options.issuer,
           audience: options.audience,
           clockTolerance: options.clockToleranceSec ?? 5,
@@ -86,7 +90,12 @@ export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier 
       }
       // A token without exp, with a critical extension we cannot honour, or valid for longer than
       // this deployment allows would outlive what the portal meant to grant: refused although signed.
-      const violation = checkTokenBounds(decoded.header as unknown as Record<string, unknown>, payload, options.maxLifetimeS ?? DEFAULT_PORTAL_MAX_AGE_S);
+      const violation = checkTokenBounds(
+        decoded.header as unknown as Record<string, unknown>,
+        payload,
+        options.maxLifetimeS ?? DEFAULT_PORTAL_MAX_AGE_S,
+        Math.floor(clock() / 1000),
+      );
       if (violation?.rule === "lifetime-too-long") throw new AuthError("token-lifetime-too-long", violation.message);
       if (violation) throw invalid(violation.message);
       if (typeof payload.sub !== "string" || payload.sub === "") throw invalid("token must carry sub (the user id)");

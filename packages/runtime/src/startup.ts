@@ -199,10 +199,11 @@ export async function openStartup(options: StartupOptions): Promise<Startup> {
             } catch (err) {
               if (closed) return;
               const delay = delayAfter(attempt, maxOptionalDelay);
-              logger.warn(
-                { dependency: dep, url: masked, required: false, attempt, next_attempt_in_ms: delay, error: describe(err, target) },
-                `${dep} unreachable at ${masked}; running without it, retrying in ${delay} ms`,
-              );
+              const fields = { dependency: dep, url: masked, required: false, attempt, next_attempt_in_ms: delay, error: describe(err, target) };
+              // A client that connects in the background is often not connected yet at the first check:
+              // that is no news, so only a second failure in a row is worth a warning.
+              if (attempt === 1) logger.info(fields, `${dep} not connected yet at ${masked}; checking again in ${delay} ms`);
+              else logger.warn(fields, `${dep} unreachable at ${masked}; running without it, retrying in ${delay} ms`);
               await sleep(delay, true);
             }
           }
