@@ -139,7 +139,7 @@ export function liquidityForAmounts(sqrtPriceX96: bigint, sqrtA: bigint, sqrtB: 
   else if (sqrtPriceX96 < upper) {
     const l0 = for0(sqrtPriceX96);
     const l1 = for1(sqrtPriceX96);
-    // biome-ignore lint/style/useMathMinMax: Math.min does not take bigints.
+    // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints.
     liquidity = l0 < l1 ? l0 : l1;
   } else liquidity = for1(upper);
   if (liquidity > MAX_UINT128) throw mathError("liquidity does not fit 128 bits", { liquidity });
