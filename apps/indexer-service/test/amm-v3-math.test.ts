@@ -30,7 +30,7 @@ const liquidity = fc.oneof(fc.bigInt({ min: 0n, max: MAX_UINT128 }), fc.bigInt({
 const range = fc
   .tuple(tick, tick)
   .filter(([a, b]) => a !== b)
-  .map(([a, b]) => (a < b ? [a, b] : [b, a]) as const);
+  .map(([a, b]): [number, number] => (a < b ? [a, b] : [b, a]));
 
 const T0 = new Token(1, "0x000000000000000000000000000000000000a000", 18);
 const T1 = new Token(1, "0x000000000000000000000000000000000000b000", 6);

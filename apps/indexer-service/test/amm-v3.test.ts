@@ -6,8 +6,9 @@ import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { positionAsset } from "@pointwise/adapter-amm-v3";
+import type { ROW_COLUMNS } from "@pointwise/indexer-engine";
 import { Token } from "@uniswap/sdk-core";
-import { FeeAmount, Pool, Position, TickMath } from "@uniswap/v3-sdk";
+import { FeeAmount, Pool, Position } from "@uniswap/v3-sdk";
 import Decimal from "decimal.js";
 import { formatUnits } from "ethers";
 import JSBI from "jsbi";
@@ -100,7 +101,7 @@ describe("amm-v3 on the real Uniswap V3 contracts", () => {
     });
     const { result } = await runInProcess(config, testEnv({ RPC_URL: chain.url }));
     expect(result).toMatchObject({ finished: true, nextBlock: scenario.endBlock + 1 });
-    const rows = parseCsv(await readFile(csv, "utf8"));
+    const rows = parseCsv(await readFile(csv, "utf8")) as Record<(typeof ROW_COLUMNS)[number], string>[];
 
     const assets = new Map(scenario.tokenIds.map((id) => [positionAsset(manager, id), id]));
     const windows = rows.filter((r) => r.rowType === "window");
