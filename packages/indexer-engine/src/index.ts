@@ -46,6 +46,24 @@ export {
   type PositionUpdate,
   type Reprice,
 } from "./events";
+export {
+  amount0Delta,
+  amount1Delta,
+  amountsForLiquidity,
+  amountsPerLiquidity,
+  liquidityForAmounts,
+  MAX_SQRT_RATIO,
+  MAX_TICK,
+  MIN_SQRT_RATIO,
+  MIN_TICK,
+  mulDiv,
+  mulDivRoundingUp,
+  positionAmounts,
+  Q96,
+  type Ratio,
+  sqrtRatioAtTick,
+  tickAtSqrtRatio,
+} from "./pricing/clmath";
 export { IntervalLimiter } from "./pricing/limiter";
 export { MarketPriceClient, type MarketPriceOptions } from "./pricing/market";
 export { findFeed, matches } from "./pricing/match";

@@ -24,14 +24,18 @@ export const evmAddress = z
 
 const blockNumber = z.number(req("must be a number")).int("must be an integer").min(0, "must not be negative");
 
-/** How an asset is priced in USD: a market id, a fixed peg, or the net asset value of a constant-product pool's LP token. */
+/**
+ * How an asset is priced in USD: a market id, a fixed peg, the net asset value of a constant-product pool's LP
+ * token, or the value per unit of liquidity of a concentrated-liquidity position.
+ */
 export type FeedSelector =
   | { kind: "market"; id: string }
   | { kind: "pegged"; usdPegValue: number }
-  | { kind: "ammv2nav"; token0: FeedSelector; token1: FeedSelector };
+  | { kind: "ammv2nav"; token0: FeedSelector; token1: FeedSelector }
+  | { kind: "ammv3position"; token0: FeedSelector; token1: FeedSelector };
 
 /** Feed selector kinds this engine can price. */
-export const FEED_KINDS = ["market", "pegged", "ammv2nav"] as const;
+export const FEED_KINDS = ["market", "pegged", "ammv2nav", "ammv3position"] as const;
 
 const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
   z.discriminatedUnion(
@@ -45,6 +49,7 @@ const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
         })
         .strict(),
       z.object({ kind: z.literal("ammv2nav"), token0: feedSelector, token1: feedSelector }).strict(),
+      z.object({ kind: z.literal("ammv3position"), token0: feedSelector, token1: feedSelector }).strict(),
     ],
     req(`must be one of ${FEED_KINDS.join(", ")}`),
   ),

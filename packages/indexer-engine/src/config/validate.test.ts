@@ -238,7 +238,7 @@ describe("indexer config validation", () => {
       "feed kind",
       (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "market", id: "ethereum" }),
       (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "oracle" }),
-      "assetFeedConfig[0].config.priceFeed.kind must be one of market, pegged, ammv2nav",
+      "assetFeedConfig[0].config.priceFeed.kind must be one of market, pegged, ammv2nav, ammv3position",
     ],
     [
       "market id",
@@ -268,6 +268,36 @@ describe("indexer config validation", () => {
       () => {},
       (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "ammv2nav", token0: { kind: "pegged", usdPegValue: 1 } }),
       "assetFeedConfig[0].config.priceFeed.token1 is required",
+    ],
+    [
+      "ammv3position needs both tokens, each a feed selector",
+      (c) =>
+        (c.assetFeedConfig[0].config.priceFeed = {
+          kind: "ammv3position",
+          token0: { kind: "pegged", usdPegValue: 1 },
+          token1: { kind: "market", id: "ethereum" },
+        }),
+      (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "ammv3position", token0: { kind: "pegged", usdPegValue: 1 } }),
+      "assetFeedConfig[0].config.priceFeed.token1 is required",
+    ],
+    [
+      "ammv3position nested selector",
+      () => {},
+      (c) =>
+        (c.assetFeedConfig[0].config.priceFeed = { kind: "ammv3position", token0: { kind: "pegged", usdPegValue: -2 }, token1: { kind: "market", id: "x" } }),
+      "assetFeedConfig[0].config.priceFeed.token0.usdPegValue must not be negative",
+    ],
+    [
+      "ammv3position has no other fields",
+      () => {},
+      (c) =>
+        (c.assetFeedConfig[0].config.priceFeed = {
+          kind: "ammv3position",
+          token0: { kind: "pegged", usdPegValue: 1 },
+          token1: { kind: "pegged", usdPegValue: 1 },
+          pool: "0x00",
+        }),
+      "assetFeedConfig[0].config.priceFeed has unknown field pool",
     ],
     ["unknown top-level field", () => {}, (c) => (c.flushMS = 3_600_000), "config has unknown field flushMS"],
   ];

@@ -1,7 +1,7 @@
-// Prices assets in USD at chain points by pegged, market or AMM-v2 LP net-asset-value feeds.
+// Prices assets in USD at chain points by pegged, market, AMM-v2 LP net-asset-value or AMM-v3 position feeds.
 import { BaseError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
-import { AbiCoder, id as keccakId } from "ethers";
+import { AbiCoder, dataSlice, id as keccakId } from "ethers";
 import type { ChainCalls, KeyValueStore, LabelStore } from "../adapter";
 import type { AssetFeedRule, FeedSelector, IndexerConfig } from "../config/schema";
 import { Dec } from "../decimal";
@@ -10,6 +10,7 @@ import { mapLimit } from "../util/retry";
 import type { Point } from "../windows";
 import type { MarketPriceClient } from "./market";
 import { findFeed } from "./match";
+import { positionFacts, valuePerLiquidity } from "./position";
 
 const coder = AbiCoder.defaultAbiCoder();
 const selector = (signature: string) => keccakId(signature).slice(0, 10);
@@ -19,6 +20,7 @@ const CALL = {
   decimals: selector("decimals()"),
   totalSupply: selector("totalSupply()"),
   getReserves: selector("getReserves()"),
+  slot0: selector("slot0()"),
 };
 
 /** What a pricer needs: the feed rules, where pricing starts, the chain, labels and a market client. */
@@ -140,7 +142,21 @@ export class Pricer {
         return this.deps.market.priceAt(feed.id, point.ts);
       case "ammv2nav":
         return this.#nav(feed, asset, point);
+      case "ammv3position":
+        return this.#position(feed, asset, point);
     }
+  }
+
+  /** USD per unit of liquidity of a concentrated-liquidity position, at the pool's price at the point's block. */
+  async #position(feed: Extract<FeedSelector, { kind: "ammv3position" }>, asset: string, point: Point): Promise<Dec | undefined> {
+    const facts = positionFacts(asset, await this.deps.labels.get(asset));
+    const slot0 = await this.deps.chain.call(facts.pool, CALL.slot0, point.block);
+    const sqrtPriceX96 = coder.decode(["uint160"], dataSlice(slot0, 0, 32))[0] as bigint;
+    // A pool that is not initialised yet has no price, so its positions have no value.
+    if (sqrtPriceX96 === 0n) return undefined;
+    const [p0, p1] = await Promise.all([this.priceWith(feed.token0, facts.token0, point), this.priceWith(feed.token1, facts.token1, point)]);
+    if (p0 === undefined || p1 === undefined) return undefined;
+    return valuePerLiquidity(facts, sqrtPriceX96, p0, p1);
   }
 
   async #nav(feed: Extract<FeedSelector, { kind: "ammv2nav" }>, pool: string, point: Point): Promise<Dec | undefined> {

@@ -1,0 +1,223 @@
+// The amm-v3 adapter: swaps as priceable legs; position NFTs as liquidity windows that are active only in range.
+import { BaseError } from "@pointwise/errors";
+import {
+  type Adapter,
+  type AdapterRuntime,
+  type ChainLog,
+  type IndexerEvent,
+  type LogContext,
+  NULL_ADDRESS,
+  unitsFromRaw,
+  wordAt,
+} from "@pointwise/indexer-engine";
+import {
+  CALLS,
+  DECREASE_TOPIC,
+  decodeAddress,
+  decodeInitializeTick,
+  decodeLiquidityChange,
+  decodeMint,
+  decodeSwap,
+  INCREASE_TOPIC,
+  INITIALIZE_TOPIC,
+  MINT_TOPIC,
+  positionAsset,
+  SWAP_TOPIC,
+  signedAt,
+  swapKey,
+  TRANSFER_TOPIC,
+} from "./abi";
+import { PositionBook } from "./book";
+import type { AmmV3Params } from "./params";
+import { checkPositionManager, loadPoolFacts, type PoolFacts, poolKeyPrefix } from "./pool";
+
+/**
+ * Turns a V3 Swap log into two priceable swap actions (sold leg, bought leg) sharing one key. The pool's amounts
+ * are signed from its side: the positive one was paid in by the trader (sold), the negative one paid out (bought).
+ * Swaps with a zero sold or bought amount are skipped.
+ */
+export function swapEvents(facts: Pick<PoolFacts, "token0" | "token1" | "decimals0" | "decimals1">, log: ChainLog, ctx: LogContext): IndexerEvent[] {
+  const { amount0, amount1 } = decodeSwap(log.data);
+  const zeroToOne = amount0 > 0n;
+  const fromAmount = zeroToOne ? amount0 : amount1;
+  const toAmount = zeroToOne ? -amount1 : -amount0;
+  if (fromAmount <= 0n || toAmount <= 0n) return [];
+  const user = ctx.transaction?.from;
+  if (user === undefined || user === "") {
+    throw new BaseError("adapter-failed", "amm-v3: transaction.from not found", { details: { txHash: log.transactionHash, logIndex: log.logIndex } });
+  }
+  const [fromAsset, fromDecimals, toAsset, toDecimals] = zeroToOne
+    ? [facts.token0, facts.decimals0, facts.token1, facts.decimals1]
+    : [facts.token1, facts.decimals1, facts.token0, facts.decimals0];
+  const meta = {
+    fromTkAddress: fromAsset,
+    toTkAddress: toAsset,
+    fromTkAmount: unitsFromRaw(fromAmount, fromDecimals),
+    toTkAmount: unitsFromRaw(toAmount, toDecimals),
+  };
+  const key = swapKey(log.transactionHash, log.logIndex);
+  const from = user.toLowerCase();
+  return [
+    { type: "action", key, activity: "swap", user: from, priceable: true, amount: { asset: fromAsset, amount: meta.fromTkAmount }, meta },
+    { type: "action", key, activity: "swap", user: from, priceable: true, amount: { asset: toAsset, amount: meta.toTkAmount }, meta },
+  ];
+}
+
+/** A pool Mint by the position manager, waiting in its transaction for the position it belongs to. */
+interface PendingMint {
+  tickLower: number;
+  tickUpper: number;
+  amount: bigint;
+  claimed: boolean;
+}
+
+/** Creates the amm-v3 adapter for one pool. */
+export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime): Adapter {
+  const pool = params.poolAddress;
+  const manager = params.positionManagerAddress ?? "";
+  const trackLP = params.trackLP === true;
+  const trackSwaps = params.trackSwaps === true;
+  const book = new PositionBook();
+  const positionsKey = `${poolKeyPrefix(runtime.adapterConfigHash, pool)}:${manager}:positions`;
+  // Token ids with their ranges: immutable facts of the pool, so they may be written ahead of the checkpoint.
+  const known = new Map<bigint, { tickLower: number; tickUpper: number }>();
+  let facts: PoolFacts | undefined;
+  let hydrated = false;
+  let pendingTx = "";
+  let pending: PendingMint[] = [];
+
+  const filters = [];
+  if (trackSwaps || trackLP) filters.push({ address: pool, topics: [SWAP_TOPIC], withTransaction: trackSwaps });
+  if (trackLP) {
+    filters.push({ address: pool, topics: [INITIALIZE_TOPIC, MINT_TOPIC], withTransaction: false });
+    filters.push({ address: manager, topics: [TRANSFER_TOPIC, INCREASE_TOPIC, DECREASE_TOPIC], withTransaction: false });
+  }
+
+  /**
+   * Before the first log of a run: the pool's tick and every known position's owner and liquidity as they were at
+   * the end of the previous block, so a restart continues from chain state rather than from memory.
+   */
+  async function hydrate(block: number): Promise<void> {
+    hydrated = true;
+    if (block === 0) return;
+    const at = block - 1;
+    const slot0 = await runtime.chain.call(pool, CALLS.slot0, at).catch(() => undefined);
+    if (slot0 !== undefined && slot0.length >= 2 + 64 * 2 && wordAt(slot0, 0) !== 0n) book.moveTick(Number(signedAt(slot0, 1)));
+    const stored = await runtime.store.get(positionsKey);
+    for (const [id, tickLower, tickUpper] of stored === undefined ? [] : (JSON.parse(stored) as [string, number, number][])) {
+      const tokenId = BigInt(id);
+      known.set(tokenId, { tickLower, tickUpper });
+      // A token that does not exist at that block (burned, or minted later) answers with a revert.
+      const [position, owner] = await Promise.all([
+        runtime.chain.call(manager, CALLS.positions(tokenId), at).catch(() => undefined),
+        runtime.chain.call(manager, CALLS.ownerOf(tokenId), at).catch(() => undefined),
+      ]);
+      if (position === undefined || owner === undefined) continue;
+      book.add({ tokenId, asset: positionAsset(manager, tokenId), tickLower, tickUpper, owner: decodeAddress(owner), liquidity: wordAt(position, 7) });
+    }
+    runtime.logger.info({ pool, block, positions: book.size, tick: book.tick }, "amm-v3 positions restored");
+  }
+
+  async function register(tokenId: bigint, mint: PendingMint, owner: string): Promise<IndexerEvent[]> {
+    const f = facts as PoolFacts;
+    const asset = positionAsset(manager, tokenId);
+    await runtime.labels.set(asset, {
+      protocol: "amm-v3",
+      role: "position",
+      pool,
+      positionManager: manager,
+      tokenId: tokenId.toString(),
+      token0: f.token0,
+      token1: f.token1,
+      decimals0: String(f.decimals0),
+      decimals1: String(f.decimals1),
+      fee: String(f.fee),
+      tickLower: String(mint.tickLower),
+      tickUpper: String(mint.tickUpper),
+    });
+    if (!known.has(tokenId)) {
+      known.set(tokenId, { tickLower: mint.tickLower, tickUpper: mint.tickUpper });
+      await runtime.store.set(positionsKey, JSON.stringify([...known].map(([id, r]) => [id.toString(), r.tickLower, r.tickUpper])));
+    }
+    return book.add({ tokenId, asset, tickLower: mint.tickLower, tickUpper: mint.tickUpper, owner, liquidity: 0n });
+  }
+
+  async function handleManager(log: ChainLog): Promise<IndexerEvent[]> {
+    const topic = log.topics[0];
+    if (log.transactionHash !== pendingTx) {
+      pendingTx = log.transactionHash;
+      pending = [];
+    }
+    if (topic === TRANSFER_TOPIC) {
+      // The position manager's Transfer is ERC-721: from, to and the token id are all indexed.
+      if (log.topics.length !== 4) return [];
+      const from = decodeAddress(log.topics[1] as string);
+      const to = decodeAddress(log.topics[2] as string);
+      const tokenId = wordAt(log.topics[3] as string, 0);
+      if (from === NULL_ADDRESS) {
+        // A new NFT of this pool: the pool's Mint for the position manager came just before, in the same transaction.
+        const mint = [...pending].reverse().find((m) => !m.claimed);
+        if (mint === undefined) return [];
+        mint.claimed = true;
+        return register(tokenId, mint, to);
+      }
+      if (book.get(tokenId) === undefined) return [];
+      if (to === NULL_ADDRESS) {
+        book.remove(tokenId);
+        return [];
+      }
+      return book.transfer(tokenId, to);
+    }
+    if (topic === INCREASE_TOPIC || topic === DECREASE_TOPIC) {
+      const { tokenId, liquidity } = decodeLiquidityChange(log.topics, log.data);
+      const position = book.get(tokenId);
+      if (position === undefined) return [];
+      if (topic === INCREASE_TOPIC) {
+        const index = pending.findIndex((m) => m.amount === liquidity && m.tickLower === position.tickLower && m.tickUpper === position.tickUpper);
+        if (index >= 0) pending.splice(index, 1);
+        return book.changeLiquidity(tokenId, liquidity);
+      }
+      return book.changeLiquidity(tokenId, -liquidity);
+    }
+    return [];
+  }
+
+  function handlePool(log: ChainLog, ctx: LogContext): IndexerEvent[] {
+    const topic = log.topics[0];
+    if (topic === SWAP_TOPIC) {
+      const out = trackSwaps ? swapEvents(facts as PoolFacts, log, ctx) : [];
+      if (trackLP) out.push(...book.moveTick(decodeSwap(log.data).tick));
+      return out;
+    }
+    if (!trackLP) return [];
+    if (topic === INITIALIZE_TOPIC) return book.moveTick(decodeInitializeTick(log.data));
+    if (topic === MINT_TOPIC) {
+      const mint = decodeMint(log.topics, log.data);
+      if (mint.owner !== manager) return [];
+      if (log.transactionHash !== pendingTx) {
+        pendingTx = log.transactionHash;
+        pending = [];
+      }
+      pending.push({ tickLower: mint.tickLower, tickUpper: mint.tickUpper, amount: mint.amount, claimed: false });
+    }
+    return [];
+  }
+
+  return {
+    filters,
+    contracts: trackLP ? [pool, manager] : [pool],
+    async init() {
+      facts = await loadPoolFacts(pool, runtime);
+      if (trackLP) await checkPositionManager(manager, pool, facts, runtime);
+      await runtime.labels.set(pool, { protocol: "amm-v3", role: "pool", token0: facts.token0, token1: facts.token1, fee: String(facts.fee) });
+      await runtime.labels.set(facts.token0, { decimals: String(facts.decimals0) });
+      await runtime.labels.set(facts.token1, { decimals: String(facts.decimals1) });
+    },
+    async handle(log, ctx) {
+      if (facts === undefined) throw new BaseError("adapter-failed", "amm-v3: pool facts were not loaded before the first log");
+      if (log.address !== pool && log.address !== manager) return [];
+      if (trackLP && !hydrated) await hydrate(log.blockNumber);
+      return log.address === pool ? handlePool(log, ctx) : trackLP ? handleManager(log) : [];
+    },
+  };
+}
