@@ -1,6 +1,6 @@
 // The vault adapter: params, share Transfers as balance deltas, both versions' Deposit/Withdraw as actions, facts read once.
 import type { AdapterRuntime, ChainLog } from "@pointwise/indexer-engine";
-import { DECIMALS_CALL, TRANSFER_TOPIC } from "@pointwise/indexer-engine";
+import { DECIMALS_CALL } from "@pointwise/indexer-engine";
 import { AbiCoder, id, zeroPadValue } from "ethers";
 import { vaultAdapter } from "./index";
 
