@@ -219,3 +219,49 @@ describe("balancerv2nav feed on a Balancer V2 weighted pool", () => {
     expect(differing).toBeGreaterThan(0);
   }, 120_000);
 });
+
+describe("vault and pool configurations that do not fit the chain", () => {
+  /** A config over the scenario that is expected to stop the run. */
+  function failing(label: string, adapterConfig: IndexerConfigInput["adapterConfig"], assetFeedConfig: IndexerConfigInput["assetFeedConfig"] = []) {
+    const csv = join(tmpdir(), `${uniqueId(label)}.csv`);
+    files.push(csv);
+    const config = buildConfig({
+      kind: "evm",
+      indexerId: uniqueId(label),
+      flushMs: 3_600_000,
+      stateStoreUrl: REDIS_URL,
+      network: { chainId: 31337, finality: 0 },
+      range: { fromBlock: 0, toBlock: scenario.endBlock },
+      sinkConfig: { sinks: [{ sinkType: "csv", path: csv }] },
+      adapterConfig,
+      assetFeedConfig,
+    });
+    configs.push(config);
+    return runInProcess(config, testEnv({ RPC_URL: chain.url }));
+  }
+
+  it("stops at start when the vault does not speak the configured version, naming the other", async () => {
+    await expect(failing("vault-wrong-v1", { adapterId: "vault", params: { vaultAddress: scenario.vault4626, version: "v1" } })).rejects.toMatchObject({
+      code: "adapter-init-failed",
+      message: `vault: could not read token() and pricePerShare() of vault ${scenario.vault4626} as version v1; use v2 for an ERC-4626 vault`,
+    });
+    await expect(failing("vault-wrong-v2", { adapterId: "vault", params: { vaultAddress: scenario.vaultV1, version: "v2" } })).rejects.toMatchObject({
+      message: `vault: could not read asset() (ERC-4626) of vault ${scenario.vaultV1} as version v2; use v1 for a vault with pricePerShare()`,
+    });
+  }, 60_000);
+
+  it("stops pricing a pool whose balancerv2nav tokens are not exactly the pool's, naming the pool's tokens", async () => {
+    const stranger = "0x00000000000000000000000000000000000000f7";
+    const run = failing("balancer-wrong-tokens", { adapterId: "erc20-holdings", params: { tokenAddress: scenario.pool } }, [
+      {
+        match: { key: scenario.pool },
+        config: { assetType: "erc20", priceFeed: { kind: "balancerv2nav", tokens: { [scenario.usd]: USD_PEG, [stranger]: USD_PEG } } },
+      },
+    ]);
+    const pooled = [scenario.usd, scenario.eth].sort().join(", ");
+    await expect(run).rejects.toMatchObject({
+      code: "feed-config-invalid",
+      message: `balancerv2nav of pool ${scenario.pool}: tokens must name exactly the pool's tokens ${pooled}; missing ${scenario.eth}; not in the pool ${stranger}`,
+    });
+  }, 60_000);
+});
