@@ -220,6 +220,45 @@ describe("balancerv2nav feed on a Balancer V2 weighted pool", () => {
   }, 120_000);
 });
 
+describe("balancerv2nav feed on a first-version weighted pool", () => {
+  it("values pool-token windows by totalSupply, which is the supply of a pool without getActualSupply", async () => {
+    const { windows } = await index("balancer-v1", { adapterId: "erc20-holdings", params: { tokenAddress: scenario.poolV1 } }, [
+      {
+        match: { key: scenario.poolV1 },
+        config: {
+          assetType: "erc20",
+          priceFeed: { kind: "balancerv2nav", tokens: { [scenario.usd]: USD_PEG, [scenario.eth]: { kind: "pegged", usdPegValue: 2000 } } },
+        },
+      },
+    ]);
+    const bVault = new Contract(
+      scenario.balancerVault,
+      ["function getPoolTokens(bytes32) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)"],
+      chain.provider,
+    );
+    const pool = new Contract(
+      scenario.poolV1,
+      ["function balanceOf(address) view returns (uint256)", "function totalSupply() view returns (uint256)"],
+      chain.provider,
+    );
+    // The pool has no getActualSupply: the call reverts.
+    await expect(
+      new Contract(scenario.poolV1, ["function getActualSupply() view returns (uint256)"], chain.provider).getFunction("getActualSupply")(),
+    ).rejects.toThrow();
+    const navAt = async (block: number) => {
+      const [tokens, balances] = await at<[string[], bigint[]]>(bVault, "getPoolTokens", block, scenario.poolV1Id);
+      const value = tokens.reduce(
+        (sum, t, i) => sum.plus(t.toLowerCase() === scenario.usd ? new D(String(balances[i])).div(1e6) : new D(String(balances[i])).div(1e18).times(2000)),
+        new D(0),
+      );
+      return value.div(new D(String(await at<bigint>(pool, "totalSupply", block))).div(1e18));
+    };
+    expect(windows.length).toBeGreaterThan(5);
+    await checkWindows(windows, pool, 18, navAt);
+    expect(new Set(windows.map((w) => w.user))).toEqual(new Set([scenario.users.a, scenario.users.c]));
+  }, 120_000);
+});
+
 describe("vault and pool configurations that do not fit the chain", () => {
   /** A config over the scenario that is expected to stop the run. */
   function failing(label: string, adapterConfig: IndexerConfigInput["adapterConfig"], assetFeedConfig: IndexerConfigInput["assetFeedConfig"] = []) {

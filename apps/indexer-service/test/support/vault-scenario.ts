@@ -19,6 +19,9 @@ export interface VaultScenario {
   balancerVault: string;
   pool: string;
   poolId: string;
+  /** A first-version weighted pool (no getActualSupply: its totalSupply is its supply) and its pool id. */
+  poolV1: string;
+  poolV1Id: string;
   /** The Vault's protocol fees collector, which the pool mints the owed fee tokens to at a join or exit. */
   feesCollector: string;
   users: { a: string; b: string; c: string };
@@ -108,6 +111,24 @@ export async function runVaultScenario(chain: LocalChain): Promise<VaultScenario
   const poolAbi = (require(`${TASKS}/20230206-weighted-pool-v3/artifact/WeightedPool.json`) as { abi: InterfaceAbi }).abi;
   const pool = new Contract(poolAddress, poolAbi, deployer);
   const poolId = String(await pool.getFunction("getPoolId")()).toLowerCase();
+  // The first weighted pool factory (20210418) is published as ABI and creation code.
+  const v1Abi = require(`${TASKS}/20210418-weighted-pool/abi/WeightedPoolFactory.json`) as InterfaceAbi;
+  const v1Code = (require(`${TASKS}/20210418-weighted-pool/bytecode/WeightedPoolFactory.json`) as { creationCode: string }).creationCode;
+  const factoryV1 = await deploy(new ContractFactory(v1Abi, v1Code, deployer), await bVault.getAddress());
+  const createdV1 = await send(
+    factoryV1,
+    deployer,
+    "create",
+    "Test V1 50/50",
+    "B-V1",
+    tokens,
+    [5n * 10n ** 17n, 5n * 10n ** 17n],
+    10n ** 16n,
+    await deployer.getAddress(),
+  );
+  const poolV1Address = String(createdV1.logs.map((l) => factoryV1.interface.parseLog(l)).find((l) => l?.name === "PoolCreated")?.args[0]).toLowerCase();
+  const poolV1 = new Contract(poolV1Address, require(`${TASKS}/20210418-weighted-pool/abi/WeightedPool.json`) as InterfaceAbi, deployer);
+  const poolV1Id = String(await poolV1.getFunction("getPoolId")()).toLowerCase();
 
   for (const signer of [sa, sb, sc]) {
     const who = await signer.getAddress();
@@ -133,17 +154,17 @@ export async function runVaultScenario(chain: LocalChain): Promise<VaultScenario
   const ethAddress = await addr(eth);
   // Amounts in the pool's token order (sorted addresses).
   const amounts = (usdAmount: bigint, ethAmount: bigint) => tokens.map((t) => (t === usdAddress ? usdAmount : ethAmount));
-  const join = async (signer: JsonRpcSigner, userData: string, maxIn: bigint[]) => {
+  const join = async (signer: JsonRpcSigner, userData: string, maxIn: bigint[], id = poolId) => {
     const who = await signer.getAddress();
-    return send(bVault, signer, "joinPool", poolId, who, who, { assets: tokens, maxAmountsIn: maxIn, userData, fromInternalBalance: false });
+    return send(bVault, signer, "joinPool", id, who, who, { assets: tokens, maxAmountsIn: maxIn, userData, fromInternalBalance: false });
   };
-  const swap = async (signer: JsonRpcSigner, assetIn: string, assetOut: string, amount: bigint) => {
+  const swap = async (signer: JsonRpcSigner, assetIn: string, assetOut: string, amount: bigint, id = poolId) => {
     const who = await signer.getAddress();
     const r = await send(
       bVault,
       signer,
       "swap",
-      { poolId, kind: 0, assetIn, assetOut, amount, userData: "0x" },
+      { poolId: id, kind: 0, assetIn, assetOut, amount, userData: "0x" },
       { sender: who, fromInternalBalance: false, recipient: who, toInternalBalance: false },
       0,
       MaxUint256,
@@ -156,11 +177,15 @@ export async function runVaultScenario(chain: LocalChain): Promise<VaultScenario
   move(v1a, "deposit", users.a, 1_000n * 10n ** 6n, (await send(v1, sa, "deposit", 1_000n * 10n ** 6n, users.a)).blockNumber);
   const initAmounts = amounts(20_000n * 10n ** 6n, 10n * 10n ** 18n);
   await join(sa, coder.encode(["uint256", "uint256[]"], [0, initAmounts]), initAmounts);
+  const initV1 = amounts(4_000n * 10n ** 6n, 2n * 10n ** 18n);
+  await join(sa, coder.encode(["uint256", "uint256[]"], [0, initV1]), initV1, poolV1Id);
   await hours(1.5);
   // Hour 1.5: B deposits, A hands pool tokens to B, the vaults gain (a strategy's profit arrives).
   move(v2a, "deposit", users.b, 500n * 10n ** 6n, (await send(v2, sb, "deposit", 500n * 10n ** 6n, users.b)).blockNumber);
   move(v1a, "deposit", users.b, 400n * 10n ** 6n, (await send(v1, sb, "deposit", 400n * 10n ** 6n, users.b)).blockNumber);
   await send(pool, sa, "transfer", users.b, 3n * 10n ** 18n);
+  await send(poolV1, sa, "transfer", users.c, 10n ** 18n);
+  await swap(sc, ethAddress, usdAddress, 10n ** 17n, poolV1Id);
   await gain(v2, 150n * 10n ** 6n);
   await gain(v1, 100n * 10n ** 6n);
   await swap(sc, usdAddress, ethAddress, 1_000n * 10n ** 6n);
@@ -173,6 +198,7 @@ export async function runVaultScenario(chain: LocalChain): Promise<VaultScenario
   await hours(1.1);
   await gain(v1, 33_333_333n);
   await swap(sc, usdAddress, ethAddress, 2_500n * 10n ** 6n);
+  await swap(sc, usdAddress, ethAddress, 300n * 10n ** 6n, poolV1Id);
   await hours(2.4);
   // Hour 7.2: withdrawals (A's assets paid to B in the ERC-4626 vault), B joins the pool with both tokens.
   const w2 = await send(v2, sa, "withdraw", 200n * 10n ** 6n, users.b, users.a);
@@ -201,6 +227,8 @@ export async function runVaultScenario(chain: LocalChain): Promise<VaultScenario
     balancerVault: await addr(bVault),
     pool: poolAddress,
     poolId,
+    poolV1: poolV1Address,
+    poolV1Id,
     feesCollector: collectorAddress.toLowerCase(),
     users,
     moves,

@@ -45,9 +45,8 @@ export async function balancerPoolFacts(reader: FeedReader, pool: string): Promi
       try {
         answer = await reader.chain.call(pool, CALL.getActualSupply);
       } catch (err) {
-        // Only the node's answer that the call failed (a revert: no such function) means "not this version"; a lost
-        // connection must not be cached as a fact.
-        if (err instanceof RpcResponseError) return "totalSupply";
+        // Only a revert (no such function) means "not this version"; a lost connection must not be cached as a fact.
+        if (isRevert(err)) return "totalSupply";
         throw err;
       }
       // A contract with a fallback answers an unknown function with no data.
@@ -94,4 +93,16 @@ export async function balancerNav(reader: FeedReader, feed: BalancerFeed, pool: 
   if (parts.some((p) => p === undefined)) return undefined;
   const value = (parts as Dec[]).reduce((sum, p) => sum.plus(p), new Dec(0));
   return value.div(new Dec(supply.toString()).div(new Dec(10).pow(await reader.decimals(pool))));
+}
+
+/**
+ * True when a call failed because the contract reverted. A node's JSON-RPC error arrives as RpcResponseError; ethers
+ * reports a revert without data as CALL_EXCEPTION, which the chain reader retries and then wraps (as the cause of
+ * its connection error), so the cause chain is searched for it.
+ */
+function isRevert(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof RpcResponseError || (e as { code?: unknown }).code === "CALL_EXCEPTION") return true;
+  }
+  return false;
 }
