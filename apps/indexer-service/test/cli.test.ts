@@ -78,12 +78,47 @@ describe("command line", () => {
 
   it("names the registered adapters for an unknown adapterId", async () => {
     const path = await configFile("foo.json", (c) => (c.adapterConfig.adapterId = "foo"));
-    expect((await cli(["validate", path])).err).toContain("  - Unknown adapter: foo. Available adapters: amm-v2, erc20-holdings\n");
+    expect((await cli(["validate", path])).err).toContain("  - Unknown adapter: foo. Available adapters: amm-v2, erc20-holdings, vault\n");
   });
 
   it("reports the amm-v2 rule that something must be tracked", async () => {
     const path = await configFile("none.json", (c) => (c.adapterConfig.params = { poolAddress: c.adapterConfig.params.poolAddress }));
     expect((await cli(["validate", path])).err).toContain("  - At least one of trackSwaps or trackLP must be enabled\n");
+  });
+
+  it("validates vault configs with both share feeds' selectors and refuses bad vault params with clear messages", async () => {
+    const vault = "0x83F20F44975D03b1b09e64809B757c47f942BEeA";
+    const good = await configFile("vault.json", (c) => {
+      c.adapterConfig = { adapterId: "vault", params: { vaultAddress: vault, version: "v2" } };
+      c.assetFeedConfig = [
+        {
+          match: { matchLabels: { protocol: "vault" } },
+          config: { assetType: "erc20", priceFeed: { kind: "vaultshare", version: "v2", underlying: { kind: "market", id: "dai" } } },
+        },
+        {
+          match: { key: "0x5c6Ee304399DBdB9C8Ef030aB642B10820DB8F56" },
+          config: {
+            assetType: "erc20",
+            priceFeed: {
+              kind: "balancerv2nav",
+              tokens: {
+                "0xba100000625a3754423978a60c9317c58a424e3D": { kind: "market", id: "balancer" },
+                "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2": { kind: "market", id: "weth" },
+              },
+            },
+          },
+        },
+      ];
+    });
+    expect(await cli(["validate", good])).toMatchObject({
+      code: 0,
+      out: "Config is valid: indexerId example-usdc-weth-lp, chain 1, adapter vault, 3 sink(s)\n",
+    });
+    const bad = await configFile("vault-bad.json", (c) => (c.adapterConfig = { adapterId: "vault", params: { vaultAddress: "0x12", version: "v4" } }));
+    const { code, err } = await cli(["validate", bad]);
+    expect(code).toBe(1);
+    expect(err).toContain("  - adapterConfig.params.vaultAddress must be a 0x-prefixed 20-byte hex address\n");
+    expect(err).toContain("  - adapterConfig.params.version must be one of v1, v2 (v2: ERC-4626, v1: pricePerShare())\n");
   });
 
   it("stops a run that lacks a required variable, naming each", async () => {

@@ -1,5 +1,6 @@
 // Test support for the indexer: compiles the test contracts with solc-js, caching the output between runs.
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -22,20 +23,22 @@ export async function compileContracts(): Promise<Record<string, CompiledContrac
   for (const file of files) sources[file] = { content: await readFile(join(SOURCES, file), "utf8") };
   // solc is loaded lazily: requiring it costs a second even on a cache hit.
   const solcVersion = (require("solc/package.json") as { version: string }).version;
-  const hash = createHash("sha256").update(JSON.stringify({ solcVersion, sources })).digest("hex").slice(0, 16);
+  // Imported library sources (OpenZeppelin) are part of what is compiled, so their version is part of the key.
+  const ozVersion = (require("@openzeppelin/contracts/package.json") as { version: string }).version;
+  const hash = createHash("sha256").update(JSON.stringify({ solcVersion, ozVersion, sources })).digest("hex").slice(0, 16);
   const cached = join(CACHE, `contracts-${hash}.json`);
   try {
     return JSON.parse(await readFile(cached, "utf8")) as Record<string, CompiledContract>;
   } catch {
     // Not compiled yet.
   }
-  const solc = require("solc") as { compile(input: string): string };
+  const solc = require("solc") as { compile(input: string, callbacks?: { import(path: string): { contents: string } | { error: string } }): string };
   const input = {
     language: "Solidity",
     sources,
     settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: readPackageSource })) as {
     errors?: { severity: string; formattedMessage: string }[];
     contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
   };
@@ -48,4 +51,13 @@ export async function compileContracts(): Promise<Record<string, CompiledContrac
   await mkdir(CACHE, { recursive: true });
   await writeFile(cached, JSON.stringify(compiled));
   return compiled;
+}
+
+/** Resolves a Solidity import of an npm package (`@openzeppelin/contracts/...`) to the installed file's source. */
+function readPackageSource(path: string): { contents: string } | { error: string } {
+  try {
+    return { contents: readFileSync(require.resolve(path), "utf8") };
+  } catch {
+    return { error: `import not found: ${path}` };
+  }
 }

@@ -26,16 +26,21 @@ const blockNumber = z.number(req("must be a number")).int("must be an integer").
 
 /**
  * How an asset is priced in USD: a market id, a fixed peg, the net asset value of a constant-product pool's LP
- * token, or the value per unit of liquidity of a concentrated-liquidity position.
+ * token, the value per unit of liquidity of a concentrated-liquidity position, a vault share through its underlying
+ * asset, or the net asset value of a Balancer V2 pool token.
  */
 export type FeedSelector =
   | { kind: "market"; id: string }
   | { kind: "pegged"; usdPegValue: number }
   | { kind: "ammv2nav"; token0: FeedSelector; token1: FeedSelector }
-  | { kind: "ammv3position"; token0: FeedSelector; token1: FeedSelector };
+  | { kind: "ammv3position"; token0: FeedSelector; token1: FeedSelector }
+  | { kind: "vaultshare"; version: "v1" | "v2"; underlying: FeedSelector }
+  | { kind: "balancerv2nav"; tokens: Record<string, FeedSelector> };
 
 /** Feed selector kinds this engine can price. */
-export const FEED_KINDS = ["market", "pegged", "ammv2nav", "ammv3position"] as const;
+export const FEED_KINDS = ["market", "pegged", "ammv2nav", "ammv3position", "vaultshare", "balancerv2nav"] as const;
+
+const ADDRESS_KEY = /^0x[0-9a-fA-F]{40}$/;
 
 const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
   z.discriminatedUnion(
@@ -50,6 +55,27 @@ const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
         .strict(),
       z.object({ kind: z.literal("ammv2nav"), token0: feedSelector, token1: feedSelector }).strict(),
       z.object({ kind: z.literal("ammv3position"), token0: feedSelector, token1: feedSelector }).strict(),
+      z
+        .object({
+          kind: z.literal("vaultshare"),
+          version: z.enum(["v1", "v2"], req("must be one of v1, v2 (v2: ERC-4626 convertToAssets, v1: pricePerShare())")),
+          underlying: feedSelector,
+        })
+        .strict(),
+      z
+        .object({
+          kind: z.literal("balancerv2nav"),
+          // Keyed by token address: a selector bound to its token cannot be applied to another by a mistaken order.
+          tokens: z.record(z.string(), feedSelector, req("must be an object of feed selectors keyed by token address")).superRefine((tokens, ctx) => {
+            const keys = Object.keys(tokens);
+            if (keys.length < 2) ctx.addIssue({ code: "custom", message: "must name at least two tokens" });
+            for (const key of keys.filter((k) => !ADDRESS_KEY.test(k)))
+              ctx.addIssue({ code: "custom", path: [key], message: "must be keyed by a 0x-prefixed 20-byte hex token address" });
+            const lower = keys.map((k) => k.toLowerCase());
+            if (new Set(lower).size !== lower.length) ctx.addIssue({ code: "custom", message: "must name each token once (addresses compare in any case)" });
+          }),
+        })
+        .strict(),
     ],
     req(`must be one of ${FEED_KINDS.join(", ")}`),
   ),

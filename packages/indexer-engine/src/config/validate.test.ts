@@ -238,7 +238,7 @@ describe("indexer config validation", () => {
       "feed kind",
       (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "market", id: "ethereum" }),
       (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "oracle" }),
-      "assetFeedConfig[0].config.priceFeed.kind must be one of market, pegged, ammv2nav, ammv3position",
+      "assetFeedConfig[0].config.priceFeed.kind must be one of market, pegged, ammv2nav, ammv3position, vaultshare, balancerv2nav",
     ],
     [
       "market id",
@@ -298,6 +298,84 @@ describe("indexer config validation", () => {
           pool: "0x00",
         }),
       "assetFeedConfig[0].config.priceFeed has unknown field pool",
+    ],
+    [
+      "vaultshare version",
+      (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "vaultshare", version: "v1", underlying: { kind: "pegged", usdPegValue: 1 } }),
+      (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "vaultshare", version: "v3", underlying: { kind: "pegged", usdPegValue: 1 } }),
+      "assetFeedConfig[0].config.priceFeed.version must be one of v1, v2 (v2: ERC-4626 convertToAssets, v1: pricePerShare())",
+    ],
+    [
+      "vaultshare needs a version",
+      () => {},
+      (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "vaultshare", underlying: { kind: "pegged", usdPegValue: 1 } }),
+      "assetFeedConfig[0].config.priceFeed.version is required",
+    ],
+    [
+      "vaultshare nested underlying",
+      (c) =>
+        (c.assetFeedConfig[0].config.priceFeed = {
+          kind: "vaultshare",
+          version: "v2",
+          underlying: { kind: "ammv2nav", token0: { kind: "market", id: "a" }, token1: { kind: "pegged", usdPegValue: 2 } },
+        }),
+      (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "vaultshare", version: "v2", underlying: { kind: "market" } }),
+      "assetFeedConfig[0].config.priceFeed.underlying.id is required",
+    ],
+    [
+      "vaultshare needs its underlying selector",
+      () => {},
+      (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "vaultshare", version: "v2" }),
+      "assetFeedConfig[0].config.priceFeed.underlying is required",
+    ],
+    [
+      "balancerv2nav tokens keyed by address",
+      (c) =>
+        (c.assetFeedConfig[0].config.priceFeed = {
+          kind: "balancerv2nav",
+          tokens: { [TOKEN]: { kind: "pegged", usdPegValue: 1 }, "0x00000000000000000000000000000000000000B2": { kind: "market", id: "weth" } },
+        }),
+      (c) =>
+        (c.assetFeedConfig[0].config.priceFeed = {
+          kind: "balancerv2nav",
+          tokens: { [TOKEN]: { kind: "pegged", usdPegValue: 1 }, weth: { kind: "market", id: "weth" } },
+        }),
+      "assetFeedConfig[0].config.priceFeed.tokens.weth must be keyed by a 0x-prefixed 20-byte hex token address",
+    ],
+    [
+      "balancerv2nav names at least two tokens",
+      () => {},
+      (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "balancerv2nav", tokens: { [TOKEN]: { kind: "pegged", usdPegValue: 1 } } }),
+      "assetFeedConfig[0].config.priceFeed.tokens must name at least two tokens",
+    ],
+    [
+      "balancerv2nav names each token once",
+      () => {},
+      (c) =>
+        (c.assetFeedConfig[0].config.priceFeed = {
+          kind: "balancerv2nav",
+          tokens: {
+            "0x00000000000000000000000000000000000000b2": { kind: "pegged", usdPegValue: 1 },
+            "0x00000000000000000000000000000000000000B2": { kind: "pegged", usdPegValue: 1 },
+          },
+        }),
+      "assetFeedConfig[0].config.priceFeed.tokens must name each token once (addresses compare in any case)",
+    ],
+    [
+      "balancerv2nav nested selectors",
+      () => {},
+      (c) =>
+        (c.assetFeedConfig[0].config.priceFeed = {
+          kind: "balancerv2nav",
+          tokens: { [TOKEN]: { kind: "pegged", usdPegValue: -1 }, "0x00000000000000000000000000000000000000b2": { kind: "pegged", usdPegValue: 1 } },
+        }),
+      `assetFeedConfig[0].config.priceFeed.tokens.${TOKEN}.usdPegValue must not be negative`,
+    ],
+    [
+      "balancerv2nav needs tokens",
+      () => {},
+      (c) => (c.assetFeedConfig[0].config.priceFeed = { kind: "balancerv2nav" }),
+      "assetFeedConfig[0].config.priceFeed.tokens is required",
     ],
     ["unknown top-level field", () => {}, (c) => (c.flushMS = 3_600_000), "config has unknown field flushMS"],
   ];

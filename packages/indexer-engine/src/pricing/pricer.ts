@@ -1,4 +1,4 @@
-// Prices assets in USD at chain points by pegged, market, AMM-v2 LP net-asset-value or AMM-v3 position feeds.
+// Prices assets in USD at chain points by pegged, market, AMM-v2 LP net-asset-value, AMM-v3 position, vault-share and Balancer V2 feeds.
 import { BaseError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import { AbiCoder, dataSlice, id as keccakId } from "ethers";
@@ -8,9 +8,12 @@ import { Dec } from "../decimal";
 import { Lru } from "../util/lru";
 import { mapLimit } from "../util/retry";
 import type { Point } from "../windows";
+import { balancerNav } from "./balancer";
+import type { FeedReader } from "./feed-reader";
 import type { MarketPriceClient } from "./market";
 import { findFeed } from "./match";
 import { positionFacts, valuePerLiquidity } from "./position";
+import { vaultSharePrice } from "./vault";
 
 const coder = AbiCoder.defaultAbiCoder();
 const selector = (signature: string) => keccakId(signature).slice(0, 10);
@@ -41,7 +44,7 @@ export interface PricerDeps {
  * constant, `market` asks the price API for the time, `ammv2nav` values an LP token by the pool's reserves and
  * LP supply read at the point's block, each reserve priced by its nested selector. Point prices are cached.
  */
-export class Pricer {
+export class Pricer implements FeedReader {
   readonly #points = new Lru<string, Promise<Dec | undefined>>(50_000);
   readonly #unpriced = new Set<string>();
   readonly #facts = new Map<string, string>();
@@ -144,6 +147,10 @@ export class Pricer {
         return this.#nav(feed, asset, point);
       case "ammv3position":
         return this.#position(feed, asset, point);
+      case "vaultshare":
+        return vaultSharePrice(this, feed, asset, point);
+      case "balancerv2nav":
+        return balancerNav(this, feed, asset, point);
     }
   }
 
@@ -190,14 +197,26 @@ export class Pricer {
   }
 
   async #fact(key: string, to: string, data: string, type: "address" | "uint8"): Promise<string> {
+    return this.cachedFact(key, async () => {
+      const decoded = coder.decode([type], await this.deps.chain.call(to, data))[0] as string | bigint;
+      return typeof decoded === "string" ? decoded.toLowerCase() : decoded.toString();
+    });
+  }
+
+  /** The chain calls feeds make (eth_call, at a point's block or latest). */
+  get chain(): ChainCalls {
+    return this.deps.chain;
+  }
+
+  /** An immutable chain fact: cached in memory and in the state store under `pricer:<key>`, read once otherwise. */
+  async cachedFact(key: string, read: () => Promise<string>): Promise<string> {
     const cacheKey = `pricer:${key}`;
     const cached = this.#facts.get(cacheKey) ?? (await this.deps.facts.get(cacheKey));
     if (cached !== undefined) {
       this.#facts.set(cacheKey, cached);
       return cached;
     }
-    const decoded = coder.decode([type], await this.deps.chain.call(to, data))[0] as string | bigint;
-    const value = typeof decoded === "string" ? decoded.toLowerCase() : decoded.toString();
+    const value = await read();
     await this.deps.facts.set(cacheKey, value);
     this.#facts.set(cacheKey, value);
     return value;

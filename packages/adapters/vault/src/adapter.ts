@@ -1,0 +1,91 @@
+// The vault adapter: share Transfers become balance deltas, deposits and withdrawals priceable actions.
+import { hash } from "node:crypto";
+import { BaseError } from "@pointwise/errors";
+import {
+  type ActionEvent,
+  type Adapter,
+  type AdapterRuntime,
+  type ChainLog,
+  type IndexerEvent,
+  TRANSFER_TOPIC,
+  transferDeltas,
+  unitsFromRaw,
+} from "@pointwise/indexer-engine";
+import { decodeMove, moveTopics } from "./abi";
+import { loadVaultFacts, type VaultFacts } from "./facts";
+import type { VaultParams } from "./params";
+
+/** Activity of share windows: a vault share is held. */
+export const SHARE_ACTIVITY = "hold";
+
+/**
+ * The action kind of each vault move. The spec's kinds are swap, mint, bridge, claim and custom: a deposit mints
+ * shares, and a withdrawal has no kind of its own, so it is `custom` (meta.kind says which move it was).
+ */
+export const MOVE_ACTIVITY = { deposit: "mint", withdraw: "custom" } as const;
+
+/** The action key of a vault move: MD5 of the transaction hash concatenated with the log index (decimal). */
+export function moveKey(txHash: string, logIndex: number): string {
+  return hash("md5", `${txHash}${logIndex}`, "hex");
+}
+
+/**
+ * Turns a deposit or withdrawal log into one priceable action of the share owner, valued in the underlying asset
+ * (`amount` is the assets moved, in the asset's units); returns nothing for any other log.
+ */
+export function moveEvents(params: VaultParams, facts: VaultFacts, log: ChainLog): ActionEvent[] {
+  const move = decodeMove(params.version, log.topics, log.data);
+  if (move === undefined) return [];
+  const assets = unitsFromRaw(move.assets, facts.assetDecimals);
+  const meta: Record<string, string> = {
+    kind: move.kind,
+    vault: params.vaultAddress,
+    version: params.version,
+    shares: unitsFromRaw(move.shares, facts.shareDecimals),
+    assets,
+  };
+  if (move.sender !== undefined) meta.sender = move.sender;
+  if (move.receiver !== undefined) meta.receiver = move.receiver;
+  return [
+    {
+      type: "action",
+      key: moveKey(log.transactionHash, log.logIndex),
+      activity: MOVE_ACTIVITY[move.kind],
+      user: move.owner,
+      priceable: true,
+      amount: { asset: facts.asset, amount: assets },
+      meta,
+    },
+  ];
+}
+
+/** Creates the vault adapter for one vault: share balances from its Transfer logs, moves from its Deposit/Withdraw logs. */
+export function createVaultAdapter(params: VaultParams, runtime: AdapterRuntime): Adapter {
+  const vault = params.vaultAddress;
+  const [depositTopic, withdrawTopic] = moveTopics(params.version);
+  let facts: VaultFacts | undefined;
+  return {
+    filters: [{ address: vault, topics: [TRANSFER_TOPIC, depositTopic, withdrawTopic], withTransaction: false }],
+    contracts: [vault],
+    async init() {
+      facts = await loadVaultFacts(vault, params.version, runtime);
+      // Labels let a feed rule pick the vault's shares (and the share feed read what was already read).
+      await runtime.labels.set(vault, {
+        protocol: "vault",
+        role: "share",
+        vaultVersion: params.version,
+        asset: facts.asset,
+        decimals: String(facts.shareDecimals),
+      });
+      await runtime.labels.set(facts.asset, { decimals: String(facts.assetDecimals) });
+    },
+    handle(log): IndexerEvent[] {
+      if (log.address !== vault) return [];
+      const topic = log.topics[0];
+      if (topic !== TRANSFER_TOPIC && topic !== depositTopic && topic !== withdrawTopic) return [];
+      if (facts === undefined) throw new BaseError("adapter-failed", "vault: vault facts were not loaded before the first log");
+      if (topic === TRANSFER_TOPIC) return transferDeltas(log, vault, facts.shareDecimals, SHARE_ACTIVITY);
+      return moveEvents(params, facts, log);
+    },
+  };
+}
