@@ -70,7 +70,24 @@ const units = (amount: string) => {
 describe("lending adapter on an Aave V3 market", () => {
   let rows: CsvRow[];
   beforeAll(async () => {
-    rows = await indexAll("lending");
+    const { usdc, weth } = scenario.market;
+    rows = await indexAll("lending", {
+      assetFeedConfig: [
+        {
+          match: { matchLabels: { protocol: "aave-v3", reserve: usdc.asset, side: "supply" } },
+          config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 1 } },
+        },
+        {
+          match: {
+            matchExpressions: [
+              { key: "protocol", operator: "In", values: ["aave-v3"] },
+              { key: "reserve", operator: "In", values: [weth.asset] },
+            ],
+          },
+          config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 3000 } },
+        },
+      ],
+    } as Partial<IndexerConfigInput>);
   }, 120_000);
 
   it("writes windows whose balances equal balanceOf of the aToken or debt token at each window's start block", async () => {
@@ -111,5 +128,82 @@ describe("lending adapter on an Aave V3 market", () => {
     const at = String(scenario.flashLoanBlock);
     for (const user of [users.a, users.b, users.c])
       expect(rows.some((r) => r.user === user && r.asset === market.usdc.aToken && r.startBlock === at)).toBe(true);
+  });
+
+  it("prices positions by the feed rules matching their protocol, reserve and side labels", () => {
+    const { usdc, weth } = scenario.market;
+    const priceOf = (asset: string) => new Set(rows.filter((r) => r.asset === asset).map((r) => r.priceUsd));
+    expect(priceOf(usdc.aToken)).toEqual(new Set(["1"]));
+    expect(priceOf(weth.aToken)).toEqual(new Set(["3000"]));
+    expect(priceOf(weth.debtToken)).toEqual(new Set(["3000"]));
+    // The USDC rule matches side=supply only: USDC debt stays unpriced.
+    expect(priceOf(usdc.debtToken)).toEqual(new Set([""]));
+    const wethRow = rows.find((r) => r.asset === weth.debtToken) as CsvRow;
+    expect(BigInt(units(wethRow.valueUsd))).toBe(BigInt(units(wethRow.amount)) * 3000n);
+  });
+
+  it("resumes after stopping mid-range with the same rows as one uninterrupted run", async () => {
+    const middle = scenario.flashLoanBlock + 3;
+    const indexerId = uniqueId("lending-resume");
+    const csv = join(tmpdir(), `${indexerId}.csv`);
+    files.push(csv);
+    const input = (toBlock: number) =>
+      buildConfig({
+        kind: "evm",
+        indexerId,
+        flushMs: 3_600_000,
+        stateStoreUrl: REDIS_URL,
+        sinkConfig: { sinks: [{ sinkType: "csv", path: csv }] },
+        network: { chainId: 31337, finality: 0 },
+        range: { fromBlock: scenario.market.deployBlock, toBlock },
+        ...lending({}),
+      } as IndexerConfigInput);
+    configs.push(input(middle));
+    await runInProcess(input(middle), testEnv({ RPC_URL: chain.url }));
+    await runInProcess(input(scenario.endBlock), testEnv({ RPC_URL: chain.url }));
+    const strip = (r: CsvRow) => ({ ...r, id: "", indexerId: "", priceUsd: "", valueUsd: "", usdHours: "" });
+    const resumed = parseCsv(await readFile(csv, "utf8")).map(strip);
+    expect(resumed).toEqual(rows.map(strip));
+  }, 120_000);
+});
+
+describe("lending adapter configs that cannot run", () => {
+  it("refuses params without a side to track, with an empty asset list, or with a bad address", () => {
+    const build = (params: Record<string, unknown>) => () => csvConfig("bad", { adapterConfig: { adapterId: "lending", params } });
+    const pool = scenario.market.poolAddress;
+    expect(build({ poolAddress: pool })).toThrow("Invalid indexer config: At least one of trackSupply or trackBorrow must be enabled");
+    expect(build({ poolAddress: pool, trackSupply: true, assets: [] })).toThrow(
+      "adapterConfig.params.assets must list at least one asset (omit it to track every reserve)",
+    );
+    expect(build({ poolAddress: "0x12", trackSupply: true })).toThrow("adapterConfig.params.poolAddress must be a 0x-prefixed 20-byte hex address");
+    expect(build({ poolAddress: pool, trackBorrow: "yes" })).toThrow("adapterConfig.params.trackBorrow must be a boolean");
+  });
+
+  it("fails with Contract Not Found for a pool address without code, or a contract that is not an Aave V3 Pool", async () => {
+    const run = (params: Record<string, unknown>) => runInProcess(csvConfig("bad-pool", lending(params)).config, testEnv({ RPC_URL: chain.url }));
+    await expect(run({ poolAddress: "0x00000000000000000000000000000000deadbeef" })).rejects.toMatchObject({
+      message: "Contract Not Found",
+      code: "contract-not-found",
+      details: { address: "0x00000000000000000000000000000000deadbeef" },
+    });
+    const token = scenario.market.usdc.asset;
+    await expect(run({ poolAddress: token })).rejects.toMatchObject({
+      message: "Contract Not Found",
+      code: "contract-not-found",
+      details: { reason: `${token} is not an Aave V3 Pool: getReservesList() failed`, address: token },
+    });
+    await expect(run({ poolAddress: token, assets: [token] })).rejects.toMatchObject({
+      message: "Contract Not Found",
+      details: { reason: `${token} is not an Aave V3 Pool: getReserveData(address) failed` },
+    });
+  }, 60_000);
+
+  it("fails naming the asset when an asset is not a reserve of the pool", async () => {
+    const stranger = "0x00000000000000000000000000000000000000aa";
+    const { config } = csvConfig("bad-asset", lending({ assets: [stranger] }));
+    await expect(runInProcess(config, testEnv({ RPC_URL: chain.url }))).rejects.toMatchObject({
+      code: "reserve-not-found",
+      message: `lending: ${stranger} is not a reserve of the Aave V3 Pool ${scenario.market.poolAddress}`,
+    });
   });
 });
