@@ -7,8 +7,11 @@ import type { IndexerConfig, IndexerConfigInput } from "@pointwise/indexer-engin
 import { Contract, formatUnits } from "ethers";
 import { type AaveScenario, runAaveScenario } from "./support/aave";
 import { type LocalChain, startChain } from "./support/chain";
-import { type CsvRow, parseCsv } from "./support/csv";
+import { parseCsv } from "./support/csv";
 import { buildConfig, clearIndexer, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
+
+/** The csv columns the tests read. */
+type CsvRow = Record<"user" | "asset" | "activity" | "amount" | "startTs" | "endTs" | "startBlock" | "trigger" | "priceUsd" | "valueUsd", string>;
 
 let chain: LocalChain;
 let scenario: AaveScenario;
@@ -50,7 +53,7 @@ async function indexAll(label: string, input: Partial<IndexerConfigInput> = {}):
   const { config, csv } = csvConfig(label, { ...lending({}), ...input });
   const { result } = await runInProcess(config, testEnv({ RPC_URL: chain.url }));
   expect(result).toMatchObject({ finished: true, nextBlock: scenario.endBlock + 1 });
-  return parseCsv(await readFile(csv, "utf8"));
+  return parseCsv(await readFile(csv, "utf8")) as CsvRow[];
 }
 
 /** What the token contract itself answers for the row's user at the row's start block, in token units. */
@@ -162,7 +165,7 @@ describe("lending adapter on an Aave V3 market", () => {
     await runInProcess(input(middle), testEnv({ RPC_URL: chain.url }));
     await runInProcess(input(scenario.endBlock), testEnv({ RPC_URL: chain.url }));
     const strip = (r: CsvRow) => ({ ...r, id: "", indexerId: "", priceUsd: "", valueUsd: "", usdHours: "" });
-    const resumed = parseCsv(await readFile(csv, "utf8")).map(strip);
+    const resumed = (parseCsv(await readFile(csv, "utf8")) as CsvRow[]).map(strip);
     expect(resumed).toEqual(rows.map(strip));
   }, 120_000);
 });

@@ -202,7 +202,7 @@ export async function runAaveScenario(chain: LocalChain): Promise<AaveScenario> 
   const market = await deployAaveMarket(chain);
   const signers = await chain.provider.listAccounts();
   const [, sa, sb, sc] = signers as [JsonRpcSigner, JsonRpcSigner, JsonRpcSigner, JsonRpcSigner];
-  const [a, b, c] = await Promise.all([sa, sb, sc].map(async (s) => (await s.getAddress()).toLowerCase()));
+  const [a, b, c] = (await Promise.all([sa, sb, sc].map(async (s) => (await s.getAddress()).toLowerCase()))) as [string, string, string];
   const { usdc, weth } = market;
   const idleBlocks: number[] = [];
   const as = (signer: JsonRpcSigner, contract: Contract) => contract.connect(signer) as Contract;
