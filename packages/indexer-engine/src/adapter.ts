@@ -2,6 +2,7 @@
 import type { Logger } from "@pointwise/logger";
 import type { z } from "zod";
 import type { EventContext, IndexerEvent } from "./events";
+import type { Point } from "./windows";
 
 /** A chain log as adapters see it; addresses are lowercase, numbers are plain. */
 export interface ChainLog {
@@ -52,6 +53,12 @@ export interface AdapterRuntime {
   /** Short hash of `{adapterId, params}`, for key prefixes that must change when the adapter configuration does. */
   adapterConfigHash: string;
   logger: Logger;
+  /**
+   * The engine's metric values (`asset|metric` to an exact decimal), live: the measureDeltas of one log are applied
+   * before the next log is handled, and they are committed with the checkpoint. An adapter whose state spans logs
+   * (balances it derives from earlier logs) keeps that state here, so a restart resumes it exactly.
+   */
+  metrics?: ReadonlyMap<string, string>;
 }
 
 /** A running adapter: which logs it reads, which contracts must exist, and how a log becomes events. */
@@ -63,6 +70,12 @@ export interface Adapter {
   init?(): Promise<void>;
   /** Turns one log into events; a throw stops the indexer at this log. */
   handle(log: ChainLog, ctx: LogContext): Promise<IndexerEvent[]> | IndexerEvent[];
+  /**
+   * Called right after a flush boundary closed and reopened the open windows at `at` (the boundary's time and the
+   * last block before it); `blockTs` is that block's own time (Unix ms). Returns events that apply at `at`, such as
+   * balance deltas for balances that grow without logs (interest), so the windows opened at the boundary carry them.
+   */
+  onFlush?(at: Point, blockTs: number): IndexerEvent[];
 }
 
 /** An adapter package's export: identity, semver version, parameter schema and a factory. */

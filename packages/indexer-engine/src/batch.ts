@@ -52,7 +52,11 @@ export async function processBatch(deps: BatchDeps, logs: readonly ChainLog[], t
       const block = point.block === lower.block + 1 ? lower.block : await lastBlockBefore(reader, boundary, lower, point);
       const at = { ts: boundary, block };
       for (const window of book.flush(at)) items.push({ kind: "window", window });
-      lower = { block, ts: await reader.timestamp(block) };
+      lower = { block, ts: block === lower.block ? lower.ts : await reader.timestamp(block) };
+      if (adapter.onFlush !== undefined) {
+        const ctx: EventContext = { ts: boundary, height: block, txHash: "", logIndex: -1 };
+        for (const event of adapter.onFlush(at, lower.ts)) if (enricher.accept(event, ctx)) ingest(event, ctx, at);
+      }
     }
   };
 

@@ -131,6 +131,8 @@ export class IndexerEngine {
     try {
       const head = await reader.head();
       logger.info({ chainId: config.network.chainId, head }, "Connected to RPC");
+      // Metrics are loaded before the adapter is created: they are its committed state (AdapterRuntime.metrics).
+      const metrics = await store.loadMetrics();
       const adapter = await definition.create(config.adapterConfig.params, {
         chainId: config.network.chainId,
         chain: reader,
@@ -138,6 +140,7 @@ export class IndexerEngine {
         labels: store.labels,
         adapterConfigHash: adapterConfigHash(config),
         logger: logger.child({ adapter: definition.id }),
+        metrics,
       });
       await checkContracts(reader, config.network.chainId, adapter.contracts);
 
@@ -163,7 +166,7 @@ export class IndexerEngine {
       for (const sink of sinks) await sink.recover(checkpoint.sinks[sink.id]);
       await adapter.init?.();
 
-      const [positions, metrics] = await Promise.all([store.loadPositions(), store.loadMetrics()]);
+      const positions = await store.loadPositions();
       const pricer = new Pricer({
         rules: config.assetFeedConfig,
         pricingRange: config.pricingRange,
