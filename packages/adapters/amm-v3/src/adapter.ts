@@ -28,6 +28,7 @@ import {
   TRANSFER_TOPIC,
 } from "./abi";
 import { PositionBook } from "./book";
+import { KnownPositions } from "./known";
 import type { AmmV3Params } from "./params";
 import { checkPositionManager, loadPoolFacts, type PoolFacts, poolKeyPrefix } from "./pool";
 
@@ -63,6 +64,9 @@ export function swapEvents(facts: Pick<PoolFacts, "token0" | "token1" | "decimal
   ];
 }
 
+/** Positions restored in parallel at a restart (two calls each). */
+const RESTORE_BATCH = 32;
+
 /** A pool Mint by the position manager, waiting in its transaction for the position it belongs to. */
 interface PendingMint {
   tickLower: number;
@@ -78,9 +82,8 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
   const trackLP = params.trackLP === true;
   const trackSwaps = params.trackSwaps === true;
   const book = new PositionBook();
-  const positionsKey = `${poolKeyPrefix(runtime.adapterConfigHash, pool)}:${manager}:positions`;
   // Token ids with their ranges: immutable facts of the pool, so they may be written ahead of the checkpoint.
-  const known = new Map<bigint, { tickLower: number; tickUpper: number }>();
+  const known = new KnownPositions(runtime.store, `${poolKeyPrefix(runtime.adapterConfigHash, pool)}:${manager}:positions`);
   let facts: PoolFacts | undefined;
   let hydrated = false;
   let pendingTx = "";
@@ -103,19 +106,27 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
     const at = block - 1;
     const slot0 = await runtime.chain.call(pool, CALLS.slot0, at).catch(() => undefined);
     if (slot0 !== undefined && slot0.length >= 2 + 64 * 2 && wordAt(slot0, 0) !== 0n) book.moveTick(Number(signedAt(slot0, 1)));
-    const stored = await runtime.store.get(positionsKey);
-    for (const [id, tickLower, tickUpper] of stored === undefined ? [] : (JSON.parse(stored) as [string, number, number][])) {
-      const tokenId = BigInt(id);
-      known.set(tokenId, { tickLower, tickUpper });
-      // A token that does not exist at that block (burned, or minted later) answers with a revert.
-      const [position, owner] = await Promise.all([
-        runtime.chain.call(manager, CALLS.positions(tokenId), at).catch(() => undefined),
-        runtime.chain.call(manager, CALLS.ownerOf(tokenId), at).catch(() => undefined),
-      ]);
-      if (position === undefined || owner === undefined) continue;
-      book.add({ tokenId, asset: positionAsset(manager, tokenId), tickLower, tickUpper, owner: decodeAddress(owner), liquidity: wordAt(position, 7) });
+    await known.load();
+    // Positions burned by then are skipped without a call; one minted later (its record written ahead of the
+    // checkpoint) answers with a revert and is skipped too, to be added again when the replay reaches its mint.
+    const live = known.values().filter((p) => p.burnedAt === undefined || p.burnedAt > at);
+    for (let start = 0; start < live.length; start += RESTORE_BATCH) {
+      const slice = live.slice(start, start + RESTORE_BATCH);
+      const answers = await Promise.all(
+        slice.map(({ tokenId }) =>
+          Promise.all([
+            runtime.chain.call(manager, CALLS.positions(tokenId), at).catch(() => undefined),
+            runtime.chain.call(manager, CALLS.ownerOf(tokenId), at).catch(() => undefined),
+          ]),
+        ),
+      );
+      slice.forEach(({ tokenId, tickLower, tickUpper }, k) => {
+        const [position, owner] = answers[k] ?? [];
+        if (position === undefined || owner === undefined) return;
+        book.add({ tokenId, asset: positionAsset(manager, tokenId), tickLower, tickUpper, owner: decodeAddress(owner), liquidity: wordAt(position, 7) });
+      });
     }
-    runtime.logger.info({ pool, block, positions: book.size, tick: book.tick }, "amm-v3 positions restored");
+    runtime.logger.info({ pool, block, known: known.size, positions: book.size, tick: book.tick }, "amm-v3 positions restored");
   }
 
   async function register(tokenId: bigint, mint: PendingMint, owner: string): Promise<IndexerEvent[]> {
@@ -135,10 +146,7 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
       tickLower: String(mint.tickLower),
       tickUpper: String(mint.tickUpper),
     });
-    if (!known.has(tokenId)) {
-      known.set(tokenId, { tickLower: mint.tickLower, tickUpper: mint.tickUpper });
-      await runtime.store.set(positionsKey, JSON.stringify([...known].map(([id, r]) => [id.toString(), r.tickLower, r.tickUpper])));
-    }
+    await known.add(tokenId, mint.tickLower, mint.tickUpper);
     return book.add({ tokenId, asset, tickLower: mint.tickLower, tickUpper: mint.tickUpper, owner, liquidity: 0n });
   }
 
@@ -164,6 +172,7 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
       if (book.get(tokenId) === undefined) return [];
       if (to === NULL_ADDRESS) {
         book.remove(tokenId);
+        await known.burn(tokenId, log.blockNumber);
         return [];
       }
       return book.transfer(tokenId, to);

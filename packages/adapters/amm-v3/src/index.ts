@@ -30,5 +30,6 @@ export {
 } from "./abi";
 export { createAmmV3Adapter, swapEvents } from "./adapter";
 export { inRange, LP_ACTIVITY, PositionBook, type TrackedPosition } from "./book";
+export { decodeKnown, encodeKnown, type KnownPosition, KnownPositions } from "./known";
 export { type AmmV3Params, ammV3Params, MANAGER_REQUIRED, NOTHING_TRACKED } from "./params";
 export { checkPositionManager, loadPoolFacts, type PoolFacts, PROTOCOL_PREFIX, poolKeyPrefix } from "./pool";
