@@ -1,6 +1,5 @@
 // Entry point of @pointwise/db: client, statement queue, COPY, transactions, migrations and typed errors.
 export { type LoggedEvent, type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
-export { type AdjustmentScoreDelta, addAdjustmentScores, excludedUsers, readAdjustments, type StoredAdjustment } from "./fair-play";
 export { createDatabase, type Database, Prisma, PrismaClient } from "./client";
 export { copyField, copyRow } from "./copy-text";
 export {
@@ -15,6 +14,7 @@ export {
   toDbError,
   UniqueConstraintError,
 } from "./errors";
+export { type AdjustmentScoreDelta, addAdjustmentScores, excludedUsers, readAdjustments, type StoredAdjustment } from "./fair-play";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
 export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";
 export type { Queryable, QueryResult, Row, StatementQueue } from "./statement-queue";
