@@ -87,7 +87,7 @@ export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> 
         previous = next;
       }
       p.track(previous.then(() => removeInboxRows(p, stream, campaignId, rows[0]?.streamSeq as string, rows.at(-1)?.streamSeq as string)));
-      const scored = excluded ? appended.map(async (slice) => withoutExcluded(await slice, await excluded)) : appended;
+      const scored = excluded ? appended.map((slice) => p.track(Promise.all([slice, excluded]).then(([events, ex]) => withoutExcluded(events, ex)))) : appended;
       const result = rules && stored ? await scoreInSlices(p, target, rules, await stored, scored, await window) : null;
       const logged: RawEvent[] = [];
       for (const slice of appended) for (const e of await slice) logged.push(e);
