@@ -20,7 +20,7 @@ import { type ListRowError, parseList } from "../csv-list";
 import type { Deps } from "../deps";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { sessionOf } from "../session";
-import { csvListBody } from "./exclusions";
+import { readCsvBody } from "./exclusions";
 
 const ANSWER_ROW_ERRORS = 1000;
 const ID_MESSAGE = "must be an adjustment id: a whole number from 1 to 9223372036854775807";
@@ -104,11 +104,11 @@ export function adjustmentRoutes(deps: Deps): Router {
     res.status(201).json(row);
   });
 
-  router.post("/api/campaigns/:id/adjustments/csv", csvListBody, async (req, res) => {
+  router.post("/api/campaigns/:id/adjustments/csv", async (req, res) => {
     const session = sessionOf(res.locals);
-    const campaign = await loadWritableCampaign(deps, session, req.params.id as string | undefined);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const query = parseWith(importQuery, req.query);
-    const list = parseList(req.body as Buffer, ["identity_type", "account_id", "currency", "points", "reason"], []);
+    const list = parseList(await readCsvBody(req, res), ["identity_type", "account_id", "currency", "points", "reason"], []);
     const mode = query.mode ?? "all-or-nothing";
     const outcome = await db.transaction(async (tx) => {
       await tx.lockCampaign("apply", campaign.id);

@@ -2,7 +2,7 @@
 import { ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "@pointwise/schemas";
-import express, { type RequestHandler, Router } from "express";
+import express, { type Request, type Response, Router } from "express";
 import { z } from "zod";
 import { type ListRowError, parseList } from "../csv-list";
 import type { Deps } from "../deps";
@@ -26,16 +26,19 @@ const importQuery = z.strictObject({
   reason: reason.optional(),
 });
 
-/** The raw bytes of a CSV upload of at most 5 MB, with our error codes for a wrong type or size. */
-export const csvListBody: RequestHandler = (req, res, next) => {
+/** Reads the raw bytes of a CSV upload of at most 5 MB, with our error codes for a wrong type or size. */
+export function readCsvBody(req: Request, res: Response): Promise<Buffer> {
   if (!req.is("text/csv"))
-    return next(new ValidationError("Content-Type must be text/csv (the file's bytes as the request body)", { code: "unsupported-media-type" }));
-  express.raw({ type: "text/csv", limit: "5mb" })(req, res, (err?: unknown) => {
-    if ((err as { type?: string } | undefined)?.type === "entity.too.large")
-      return next(new ValidationError("the file is larger than 5 MB; split it", { code: "payload-too-large" }));
-    next(err);
+    return Promise.reject(new ValidationError("Content-Type must be text/csv (the file's bytes as the request body)", { code: "unsupported-media-type" }));
+  return new Promise((resolve, reject) => {
+    express.raw({ type: "text/csv", limit: "5mb" })(req, res, (err?: unknown) => {
+      if ((err as { type?: string } | undefined)?.type === "entity.too.large")
+        return reject(new ValidationError("the file is larger than 5 MB; split it", { code: "payload-too-large" }));
+      if (err) return reject(err);
+      resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    });
   });
-};
+}
 
 function targetOf(body: z.infer<typeof campaignBody>): ExclusionTarget {
   if ("user_id" in body) return { userId: uuidParam(body.user_id, "user_id") };
@@ -126,11 +129,12 @@ export function exclusionRoutes(deps: Deps): Router {
     res.status(201).json({ exclusion: exclusionJson(created), recompute_job: (await jobsJson(deps, outcome.jobs))[0] ?? null });
   });
 
-  router.post("/api/campaigns/:id/exclusions/csv", csvListBody, async (req, res) => {
+  router.post("/api/campaigns/:id/exclusions/csv", async (req, res) => {
     const session = sessionOf(res.locals);
-    const campaign = await loadWritableCampaign(deps, session, req.params.id as string | undefined);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const query = parseWith(importQuery, req.query);
-    res.json(await importList(deps, session, { projectId: session.projectId, campaignId: campaign.id }, req.body as Buffer, query));
+    const body = await readCsvBody(req, res);
+    res.json(await importList(deps, session, { projectId: session.projectId, campaignId: campaign.id }, body, query));
   });
 
   router.delete("/api/campaigns/:id/exclusions/:exclusionId", async (req, res) => {
@@ -161,10 +165,11 @@ export function exclusionRoutes(deps: Deps): Router {
     res.status(201).json({ exclusion: exclusionJson(created), recompute_jobs: await jobsJson(deps, outcome.jobs) });
   });
 
-  router.post("/api/exclusions/csv", csvListBody, async (req, res) => {
+  router.post("/api/exclusions/csv", async (req, res) => {
     const session = sessionOf(res.locals);
     const query = parseWith(importQuery, req.query);
-    res.json(await importList(deps, session, { projectId: session.projectId, campaignId: null }, req.body as Buffer, query));
+    const body = await readCsvBody(req, res);
+    res.json(await importList(deps, session, { projectId: session.projectId, campaignId: null }, body, query));
   });
 
   router.delete("/api/exclusions/:exclusionId", async (req, res) => {
