@@ -28,7 +28,7 @@ async function readTrail(deps: Deps, session: OperatorSession, campaignId: strin
   const { rows } = await deps.db.query<AuditRow>(
     `SELECT id::text, campaign_id, operator_id, operator_email, action, target, before, after, created_at FROM audit_event
       WHERE project_id = $1 AND ($2::text IS NULL OR campaign_id = $2) AND ($3::text IS NULL OR action = $3) AND ($4::bigint IS NULL OR id < $4)
-      ORDER BY id DESC LIMIT $5`,
+      ORDER BY audit_event.id DESC LIMIT $5`,
     [session.projectId, campaignId, query.action ?? null, query.before ?? null, limit + 1],
   );
   const page = rows.slice(0, limit);
