@@ -152,7 +152,7 @@ describe("adjustments in the scoring worker", () => {
     const v1 = swapRules(c, 1, "10");
     await addRuleVersion(db, v1, "active");
     await applyLive(c, [BOB, BOB, ALICE]);
-    const [bob, alice] = [await userOf(c, BOB), await userOf(c, ALICE)];
+    const bob = await userOf(c, BOB);
     const { rows: created } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [c]);
     const carol = created[0]?.id as string;
     await adjust(c, bob, "100", v1);
