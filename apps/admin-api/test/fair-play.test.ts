@@ -251,6 +251,15 @@ describe("the audit trail", () => {
     expect(page.body.entries).toHaveLength(2);
     const next = await suite.op.call("GET", `${url}/audit?limit=2&before=${page.body.next_before}`);
     expect(next.body.entries[0].id).not.toBe(page.body.entries[0].id);
+    for (const before of ["1.5", "1e400", "9223372036854775808"]) {
+      const res = await suite.op.call("GET", `${url}/audit?before=${before}`);
+      expect([res.status, res.body.error.message]).toEqual([
+        400,
+        "before: must be an entry id from a previous page: a whole number from 1 to 9223372036854775807",
+      ]);
+      const adj = await suite.op.call("GET", `${url}/adjustments?before=${before}`);
+      expect([adj.status, adj.body.error.message]).toEqual([400, "before: must be an adjustment id: a whole number from 1 to 9223372036854775807"]);
+    }
     const bad = await suite.op.call("GET", `${url}/audit?action=delete-everything`);
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain("action");

@@ -27,7 +27,7 @@ const ID_MESSAGE = "must be an adjustment id: a whole number from 1 to 922337203
 const adjustmentId = z
   .string({ message: ID_MESSAGE })
   .regex(/^[1-9][0-9]{0,18}$/, ID_MESSAGE)
-  .refine((v) => BigInt(v) <= 9223372036854775807n, ID_MESSAGE);
+  .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= 9223372036854775807n, ID_MESSAGE);
 const reason = z.string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters");
 const createBody = z.union(
   [
@@ -43,7 +43,12 @@ const createBody = z.union(
 );
 const listQuery = z.strictObject({
   user_id: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(500, "must be at most 500").optional(),
+  limit: z.coerce
+    .number({ message: "must be a whole number from 1 to 500" })
+    .int("must be a whole number from 1 to 500")
+    .min(1, "must be a whole number from 1 to 500")
+    .max(500, "must be a whole number from 1 to 500")
+    .optional(),
   before: adjustmentId.optional(),
 });
 const importQuery = z.strictObject({ mode: z.enum(["all-or-nothing", "accept-valid"], { message: "must be all-or-nothing or accept-valid" }).optional() });

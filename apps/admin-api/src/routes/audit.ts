@@ -19,7 +19,7 @@ const listQuery = z.strictObject({
   before: z
     .string()
     .regex(/^[1-9][0-9]{0,18}$/, "must be an entry id from a previous page: a whole number from 1 to 9223372036854775807")
-    .refine((v) => BigInt(v) <= MAX_ID, "must be an entry id from a previous page: a whole number from 1 to 9223372036854775807")
+    .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= MAX_ID, "must be an entry id from a previous page: a whole number from 1 to 9223372036854775807")
     .optional(),
 });
 
