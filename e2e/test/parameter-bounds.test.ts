@@ -200,6 +200,9 @@ function baselineBody(op: Operation): unknown {
     "PATCH /api/campaigns/{campaign_id}/users/{user_id}": () => ({ referrer_id: null }),
     "POST /api/campaigns/{campaign_id}/users/{user_id}/identities": () => ({ identity_type: "EMAIL", account_id: "bounds@example.com" }),
     "PATCH /api/campaigns/{campaign_id}/users/{user_id}/identities/{identity_id}": () => ({ handle: "bounds" }),
+    "POST /api/campaigns/{campaign_id}/exclusions": () => ({ identity_type: "EMAIL", account_id: "bounds-excluded@example.com", reason: "bounds" }),
+    "POST /api/exclusions": () => ({ identity_type: "EMAIL", account_id: "bounds-excluded@example.com", reason: "bounds" }),
+    "POST /api/campaigns/{campaign_id}/adjustments": () => ({ user_id: ids.user, currency: "xp", points: "1.5", reason: "bounds" }),
     "POST /api/rest/earn-event": event,
     "POST /api/rest/earn-events": () => ({ events: [event()] }),
   };

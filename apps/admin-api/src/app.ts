@@ -5,11 +5,14 @@ import { ValidationError } from "@pointwise/errors";
 import { createHttpApp, finishHttpApp, jsonBody } from "@pointwise/runtime";
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Deps } from "./deps";
+import { adjustmentRoutes } from "./routes/adjustments";
 import { apiKeyRoutes } from "./routes/api-keys";
+import { auditRoutes } from "./routes/audit";
 import { keysOf, loginRoutes, operatorRoutes } from "./routes/auth";
 import { campaignRoutes } from "./routes/campaigns";
 import { csvImportRoutes } from "./routes/csv-imports";
 import { eventTypeRoutes } from "./routes/event-types";
+import { exclusionRoutes } from "./routes/exclusions";
 import { insightRoutes } from "./routes/insights";
 import { ruleRoutes } from "./routes/rules";
 import { userRoutes } from "./routes/users";
@@ -50,6 +53,9 @@ export function createAdminApp(deps: Deps): Express {
   app.use(userRoutes(deps));
   app.use(insightRoutes(deps));
   app.use(csvImportRoutes(deps));
+  app.use(exclusionRoutes(deps));
+  app.use(adjustmentRoutes(deps));
+  app.use(auditRoutes(deps));
   if (existsSync(deps.env.WEB_DIST_DIR)) {
     // Hashed asset names never change content, so they can be cached for good; index.html never is.
     app.use("/assets", express.static(path.join(deps.env.WEB_DIST_DIR, "assets"), { immutable: true, maxAge: "365d", fallthrough: false }));

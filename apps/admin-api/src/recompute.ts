@@ -1,8 +1,8 @@
-// Queueing the recompute that follows a change of what scores depend on besides the rules: who owns an identity, when a campaign runs.
+// Queueing the recompute that follows a change of what scores depend on besides the rules: who owns an identity, when a campaign runs, who is excluded.
 import type { Queryable } from "@pointwise/db";
 
 /** Why a recompute is queued here (a rule activation queues its own job, in routes/rules.ts). */
-export type RecomputeReason = "identity-link" | "campaign-dates";
+export type RecomputeReason = "identity-link" | "campaign-dates" | "exclusion";
 
 /**
  * Queues a recompute of a campaign's scores under the rules in force when the worker starts it, so

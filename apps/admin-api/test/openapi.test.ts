@@ -135,6 +135,40 @@ describe("the OpenAPI document", () => {
     await call("GET", `${c}/csv-imports`);
     await call("GET", `${c}/csv-imports/${upload.body.import.import_id}`);
 
+    const excluded = await call("POST", `${c}/exclusions`, {
+      identity_type: "EVM_ADDRESS",
+      account_id: "0x00000000000000000000000000000000000000A1",
+      reason: "sybil",
+    });
+    await call("POST", `${c}/exclusions`, { identity_type: "EVM_ADDRESS", account_id: "0x00000000000000000000000000000000000000a1", reason: "again" });
+    await call("POST", `${c}/exclusions`, { user_id: userB, reason: "" });
+    await call("POST", `${c}/exclusions/csv?mode=accept-valid&reason=list`, "identity_type,account_id\nEMAIL,farm@pointwise.test\nEMAIL,not-an-email\n", {
+      "content-type": "text/csv",
+    });
+    await call("POST", `${c}/exclusions/csv`, "who,what\n", { "content-type": "text/csv" });
+    await call("GET", `${c}/exclusions`);
+    await call("DELETE", `${c}/exclusions/${excluded.body.exclusion.id}`);
+    await call("DELETE", `${c}/exclusions/${excluded.body.exclusion.id}`);
+    const wide = await call("POST", "/api/exclusions", { identity_type: "EMAIL", account_id: "sanctioned@pointwise.test", reason: "sanctions" });
+    await call("POST", "/api/exclusions/csv?reason=sanctions", "identity_type,account_id\nBTC_ADDRESS,nope\n", { "content-type": "text/csv" });
+    await call("GET", "/api/exclusions");
+    await call("DELETE", `/api/exclusions/${wide.body.exclusion.id}`);
+    const grant = await call("POST", `${c}/adjustments`, { user_id: userB, currency: "xp", points: "12.5", reason: "bug bounty" });
+    await call("POST", `${c}/adjustments`, { user_id: userB, currency: "xp", points: "0", reason: "nothing" });
+    await call("POST", `${c}/adjustments`, { reverses: grant.body.id, reason: "granted twice" });
+    await call("POST", `${c}/adjustments`, { reverses: grant.body.id, reason: "again" });
+    await call(
+      "POST",
+      `${c}/adjustments/csv?mode=accept-valid`,
+      "identity_type,account_id,currency,points,reason\nEMAIL,b@pointwise.test,xp,-1,fix\nEMAIL,b@pointwise.test,nope,1,fix\n",
+      {
+        "content-type": "text/csv",
+      },
+    );
+    await call("GET", `${c}/adjustments?user_id=${userB}&limit=1`);
+    await call("GET", `${c}/audit?limit=2`);
+    await call("GET", `${c}/audit?action=nope`);
+    await call("GET", "/api/audit?action=adjustment.create");
     await call("POST", `${c}/archive`);
     await call("POST", `${c}/api-keys`, {});
     await call("POST", `${c}/restore`);

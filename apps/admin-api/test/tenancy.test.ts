@@ -17,6 +17,9 @@ interface Ids {
   identity: string;
   job: string;
   csvImport: string;
+  exclusion: string;
+  projectExclusion: string;
+  adjustment: string;
 }
 let A: Ids;
 let B: Ids;
@@ -36,7 +39,17 @@ async function seedProject(op: Operator): Promise<Ids> {
   const csv = await op.call("POST", `/api/campaigns/${campaignId}/csv-imports`, `account_id,identity_type,amount,reg_event_id\nnobody,EMAIL,1,${regEventId}`, {
     "content-type": "text/csv",
   });
+  const exclusion = await op.call("POST", `/api/campaigns/${campaignId}/exclusions`, {
+    identity_type: "EMAIL",
+    account_id: "farmer@pointwise.test",
+    reason: "sybil",
+  });
+  const projectExclusion = await op.call("POST", "/api/exclusions", { identity_type: "EMAIL", account_id: "sanctioned@pointwise.test", reason: "sanctions" });
+  const adjustment = await op.call("POST", `/api/campaigns/${campaignId}/adjustments`, { user_id: user, currency: "xp", points: "5", reason: "bonus" });
   return {
+    exclusion: exclusion.body.exclusion.id,
+    projectExclusion: projectExclusion.body.exclusion.id,
+    adjustment: adjustment.body.id,
     csvImport: csv.body.import.import_id,
     campaign: campaignId,
     key: key.body.id,
@@ -60,6 +73,9 @@ async function snapshot(campaignId: string): Promise<unknown> {
     identities: await q("SELECT * FROM identity WHERE campaign_id = $1 ORDER BY id"),
     jobs: await q("SELECT * FROM recompute_job WHERE campaign_id = $1 ORDER BY id"),
     imports: await q("SELECT * FROM csv_import WHERE campaign_id = $1 ORDER BY id"),
+    exclusions: await q("SELECT * FROM exclusion WHERE campaign_id = $1 OR project_id = (SELECT project_id FROM campaign WHERE id = $1) ORDER BY id"),
+    adjustments: await q("SELECT * FROM score_adjustment WHERE campaign_id = $1 ORDER BY id"),
+    scores: await q("SELECT * FROM score WHERE campaign_id = $1 ORDER BY user_id, currency"),
   };
 }
 
@@ -125,6 +141,14 @@ const CAMPAIGN_CASES: Case[] = [
   ["POST /api/campaigns/:id/csv-imports", (i) => `/api/campaigns/${i.campaign}/csv-imports`],
   ["GET /api/campaigns/:id/csv-imports", (i) => `/api/campaigns/${i.campaign}/csv-imports`],
   ["GET /api/campaigns/:id/csv-imports/:importId", (i) => `/api/campaigns/${i.campaign}/csv-imports/${i.csvImport}`],
+  ["GET /api/campaigns/:id/exclusions", (i) => `/api/campaigns/${i.campaign}/exclusions`],
+  ["POST /api/campaigns/:id/exclusions", (i) => `/api/campaigns/${i.campaign}/exclusions`, (i) => ({ user_id: i.user, reason: "x" })],
+  ["POST /api/campaigns/:id/exclusions/csv", (i) => `/api/campaigns/${i.campaign}/exclusions/csv?reason=x`],
+  ["DELETE /api/campaigns/:id/exclusions/:exclusionId", (i) => `/api/campaigns/${i.campaign}/exclusions/${i.exclusion}`],
+  ["GET /api/campaigns/:id/adjustments", (i) => `/api/campaigns/${i.campaign}/adjustments`],
+  ["POST /api/campaigns/:id/adjustments", (i) => `/api/campaigns/${i.campaign}/adjustments`, (i) => ({ reverses: i.adjustment, reason: "x" })],
+  ["POST /api/campaigns/:id/adjustments/csv", (i) => `/api/campaigns/${i.campaign}/adjustments/csv`],
+  ["GET /api/campaigns/:id/audit", (i) => `/api/campaigns/${i.campaign}/audit`],
 ];
 
 const method = (route: string) => route.split(" ")[0] as string;
@@ -145,16 +169,19 @@ describe("tenant isolation", () => {
     expect(await snapshot(A.campaign)).toEqual(before);
   });
 
-  it.each(rows(CAMPAIGN_CASES.filter(([route]) => /:(keyId|regEventId|userId|identityId|jobId|importId)/.test(route))))(
-    "%s with project B's own campaign and project A's ids answers 404 and changes nothing",
-    async (route, path, body) => {
-      const before = await snapshot(A.campaign);
-      const mixed: Ids = { ...A, campaign: B.campaign, otherUser: B.otherUser };
-      const res = await b.call(method(route), path(mixed), bodyFor(body, mixed));
-      expect(res.status).toBe(404);
-      expect(await snapshot(A.campaign)).toEqual(before);
-    },
-  );
+  it.each(
+    rows(
+      CAMPAIGN_CASES.filter(
+        ([route]) => /:(keyId|regEventId|userId|identityId|jobId|importId|exclusionId)/.test(route) || route === "POST /api/campaigns/:id/adjustments",
+      ),
+    ),
+  )("%s with project B's own campaign and project A's ids answers 404 and changes nothing", async (route, path, body) => {
+    const before = await snapshot(A.campaign);
+    const mixed: Ids = { ...A, campaign: B.campaign, otherUser: B.otherUser };
+    const res = await b.call(method(route), path(mixed), bodyFor(body, mixed));
+    expect(res.status).toBe(404);
+    expect(await snapshot(A.campaign)).toEqual(before);
+  });
 
   it("gives the same answer for a campaign of another project as for one that does not exist", async () => {
     const foreign = await b.call("GET", `/api/campaigns/${A.campaign}`);
@@ -177,6 +204,19 @@ describe("tenant isolation", () => {
       [A.campaign],
     );
     expect(rows).toEqual([{ user_id: A.user }]);
+  });
+
+  it("keeps project-wide exclusions and the audit trail to their own project", async () => {
+    const before = await snapshot(A.campaign);
+    const lift = await b.call("DELETE", `/api/exclusions/${A.projectExclusion}`);
+    expect(lift.status).toBe(404);
+    expect(lift.body.error.code).toBe("exclusion-not-found");
+    expect(await snapshot(A.campaign)).toEqual(before);
+    const listed = await b.call("GET", "/api/exclusions");
+    expect(listed.body.exclusions.map((e: { id: string }) => e.id)).toEqual([B.projectExclusion]);
+    const trail = await b.call("GET", "/api/audit?limit=200");
+    expect(trail.body.entries.length).toBeGreaterThan(0);
+    expect(trail.body.entries.every((e: { campaign_id: string | null }) => e.campaign_id === null || e.campaign_id === B.campaign)).toBe(true);
   });
 
   it("lists only the operator's own campaigns and operators", async () => {

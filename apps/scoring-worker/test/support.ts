@@ -74,7 +74,7 @@ export async function queueJob(
   pool: Queryable,
   campaignId: string,
   version: number,
-  reason: "rule-activation" | "identity-link" | "campaign-dates",
+  reason: "rule-activation" | "identity-link" | "campaign-dates" | "exclusion",
 ): Promise<string> {
   const { rows } = await pool.query<{ id: string }>(
     `INSERT INTO recompute_job(campaign_id, rule_version, reason, status, events_total)

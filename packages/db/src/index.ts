@@ -14,6 +14,7 @@ export {
   toDbError,
   UniqueConstraintError,
 } from "./errors";
+export { type AdjustmentScoreDelta, addAdjustmentScores, excludedUsers, readAdjustments, type StoredAdjustment } from "./fair-play";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
 export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";
 export type { Queryable, QueryResult, Row, StatementQueue } from "./statement-queue";

@@ -2,6 +2,7 @@
  * @pointwise/rules: the pure scoring engine. Rule versions in, raw events in log order in,
  * ledger entries, score deltas and new state out. No I/O; see docs/rules.md.
  */
+export { type Adjustment, type AdjustmentDelta, adjustmentDeltas, storedAdjustment } from "./adjustments";
 export type { CampaignWindow } from "./campaign-window";
 export { needsGlobalOrder } from "./compile";
 export { decayedValue, decayFactor, MAX_HALF_LIVES } from "./decay";

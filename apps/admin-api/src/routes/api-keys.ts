@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
+import { recordAudit } from "../audit";
 import type { Deps } from "../deps";
 import { apiKeyJson } from "../json";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
@@ -30,6 +31,7 @@ export function apiKeyRoutes(deps: Deps): Router {
       data: { campaignId: campaign.id, prefix: generated.prefix, hash: generated.hash, label: body.label || null, backfill: body.backfill ?? false },
     });
     deps.logger.info({ campaign_id: campaign.id, key_prefix: row.prefix, backfill: row.backfill, operator_id: session.operatorId }, "api key created");
+    await recordAudit(deps.db, session, { campaignId: campaign.id, action: "api-key.create", target: `api-key:${row.id}`, after: apiKeyJson(row) });
     // The only time the whole key is ever returned; only its hash is stored.
     res.status(201).json({ ...apiKeyJson(row), key: generated.key });
   });
@@ -65,6 +67,13 @@ export function apiKeyRoutes(deps: Deps): Router {
         "api key backfill changed",
       );
     }
+    await recordAudit(deps.db, session, {
+      campaignId: campaign.id,
+      action: "api-key.update",
+      target: `api-key:${key.id}`,
+      before: apiKeyJson(key),
+      after: apiKeyJson(after),
+    });
     res.json(apiKeyJson(after));
   });
 
@@ -77,7 +86,16 @@ export function apiKeyRoutes(deps: Deps): Router {
     if (!key) throw new NotFoundError(`API key ${keyId} not found`, { code: "api-key-not-found" });
     await prisma.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: new Date() } });
     const after = await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
-    if (!key.revokedAt) deps.logger.info({ campaign_id: campaign.id, key_prefix: key.prefix, operator_id: session.operatorId }, "api key revoked");
+    if (!key.revokedAt) {
+      deps.logger.info({ campaign_id: campaign.id, key_prefix: key.prefix, operator_id: session.operatorId }, "api key revoked");
+      await recordAudit(deps.db, session, {
+        campaignId: campaign.id,
+        action: "api-key.revoke",
+        target: `api-key:${key.id}`,
+        before: apiKeyJson(key),
+        after: apiKeyJson(after),
+      });
+    }
     res.json(apiKeyJson(after));
   });
 

@@ -4,6 +4,7 @@ import { parseWith } from "@pointwise/runtime";
 import { UUID_PATTERN } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
+import { recordAudit } from "../audit";
 import type { Deps } from "../deps";
 import { accountsFor, changePassword, createOperator, removeOperator } from "../operators";
 import { uuidParam } from "../scope";
@@ -84,13 +85,16 @@ export function operatorRoutes(deps: Deps): Router {
     // Whether the e-mail has an account elsewhere (or here already) makes no difference to the answer.
     const row = await createOperator(deps.db, session.projectId, body.email, body.password);
     deps.logger.info({ operator_id: row.id, invited_by: session.operatorId, project_id: session.projectId }, "operator added");
+    await recordAudit(deps.db, session, { campaignId: null, action: "operator.add", target: `operator:${row.id}`, after: { id: row.id, email: row.email } });
     res.status(201).json({ id: row.id, email: row.email, created_at: row.createdAt.toISOString() });
   });
 
   router.delete("/api/operators/:operatorId", async (req, res) => {
     const session = sessionOf(res.locals);
     const operatorId = uuidParam(req.params.operatorId, "operator_id");
+    const removed = await prisma.operator.findFirst({ where: { id: operatorId, projectId: session.projectId }, select: { id: true, email: true } });
     await removeOperator(deps.db, session.projectId, session.operatorId, operatorId);
+    await recordAudit(deps.db, session, { campaignId: null, action: "operator.remove", target: `operator:${operatorId}`, before: removed });
     deps.logger.info({ operator_id: operatorId, removed_by: session.operatorId, project_id: session.projectId }, "operator removed");
     res.json({ removed: operatorId });
   });

@@ -5,6 +5,7 @@ import { parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, currencyNamesSchema } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
+import { recordAudit } from "../audit";
 import type { Deps } from "../deps";
 import { campaignJson, recomputeJobJson } from "../json";
 import { queueRecompute } from "../recompute";
@@ -89,6 +90,7 @@ export function campaignRoutes(deps: Deps): Router {
       },
     });
     deps.logger.info({ campaign_id: id, operator_id: session.operatorId }, "campaign created");
+    await recordAudit(deps.db, session, { campaignId: id, action: "campaign.create", target: `campaign:${id}`, after: campaignJson(campaign) });
     res.status(201).json(campaignJson(campaign));
   });
 
@@ -154,6 +156,13 @@ export function campaignRoutes(deps: Deps): Router {
       prisma.campaign.findUniqueOrThrow({ where: { id: campaign.id } }),
       jobId ? prisma.recomputeJob.findUnique({ where: { id: jobId } }) : null,
     ]);
+    await recordAudit(deps.db, session, {
+      campaignId: campaign.id,
+      action: "campaign.update",
+      target: `campaign:${campaign.id}`,
+      before: campaignJson(campaign),
+      after: campaignJson(updated),
+    });
     res.json({ ...campaignJson(updated), recompute_job: job ? recomputeJobJson(job) : null });
   });
 
@@ -163,13 +172,30 @@ export function campaignRoutes(deps: Deps): Router {
     // Archiving hides a campaign from day-to-day work and freezes it; every row it owns stays.
     await prisma.campaign.updateMany({ where: { id: campaign.id, archivedAt: null }, data: { archivedAt: new Date() } });
     deps.logger.info({ campaign_id: campaign.id, operator_id: session.operatorId }, "campaign archived");
-    res.json(campaignJson(await loadCampaign(deps, session, campaign.id)));
+    const archived = await loadCampaign(deps, session, campaign.id);
+    if (!campaign.archivedAt)
+      await recordAudit(deps.db, session, {
+        campaignId: campaign.id,
+        action: "campaign.archive",
+        target: `campaign:${campaign.id}`,
+        before: campaignJson(campaign),
+        after: campaignJson(archived),
+      });
+    res.json(campaignJson(archived));
   });
 
   router.post("/api/campaigns/:id/restore", async (req, res) => {
     const session = sessionOf(res.locals);
     const campaign = await loadCampaign(deps, session, req.params.id);
     const updated = await prisma.campaign.update({ where: { id: campaign.id }, data: { archivedAt: null } });
+    if (campaign.archivedAt)
+      await recordAudit(deps.db, session, {
+        campaignId: campaign.id,
+        action: "campaign.restore",
+        target: `campaign:${campaign.id}`,
+        before: campaignJson(campaign),
+        after: campaignJson(updated),
+      });
     res.json(campaignJson(updated));
   });
 
@@ -179,12 +205,20 @@ export function campaignRoutes(deps: Deps): Router {
   });
 
   router.put("/api/campaigns/:id/bad-words", async (req, res) => {
-    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const body = parseWith(badWordsSchema, req.body);
     // Matching is case-insensitive, so words differing only in case are one word.
     const seen = new Set<string>();
     const words = body.bad_words.map((w) => w.toLowerCase()).filter((w) => !seen.has(w) && seen.add(w));
     const updated = await prisma.campaign.update({ where: { id: campaign.id }, data: { badWords: words } });
+    await recordAudit(deps.db, session, {
+      campaignId: campaign.id,
+      action: "campaign.bad-words",
+      target: `campaign:${campaign.id}`,
+      before: { bad_words: campaign.badWords },
+      after: { bad_words: updated.badWords },
+    });
     res.json({ bad_words: updated.badWords });
   });
 

@@ -4,6 +4,7 @@ import { CSV_IMPORT_MODES, type CsvRowError, getCsvImport, importCsv } from "@po
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
+import { recordAudit } from "../audit";
 import type { Deps } from "../deps";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { sessionOf } from "../session";
@@ -43,8 +44,10 @@ export function csvImportRoutes(deps: Deps): Router {
         rows.push(row);
       }
       deps.logger.info({ campaign_id: campaign.id, import_id: result.importId, operator_id: session.operatorId, status: result.status }, "csv import finished");
+      const finished = await getCsvImport(deps.db, campaign.id, result.importId);
+      await recordAudit(deps.db, session, { campaignId: campaign.id, action: "csv-import.events", target: `csv-import:${result.importId}`, after: finished });
       res.json({
-        import: await getCsvImport(deps.db, campaign.id, result.importId),
+        import: finished,
         invalid_rows: rows,
         invalid_rows_truncated: result.rowsInvalid > rows.length,
       });

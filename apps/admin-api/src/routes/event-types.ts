@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
+import { recordAudit } from "../audit";
 import type { Deps } from "../deps";
 import { eventTypeJson } from "../json";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
@@ -22,12 +23,14 @@ export function eventTypeRoutes(deps: Deps): Router {
   const { prisma } = deps.db;
 
   router.post("/api/campaigns/:id/event-types", async (req, res) => {
-    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const body = parseWith(registerSchema, req.body);
     const exists = await prisma.eventType.findUnique({ where: { campaignId_name: { campaignId: campaign.id, name: body.name } } });
     if (exists) throw new ConflictError("event-type-exists", `name: event type ${body.name} is already registered in this campaign`);
     const row = await prisma.eventType.create({ data: { campaignId: campaign.id, name: body.name, description: body.description || null } });
     deps.logger.info({ campaign_id: campaign.id, reg_event_id: row.id, name: row.name }, "event type registered");
+    await recordAudit(deps.db, session, { campaignId: campaign.id, action: "event-type.create", target: `event-type:${row.id}`, after: eventTypeJson(row) });
     res.status(201).json(eventTypeJson(row));
   });
 
@@ -38,13 +41,23 @@ export function eventTypeRoutes(deps: Deps): Router {
   });
 
   router.post("/api/campaigns/:id/event-types/:regEventId/retire", async (req, res) => {
-    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const id = uuidParam(req.params.regEventId, "reg_event_id");
     const row = await prisma.eventType.findFirst({ where: { id, campaignId: campaign.id } });
     if (!row) throw new NotFoundError(`event type ${id} not found`, { code: "event-type-not-found" });
     // Retiring is one-way and keeps the row: logged events keep pointing at it, ingest refuses new ones.
     await prisma.eventType.updateMany({ where: { id, retiredAt: null }, data: { retiredAt: new Date() } });
-    res.json(eventTypeJson(await prisma.eventType.findUniqueOrThrow({ where: { id } })));
+    const after = await prisma.eventType.findUniqueOrThrow({ where: { id } });
+    if (!row.retiredAt)
+      await recordAudit(deps.db, session, {
+        campaignId: campaign.id,
+        action: "event-type.retire",
+        target: `event-type:${id}`,
+        before: eventTypeJson(row),
+        after: eventTypeJson(after),
+      });
+    res.json(eventTypeJson(after));
   });
 
   return router;

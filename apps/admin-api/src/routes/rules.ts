@@ -4,6 +4,7 @@ import { dryRunDiff, parseRuleVersion, type RuleVersion } from "@pointwise/rules
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
+import { recordAudit } from "../audit";
 import { readDryRunLog, userLabels } from "../campaign-log";
 import type { Deps } from "../deps";
 import { recomputeJobJson } from "../json";
@@ -100,6 +101,12 @@ export function ruleRoutes(deps: Deps): Router {
         });
       }
       await client.query("INSERT INTO rule_version(campaign_id, version, document) VALUES ($1, $2, $3)", [campaign.id, v, JSON.stringify(checked.document)]);
+      await recordAudit(client, session, {
+        campaignId: campaign.id,
+        action: "rule-version.create",
+        target: `rule-version:${v}`,
+        after: { version: v, document: checked.document },
+      });
       return v;
     });
     deps.logger.info({ campaign_id: campaign.id, version, operator_id: session.operatorId }, "rule version created");
@@ -188,6 +195,16 @@ export function ruleRoutes(deps: Deps): Router {
          SELECT $1, $2, 'rule-activation', 'queued', count(*) FROM event_log WHERE campaign_id = $1 RETURNING id`,
         [campaign.id, version],
       );
+      const { rows: active } = await client.query<{ version: number }>("SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active'", [
+        campaign.id,
+      ]);
+      await recordAudit(client, session, {
+        campaignId: campaign.id,
+        action: "rule-version.activate",
+        target: `rule-version:${version}`,
+        before: { active_version: active[0]?.version ?? null },
+        after: { active_version: version, job_id: rows[0]?.id },
+      });
       return rows[0]?.id as string;
     });
     deps.logger.info({ campaign_id: campaign.id, version, job_id: jobId, operator_id: session.operatorId }, "rule version activation queued");

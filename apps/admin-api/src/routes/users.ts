@@ -1,10 +1,11 @@
 // Admin routes for a campaign's users: lookup, identities, display name, referrer and readable scores.
-import type { Database } from "@pointwise/db";
+import { type Database, excludedUsers } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { displayNameSchema, IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
+import { recordAudit } from "../audit";
 import type { Deps } from "../deps";
 import { X_HANDLE_PATTERN } from "../identities";
 import { identityJson, recomputeJobJson } from "../json";
@@ -40,13 +41,14 @@ const updateUserSchema = z
 async function userDetail(db: Database, campaignId: string, userId: string) {
   const user = await db.prisma.user.findFirst({ where: { id: userId, campaignId } });
   if (!user) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
-  const [identities, scores, active] = await Promise.all([
+  const [identities, scores, active, excluded] = await Promise.all([
     db.prisma.identity.findMany({ where: { userId, campaignId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
     db.query<StoredScore>(
       "SELECT currency, score::text, referral_score::text, total::text, lifetime::text, tier FROM score WHERE campaign_id = $1 AND user_id = $2 ORDER BY currency",
       [campaignId, userId],
     ),
     activeRules(db, campaignId),
+    excludedUsers(db, campaignId, [userId]),
   ]);
   const now = new Date();
   return {
@@ -55,6 +57,7 @@ async function userDetail(db: Database, campaignId: string, userId: string) {
     display_name: user.displayName,
     referrer_id: user.referrerId,
     referred_at: user.referredAt?.toISOString() ?? null,
+    excluded: excluded.has(userId),
     created_at: user.createdAt.toISOString(),
     identities: identities.map(identityJson),
     scores: scores.rows.map((s) => readableScore(s, active?.rules ?? null, now)),
@@ -84,9 +87,11 @@ export function userRoutes(deps: Deps): Router {
   });
 
   router.patch("/api/campaigns/:id/users/:userId", async (req, res) => {
-    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const userId = uuidParam(req.params.userId, "user_id");
     const body = parseWith(updateUserSchema, req.body);
+    const before = await prisma.user.findFirst({ where: { id: userId, campaignId: campaign.id }, select: { displayName: true, referrerId: true } });
     await db.transaction(async (client) => {
       // Referral links are checked for cycles against the whole chain; one change at a time per campaign.
       await client.lockCampaign("users", campaign.id);
@@ -118,7 +123,15 @@ export function userRoutes(deps: Deps): Router {
         });
       await client.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [userId, referrer]);
     });
-    res.json(await userDetail(deps.db, campaign.id, userId));
+    const detail = await userDetail(deps.db, campaign.id, userId);
+    await recordAudit(deps.db, session, {
+      campaignId: campaign.id,
+      action: "user.update",
+      target: `user:${userId}`,
+      before: { display_name: before?.displayName ?? null, referrer_id: before?.referrerId ?? null },
+      after: { display_name: detail.display_name, referrer_id: detail.referrer_id },
+    });
+    res.json(detail);
   });
 
   router.post("/api/campaigns/:id/users/:userId/identities", async (req, res) => {
@@ -141,6 +154,12 @@ export function userRoutes(deps: Deps): Router {
           "INSERT INTO identity(campaign_id, user_id, identity_type, account_id, handle) VALUES ($1, $2, $3, $4, $5) RETURNING id",
           [campaign.id, userId, body.identity_type, accountId, body.handle ?? null],
         );
+        await recordAudit(client, session, {
+          campaignId: campaign.id,
+          action: "identity.link",
+          target: `user:${userId}`,
+          after: { identity_id: created[0]?.id, identity_type: body.identity_type, account_id: accountId, user_id: userId },
+        });
         return { identityId: created[0]?.id as string, movedFrom: null, jobId: null, status: 201 };
       }
       if (body.handle !== undefined) await client.query("UPDATE identity SET handle = $2 WHERE id = $1", [existing.id, body.handle]);
@@ -148,6 +167,13 @@ export function userRoutes(deps: Deps): Router {
       // Merge: the identity (and with it every event it sent) now belongs to this user; the log keeps
       // its rows as they are and the recompute attributes them to the identity's current owner.
       await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [existing.id, userId]);
+      await recordAudit(client, session, {
+        campaignId: campaign.id,
+        action: "identity.move",
+        target: `identity:${existing.id}`,
+        before: { identity_type: body.identity_type, account_id: accountId, user_id: existing.user_id },
+        after: { identity_type: body.identity_type, account_id: accountId, user_id: userId },
+      });
       return { identityId: existing.id, movedFrom: existing.user_id, jobId: await queueRecompute(client, campaign.id, "identity-link"), status: 200 };
     });
     if (outcome.movedFrom)
@@ -160,14 +186,23 @@ export function userRoutes(deps: Deps): Router {
   });
 
   router.patch("/api/campaigns/:id/users/:userId/identities/:identityId", async (req, res) => {
-    const campaign = await loadWritableCampaign(deps, sessionOf(res.locals), req.params.id);
+    const session = sessionOf(res.locals);
+    const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const userId = uuidParam(req.params.userId, "user_id");
     const identityId = uuidParam(req.params.identityId, "identity_id");
     const body = parseWith(handleSchema, req.body);
     const identity = await prisma.identity.findFirst({ where: { id: identityId, userId, campaignId: campaign.id } });
     if (!identity) throw new NotFoundError(`identity ${identityId} not found`, { code: "identity-not-found" });
     if (identity.identityType !== "X_PROVIDER_ID") throw new ValidationError("handle can only be set for an X_PROVIDER_ID identity", { field: "handle" });
-    res.json(identityJson(await prisma.identity.update({ where: { id: identityId }, data: { handle: body.handle } })));
+    const updated = await prisma.identity.update({ where: { id: identityId }, data: { handle: body.handle } });
+    await recordAudit(deps.db, session, {
+      campaignId: campaign.id,
+      action: "identity.update",
+      target: `identity:${identityId}`,
+      before: identityJson(identity),
+      after: identityJson(updated),
+    });
+    res.json(identityJson(updated));
   });
 
   router.delete("/api/campaigns/:id/users/:userId/identities/:identityId", async (req, res) => {
@@ -189,6 +224,13 @@ export function userRoutes(deps: Deps): Router {
       const { rows: created } = await client.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaign.id]);
       const newUserId = created[0]?.id as string;
       await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [identityId, newUserId]);
+      await recordAudit(client, session, {
+        campaignId: campaign.id,
+        action: "identity.unlink",
+        target: `identity:${identityId}`,
+        before: { user_id: userId },
+        after: { user_id: newUserId },
+      });
       return { newUserId, jobId: await queueRecompute(client, campaign.id, "identity-link") };
     });
     deps.logger.info({ campaign_id: campaign.id, user_id: userId, new_user_id: outcome.newUserId, operator_id: session.operatorId }, "identity unlinked");

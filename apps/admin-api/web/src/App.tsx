@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { api, sessionToken, setSessionToken } from "./api";
 import { CampaignPage } from "./pages/CampaignPage";
 import { CampaignsPage } from "./pages/CampaignsPage";
+import { ProjectFairPlayPage } from "./pages/ProjectFairPlayPage";
 import { SignInPage } from "./pages/SignInPage";
 import { TeamPage } from "./pages/TeamPage";
 import { go, useRoute } from "./router";
@@ -51,6 +52,8 @@ function Shell(props: { route: string[]; onSignOut: () => void }) {
     page = <CampaignPage key={id} campaignId={id} tab={tab ?? "overview"} me={me.data} onChanged={campaigns.reload} />;
   } else if (section === "team") {
     page = <TeamPage />;
+  } else if (section === "fairplay") {
+    page = <ProjectFairPlayPage />;
   }
 
   return (
@@ -72,6 +75,9 @@ function Shell(props: { route: string[]; onSignOut: () => void }) {
                   {c.name}
                 </a>
               ))}
+            <a className={section === "fairplay" ? "active" : ""} href="#/fairplay">
+              Fair play
+            </a>
             <a className={section === "team" ? "active" : ""} href="#/team">
               Team
             </a>

@@ -94,3 +94,15 @@ const identityTypes = {
 
 /** The identity types an event may target, in the document's order. */
 export const IDENTITY_TYPES = Object.keys(identityTypes) as IdentityType[];
+
+/** An exclusion of an identity or a user (campaign or project scope). */
+export type Exclusion = Schemas["Exclusion"];
+
+/** An operator adjustment: a grant, a deduction or a reversal. */
+export type Adjustment = Schemas["Adjustment"];
+
+/** One entry of the audit trail. */
+export type AuditEntry = Schemas["AuditEntry"];
+
+/** A bad row of a list upload (exclusions, adjustments). */
+export type ListRowError = Schemas["ListRowError"];

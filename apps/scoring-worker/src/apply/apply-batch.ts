@@ -1,8 +1,9 @@
 // One apply transaction: a campaign's next inbox rows into the event log, the engine and the score tables, all or nothing.
-import type { Database } from "@pointwise/db";
+import { type Database, excludedUsers } from "@pointwise/db";
 import { type ApplyResult, needsGlobalOrder, type RawEvent } from "@pointwise/rules";
 import { type InboxRow, nextInboxRows, removeInboxRows } from "../intake/inbox";
 import { readCampaignWindow } from "../scoring/campaign-window";
+import { withoutExcluded } from "../scoring/exclusions";
 import { loadState, type Target } from "../scoring/result-store";
 import type { RuleVersionCache } from "../scoring/rule-version-cache";
 import { scoreInSlices, slicesOf } from "../scoring/score-slices";
@@ -69,6 +70,8 @@ export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> 
       const unique = firstOccurrences(rows);
       const users = await resolveUsers(p, campaignId, unique);
       const rules = await activeRules;
+      // Excluded users (and referrers) of the batch: their events are logged but earn nothing.
+      const excluded = rules ? p.track(excludedUsers(p, campaignId, [...new Set(users.values())])) : null;
       const target: Target = { kind: "live", campaignId };
       // Every user of the batch: a superset of those whose events turn out new to the log, and known before the log answers.
       const stored = rules ? p.track(loadState(p, target, [...new Set(users.values())], needsGlobalOrder(rules))) : null;
@@ -84,7 +87,8 @@ export async function applyInboxBatch(input: BatchInput): Promise<BatchOutcome> 
         previous = next;
       }
       p.track(previous.then(() => removeInboxRows(p, stream, campaignId, rows[0]?.streamSeq as string, rows.at(-1)?.streamSeq as string)));
-      const result = rules && stored ? await scoreInSlices(p, target, rules, await stored, appended, await window) : null;
+      const scored = excluded ? appended.map((slice) => p.track(Promise.all([slice, excluded]).then(([events, ex]) => withoutExcluded(events, ex)))) : appended;
+      const result = rules && stored ? await scoreInSlices(p, target, rules, await stored, scored, await window) : null;
       const logged: RawEvent[] = [];
       for (const slice of appended) for (const e of await slice) logged.push(e);
       return { status: "applied", rows: rows.length, logged, result, ruleVersion: rules?.version ?? null };

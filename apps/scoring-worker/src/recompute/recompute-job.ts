@@ -1,11 +1,12 @@
 // The recompute stage: replays a campaign's log into shadow tables in the background, then switches them in under the apply lock.
-import { type Database, type Queryable, readCampaignLog, type Transaction } from "@pointwise/db";
+import { addAdjustmentScores, type Database, excludedUsers, type Queryable, readAdjustments, readCampaignLog, type Transaction } from "@pointwise/db";
 import { BaseError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
-import type { CampaignWindow, RuleVersion } from "@pointwise/rules";
+import { adjustmentDeltas, type CampaignWindow, type RuleVersion } from "@pointwise/rules";
 import type { ScoresChanged } from "@pointwise/schemas";
 import { describeFailure, isTransient } from "../failures";
 import { readCampaignWindow } from "../scoring/campaign-window";
+import { withoutExcluded } from "../scoring/exclusions";
 import type { Target } from "../scoring/result-store";
 import type { RuleVersionCache } from "../scoring/rule-version-cache";
 import { scoreEvents } from "../scoring/score-slices";
@@ -127,6 +128,7 @@ async function applyChunk(
   job: RecomputeJob,
   rules: RuleVersion,
   window: CampaignWindow,
+  excluded: ReadonlySet<string>,
   limit: number,
   sliceSize?: number,
 ): Promise<number> {
@@ -134,7 +136,7 @@ async function applyChunk(
   const last = events.at(-1);
   if (!last) return 0;
   const target: Target = { kind: "shadow", campaignId: job.campaignId, jobId: job.id };
-  await scoreEvents(client, target, rules, events, { window, ...(sliceSize === undefined ? {} : { sliceSize }) });
+  await scoreEvents(client, target, rules, withoutExcluded(events, excluded), { window, ...(sliceSize === undefined ? {} : { sliceSize }) });
   job.appliedSeq = last.seq;
   job.eventsDone = (BigInt(job.eventsDone) + BigInt(events.length)).toString();
   return events.length;
@@ -148,6 +150,12 @@ async function switchIn(client: Transaction, job: RecomputeJob, rules: RuleVersi
      SELECT $1, user_id, currency, score, referral_score, total, lifetime, tier, reached_at, now() FROM recompute_score WHERE job_id = $2`,
     [job.campaignId, job.id],
   );
+  // Operator adjustments are not events of the log: the switch adds every one of them back on top of
+  // the replay, and excluded users (read now, under the apply lock) keep no score rows at all.
+  const excluded = await excludedUsers(client, job.campaignId);
+  const adjustments = (await readAdjustments(client, job.campaignId)).filter((a) => !excluded.has(a.userId));
+  await addAdjustmentScores(client, job.campaignId, adjustmentDeltas(rules, adjustments));
+  if (excluded.size > 0) await client.query("DELETE FROM score WHERE campaign_id = $1 AND user_id = ANY($2::uuid[])", [job.campaignId, [...excluded]]);
   await client.query("DELETE FROM user_state WHERE campaign_id = $1", [job.campaignId]);
   await client.query(
     "INSERT INTO user_state(campaign_id, user_id, rule_version, state) SELECT $1, user_id, $3, state FROM recompute_user_state WHERE job_id = $2",
@@ -229,6 +237,8 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
   if (job.appliedSeq === "0") await clearShadow(db, job.id);
   // The dates as they are now; a change while the job runs queues another job, which replays again.
   const window = await readCampaignWindow(db, job.campaignId);
+  // Likewise the exclusions: a change while the job runs queues another job.
+  const excluded = await excludedUsers(db, job.campaignId);
   const { rows } = await db.query<{ n: string }>("SELECT count(*)::text AS n FROM event_log WHERE campaign_id = $1", [job.campaignId]);
   await saveProgress(db, job, deps.leaseMs, { eventsTotal: rows[0]?.n ?? "0" });
   logger.info(
@@ -242,7 +252,7 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
     if (BigInt(job.appliedSeq) >= target) break;
     while (BigInt(job.appliedSeq) < target) {
       await db.transaction(async (client) => {
-        await applyChunk(client, job, rules, window, deps.chunkSize, deps.sliceSize);
+        await applyChunk(client, job, rules, window, excluded, deps.chunkSize, deps.sliceSize);
         await saveProgress(client, job, deps.leaseMs);
       });
       await deps.afterChunk?.(job);
@@ -252,7 +262,7 @@ export async function runJob(deps: RecomputeDeps, job: RecomputeJob): Promise<vo
   await db.transaction(async (client) => {
     // Live batches of this campaign wait from here to the commit, so nothing is logged that the switch misses.
     await client.lockCampaign("apply", job.campaignId);
-    while ((await applyChunk(client, job, rules, window, deps.chunkSize, deps.sliceSize)) > 0);
+    while ((await applyChunk(client, job, rules, window, excluded, deps.chunkSize, deps.sliceSize)) > 0);
     await switchIn(client, job, rules);
   });
   logger.info({ job_id: job.id, campaign_id: job.campaignId, rule_version: rules.version, events: job.eventsDone }, "recompute switched in");

@@ -1993,10 +1993,657 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{campaign_id}/exclusions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The exclusions in force in the campaign (its own and its project's), newest first, at most 1000 */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Exclusions and how many there are in all. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExclusionList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        /**
+         * Exclude an identity or a user from the campaign
+         * @description The identity is normalised as ingest does. From the answer on, the user who owns it (or the
+         *     user) earns nothing and is absent from every leaderboard of the campaign; the ingest API answers
+         *     their events as usual. A recompute (reason `exclusion`) replays the log without their events.
+         *     An identity or user excluded already is `409 exclusion-exists`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        identity_type: components["schemas"]["IdentityType"];
+                        account_id: string;
+                        reason: string;
+                    } | {
+                        /** Format: uuid */
+                        user_id: string;
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The exclusion and the queued recompute (null when no rule version is active). */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            exclusion: components["schemas"]["Exclusion"];
+                            recompute_job: components["schemas"]["RecomputeJob"] | null;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/exclusions/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exclude a CSV list of identities from the campaign
+         * @description The body is the file (`text/csv`, at most 5 MB and 50,000 rows): a header `identity_type,account_id`
+         *     and optionally `reason`; the `reason` query parameter is the reason of rows without one.
+         *     `all-or-nothing` (default) adds nothing when any row is bad; `accept-valid` adds the good rows.
+         *     Identities excluded already are counted in `already_excluded`.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    mode?: "all-or-nothing" | "accept-valid";
+                    reason?: string;
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                200: components["responses"]["ExclusionImport"];
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/exclusions/{exclusion_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                exclusion_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift an exclusion of the campaign
+         * @description The user earns again from now on; a recompute (reason `exclusion`) gives them back what their logged events earn.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    exclusion_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The lifted exclusion and the queued recompute. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            lifted: components["schemas"]["Exclusion"];
+                            recompute_job: components["schemas"]["RecomputeJob"] | null;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exclusions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's exclusions (identities excluded from every campaign of the project), newest first, at most 1000 */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Exclusions and how many there are in all. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExclusionList"];
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+            };
+        };
+        put?: never;
+        /** Exclude an identity from every campaign of the project */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        identity_type: components["schemas"]["IdentityType"];
+                        account_id: string;
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The exclusion and the recompute queued in each campaign with an active rule version. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            exclusion: components["schemas"]["Exclusion"];
+                            recompute_jobs: components["schemas"]["RecomputeJob"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exclusions/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exclude a CSV list of identities (a sanctions or sybil list) from every campaign of the project
+         * @description As `POST /api/campaigns/{campaign_id}/exclusions/csv`, for the whole project.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    mode?: "all-or-nothing" | "accept-valid";
+                    reason?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                200: components["responses"]["ExclusionImport"];
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exclusions/{exclusion_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exclusion_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Lift a project-wide exclusion */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    exclusion_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The lifted exclusion and the recompute queued in each campaign with an active rule version. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            lifted: components["schemas"]["Exclusion"];
+                            recompute_jobs: components["schemas"]["RecomputeJob"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's adjustments, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    user_id?: string;
+                    limit?: number;
+                    /** @description An adjustment id from a previous page. */
+                    before?: string;
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of adjustments; `next_before` pages on (null on the last page). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            adjustments: components["schemas"]["Adjustment"][];
+                            next_before: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        /**
+         * Grant or deduct points for a user, or reverse an earlier adjustment
+         * @description A grant (`points` > 0) or deduction (`points` < 0) in one of the campaign's currencies, with no
+         *     more decimal places than the currency has under the active rules. It shows in the user's scores
+         *     at once (when a rule version is active) and every recompute adds it back. Adjustments are never
+         *     changed or deleted: `reverses` makes a further adjustment of the opposite points, once per adjustment.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        user_id: string;
+                        currency: string;
+                        points: string;
+                        reason: string;
+                    } | {
+                        reverses: string;
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The adjustment. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Adjustment"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/adjustments/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk adjustments from a CSV file
+         * @description The body is the file (`text/csv`, at most 5 MB and 50,000 rows) with the header
+         *     `identity_type,account_id,currency,points,reason`; each row's user is the owner of the identity.
+         *     `all-or-nothing` (default) makes no adjustment when any row is bad; `accept-valid` makes the good ones.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    mode?: "all-or-nothing" | "accept-valid";
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description What the upload did and its bad rows (line numbers count the header as line 1). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "done" | "rejected";
+                            /** Format: uuid */
+                            import_id: string | null;
+                            rows_read: number;
+                            rows_valid: number;
+                            rows_invalid: number;
+                            created: number;
+                            invalid_rows: components["schemas"]["ListRowError"][];
+                            invalid_rows_truncated: boolean;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's audit trail, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    action?: components["parameters"]["AuditAction"];
+                    limit?: number;
+                    /** @description An entry id from a previous page. */
+                    before?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: components["responses"]["AuditPage"];
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's part of the audit trail, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    action?: components["parameters"]["AuditAction"];
+                    limit?: number;
+                    /** @description An entry id from a previous page. */
+                    before?: string;
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: components["responses"]["AuditPage"];
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Exclusion: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            scope: "campaign" | "project";
+            campaign_id: string | null;
+            identity_type: components["schemas"]["IdentityType"] | null;
+            account_id: string | null;
+            /** Format: uuid */
+            user_id: string | null;
+            reason: string;
+            /** @enum {string} */
+            source: "manual" | "csv";
+            /** Format: uuid */
+            operator_id: string | null;
+            created_at: components["schemas"]["Time"];
+        };
+        ExclusionList: {
+            exclusions: components["schemas"]["Exclusion"][];
+            total: number;
+        };
+        Adjustment: {
+            id: string;
+            campaign_id: components["schemas"]["CampaignId"];
+            /** Format: uuid */
+            user_id: string;
+            currency: string;
+            points: components["schemas"]["Decimal"];
+            reason: string;
+            /** Format: uuid */
+            operator_id: string | null;
+            operator_email: string;
+            /** @description The adjustment this one reverses. */
+            reverses_id: string | null;
+            /** @description The adjustment that reversed this one. */
+            reversed_by_id: string | null;
+            /**
+             * Format: uuid
+             * @description The CSV upload it came from.
+             */
+            import_id: string | null;
+            created_at: components["schemas"]["Time"];
+        };
+        ListRowError: {
+            line: number;
+            code: string;
+            message: string;
+        };
+        AuditEntry: {
+            id: string;
+            campaign_id: string | null;
+            /** Format: uuid */
+            operator_id: string | null;
+            operator_email: string;
+            action: string;
+            target: string | null;
+            /** @description What the action changed */
+            before: unknown;
+            /** @description What the action changed */
+            after: unknown;
+            created_at: components["schemas"]["Time"];
+        };
         Error: {
             error: {
                 code: string;
@@ -2106,10 +2753,10 @@ export interface components {
             campaign_id: components["schemas"]["CampaignId"];
             rule_version: number;
             /**
-             * @description rule-activation: a version is being activated; identity-link: an identity moved between users; campaign-dates: the campaign's dates changed.
+             * @description rule-activation: a version is being activated; identity-link: an identity moved between users; campaign-dates: the campaign's dates changed; exclusion: an exclusion was added or lifted.
              * @enum {string}
              */
-            reason: "rule-activation" | "identity-link" | "campaign-dates" | "manual";
+            reason: "rule-activation" | "identity-link" | "campaign-dates" | "exclusion" | "manual";
             /** @enum {string} */
             status: "queued" | "running" | "done" | "failed";
             events_total: number;
@@ -2178,6 +2825,8 @@ export interface components {
             /** Format: uuid */
             referrer_id: string | null;
             referred_at: components["schemas"]["NullableTime"];
+            /** @description The user, or one of their identities, is excluded in this campaign or its project; they earn nothing and appear on no leaderboard. */
+            excluded: boolean;
             created_at: components["schemas"]["Time"];
             identities: components["schemas"]["Identity"][];
             scores: components["schemas"]["Score"][];
@@ -2283,6 +2932,38 @@ export interface components {
         };
     };
     responses: {
+        /** @description What the upload did and its bad rows (line numbers count the header as line 1). */
+        ExclusionImport: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status: "done" | "rejected";
+                    rows_read: number;
+                    rows_valid: number;
+                    rows_invalid: number;
+                    created: number;
+                    already_excluded: number;
+                    invalid_rows: components["schemas"]["ListRowError"][];
+                    invalid_rows_truncated: boolean;
+                    recompute_jobs: components["schemas"]["RecomputeJob"][];
+                };
+            };
+        };
+        /** @description A page of the trail; `next_before` pages on (null on the last page). */
+        AuditPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    entries: components["schemas"]["AuditEntry"][];
+                    next_before: string | null;
+                };
+            };
+        };
         /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, invalid-utf8, payload-too-large, rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows. */
         BadRequest: {
             headers: {
@@ -2301,7 +2982,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Not found in the operator's project (operator-not-found, campaign-not-found, api-key-not-found, event-type-not-found, rule-version-not-found, recompute-job-not-found, user-not-found, identity-not-found, csv-import-not-found). Another project's things get the same answer. */
+        /** @description Not found in the operator's project (operator-not-found, campaign-not-found, api-key-not-found, event-type-not-found, rule-version-not-found, recompute-job-not-found, user-not-found, identity-not-found, csv-import-not-found, exclusion-not-found, adjustment-not-found). Another project's things get the same answer. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -2310,7 +2991,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked. */
+        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -2354,6 +3035,7 @@ export interface components {
         };
     };
     parameters: {
+        AuditAction: "campaign.create" | "campaign.update" | "campaign.archive" | "campaign.restore" | "campaign.bad-words" | "api-key.create" | "api-key.update" | "api-key.revoke" | "event-type.create" | "event-type.retire" | "rule-version.create" | "rule-version.activate" | "user.update" | "identity.link" | "identity.move" | "identity.update" | "identity.unlink" | "csv-import.events" | "exclusion.create" | "exclusion.lift" | "exclusion.import" | "adjustment.create" | "adjustment.import" | "operator.add" | "operator.remove";
         CampaignId: components["schemas"]["CampaignId"];
         Version: number;
         UserId: string;

@@ -4,8 +4,10 @@ import { api } from "../api";
 import type { Answer, Campaign, Me } from "../types";
 import { Badge, Notice, useLoad } from "../ui";
 import { ApiKeysTab } from "./ApiKeysTab";
+import { AuditPanel } from "./AuditPanel";
 import type { CampaignContext } from "./campaign-context";
 import { EventTypesTab } from "./EventTypesTab";
+import { FairPlayTab } from "./FairPlayTab";
 import { ImportsTab } from "./ImportsTab";
 import { LeaderboardTab } from "./LeaderboardTab";
 import { OverviewTab } from "./OverviewTab";
@@ -20,6 +22,8 @@ const TABS: [string, string][] = [
   ["imports", "CSV import"],
   ["leaderboard", "Leaderboard"],
   ["users", "Users"],
+  ["fairplay", "Fair play"],
+  ["audit", "Audit"],
 ];
 
 /** One campaign: its header and tabs. */
@@ -76,6 +80,8 @@ export function CampaignPage(props: { campaignId: string; tab: string; me: Me; o
       {props.tab === "imports" && <ImportsTab ctx={ctx} />}
       {props.tab === "leaderboard" && <LeaderboardTab ctx={ctx} />}
       {props.tab === "users" && <UsersTab ctx={ctx} />}
+      {props.tab === "fairplay" && <FairPlayTab ctx={ctx} />}
+      {props.tab === "audit" && <AuditPanel path={`/api/campaigns/${c.id}/audit`} title="Audit trail of this campaign" />}
     </div>
   );
 }

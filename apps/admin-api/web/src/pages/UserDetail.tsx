@@ -74,6 +74,12 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
 
   return (
     <Card title={u.display_name ?? (u.identities[0] ? shorten(u.identities[0].account_id, 10) : "User")} testId="user-detail">
+      {u.excluded && (
+        <Notice kind="warn">
+          <span data-testid="user-excluded">Excluded</span>: this user (or one of their identities) is excluded. They earn nothing and appear on no leaderboard
+          (see Fair play).
+        </Notice>
+      )}
       <div className="muted small">
         User id <code>{u.id}</code> · first seen {formatTime(u.created_at)}
       </div>
