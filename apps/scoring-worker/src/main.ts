@@ -1,10 +1,12 @@
-// The scoring worker process: opens its health port, reaches PostgreSQL and NATS, starts the worker, stops on SIGTERM.
+// The scoring worker process: opens its health and metrics port, reaches PostgreSQL and NATS, starts the worker, stops on SIGTERM.
 import { createBus } from "@pointwise/bus";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
+import { createServiceMetrics } from "@pointwise/metrics";
 import { createHttpApp, finishHttpApp, openStartup, runService } from "@pointwise/runtime";
 import type { WorkerDeps } from "./deps";
 import { loadEnv } from "./env";
+import { createWorkerMetrics } from "./metrics";
 import { startWorker } from "./worker";
 
 const logger = createLogger({ service: "scoring-worker" });
@@ -26,9 +28,11 @@ void runService("scoring-worker", logger, async () => {
     throw err;
   }
   const { bus } = deps;
-  const worker = await startWorker(deps);
+  const metrics = createServiceMetrics({ service: "scoring-worker", processMetrics: true });
+  const worker = await startWorker({ ...deps, metrics: createWorkerMetrics(metrics, bus, env.CONSUMER_NAME) });
   const health = createHttpApp({
     logger,
+    metrics,
     readiness: [
       { name: "postgres", check: () => db.ping() },
       { name: "nats", check: () => bus.ping() },
