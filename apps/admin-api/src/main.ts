@@ -28,7 +28,7 @@ void runService("admin-api", logger, async () => {
   }
   // NATS is reached only when a CSV upload first needs it (see ingest.ts), so it is no start-up dependency;
   // Redis is not used by admin-api.
-  const ingest = lazyIngest({ url: env.NATS_URL, namespace: env.NAMESPACE, db, logger });
+  const ingest = lazyIngest({ url: env.NATS_URL, namespace: env.NAMESPACE, db, logger, streamReplicas: env.STREAM_REPLICAS });
   const metrics = createServiceMetrics({ service: "admin-api", processMetrics: true });
   startup.serve(createAdminApp({ env, logger, db, ingest, metrics }));
   logger.info({ url: startup.url }, "admin-api listening");

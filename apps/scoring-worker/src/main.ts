@@ -20,7 +20,17 @@ void runService("scoring-worker", logger, async () => {
   try {
     const { nats: bus } = await startup.require({
       postgres: { url: env.DATABASE_URL, connect: () => db.checkConnection() },
-      nats: { url: env.NATS_URL, connect: () => createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, name: "scoring-worker", firstConnect: "once" }) },
+      nats: {
+        url: env.NATS_URL,
+        connect: () =>
+          createBus({
+            url: env.NATS_URL,
+            namespace: env.NAMESPACE,
+            name: "scoring-worker",
+            firstConnect: "once",
+            ...(env.STREAM_REPLICAS === undefined ? {} : { streamReplicas: env.STREAM_REPLICAS }),
+          }),
+      },
     });
     deps = { env, logger, db, bus };
   } catch (err) {

@@ -1,5 +1,6 @@
 // Entry point of @pointwise/testkit: real services, app processes, seeding and OpenAPI checks for tests.
 export { postJson } from "./http";
+export { type NatsCluster, type NatsNode, startNatsCluster } from "./nats-cluster";
 export { loadOpenApi, type OpenApi, type OpenApiName } from "./openapi";
 export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";
 export { createTcpProxy, type TcpProxy } from "./proxy";
