@@ -34,7 +34,11 @@ const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
 
 /** Builds the admin-api express app: the operator API under /api and the dashboard at /. */
 export function createAdminApp(deps: Deps): Express {
-  const app = createHttpApp({ logger: deps.logger, readiness: [{ name: "postgres", check: () => deps.db.ping() }] });
+  const app = createHttpApp({
+    logger: deps.logger,
+    readiness: [{ name: "postgres", check: () => deps.db.ping() }],
+    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+  });
   app.use((_req, res, next) => {
     res.set(DASHBOARD_HEADERS);
     next();

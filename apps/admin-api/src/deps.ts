@@ -1,6 +1,7 @@
 // The typed bag of dependencies every admin-api handler is built from.
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
+import type { ServiceMetrics } from "@pointwise/metrics";
 import type { Env } from "./env";
 import type { LazyIngest } from "./ingest";
 
@@ -11,4 +12,6 @@ export interface Deps {
   db: Database;
   /** The ingest pipeline CSV uploads go through (connected to the bus on first use). */
   ingest: LazyIngest;
+  /** The app's Prometheus metrics, served on /metrics (main.ts sets it). */
+  metrics?: ServiceMetrics;
 }

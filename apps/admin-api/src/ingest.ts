@@ -17,13 +17,25 @@ export interface LazyIngest {
  * dashboard keep working while NATS is away. A connection attempt that outlasts `waitMs` answers
  * bus-unavailable but keeps trying in the background for the next upload.
  */
-export function lazyIngest(options: { url: string; namespace: string; db: Database; logger: Logger; waitMs?: number }): LazyIngest {
+export function lazyIngest(options: {
+  url: string;
+  namespace: string;
+  db: Database;
+  logger: Logger;
+  waitMs?: number;
+  streamReplicas?: number | undefined;
+}): LazyIngest {
   let pending: Promise<{ bus: Bus; pipeline: IngestPipeline }> | undefined;
   const unavailable = (cause?: unknown) => new RetryableError("bus-unavailable", "the event bus is unavailable; try the upload again shortly", { cause });
 
   function connect() {
     pending ??= (async () => {
-      const bus = await createBus({ url: options.url, namespace: options.namespace, name: "admin-api" });
+      const bus = await createBus({
+        url: options.url,
+        namespace: options.namespace,
+        name: "admin-api",
+        ...(options.streamReplicas === undefined ? {} : { streamReplicas: options.streamReplicas }),
+      });
       await bus.ensureStreams();
       return { bus, pipeline: createIngestPipeline({ db: options.db, bus, logger: options.logger }) };
     })().catch((err: unknown) => {

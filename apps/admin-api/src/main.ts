@@ -1,6 +1,7 @@
 // admin-api process entry: opens its port, reaches PostgreSQL, seeds the first operator, wires deps and serves until SIGTERM.
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
+import { createServiceMetrics } from "@pointwise/metrics";
 import { openStartup, runService } from "@pointwise/runtime";
 import { createAdminApp } from "./app";
 import { loadEnv } from "./env";
@@ -27,8 +28,9 @@ void runService("admin-api", logger, async () => {
   }
   // NATS is reached only when a CSV upload first needs it (see ingest.ts), so it is no start-up dependency;
   // Redis is not used by admin-api.
-  const ingest = lazyIngest({ url: env.NATS_URL, namespace: env.NAMESPACE, db, logger });
-  startup.serve(createAdminApp({ env, logger, db, ingest }));
+  const ingest = lazyIngest({ url: env.NATS_URL, namespace: env.NAMESPACE, db, logger, streamReplicas: env.STREAM_REPLICAS });
+  const metrics = createServiceMetrics({ service: "admin-api", processMetrics: true });
+  startup.serve(createAdminApp({ env, logger, db, ingest, metrics }));
   logger.info({ url: startup.url }, "admin-api listening");
   return {
     async stop() {

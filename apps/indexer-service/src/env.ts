@@ -30,6 +30,10 @@ export const runSchema = baseSchema.extend({
   INDEXER_INITIAL_BLOCK_RANGE: positiveInt(500),
   INDEXER_POLL_INTERVAL_MS: positiveInt(4_000),
   INDEXER_PROGRESS: z.enum(["auto", "bar", "log", "off"]).default("auto"),
+  /** Port of /healthz, /readyz and /metrics while running; unset: no port. */
+  METRICS_PORT: z.preprocess((v) => (v === "" ? undefined : v), envVars.port(0).optional()),
+  /** Address that port listens on (0.0.0.0 in a container). */
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
 });
 
 /** Environment of any command. */

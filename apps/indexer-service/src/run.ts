@@ -15,6 +15,7 @@ import {
 } from "@pointwise/indexer-engine";
 import type { Logger } from "@pointwise/logger";
 import type { RunEnv } from "./env";
+import { type IndexerMonitor, startIndexerMonitor } from "./metrics";
 import { isPlaceholder } from "./placeholders";
 
 /** The dependencies of one indexer run. */
@@ -72,6 +73,25 @@ export async function runIndexer(deps: RunDeps): Promise<RunResult> {
   for (const url of [rpcUrl, config.network.gatewayUrl]) {
     if (url !== undefined && isPlaceholder(url)) throw rpcConnectionFailed({ details: { reason: "the RPC URL is an example value" } });
   }
+  // Opened first, so an orchestrator sees the process alive (and not ready) while keys and the chain are checked.
+  const monitor =
+    env.METRICS_PORT === undefined
+      ? undefined
+      : await startIndexerMonitor({
+          port: env.METRICS_PORT,
+          host: env.METRICS_HOST,
+          logger,
+          headStaleMs: Math.max(60_000, 5 * env.INDEXER_POLL_INTERVAL_MS),
+        });
+  try {
+    return await runWith(deps, rpcUrl, monitor);
+  } finally {
+    await monitor?.close();
+  }
+}
+
+async function runWith(deps: RunDeps, rpcUrl: string, monitor: IndexerMonitor | undefined): Promise<RunResult> {
+  const { env, config, logger } = deps;
   await checkKeys(deps);
   const market = config.assetFeedConfig.some((rule) => usesMarket(rule.config.priceFeed))
     ? new MarketPriceClient({ baseUrl: env.PRICE_API_URL, apiKey: env.PRICE_API_KEY, ratePerMinute: env.PRICE_API_RATE_PER_MINUTE, logger })
@@ -96,8 +116,10 @@ export async function runIndexer(deps: RunDeps): Promise<RunResult> {
     },
     ...(market === undefined ? {} : { market }),
     ...(progress === undefined ? {} : { progress }),
+    ...(monitor === undefined ? {} : { observer: monitor.observer }),
     ...(deps.stdout === undefined ? {} : { stdout: deps.stdout }),
   });
+  monitor?.started();
   try {
     return await engine.run({ untilCaughtUp: deps.untilCaughtUp === true });
   } finally {

@@ -1,4 +1,5 @@
 // Express app of the ingest API: earn-event, batch and CSV routes with health, metrics and envelope errors.
+import { createServiceMetrics } from "@pointwise/metrics";
 import { createHttpApp, finishHttpApp } from "@pointwise/runtime";
 import type { Express } from "express";
 import { createContext, type IngestContext } from "./context";
@@ -23,6 +24,8 @@ export function buildIngestApp(deps: Deps): IngestApp {
   const ctx = createContext(deps);
   const app = createHttpApp({
     logger: deps.logger,
+    // The ingest metrics and the shared HTTP ones in one registry, served on /metrics.
+    ...(deps.env.METRICS ? { metrics: createServiceMetrics({ service: "ingest-api", registry: ctx.metrics.registry }) } : {}),
     readiness: [
       { name: "postgres", check: () => deps.db.ping() },
       { name: "nats", check: () => deps.bus.ping() },
@@ -30,12 +33,6 @@ export function buildIngestApp(deps: Deps): IngestApp {
       { name: "redis", check: () => deps.cache.ping(), optional: true },
     ],
   });
-  if (deps.env.METRICS) {
-    app.get("/metrics", async (_req, res) => {
-      res.setHeader("Content-Type", ctx.metrics.registry.contentType);
-      res.send(await ctx.metrics.registry.metrics());
-    });
-  }
   registerEventRoutes(app, ctx);
   registerCsvRoutes(app, ctx);
   registerApiKeyRoute(app, ctx);

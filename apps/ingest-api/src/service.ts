@@ -42,7 +42,14 @@ export async function startIngestApi(env: Env, logger: Logger): Promise<Running>
       nats: {
         url: env.NATS_URL,
         connect: () =>
-          createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, publishTimeoutMs: env.PUBLISH_TIMEOUT_MS, name: "ingest-api", firstConnect: "once" }),
+          createBus({
+            url: env.NATS_URL,
+            namespace: env.NAMESPACE,
+            publishTimeoutMs: env.PUBLISH_TIMEOUT_MS,
+            name: "ingest-api",
+            firstConnect: "once",
+            ...(env.STREAM_REPLICAS === undefined ? {} : { streamReplicas: env.STREAM_REPLICAS }),
+          }),
       },
     }));
   } catch (err) {

@@ -9,6 +9,7 @@ import { createScoresAuthorizer } from "./auth";
 import type { Deps } from "./deps";
 import { createPortalVerifier } from "./jwt";
 import { buildAround, buildLeaderboard } from "./leaderboard";
+import { cacheLookupCounter } from "./metrics";
 import { parseCampaignId, parseLimit, parseNeighbours, parseUserId } from "./params";
 import { type CachedBody, createResponseCache, type ResponseCache } from "./response-cache";
 import { buildUserScores } from "./user-scores";
@@ -72,7 +73,13 @@ function sendJson(req: Request, res: Response, { body, bypass }: CachedBody, cac
 
 /** The response cache of read-api's settings; main.ts shares it with the score-change subscription. */
 export function createReadResponses(deps: Deps): ResponseCache {
-  return createResponseCache({ cache: deps.cache, logger: deps.logger, ttlMs: deps.env.CACHE_TTL_MS, staleTtlMs: deps.env.STALE_TTL_MS });
+  return createResponseCache({
+    cache: deps.cache,
+    logger: deps.logger,
+    ttlMs: deps.env.CACHE_TTL_MS,
+    staleTtlMs: deps.env.STALE_TTL_MS,
+    ...(deps.metrics === undefined ? {} : { onLookup: cacheLookupCounter(deps.metrics) }),
+  });
 }
 
 /** Builds the read-api express app: the public leaderboard and around-me, and per-user scores behind credentials. */
@@ -92,6 +99,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
 
   const app = createHttpApp({
     logger: deps.logger,
+    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
     readiness: [
       { name: "postgres", check: () => deps.db.ping() },
       // Redis is a cache: read-api answers while it is away, so it does not make the app unready.

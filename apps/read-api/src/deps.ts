@@ -2,6 +2,7 @@
 import type { Cache } from "@pointwise/cache";
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
+import type { ServiceMetrics } from "@pointwise/metrics";
 import type { Env } from "./env";
 
 /** Everything read-api's handlers need; main.ts builds it, tests build the same against real services. */
@@ -12,4 +13,6 @@ export interface Deps {
   cache: Cache;
   /** The default bad-word list (BAD_WORDS_FILE), read once at start. */
   badWords: readonly string[];
+  /** The app's Prometheus metrics, served on /metrics (main.ts always sets it). */
+  metrics?: ServiceMetrics;
 }

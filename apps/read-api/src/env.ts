@@ -93,6 +93,12 @@ export const envSchema = z.object({
     .default(DEFAULT_PORTAL_MAX_AGE_S),
   /** Browser origins allowed to call the API (CORS): comma-separated exact origins, or `*` for any. */
   CORS_ALLOWED_ORIGINS: corsOrigins,
+  /** A streaming replica to read from while it keeps up (unset or empty: every read goes to DATABASE_URL). */
+  DATABASE_READ_URL: z.preprocess((v) => (v === "" ? undefined : v), envVars.url(["postgres", "postgresql"]).optional()),
+  /** The most replication lag at which reads still go to the replica (ms); beyond it they go to the primary. */
+  READ_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** How often the replica's lag is measured (ms). */
+  READ_REPLICA_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
 });
 
 /** read-api settings. */

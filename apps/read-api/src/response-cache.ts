@@ -12,7 +12,12 @@ export interface ResponseCacheOptions {
   ttlMs: number;
   /** How long the last good copy is kept for outages. */
   staleTtlMs: number;
+  /** Told how each request was answered (metrics): from a cached copy, built, the last good copy, or without Redis. */
+  onLookup?(outcome: LookupOutcome): void;
 }
+
+/** How a request's body was found: `hit` (a cached copy), `miss` (built now), `stale` (the last good copy), `bypass` (built without Redis). */
+export type LookupOutcome = "hit" | "miss" | "stale" | "bypass";
 
 /** A response body and whether it was built without the cache (Redis unreachable: `X-Cache: bypass`). */
 export interface CachedBody {
@@ -49,6 +54,7 @@ const STALE_RETRY_MS = 5000;
 interface Lookup {
   value: string;
   bypass: boolean;
+  outcome: LookupOutcome;
 }
 
 const isCacheUnavailable = (err: unknown) => err instanceof BaseError && err.code === "cache-unavailable";
@@ -100,7 +106,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   // The raw stored value under `key` (a body or a marked not-found), read or built; see `get`.
   async function lookUp(key: string, parts: readonly string[], build: () => Promise<string>): Promise<Lookup> {
     const known = await shared(key);
-    if (known !== null) return { value: known, bypass: false };
+    if (known !== null) return { value: known, bypass: false, outcome: "hit" };
     const staleKey = cache.key("read-stale", ...parts);
     let servedStale = false;
     // What `build` produced, so a Redis failure after it (storing the body) does not build twice.
@@ -134,7 +140,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       if (!isCacheUnavailable(err)) throw err;
       // Redis is a cache: without it the answer comes from PostgreSQL, built per process and request.
       noteRedis(false, err);
-      return { value: built ?? (await buildOnce()), bypass: true };
+      return { value: built ?? (await buildOnce()), bypass: true, outcome: "bypass" };
     }
     noteRedis(true);
     // The stale copy was stored under the fresh key with the full window; shorten it so the next
@@ -143,7 +149,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     // Read back what Redis now holds, with its time left, so the local copy starts here instead of on
     // the next request (one round trip per miss; `shared` keeps the rules on TTL and drops).
     else await shared(key);
-    return { value, bypass: false };
+    // No `built`: another process built it while this one waited on the build lock.
+    return { value, bypass: false, outcome: servedStale ? "stale" : built !== undefined ? "miss" : "hit" };
   }
 
   function answer({ value, bypass }: Lookup): CachedBody {
@@ -176,11 +183,16 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     async get(parts, build) {
       const key = cache.key("read", ...parts);
       const hit = local.get(key);
-      if (hit && hit.expires > Date.now()) return answer({ value: hit.value, bypass: false });
+      if (hit && hit.expires > Date.now()) {
+        options.onLookup?.("hit");
+        return answer({ value: hit.value, bypass: false, outcome: "hit" });
+      }
       // Concurrent requests for one key in this process share one lookup: without it every request
       // that arrives while a key is missing (a new window, a dropped user) makes its own Redis round
       // trips and, on a miss, polls the build lock every 15 ms; under load that was most of the work.
-      return answer(await sharedInFlight(pending, key, () => lookUp(key, parts, build)));
+      const found = await sharedInFlight(pending, key, () => lookUp(key, parts, build));
+      options.onLookup?.(found.outcome);
+      return answer(found);
     },
   };
 }

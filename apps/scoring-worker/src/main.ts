@@ -1,10 +1,12 @@
-// The scoring worker process: opens its health port, reaches PostgreSQL and NATS, starts the worker, stops on SIGTERM.
+// The scoring worker process: opens its health and metrics port, reaches PostgreSQL and NATS, starts the worker, stops on SIGTERM.
 import { createBus } from "@pointwise/bus";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
+import { createServiceMetrics } from "@pointwise/metrics";
 import { createHttpApp, finishHttpApp, openStartup, runService } from "@pointwise/runtime";
 import type { WorkerDeps } from "./deps";
 import { loadEnv } from "./env";
+import { createWorkerMetrics } from "./metrics";
 import { startWorker } from "./worker";
 
 const logger = createLogger({ service: "scoring-worker" });
@@ -18,7 +20,17 @@ void runService("scoring-worker", logger, async () => {
   try {
     const { nats: bus } = await startup.require({
       postgres: { url: env.DATABASE_URL, connect: () => db.checkConnection() },
-      nats: { url: env.NATS_URL, connect: () => createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, name: "scoring-worker", firstConnect: "once" }) },
+      nats: {
+        url: env.NATS_URL,
+        connect: () =>
+          createBus({
+            url: env.NATS_URL,
+            namespace: env.NAMESPACE,
+            name: "scoring-worker",
+            firstConnect: "once",
+            ...(env.STREAM_REPLICAS === undefined ? {} : { streamReplicas: env.STREAM_REPLICAS }),
+          }),
+      },
     });
     deps = { env, logger, db, bus };
   } catch (err) {
@@ -26,9 +38,11 @@ void runService("scoring-worker", logger, async () => {
     throw err;
   }
   const { bus } = deps;
-  const worker = await startWorker(deps);
+  const metrics = createServiceMetrics({ service: "scoring-worker", processMetrics: true });
+  const worker = await startWorker({ ...deps, metrics: createWorkerMetrics(metrics, bus, env.CONSUMER_NAME) });
   const health = createHttpApp({
     logger,
+    metrics,
     readiness: [
       { name: "postgres", check: () => db.ping() },
       { name: "nats", check: () => bus.ping() },

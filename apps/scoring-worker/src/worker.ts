@@ -80,6 +80,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     retryDelayMs: env.RETRY_DELAY_MS,
     onStaged(count) {
       stats.staged += count;
+      deps.metrics?.staged(count);
       applyNap.poke();
     },
   });
@@ -96,6 +97,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     onApplied(campaignId, outcome) {
       stats.batches++;
       stats.logged += outcome.logged.length;
+      deps.metrics?.applied(outcome.rows, outcome.logged.length);
       const last = outcome.logged.at(-1)?.seq ?? null;
       logger.debug({ campaign_id: campaignId, rows: outcome.rows, logged: outcome.logged.length, last_seq: last }, "batch applied");
       if (outcome.result && outcome.ruleVersion !== null) {
@@ -108,7 +110,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const applyLoop = (async () => {
     while (!stopping) {
       try {
+        const started = process.hrtime.bigint();
         if ((await applier.runOnce()) === 0) await applyNap.nap(env.APPLY_IDLE_MS);
+        else deps.metrics?.applyPass(Number(process.hrtime.bigint() - started) / 1e9);
       } catch (err) {
         if (stopping) break;
         logger.warn({ err }, "applying failed; retrying");
@@ -128,9 +132,11 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
           leaseMs: env.RECOMPUTE_LEASE_MS,
           onSwitched(change) {
             stats.recomputes++;
+            deps.metrics?.recomputeSwitched();
             publish(change);
           },
           async afterChunk(job) {
+            deps.metrics?.recomputeChunk(BigInt(job.eventsDone));
             await deps.afterRecomputeChunk?.(job);
             // Between chunks is a safe place to stop: the job resumes from its checkpoint elsewhere.
             if (stopping) throw new RetryableError("worker-stopping", "the worker is stopping");

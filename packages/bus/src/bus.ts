@@ -23,6 +23,7 @@ import {
 
 /** Options for connecting to NATS. */
 export interface BusOptions {
+  /** A NATS server, or several of one cluster separated by commas (`nats://a:4222,nats://b:4222`). */
   url: string;
   namespace: string;
   /** How long a publish waits for JetStream's acknowledgement before it fails (ms). */
@@ -39,6 +40,12 @@ export interface BusOptions {
   firstConnect?: "wait" | "once" | "background";
   /** How long one connection attempt may take with `firstConnect: "once"` (ms, default 5000). */
   connectTimeoutMs?: number;
+  /**
+   * Copies of the raw event stream JetStream keeps (1 to 5; an odd number survives a minority of nodes
+   * down). Unset: a new stream gets 3 on a cluster and 1 on a single server, and an existing stream keeps
+   * its count, so apps started with different settings never flip it back and forth.
+   */
+  streamReplicas?: number;
 }
 
 /** The raw event stream as the server reports it. */
@@ -64,6 +71,8 @@ export interface Bus {
   names: BusNames;
   /** Creates or updates the streams this service needs (file storage). */
   ensureStreams(): Promise<void>;
+  /** The raw event stream's replica count and, on a cluster, its leader and the other peers (whether each is current). */
+  streamReplicas(): Promise<{ replicas: number; leader: string | undefined; peers: { name: string; current: boolean }[] }>;
   /** Deletes the raw event stream and every message in it; nothing happens when there is none. */
   deleteStreams(): Promise<void>;
   /** The raw event stream's size and sequence range; rejects with `stream-not-found` when it does not exist. */
@@ -128,7 +137,8 @@ const unreachable = (cause: unknown) =>
 export async function createBus(options: BusOptions): Promise<Bus> {
   const mode = options.firstConnect ?? "wait";
   const connectOptions: ConnectionOptions = {
-    servers: options.url,
+    // A cluster is given as a comma-separated list of its servers; the client fails over between them.
+    servers: options.url.split(",").map((u) => u.trim()),
     name: options.name ?? "pointwise",
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
@@ -199,13 +209,30 @@ export async function createBus(options: BusOptions): Promise<Bus> {
         duplicate_window: nanos(DUPLICATE_WINDOW_MS),
       };
       const m = await jsm();
+      let existing: number | undefined;
       try {
-        await m.streams.info(names.eventsStream);
-        await m.streams.update(names.eventsStream, config);
+        existing = (await m.streams.info(names.eventsStream)).config.num_replicas;
       } catch (err) {
         if (!isStreamMissing(err)) throw err;
-        await m.streams.add(config);
       }
+      if (existing !== undefined) {
+        await m.streams.update(names.eventsStream, { ...config, num_replicas: options.streamReplicas ?? existing });
+        return;
+      }
+      const clustered = (link().info?.cluster ?? "") !== "";
+      await m.streams.add({ ...config, num_replicas: options.streamReplicas ?? (clustered ? 3 : 1) }).catch(async (err: unknown) => {
+        // Another replica of an app created it in between: bring it in line instead.
+        if (!String((err as Error)?.message).includes("already in use")) throw err;
+        await bus.ensureStreams();
+      });
+    },
+    async streamReplicas() {
+      const info = await (await jsm()).streams.info(names.eventsStream);
+      return {
+        replicas: info.config.num_replicas,
+        leader: info.cluster?.leader,
+        peers: (info.cluster?.replicas ?? []).map((r) => ({ name: r.name, current: r.current })),
+      };
     },
     async deleteStreams() {
       await (await jsm()).streams.delete(names.eventsStream).catch((err: unknown) => {

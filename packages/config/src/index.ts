@@ -52,6 +52,8 @@ export const serviceEnv = {
   NATS_URL: envVars.url(["nats", "tls"]),
   NAMESPACE: envVars.namespace(),
   LOG_LEVEL: envVars.logLevel(),
+  /** Copies JetStream keeps of the raw event stream (unset: 3 on a cluster, 1 on a single server; an existing stream keeps its count). */
+  STREAM_REPLICAS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(5).optional()),
   /** How long start-up keeps retrying an unreachable required dependency before the process exits 1 (ms). */
   STARTUP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
 };

@@ -45,6 +45,16 @@ export const DEFAULT_TUNING: EngineTuning = {
   dedupeCapacity: 100_000,
 };
 
+/** What the engine reports as it goes (the service's Prometheus metrics); every method is cheap. */
+export interface EngineObserver {
+  /** The chain's safe head (head minus finality) was read; `nextBlock` is the first block not yet indexed. */
+  head(safeHead: number, nextBlock: number): void;
+  /** A block range was indexed and committed. */
+  range(blocks: number, logs: number): void;
+  /** A write to the sink `sinkId` failed. */
+  sinkError(sinkId: string): void;
+}
+
 /** Everything the engine needs, built by the service's main. */
 export interface EngineDeps {
   config: IndexerConfig;
@@ -58,6 +68,7 @@ export interface EngineDeps {
   keyPrefix?: string;
   tuning?: Partial<EngineTuning>;
   progress?: ProgressReporter;
+  observer?: EngineObserver;
   stdout?: NodeJS.WritableStream;
   /** Aborting asks the engine to finish the current block range, commit and return. */
   signal?: AbortSignal;
@@ -217,6 +228,7 @@ export class IndexerEngine {
     const stopping = () => signal?.aborted === true;
     while (!stopping()) {
       const safeHead = (await this.reader.head()) - config.network.finality;
+      this.deps.observer?.head(safeHead, this.#checkpoint.nextBlock);
       const limit = toBlock === undefined ? safeHead : Math.min(toBlock, safeHead);
       if (this.#checkpoint.nextBlock > limit) {
         this.deps.progress?.finish();
@@ -233,6 +245,8 @@ export class IndexerEngine {
       while (this.#checkpoint.nextBlock <= limit && !stopping()) {
         const batch = await fetcher.next(addresses, topics, this.#checkpoint.nextBlock, limit);
         await this.#commitBatch(batch);
+        this.deps.observer?.range(batch.to - batch.from + 1, batch.logs.length);
+        this.deps.observer?.head(safeHead, this.#checkpoint.nextBlock);
         this.deps.progress?.update(this.#checkpoint.nextBlock - this.#checkpoint.fromBlock, total);
       }
     }
@@ -255,6 +269,7 @@ export class IndexerEngine {
         logger,
         sinks: this.sinks,
         store: this.store,
+        ...(this.deps.observer === undefined ? {} : { onSinkError: (id: string) => this.deps.observer?.sinkError(id) }),
       },
       this.#checkpoint,
       batch,

@@ -8,6 +8,8 @@ import type { Checkpoint, StateStore } from "./state/store";
 export interface RangeDeps extends BatchDeps {
   sinks: readonly Sink[];
   store: Pick<StateStore, "commit">;
+  /** Told of each sink write that fails (metrics); the failure still ends the range. */
+  onSinkError?(sinkId: string): void;
 }
 
 /**
@@ -21,7 +23,13 @@ export async function indexRange(deps: RangeDeps, checkpoint: Checkpoint, range:
   const rows = await deps.enricher.rows(batch.items);
   const cursors: Record<string, string> = { ...checkpoint.sinks };
   for (const sink of deps.sinks) {
-    const cursor = await sink.write(rows, { from: range.from, to: range.to });
+    let cursor: string | undefined;
+    try {
+      cursor = await sink.write(rows, { from: range.from, to: range.to });
+    } catch (err) {
+      deps.onSinkError?.(sink.id);
+      throw err;
+    }
     if (cursor !== undefined) cursors[sink.id] = cursor;
   }
   const next: Checkpoint = {

@@ -2,6 +2,7 @@
 import type { Server } from "node:http";
 import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
+import type { ServiceMetrics } from "@pointwise/metrics";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
 import { unstorableTextPath } from "./body";
@@ -33,6 +34,8 @@ function withinDeadline(check: Promise<boolean>): Promise<boolean> {
 export interface HttpAppOptions {
   logger: Logger;
   readiness: ReadinessCheck[];
+  /** The app's metrics: when given, every request is counted and timed and `GET /metrics` serves them. */
+  metrics?: ServiceMetrics;
 }
 
 /** The HTTP status for a typed error, by its class. */
@@ -90,13 +93,24 @@ function requestLog(logger: Logger): RequestHandler {
 /**
  * An express app with request logs, `/healthz` (the process is alive) and `/readyz` (200 `ready` when
  * every dependency answers, 200 `degraded` when only optional ones fail, 503 `unavailable` when a
- * required one fails; `checks` names each). Routes are added by the caller; call `finish(app)` last.
+ * required one fails; `checks` names each) and, with `metrics`, `/metrics` (Prometheus). Routes are added
+ * by the caller; call `finish(app)` last.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   app.use(requestLog(options.logger));
+  const { metrics } = options;
+  if (metrics !== undefined) {
+    app.use(metrics.httpMiddleware());
+    metrics.watchDependencies(options.readiness, READINESS_CHECK_TIMEOUT_MS);
+    app.get("/metrics", async (_req, res) => {
+      const { contentType, body } = await metrics.scrape();
+      res.setHeader("Content-Type", contentType);
+      res.send(body);
+    });
+  }
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });

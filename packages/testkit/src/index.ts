@@ -1,6 +1,8 @@
 // Entry point of @pointwise/testkit: real services, app processes, seeding and OpenAPI checks for tests.
 export { postJson } from "./http";
+export { type NatsCluster, type NatsNode, startNatsCluster } from "./nats-cluster";
 export { loadOpenApi, type OpenApi, type OpenApiName } from "./openapi";
+export { type PgNode, type PgReplicaPair, startPostgresReplicaPair } from "./postgres-replica";
 export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";
 export { createTcpProxy, type TcpProxy } from "./proxy";
 export { seededRandom, seededUint32 } from "./random";

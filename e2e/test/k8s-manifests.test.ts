@@ -1,0 +1,125 @@
+/**
+ * The Kubernetes manifests under infra/k8s: each overlay is rendered by kustomize (`kubectl kustomize`) and
+ * every object is validated against the Kubernetes API schemas (kubernetes-models) and KEDA's CRD schema
+ * (@kubernetes-models/keda); then what operations rely on is checked across objects.
+ */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { repoRoot } from "@pointwise/testkit";
+import { parseAllDocuments } from "yaml";
+
+jest.setTimeout(60_000);
+
+// biome-ignore lint/suspicious/noExplicitAny: rendered YAML is checked field by field below.
+type Obj = any;
+
+function render(overlay: string): Obj[] {
+  const dir = path.join(repoRoot, "infra", "k8s", "overlays", overlay);
+  const text = execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8" });
+  return parseAllDocuments(text).map((d) => {
+    if (d.errors.length > 0) throw new Error(`${overlay}: ${d.errors[0]?.message}`);
+    return d.toJSON();
+  });
+}
+
+const APPS = ["ingest-api", "read-api", "admin-api", "scoring-worker", "indexer-service"];
+
+describe.each(["staging", "production"])("overlay %s", (overlay) => {
+  const objects = render(overlay);
+  const byKind = (kind: string) => objects.filter((o) => o.kind === kind);
+  const named = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+
+  it("holds only objects that validate against their API schema", () => {
+    expect(objects.length).toBeGreaterThan(15);
+    const answer = execFileSync(process.execPath, [path.join(__dirname, "k8s-validate.mjs")], {
+      cwd: repoRoot,
+      input: JSON.stringify(objects),
+      encoding: "utf8",
+    });
+    const { validated, problems } = JSON.parse(answer) as { validated: number; problems: string[] };
+    expect(problems).toEqual([]);
+    expect(validated).toBe(objects.length);
+  });
+
+  it("puts every object in the overlay's namespace", () => {
+    const namespace = overlay === "production" ? "pointwise" : "pointwise-staging";
+    for (const o of objects) expect(`${o.kind}/${o.metadata.name} in ${o.metadata.namespace}`).toBe(`${o.kind}/${o.metadata.name} in ${namespace}`);
+  });
+
+  it("gives every app a Deployment with probes on its port, resource requests and graceful termination", () => {
+    for (const app of APPS) {
+      const d = named("Deployment", app);
+      expect(d).toBeDefined();
+      const pod = d.spec.template.spec;
+      const [c] = pod.containers;
+      expect(c.command).toEqual(expect.arrayContaining([`apps/${app}/dist/main.js`]));
+      expect(c.resources.requests.cpu).toBeDefined();
+      expect(c.resources.requests.memory).toBeDefined();
+      expect(c.resources.limits.memory).toBeDefined();
+      expect(c.livenessProbe.httpGet.path).toBe("/healthz");
+      expect(c.readinessProbe.httpGet.path).toBe("/readyz");
+      // The app's shutdown takes at most 15 s (SHUTDOWN_TIMEOUT_MS) after its preStop pause.
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(20);
+      const port = c.ports[0].containerPort;
+      const declared = c.env.find((e: Obj) => e.name === (app === "indexer-service" ? "METRICS_PORT" : "PORT"));
+      expect(Number(declared.value)).toBe(port);
+      expect(d.spec.template.metadata.annotations["prometheus.io/port"]).toBe(String(port));
+      expect(d.spec.selector.matchLabels).toEqual({ "app.kubernetes.io/name": app });
+      expect(d.spec.template.metadata.labels).toMatchObject(d.spec.selector.matchLabels);
+    }
+  });
+
+  it("runs migrations as a Job with the database secret", () => {
+    const job = named("Job", "pointwise-migrate");
+    expect(job.spec.template.spec.containers[0].command).toEqual(["node", "--import", "tsx", "scripts/migrate.ts"]);
+    expect(job.spec.template.spec.containers[0].env).toContainEqual({
+      name: "DATABASE_URL",
+      valueFrom: { secretKeyRef: { name: "pointwise-secrets", key: "DATABASE_URL" } },
+    });
+  });
+
+  it("autoscales ingest-api and read-api on CPU and the worker on the consumer's lag", () => {
+    const hpas = byKind("HorizontalPodAutoscaler").map((h) => h.spec.scaleTargetRef.name);
+    expect(hpas.sort()).toEqual(["ingest-api", "read-api"]);
+    for (const h of byKind("HorizontalPodAutoscaler")) expect(named("Deployment", h.spec.scaleTargetRef.name)).toBeDefined();
+    const scaled = named("ScaledObject", "scoring-worker");
+    expect(named("Deployment", scaled.spec.scaleTargetRef.name)).toBeDefined();
+    const trigger = scaled.spec.triggers[0];
+    expect(trigger.type).toBe("nats-jetstream");
+    // The stream and consumer the worker uses: <NAMESPACE>_EVENTS and CONSUMER_NAME's default.
+    const config = named("ConfigMap", "pointwise-config").data;
+    expect(trigger.metadata.stream).toBe(`${config.NAMESPACE.toUpperCase()}_EVENTS`);
+    expect(trigger.metadata.consumer).toBe("scoring");
+  });
+
+  it("guards every app and the NATS quorum with a PodDisruptionBudget matching its pods", () => {
+    const pdbs = byKind("PodDisruptionBudget");
+    const workloads = [...byKind("Deployment"), ...byKind("StatefulSet")];
+    for (const name of ["ingest-api", "read-api", "admin-api", "scoring-worker", "pointwise-nats"]) {
+      const pdb = pdbs.find((p) => p.metadata.name === name);
+      const target = workloads.find((w) => w.metadata.name === name);
+      expect(target.spec.template.metadata.labels).toMatchObject(pdb.spec.selector.matchLabels);
+    }
+  });
+
+  it("runs NATS as a three-node JetStream cluster the apps reach, with three stream replicas", () => {
+    const nats = named("StatefulSet", "pointwise-nats");
+    expect(nats.spec.replicas).toBe(3);
+    const conf: string = named("ConfigMap", "pointwise-nats").data["nats.conf"];
+    expect(conf).toMatch(/jetstream \{/);
+    for (const i of [0, 1, 2]) expect(conf).toContain(`nats://pointwise-nats-${i}.pointwise-nats-cluster:6222`);
+    const config = named("ConfigMap", "pointwise-config").data;
+    expect(config.NATS_URL.split(",")).toHaveLength(3);
+    expect(config.STREAM_REPLICAS).toBe("3");
+    expect(named("Service", nats.spec.serviceName).spec.clusterIP).toBe("None");
+  });
+
+  it("exposes each HTTP API through a Service selecting its pods on its port", () => {
+    for (const app of ["ingest-api", "read-api", "admin-api"]) {
+      const svc = named("Service", app);
+      const d = named("Deployment", app);
+      expect(d.spec.template.metadata.labels).toMatchObject(svc.spec.selector);
+      expect(svc.spec.ports[0].targetPort).toBe(d.spec.template.spec.containers[0].ports[0].name);
+    }
+  });
+});
