@@ -1,5 +1,5 @@
 // Sign-in routes: wallet nonces and messages, e-mail codes, refresh and sign-out.
-import { BaseError } from "@pointwise/errors";
+import { BaseError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, normalizeAccountId } from "@pointwise/schemas";
 import { type Request, type Response, Router } from "express";
@@ -31,6 +31,16 @@ const emailVerifySchema = z.strictObject({
   referral_code: referralCode,
 });
 const refreshSchema = z.strictObject({ refresh_token: z.string().min(1, "must not be empty").max(200) });
+
+/** The e-mail of a request body, normalised as identities are stored; 400 `invalid-email` otherwise. */
+function emailOf(raw: string): string {
+  try {
+    return normalizeAccountId("EMAIL", raw);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.replace(/^.*?EMAIL:?\s*/i, "") : "invalid";
+    throw new ValidationError(`email: ${reason}`, { code: "invalid-email", field: "email" });
+  }
+}
 
 /** The client address attempts are counted by (X-Forwarded-For only when PORTAL_TRUST_PROXY is set). */
 export function clientIp(req: Request): string {
@@ -99,7 +109,7 @@ export function signInRoutes(deps: Deps): Router {
 
   router.post("/auth/email/start", async (req, res) => {
     const body = parseWith(emailStartSchema, req.body);
-    const email = normalizeAccountId("EMAIL", body.email);
+    const email = emailOf(body.email);
     await countAttempts(deps, req, "email", `${body.campaign_id}:${email}`);
     const campaign = await loadCampaign(db, body.campaign_id);
     // Sent whether or not the address has an account: the answer is the same either way.
@@ -110,7 +120,7 @@ export function signInRoutes(deps: Deps): Router {
 
   router.post("/auth/email/verify", async (req, res) => {
     const body = parseWith(emailVerifySchema, req.body);
-    const email = normalizeAccountId("EMAIL", body.email);
+    const email = emailOf(body.email);
     await countAttempts(deps, req, "code", `${body.campaign_id}:${email}`);
     const campaign = await loadCampaign(db, body.campaign_id);
     await consumeEmailCode(db, campaign.id, email, body.code, env.PORTAL_EMAIL_CODE_ATTEMPTS);
