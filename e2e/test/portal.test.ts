@@ -1,7 +1,8 @@
 // A participant acts for themselves: signs in at portal-api with a wallet and with an e-mail code, links a second wallet,
 // sets a name, and reads their own scores at read-api with the issued token, which read-api checks through portal-api's JWKS.
-import { Wallet } from "ethers";
+
 import { waitUntil } from "@pointwise/testkit";
+import { Wallet } from "ethers";
 import { call, OPERATOR, type Stack, startStack } from "./stack";
 
 let stack: Stack;
@@ -43,8 +44,8 @@ describe("the portal end to end", () => {
   beforeAll(async () => {
     const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
     const auth = bearer(login.body.token);
-    campaignId = (await call("POST", `${stack.admin.url}/api/campaigns`, { name: "Season 1", currencies: { xp: "Experience" }, primary_currency: "xp" }, auth)).body
-      .id;
+    campaignId = (await call("POST", `${stack.admin.url}/api/campaigns`, { name: "Season 1", currencies: { xp: "Experience" }, primary_currency: "xp" }, auth))
+      .body.id;
     apiKey = (await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/api-keys`, {}, auth)).body.key;
     regEventId = (await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/event-types`, { name: "trade_volume" }, auth)).body.reg_event_id;
     const document = {
@@ -62,10 +63,15 @@ describe("the portal end to end", () => {
   });
 
   const earn = (account: string, identityType: string, amount: string) =>
-    call("POST", `${stack.ingest.url}/api/rest/earn-event`, { account_id: account, identity_type: identityType, amount, reg_event_id: regEventId }, bearer(apiKey));
+    call(
+      "POST",
+      `${stack.ingest.url}/api/rest/earn-event`,
+      { account_id: account, identity_type: identityType, amount, reg_event_id: regEventId },
+      bearer(apiKey),
+    );
 
-  async function scoreOf(userId: string, token: string, expected: number): Promise<{ status: number; body: { scores: { xp: { score: number } } } }> {
-    let last = { status: 0, body: null as never };
+  async function scoreOf(userId: string, token: string, expected: number) {
+    let last: Awaited<ReturnType<typeof call>> = { status: 0, body: null };
     await waitUntil(
       async () => {
         last = await call("GET", `${stack.read.url}/users/${userId}/scores`, undefined, bearer(token));
@@ -122,7 +128,11 @@ describe("the portal end to end", () => {
     const jwt = (await import("jsonwebtoken")).default;
     const stranger = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
     const userId = "3f1f0d1e-5a43-4c1b-9b7e-2f9b1c0d4e11";
-    const token = jwt.sign({ sub: userId, iss: "pointwise-portal", aud: "pointwise-read-api" }, stranger, { algorithm: "ES256", keyid: "stranger", expiresIn: 300 });
+    const token = jwt.sign({ sub: userId, iss: "pointwise-portal", aud: "pointwise-read-api" }, stranger, {
+      algorithm: "ES256",
+      keyid: "stranger",
+      expiresIn: 300,
+    });
     const res = await call("GET", `${stack.read.url}/users/${userId}/scores`, undefined, bearer(token));
     expect([res.status, res.body.error.code]).toEqual([401, "invalid-token"]);
   });

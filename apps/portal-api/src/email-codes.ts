@@ -40,7 +40,11 @@ export async function consumeEmailCode(db: Queryable, campaignId: string, email:
   const given = Buffer.from(hashCode(campaignId, email, code), "hex");
   const stored = Buffer.from(row.code_hash, "hex");
   if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw refused;
-  const { rowCount } = await db.query("DELETE FROM portal_email_code WHERE campaign_id = $1 AND email = $2 AND code_hash = $3", [campaignId, email, row.code_hash]);
+  const { rowCount } = await db.query("DELETE FROM portal_email_code WHERE campaign_id = $1 AND email = $2 AND code_hash = $3", [
+    campaignId,
+    email,
+    row.code_hash,
+  ]);
   // Two right entries at once: only the one that deleted the row signs in.
   if (rowCount === 0) throw refused;
 }

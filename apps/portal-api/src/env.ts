@@ -102,7 +102,9 @@ export const envSchema = z.object({
     .string()
     .default("mainnet")
     .transform((v) => v.split(",").map((s) => s.trim()))
-    .refine((ids) => ids.every((id) => /^[a-z][a-z0-9-]{0,31}$/.test(id)), { message: "must be a comma-separated list of cluster names (mainnet, devnet, ...)" }),
+    .refine((ids) => ids.every((id) => /^[a-z][a-z0-9-]{0,31}$/.test(id)), {
+      message: "must be a comma-separated list of cluster names (mainnet, devnet, ...)",
+    }),
   /** JSON-RPC URL of the chain smart-contract wallets (EIP-1271) are checked on; without it only key-held wallets sign in. */
   PORTAL_EVM_RPC_URL: envVars.url(["http", "https"]).optional(),
   /** How long a wallet nonce may be used, and the longest a sign-in message may live (seconds). */

@@ -14,7 +14,11 @@ const logger = createLogger({ service: "portal-api" });
 void runService("portal-api", logger, async () => {
   const env = loadEnv();
   logger.level = env.LOG_LEVEL;
-  const keys = createTokenKeys(env.PORTAL_SIGNING_KEYS, { issuer: env.PORTAL_JWT_ISSUER, audience: env.PORTAL_JWT_AUDIENCE, maxLifetimeS: env.PORTAL_ACCESS_TOKEN_TTL_S });
+  const keys = createTokenKeys(env.PORTAL_SIGNING_KEYS, {
+    issuer: env.PORTAL_JWT_ISSUER,
+    audience: env.PORTAL_JWT_AUDIENCE,
+    maxLifetimeS: env.PORTAL_ACCESS_TOKEN_TTL_S,
+  });
   const badWords = loadBadWords(env.BAD_WORDS_FILE);
   const startup = await openStartup({ name: "portal-api", logger, port: env.PORT, host: env.HOST, timeoutMs: env.STARTUP_TIMEOUT_MS });
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "portal-api" });

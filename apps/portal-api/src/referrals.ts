@@ -50,10 +50,10 @@ export async function setReferrerByCode(db: Database, campaignId: string, userId
   return db.transaction(async (client) => {
     // The admin API's referrer changes take the same lock: cycles are checked against the whole chain.
     await client.lockCampaign("users", campaignId);
-    const { rows: users } = await client.query<{ referrer_id: string | null }>("SELECT referrer_id FROM app_user WHERE id = $1 AND campaign_id = $2 FOR UPDATE", [
-      userId,
-      campaignId,
-    ]);
+    const { rows: users } = await client.query<{ referrer_id: string | null }>(
+      "SELECT referrer_id FROM app_user WHERE id = $1 AND campaign_id = $2 FOR UPDATE",
+      [userId, campaignId],
+    );
     const user = users[0];
     if (!user) throw new ValidationError("the signed-in user is not in this campaign", { code: "invalid-referral-code" });
     if (user.referrer_id !== null) throw new ConflictError("referrer-already-set", "a referrer is already set and cannot be changed");
@@ -79,7 +79,8 @@ export async function setReferrerByCode(db: Database, campaignId: string, userId
        ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
       [referrer, userId],
     );
-    if (cycle.length > 0) throw new ValidationError("this code's owner is referred by you, directly or through others", { code: "referral-cycle", field: "referral_code" });
+    if (cycle.length > 0)
+      throw new ValidationError("this code's owner is referred by you, directly or through others", { code: "referral-cycle", field: "referral_code" });
     await client.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [userId, referrer]);
     return referrer;
   });

@@ -82,15 +82,17 @@ export async function linkIdentity(
       return { identityId: existing.id, movedFromUserId: null, recomputeJobId: null };
     }
     const wallet = WALLET_TYPES.includes(identity.type);
-    const { rows: held } = await client.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM identity WHERE user_id = $1 AND identity_type = ANY($2::text[])",
-      [userId, wallet ? WALLET_TYPES : [identity.type]],
-    );
+    const { rows: held } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM identity WHERE user_id = $1 AND identity_type = ANY($2::text[])", [
+      userId,
+      wallet ? WALLET_TYPES : [identity.type],
+    ]);
     const limit = wallet ? limits.wallets : limits.accountsPerProvider;
     if ((held[0]?.n ?? 0) >= limit) {
       throw new ConflictError(
         "identity-limit-reached",
-        wallet ? `a user may hold at most ${limit} wallets; unlink one first` : `a user may hold at most ${limit} ${identity.type} account(s); unlink one first`,
+        wallet
+          ? `a user may hold at most ${limit} wallets; unlink one first`
+          : `a user may hold at most ${limit} ${identity.type} account(s); unlink one first`,
       );
     }
     if (!existing) {

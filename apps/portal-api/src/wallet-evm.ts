@@ -80,7 +80,10 @@ export async function checkEvmMessage(text: string, signature: string, options: 
   if (!signedByKey(message, signature)) {
     const chain = options.chain && (await chainIdOf(options.chain)) === message.chainId ? options.chain : null;
     if (!chain) throw new AuthError("invalid-signature", "the signature does not match the message and its address");
-    const result = await message.verify({ signature, domain: options.domain, nonce: message.nonce, time: now.toISOString() }, { suppressExceptions: true, provider: chain.provider });
+    const result = await message.verify(
+      { signature, domain: options.domain, nonce: message.nonce, time: now.toISOString() },
+      { suppressExceptions: true, provider: chain.provider },
+    );
     if (!result.success) {
       const cause = result.error as { code?: string } | undefined;
       if (cause?.code === "NETWORK_ERROR" || cause?.code === "TIMEOUT" || cause?.code === "SERVER_ERROR") {

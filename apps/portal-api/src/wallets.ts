@@ -53,10 +53,12 @@ export async function checkWalletMessage(
   const expiresAt = Date.parse(parsed.expirationTime);
   if (expiresAt <= now) throw new AuthError("message-expired", `the message expired at ${parsed.expirationTime}`);
   if (issuedAt > now + SKEW_MS) throw new AuthError("message-not-yet-valid", `the message is issued at ${parsed.issuedAt}, in the future`);
-  if (parsed.notBefore && Date.parse(parsed.notBefore) > now + SKEW_MS) throw new AuthError("message-not-yet-valid", `the message is valid from ${parsed.notBefore}`);
+  if (parsed.notBefore && Date.parse(parsed.notBefore) > now + SKEW_MS)
+    throw new AuthError("message-not-yet-valid", `the message is valid from ${parsed.notBefore}`);
   if (expiresAt - issuedAt > env.PORTAL_NONCE_TTL_S * 1000) {
     throw new AuthError("message-lifetime-too-long", `a message may live at most ${env.PORTAL_NONCE_TTL_S} s from Issued At to Expiration Time`);
   }
-  if (!solanaSignatureValid(message, parsed.address, signature)) throw new AuthError("invalid-signature", "the signature does not match the message and its address");
+  if (!solanaSignatureValid(message, parsed.address, signature))
+    throw new AuthError("invalid-signature", "the signature does not match the message and its address");
   return { identityType: "SOLANA_ADDRESS", accountId: parsed.address, nonce: parsed.nonce };
 }

@@ -19,7 +19,11 @@ const HARDHAT_CLI = require.resolve("hardhat/internal/cli/cli.js");
 function compileWallet(): { abi: unknown[]; bytecode: string } {
   const solc = require("solc") as { compile(input: string): string };
   const content = readFileSync(join(__dirname, "contracts", "OwnedWallet.sol"), "utf8");
-  const input = { language: "Solidity", sources: { "OwnedWallet.sol": { content } }, settings: { outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } } };
+  const input = {
+    language: "Solidity",
+    sources: { "OwnedWallet.sol": { content } },
+    settings: { outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+  };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
   if (errors.length > 0) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
@@ -30,11 +34,15 @@ function compileWallet(): { abi: unknown[]; bytecode: string } {
 /** Starts a hardhat node and waits until it answers. */
 export async function startChain(): Promise<LocalChain> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [HARDHAT_CLI, "node", "--config", join(__dirname, "chain", "hardhat.config.js"), "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: join(__dirname, ".."),
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [HARDHAT_CLI, "node", "--config", join(__dirname, "chain", "hardhat.config.js"), "--hostname", "127.0.0.1", "--port", String(port)],
+    {
+      cwd: join(__dirname, ".."),
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" },
+    },
+  );
   let output = "";
   child.stdout?.on("data", (d: Buffer) => {
     output += d.toString();

@@ -83,7 +83,8 @@ describe("limits per IP", () => {
     const other = await startPortal({ PORTAL_ATTEMPTS_PER_IP: "3" });
     try {
       const codes = [];
-      for (let i = 0; i < 4; i++) codes.push((await other.call("POST", "/auth/email/verify", { campaign_id: other.campaignId, email: `p${i}@example.org`, code: "000000" })).status);
+      for (let i = 0; i < 4; i++)
+        codes.push((await other.call("POST", "/auth/email/verify", { campaign_id: other.campaignId, email: `p${i}@example.org`, code: "000000" })).status);
       expect(codes).toEqual([401, 401, 401, 429]);
     } finally {
       await other.close();

@@ -50,7 +50,11 @@ export async function startPortal(env: Record<string, string> = {}, chain: EvmCh
     env: parsed,
     logger: createLogger({ service: "portal-api-test", level: "silent" }),
     db,
-    keys: createTokenKeys(parsed.PORTAL_SIGNING_KEYS, { issuer: parsed.PORTAL_JWT_ISSUER, audience: parsed.PORTAL_JWT_AUDIENCE, maxLifetimeS: parsed.PORTAL_ACCESS_TOKEN_TTL_S }),
+    keys: createTokenKeys(parsed.PORTAL_SIGNING_KEYS, {
+      issuer: parsed.PORTAL_JWT_ISSUER,
+      audience: parsed.PORTAL_JWT_AUDIENCE,
+      maxLifetimeS: parsed.PORTAL_ACCESS_TOKEN_TTL_S,
+    }),
     mailer: {
       async sendCode(mail) {
         mails.push(mail);

@@ -65,7 +65,9 @@ describe("OAuth linking", () => {
   it("links a GitHub account without a handle, and refuses a second account of one provider with identity-limit-reached", async () => {
     const p = await participant();
     const { reply } = await link(p, "github", "987654");
-    expect(reply.body.identities).toEqual(expect.arrayContaining([expect.objectContaining({ identity_type: "GITHUB_PROVIDER_ID", account_id: "987654", handle: null })]));
+    expect(reply.body.identities).toEqual(
+      expect.arrayContaining([expect.objectContaining({ identity_type: "GITHUB_PROVIDER_ID", account_id: "987654", handle: null })]),
+    );
     expect((await link(p, "x", "555")).reply.status).toBe(200);
     const second = await link(p, "github", "555");
     expect([second.reply.status, second.reply.body.error.code]).toEqual([409, "identity-limit-reached"]);

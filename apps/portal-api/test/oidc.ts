@@ -12,7 +12,10 @@ export interface OidcProvider {
 }
 
 /** Starts the provider with one confidential client and the accounts it knows (id → username). */
-export async function startOidcProvider(client: { clientId: string; clientSecret: string; redirectUris: string[] }, accounts: Record<string, string>): Promise<OidcProvider> {
+export async function startOidcProvider(
+  client: { clientId: string; clientSecret: string; redirectUris: string[] },
+  accounts: Record<string, string>,
+): Promise<OidcProvider> {
   const port = await freePort();
   const settings = {
     port,
@@ -28,7 +31,9 @@ export async function startOidcProvider(client: { clientId: string; clientSecret
     ],
     accounts: Object.fromEntries(Object.entries(accounts).map(([id, username]) => [id, { username }])),
   };
-  const child: ChildProcess = spawn(process.execPath, [join(__dirname, "oidc", "provider.mjs"), JSON.stringify(settings)], { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [join(__dirname, "oidc", "provider.mjs"), JSON.stringify(settings)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stderr?.on("data", (d: Buffer) => {
     output += d.toString();
@@ -43,7 +48,11 @@ export async function startOidcProvider(client: { clientId: string; clientSecret
     async authorize(authorizationUrl, accountId) {
       const jar = new Map<string, string>();
       const go = async (url: string, init: RequestInit = {}) => {
-        const res = await fetch(url, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") } });
+        const res = await fetch(url, {
+          ...init,
+          redirect: "manual",
+          headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") },
+        });
         for (const c of res.headers.getSetCookie()) {
           const [pair = ""] = c.split(";");
           const i = pair.indexOf("=");
@@ -70,7 +79,11 @@ export async function startOidcProvider(client: { clientId: string; clientSecret
           fields.set("login", accountId);
           fields.set("password", "any");
         }
-        res = await go(new URL(action, issuer).toString(), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: fields.toString() });
+        res = await go(new URL(action, issuer).toString(), {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: fields.toString(),
+        });
       }
       throw new Error("the provider did not redirect back within 10 steps");
     },

@@ -76,7 +76,10 @@ describe("referral codes", () => {
   it("reports a refused code beside the tokens of a sign-in that succeeded", async () => {
     const res = await h.call("POST", "/auth/wallet", { ...(await signIn(h, newWallet())), referral_code: "ZZZZZZZZ" });
     expect(res.status).toBe(200);
-    expect(res.body.referral).toEqual({ referrer_id: null, error: { code: "invalid-referral-code", message: "no user of this campaign has this referral code" } });
+    expect(res.body.referral).toEqual({
+      referrer_id: null,
+      error: { code: "invalid-referral-code", message: "no user of this campaign has this referral code" },
+    });
   });
 });
 

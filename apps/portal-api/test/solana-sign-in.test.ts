@@ -59,7 +59,9 @@ describe("POST /auth/wallet (Solana)", () => {
     const other = nacl.sign.keyPair();
     const foreign = base58.encode(nacl.sign.detached(new TextEncoder().encode(body.message), other.secretKey));
     expect((await h.call("POST", "/auth/wallet", { ...body, signature: foreign })).body.error.code).toBe("invalid-signature");
-    expect((await h.call("POST", "/auth/wallet", { ...body, message: body.message.replace("campaign", "campaigns") })).body.error.code).toBe("invalid-signature");
+    expect((await h.call("POST", "/auth/wallet", { ...body, message: body.message.replace("campaign", "campaigns") })).body.error.code).toBe(
+      "invalid-signature",
+    );
     expect((await h.call("POST", "/auth/wallet", body)).status).toBe(200);
     expect((await h.call("POST", "/auth/wallet", body)).body.error.code).toBe("nonce-used");
     expect((await h.call("POST", "/auth/wallet", await solanaBody(keys, { domain: "evil.test" }))).body.error.code).toBe("wrong-domain");
@@ -76,7 +78,11 @@ describe("POST /auth/wallet (Solana)", () => {
     const body = await solanaBody(keys);
     const noNonce = body.message.replace(/\nNonce: .*/, "");
     const res = await h.call("POST", "/auth/wallet", { ...body, message: noNonce });
-    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, "invalid-message", "message is not a Solana sign-in message: Nonce is missing"]);
+    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+      400,
+      "invalid-message",
+      "message is not a Solana sign-in message: Nonce is missing",
+    ]);
     const evmStyle = body.message.replace("Solana account", "Ethereum account");
     expect((await h.call("POST", "/auth/wallet", { ...body, message: evmStyle })).body.error.code).toBe("invalid-message");
   });

@@ -15,7 +15,10 @@ describe("POST /auth/wallet (EVM)", () => {
     const first = await h.call("POST", "/auth/wallet", await signIn(h, wallet));
     expect(first.status).toBe(200);
     expect(first.body.token_type).toBe("Bearer");
-    const [header, payload] = (first.body.access_token as string).split(".").slice(0, 2).map((p) => JSON.parse(Buffer.from(p, "base64url").toString()));
+    const [header, payload] = (first.body.access_token as string)
+      .split(".")
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, "base64url").toString()));
     expect(header.alg).toBe("ES256");
     expect(payload.sub).toBe(first.body.user_id);
     expect(payload.exp - payload.iat).toBe(900);
@@ -106,7 +109,9 @@ describe("tokens", () => {
     expect((await h.call("GET", "/me", undefined, bearer(none))).body.error.code).toBe("invalid-token");
     const { createHmac, createPublicKey } = await import("node:crypto");
     const jwk = h.deps.keys.jwks().keys[0];
-    const pem = createPublicKey({ key: jwk as never, format: "jwk" }).export({ type: "spki", format: "pem" }).toString();
+    const pem = createPublicKey({ key: jwk as never, format: "jwk" })
+      .export({ type: "spki", format: "pem" })
+      .toString();
     const head = part({ alg: "HS256", typ: "JWT", kid });
     const confused = `${head}.${payload}.${createHmac("sha256", pem).update(`${head}.${payload}`).digest("base64url")}`;
     expect((await h.call("GET", "/me", undefined, bearer(confused))).body.error.code).toBe("invalid-token");

@@ -65,7 +65,8 @@ describe("portal tokens through a JWKS", () => {
     published = [jwkOf(a.publicKey, "a")];
     const verifier = createPortalVerifier({ issuer: "portal", audience: "read", jwks: createJwksSource({ url, logger, minRefreshMs: 60_000 }) });
     const before = fetches;
-    for (const kid of ["x1", "x2", "x3", "x4"]) expect(await outcome(verifier, jwt.sign(claims(), a.privateKey, { algorithm: "ES256", keyid: kid }))).toBe("invalid-token");
+    for (const kid of ["x1", "x2", "x3", "x4"])
+      expect(await outcome(verifier, jwt.sign(claims(), a.privateKey, { algorithm: "ES256", keyid: kid }))).toBe("invalid-token");
     expect(fetches - before).toBe(1);
   });
 
@@ -100,7 +101,11 @@ describe("portal tokens through a JWKS", () => {
 
   it("answers jwks-unavailable while no key set could be fetched yet", async () => {
     const a = ec();
-    const verifier = createPortalVerifier({ issuer: "portal", audience: "read", jwks: createJwksSource({ url: "http://127.0.0.1:9/jwks.json", logger, timeoutMs: 500 }) });
+    const verifier = createPortalVerifier({
+      issuer: "portal",
+      audience: "read",
+      jwks: createJwksSource({ url: "http://127.0.0.1:9/jwks.json", logger, timeoutMs: 500 }),
+    });
     expect(await outcome(verifier, jwt.sign(claims(), a.privateKey, { algorithm: "ES256", keyid: "a" }))).toBe("jwks-unavailable");
   });
 });

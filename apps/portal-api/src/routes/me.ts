@@ -22,7 +22,10 @@ const linkWalletSchema = z.strictObject({
 });
 const ledgerSchema = z.strictObject({
   limit: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
-  before: z.string().regex(/^[1-9][0-9]{0,18}$/, "must be an entry id").optional(),
+  before: z
+    .string()
+    .regex(/^[1-9][0-9]{0,18}$/, "must be an entry id")
+    .optional(),
 });
 
 const trim = (text: string) => (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
@@ -85,8 +88,14 @@ export function meRoutes(deps: Deps): Router {
     const signed = await checkWalletMessage(deps, body.wallet, body.message, body.signature, (account) => countAttempts(deps, req, "wallet", account));
     await consumeNonce(db, me.campaignId, signed.nonce);
     const outcome = await linkIdentity(db, me.campaignId, me.userId, { type: signed.identityType, accountId: signed.accountId }, linkLimits(deps));
-    if (outcome.movedFromUserId) deps.logger.info({ campaign_id: me.campaignId, user_id: me.userId, from_user_id: outcome.movedFromUserId }, "identity moved by its owner");
-    res.status(200).json({ identity_id: outcome.identityId, merged: outcome.movedFromUserId !== null, recompute_job_id: outcome.recomputeJobId, ...(await profile(me.campaignId, me.userId)) });
+    if (outcome.movedFromUserId)
+      deps.logger.info({ campaign_id: me.campaignId, user_id: me.userId, from_user_id: outcome.movedFromUserId }, "identity moved by its owner");
+    res.status(200).json({
+      identity_id: outcome.identityId,
+      merged: outcome.movedFromUserId !== null,
+      recompute_job_id: outcome.recomputeJobId,
+      ...(await profile(me.campaignId, me.userId)),
+    });
   });
 
   router.get("/me/ledger", async (req, res) => {

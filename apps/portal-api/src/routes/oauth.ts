@@ -127,7 +127,11 @@ export function oauthRoutes(deps: Deps): Router {
     }
     const token = await providerJson(client.tokenUrl, { method: "POST", headers, body: form }, "token exchange");
     if (typeof token.access_token !== "string") throw failed("the provider's token answer has no access_token");
-    const info = await providerJson(client.userinfoUrl, { headers: { authorization: `Bearer ${token.access_token}`, accept: "application/json" } }, "user info");
+    const info = await providerJson(
+      client.userinfoUrl,
+      { headers: { authorization: `Bearer ${token.access_token}`, accept: "application/json" } },
+      "user info",
+    );
     const account = accountOf(info);
     let accountId: string;
     try {
@@ -137,7 +141,13 @@ export function oauthRoutes(deps: Deps): Router {
     }
     // Only X's handle is shown (as x_username); it must be a valid X username to be kept.
     const handle = client.identityType === "X_PROVIDER_ID" && account.handle !== null && X_HANDLE.test(account.handle) ? account.handle : undefined;
-    const outcome = await linkIdentity(db, pending.campaign_id, pending.user_id, { type: client.identityType, accountId, ...(handle ? { handle } : {}) }, linkLimits(deps));
+    const outcome = await linkIdentity(
+      db,
+      pending.campaign_id,
+      pending.user_id,
+      { type: client.identityType, accountId, ...(handle ? { handle } : {}) },
+      linkLimits(deps),
+    );
     if (outcome.movedFromUserId)
       deps.logger.info({ campaign_id: pending.campaign_id, user_id: pending.user_id, from_user_id: outcome.movedFromUserId }, "identity moved by its owner");
     res.json({

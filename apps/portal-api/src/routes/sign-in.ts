@@ -50,9 +50,19 @@ export function clientIp(req: Request): string {
 /** Counts an attempt of the client address and, when known, of the identity; 429 `too-many-attempts` past either limit. */
 export async function countAttempts(deps: Deps, req: Request, action: string, identity?: string): Promise<void> {
   const windowSeconds = deps.env.PORTAL_ATTEMPT_WINDOW_S;
-  await countAttempt(deps.db, `ip:${action}:${clientIp(req)}`, { attempts: deps.env.PORTAL_ATTEMPTS_PER_IP, windowSeconds }, `${action} attempts from this address`);
+  await countAttempt(
+    deps.db,
+    `ip:${action}:${clientIp(req)}`,
+    { attempts: deps.env.PORTAL_ATTEMPTS_PER_IP, windowSeconds },
+    `${action} attempts from this address`,
+  );
   if (identity !== undefined) {
-    await countAttempt(deps.db, `id:${action}:${identity}`, { attempts: deps.env.PORTAL_ATTEMPTS_PER_IDENTITY, windowSeconds }, `${action} attempts for this identity`);
+    await countAttempt(
+      deps.db,
+      `id:${action}:${identity}`,
+      { attempts: deps.env.PORTAL_ATTEMPTS_PER_IDENTITY, windowSeconds },
+      `${action} attempts for this identity`,
+    );
   }
 }
 
