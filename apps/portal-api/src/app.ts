@@ -1,7 +1,7 @@
 // Express app of the portal API: the JWKS, sign-in, and the signed-in participant's own routes.
 import path from "node:path";
 import { ValidationError } from "@pointwise/errors";
-import { createHttpApp, finishHttpApp, jsonBody } from "@pointwise/runtime";
+import { corsMiddleware, createHttpApp, finishHttpApp, jsonBody } from "@pointwise/runtime";
 import type { ErrorRequestHandler, Express } from "express";
 import type { Deps } from "./deps";
 import { meRoutes } from "./routes/me";
@@ -23,6 +23,11 @@ export function createPortalApp(deps: Deps): Express {
     res.set({ "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });
     next();
   });
+  const origins = deps.env.CORS_ALLOWED_ORIGINS;
+  // A portal's pages call sign-in and /me from the participant's browser; credentials travel in Authorization, never cookies.
+  if (origins === "*" || origins.length > 0) {
+    app.use(corsMiddleware({ origins, methods: ["GET", "POST", "PATCH", "OPTIONS"], headers: ["Authorization", "Content-Type"], maxAgeSeconds: 600 }));
+  }
   app.use(jsonBody({ limit: "64kb" }));
   app.get("/.well-known/jwks.json", (_req, res) => {
     // Verifiers may keep it a few minutes; a new key is published well before it signs (see docs/portal-auth.md).

@@ -136,6 +136,8 @@ export const envSchema = z.object({
   PORTAL_PUBLIC_URL: baseUrl.default("http://127.0.0.1:4005"),
   /** OAuth clients, as JSON: {"x"|"discord"|"github": {client_id, client_secret, authorize_url, token_url, userinfo_url, scope}}. */
   PORTAL_OAUTH_PROVIDERS: oauthProviders,
+  /** Browser origins allowed to call the API (CORS): comma-separated exact origins, or `*` for any. */
+  CORS_ALLOWED_ORIGINS: envVars.corsOrigins(),
   /** The OpenAPI document served at /openapi.yaml. */
   OPENAPI_FILE: z
     .string()

@@ -19,7 +19,7 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-async function contractSignIn(target: Harness, walletAddress: string, signer: Wallet, chainId = 31337) {
+async function contractSignIn(target: Harness, walletAddress: string, signer: { signMessage(message: string): Promise<string> }, chainId = 31337) {
   const nonce = (await target.call("POST", "/auth/nonce", { campaign_id: target.campaignId })).body.nonce as string;
   const message = siweText({ address: walletAddress, nonce, chainId });
   return target.call("POST", "/auth/wallet", { campaign_id: target.campaignId, message, signature: await signer.signMessage(message) });

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { participantOf, requireParticipant } from "../bearer";
 import type { Deps } from "../deps";
 import { consumeEmailCode, issueEmailCode } from "../email-codes";
-import { countAttempt } from "../limits";
+import { countAttempt, purgeAttempts } from "../limits";
 import { consumeNonce, issueNonce } from "../nonces";
 import { setReferrerByCode } from "../referrals";
 import { endSession, type IssuedSession, refreshSession, startSession } from "../sessions";
@@ -102,6 +102,9 @@ export function signInRoutes(deps: Deps): Router {
     await countAttempts(deps, req, "nonce");
     await loadCampaign(db, body.campaign_id);
     const { nonce, expiresAt } = await issueNonce(db, body.campaign_id, env.PORTAL_NONCE_TTL_S);
+    // Ended windows and codes are of no use any more; removed here, where every sign-in passes.
+    await purgeAttempts(db, env.PORTAL_ATTEMPT_WINDOW_S);
+    await db.query("DELETE FROM portal_email_code WHERE expires_at < now() - interval '1 hour'");
     res.set("cache-control", "no-store");
     res.json({ nonce, expires_at: expiresAt.toISOString(), domain: env.PORTAL_DOMAIN, chain_ids: env.PORTAL_EVM_CHAIN_IDS });
   });
