@@ -18,7 +18,7 @@ afterAll(async () => {
 
 describe("portal-api process", () => {
   it("publishes one key and answers a preflight of an allowed origin only", async () => {
-    const jwks = await (await fetch(`${app.url}/.well-known/jwks.json`)).json();
+    const jwks = (await (await fetch(`${app.url}/.well-known/jwks.json`)).json()) as { keys: unknown[] };
     expect(jwks.keys).toHaveLength(1);
     const preflight = (origin: string) =>
       fetch(`${app.url}/auth/wallet`, {
