@@ -50,7 +50,7 @@ describe("portal-api environment", () => {
     expect(JSON.parse(Buffer.from(token.split(".")[0] as string, "base64url").toString())).toEqual({ alg: "ES256", typ: "JWT", kid: expected });
   });
 
-  it("checks chain ids, the domain and the OAuth providers' JSON", () => {
+  it("checks chain ids, the domain, the OAuth providers' JSON, CORS origins and the SMTP settings", () => {
     const keys = { PORTAL_SIGNING_KEYS: ecPem() };
     expect(problem({ ...keys, PORTAL_EVM_CHAIN_IDS: "1,x" })).toMatch(/PORTAL_EVM_CHAIN_IDS: must be a comma-separated list of chain ids/);
     expect(problem({ ...keys, PORTAL_DOMAIN: "https://portal.example.com" })).toMatch(/PORTAL_DOMAIN: must be a host name/);
@@ -59,5 +59,11 @@ describe("portal-api environment", () => {
     expect(problem({ ...keys, PORTAL_OAUTH_PROVIDERS: '{"x":{}}' })).toMatch(/PORTAL_OAUTH_PROVIDERS\.x\.client_id/);
     expect(problem({ ...keys, CORS_ALLOWED_ORIGINS: "https://a.example/path" })).toMatch(/CORS_ALLOWED_ORIGINS: https:\/\/a.example\/path is not an origin/);
     expect(problem({ ...keys, PORTAL_OAUTH_PROVIDERS: '{"github":{"client_id":"a","client_secret":"b"}}' })).toBe("accepted");
+    expect(problem({ ...keys, PORTAL_MAILER: "smtp" })).toBe(
+      "Invalid environment: PORTAL_SMTP_URL: is required when PORTAL_MAILER is smtp; PORTAL_MAIL_FROM: is required when PORTAL_MAILER is smtp",
+    );
+    expect(problem({ ...keys, PORTAL_MAILER: "smtp", PORTAL_SMTP_URL: "http://mail", PORTAL_MAIL_FROM: "a@b.c" })).toMatch(
+      /PORTAL_SMTP_URL: must be a URL starting with smtp:\/\/ or smtps:\/\//,
+    );
   });
 });

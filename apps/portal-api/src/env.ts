@@ -113,8 +113,12 @@ export const envSchema = z.object({
   PORTAL_EMAIL_CODE_TTL_S: seconds(60, 3600, 600),
   /** Wrong entries one e-mail code survives before it is void. */
   PORTAL_EMAIL_CODE_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
-  /** How codes are sent: `log` writes them to the service log (development). */
-  PORTAL_MAILER: z.enum(["log"]).default("log"),
+  /** How codes are sent: `log` writes them to the service log (development), `smtp` sends them through PORTAL_SMTP_URL. */
+  PORTAL_MAILER: z.enum(["log", "smtp"], { message: "must be log or smtp" }).default("log"),
+  /** The SMTP server of PORTAL_MAILER=smtp: `smtp://user:password@host:587` or `smtps://...:465`. */
+  PORTAL_SMTP_URL: envVars.url(["smtp", "smtps"]).optional(),
+  /** The sender of code mails (PORTAL_MAILER=smtp), e.g. `Season 1 <no-reply@example.com>`. */
+  PORTAL_MAIL_FROM: z.string().min(3).optional(),
   /** Sign-in and code attempts one client IP address gets per window. */
   PORTAL_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Sign-in and code attempts one identity (wallet or e-mail) gets per window. */
@@ -145,10 +149,17 @@ export const envSchema = z.object({
     .default(path.join(__dirname, "..", "..", "..", "docs", "api", "portal.openapi.yaml")),
 });
 
+// Settings that only matter together: the SMTP mailer needs its server and sender.
+const withMailer = envSchema.superRefine((env, ctx) => {
+  if (env.PORTAL_MAILER !== "smtp") return;
+  if (!env.PORTAL_SMTP_URL) ctx.addIssue({ code: "custom", path: ["PORTAL_SMTP_URL"], message: "is required when PORTAL_MAILER is smtp" });
+  if (!env.PORTAL_MAIL_FROM) ctx.addIssue({ code: "custom", path: ["PORTAL_MAIL_FROM"], message: "is required when PORTAL_MAILER is smtp" });
+});
+
 /** portal-api settings. */
 export type Env = z.infer<typeof envSchema>;
 
 /** Reads and checks the environment; throws a ConfigError naming each bad variable. */
 export function loadEnv(env: Record<string, string | undefined> = process.env): Env {
-  return parseEnv(envSchema, env);
+  return parseEnv(withMailer, env);
 }

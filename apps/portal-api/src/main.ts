@@ -6,7 +6,7 @@ import { createPortalApp } from "./app";
 import { loadBadWords } from "./bad-words";
 import { loadEnv } from "./env";
 import { createTokenKeys } from "./keys";
-import { createLogMailer } from "./mailer";
+import { createLogMailer, createSmtpMailer } from "./mailer";
 import { createEvmChain } from "./wallet-evm";
 
 const logger = createLogger({ service: "portal-api" });
@@ -30,12 +30,14 @@ void runService("portal-api", logger, async () => {
   }
   // The chain is asked only when a contract wallet signs in, so it is no start-up dependency.
   const chain = env.PORTAL_EVM_RPC_URL ? createEvmChain(env.PORTAL_EVM_RPC_URL) : null;
-  startup.serve(createPortalApp({ env, logger, db, keys, mailer: createLogMailer(logger), chain, badWords }));
+  const smtp = env.PORTAL_MAILER === "smtp" ? createSmtpMailer({ url: env.PORTAL_SMTP_URL as string, from: env.PORTAL_MAIL_FROM as string }) : null;
+  startup.serve(createPortalApp({ env, logger, db, keys, mailer: smtp ?? createLogMailer(logger), chain, badWords }));
   logger.info({ url: startup.url, keys: keys.jwks().keys.length }, "portal-api listening");
   return {
     async stop() {
       await startup.close();
       chain?.provider.destroy();
+      smtp?.close();
       await db.close();
     },
   };
