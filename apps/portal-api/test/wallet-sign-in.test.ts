@@ -86,6 +86,21 @@ describe("POST /auth/wallet (EVM)", () => {
   });
 });
 
+describe("concurrent sign-ins", () => {
+  it("gives one new wallet one user when two sign-ins race, and a nonce to only one of two racing uses", async () => {
+    const wallet = newWallet();
+    const [a, b] = await Promise.all([signIn(h, wallet), signIn(h, wallet)]);
+    const both = await Promise.all([h.call("POST", "/auth/wallet", a), h.call("POST", "/auth/wallet", b)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(both[0]?.body.user_id).toBe(both[1]?.body.user_id);
+    const { rows } = await h.deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM identity WHERE account_id = $1", [wallet.address.toLowerCase()]);
+    expect(rows[0]?.n).toBe(1);
+    const once = await signIn(h, newWallet());
+    const racing = await Promise.all([1, 2, 3].map(() => h.call("POST", "/auth/wallet", once)));
+    expect(racing.map((r) => r.body.error?.code ?? "ok").sort()).toEqual(["nonce-used", "nonce-used", "ok"]);
+  });
+});
+
 describe("tokens", () => {
   it("refreshes with a rotated refresh token and signs out for good", async () => {
     const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
