@@ -27,11 +27,11 @@ const messageLike = fc
   .tuple(fc.constantFrom("portal.test", "", "a b"), fc.constantFrom("Ethereum", "Solana"), fc.string(), fc.string())
   .map(([domain, kind, address, rest]) => `${domain} wants you to sign in with your ${kind} account:\n${address}\n\n${rest}\nNonce: ${rest}`);
 // The harness's campaign among the values, so bodies also get past the campaign lookup.
-const valueOf = (campaignId: string) => fc.oneof(fc.jsonValue(), fc.string({ unit: "binary" }), messageLike, fc.constant(campaignId));
+const oddValues = (campaignId: string) => fc.oneof(fc.jsonValue(), fc.string({ unit: "binary" }), messageLike, fc.constant(campaignId));
 
 describe("no fault on odd input", () => {
   it("answers every odd body below 500", async () => {
-    const value = valueOf(h.campaignId);
+    const value = oddValues(h.campaignId);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...operations), fc.dictionary(fc.string(), value), fc.array(value, { maxLength: 5 }), async (op, extra, values) => {
         const body: Record<string, unknown> = {};
