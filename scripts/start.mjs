@@ -45,6 +45,9 @@ const env = {
   PORTAL_JWT_SECRET: process.env.PORTAL_JWT_SECRET ?? secrets.PORTAL_JWT_SECRET,
   PORTAL_SIGNING_KEYS: process.env.PORTAL_SIGNING_KEYS ?? secrets.PORTAL_SIGNING_KEYS,
   PORTAL_JWKS_URL: process.env.PORTAL_JWKS_URL ?? `http://127.0.0.1:${ports.portal}/.well-known/jwks.json`,
+  PORTAL_PUBLIC_URL: process.env.PORTAL_PUBLIC_URL ?? `http://127.0.0.1:${ports.portal}`,
+  // The participant page (portal-api) reads its user's scores from the read API in the browser.
+  CORS_ALLOWED_ORIGINS: process.env.CORS_ALLOWED_ORIGINS ?? `http://127.0.0.1:${ports.portal}`,
   INGEST_PUBLIC_URL: `http://127.0.0.1:${ports.ingest}`,
   READ_API_URL: `http://127.0.0.1:${ports.read}`,
 };

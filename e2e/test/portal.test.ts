@@ -3,7 +3,8 @@
 
 import { waitUntil } from "@pointwise/testkit";
 import { Wallet } from "ethers";
-import { call, OPERATOR, type Stack, startStack } from "./stack";
+import { type PortalCampaign, setUpCampaign } from "./portal-campaign";
+import { call, type Stack, startStack } from "./stack";
 
 let stack: Stack;
 let portal: string;
@@ -38,37 +39,13 @@ async function walletMessage(campaignId: string, wallet: Wallet | ReturnType<typ
 
 describe("the portal end to end", () => {
   let campaignId = "";
-  let apiKey = "";
-  let regEventId = "";
+  let earn: PortalCampaign["earn"];
 
   beforeAll(async () => {
-    const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
-    const auth = bearer(login.body.token);
-    campaignId = (await call("POST", `${stack.admin.url}/api/campaigns`, { name: "Season 1", currencies: { xp: "Experience" }, primary_currency: "xp" }, auth))
-      .body.id;
-    apiKey = (await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/api-keys`, {}, auth)).body.key;
-    regEventId = (await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/event-types`, { name: "trade_volume" }, auth)).body.reg_event_id;
-    const document = {
-      primaryCurrency: "xp",
-      currencies: { xp: { name: "Experience", decimals: 2 } },
-      rules: [{ id: "volume", regEventId, currency: "xp", base: { kind: "perUnit", points: "2" } }],
-    };
-    const rules = await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/rule-versions`, { document }, auth);
-    await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/rule-versions/${rules.body.version}/activate`, {}, auth);
-    await waitUntil(
-      async () => (await call("GET", `${stack.admin.url}/api/campaigns/${campaignId}/rule-versions/1`, undefined, auth)).body.status === "active",
-      15_000,
-      "rule version 1 to become active",
-    );
+    const campaign = await setUpCampaign(stack);
+    campaignId = campaign.campaignId;
+    earn = campaign.earn;
   });
-
-  const earn = (account: string, identityType: string, amount: string) =>
-    call(
-      "POST",
-      `${stack.ingest.url}/api/rest/earn-event`,
-      { account_id: account, identity_type: identityType, amount, reg_event_id: regEventId },
-      bearer(apiKey),
-    );
 
   async function scoreOf(userId: string, token: string, expected: number) {
     let last: Awaited<ReturnType<typeof call>> = { status: 0, body: null };

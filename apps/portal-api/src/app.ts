@@ -2,7 +2,7 @@
 import path from "node:path";
 import { ValidationError } from "@pointwise/errors";
 import { corsMiddleware, createHttpApp, finishHttpApp, jsonBody } from "@pointwise/runtime";
-import type { ErrorRequestHandler, Express } from "express";
+import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Deps } from "./deps";
 import { meRoutes } from "./routes/me";
 import { oauthRoutes } from "./routes/oauth";
@@ -37,6 +37,22 @@ export function createPortalApp(deps: Deps): Express {
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").sendFile(path.resolve(deps.env.OPENAPI_FILE));
   });
+  // The participant page: static, same origin as the API; it reads scores from the read API.
+  app.get("/web-config.json", (_req, res) => {
+    res.json({ read_api_url: deps.env.PORTAL_READ_API_URL });
+  });
+  app.use(
+    express.static(deps.env.PORTAL_WEB_DIR, {
+      index: "index.html",
+      maxAge: 0,
+      setHeaders(res) {
+        res.set({
+          "content-security-policy": `default-src 'self'; connect-src 'self' ${deps.env.PORTAL_READ_API_URL}; frame-ancestors 'none'`,
+          "x-frame-options": "DENY",
+        });
+      },
+    }),
+  );
   app.use(signInRoutes(deps));
   app.use(meRoutes(deps));
   app.use(oauthRoutes(deps));

@@ -142,6 +142,13 @@ export const envSchema = z.object({
   PORTAL_OAUTH_PROVIDERS: oauthProviders,
   /** Browser origins allowed to call the API (CORS): comma-separated exact origins, or `*` for any. */
   CORS_ALLOWED_ORIGINS: envVars.corsOrigins(),
+  /** The read API as the participant page's browser reaches it, for the user's own scores (allow this service's origin in its CORS_ALLOWED_ORIGINS). */
+  PORTAL_READ_API_URL: baseUrl.default("http://127.0.0.1:4002"),
+  /** The participant page served at `/` (static files). */
+  PORTAL_WEB_DIR: z
+    .string()
+    .min(1)
+    .default(path.join(__dirname, "..", "web")),
   /** The OpenAPI document served at /openapi.yaml. */
   OPENAPI_FILE: z
     .string()

@@ -44,13 +44,31 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ...options.env,
   };
   const ingest = await spawnApp("ingest-api", env);
+  // With the portal, read-api's port is chosen first too: each names the other (JWKS, CORS, the page's scores).
   const portalPort = options.portal ? String(await freePort()) : null;
+  const readPort = options.portal ? String(await freePort()) : null;
   const portalKey = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const readEnv = portalPort
+    ? {
+        PORTAL_JWKS_URL: `http://127.0.0.1:${portalPort}/.well-known/jwks.json`,
+        CORS_ALLOWED_ORIGINS: `http://127.0.0.1:${portalPort}`,
+        ...env,
+        PORT: readPort as string,
+      }
+    : env;
+  const portalEnv = {
+    PORTAL_SIGNING_KEYS: portalKey,
+    PORTAL_DOMAIN: `127.0.0.1:${portalPort}`,
+    PORTAL_PUBLIC_URL: `http://127.0.0.1:${portalPort}`,
+    PORTAL_READ_API_URL: `http://127.0.0.1:${readPort}`,
+    ...env,
+    PORT: portalPort as string,
+  };
   const [admin, worker, read, portal] = await Promise.all([
     spawnApp("admin-api", { ...env, INGEST_PUBLIC_URL: ingest.url }),
     spawnApp("scoring-worker", env),
-    spawnApp("read-api", portalPort ? { PORTAL_JWKS_URL: `http://127.0.0.1:${portalPort}/.well-known/jwks.json`, ...env } : env),
-    portalPort ? spawnApp("portal-api", { PORTAL_SIGNING_KEYS: portalKey, PORTAL_DOMAIN: `127.0.0.1:${portalPort}`, ...env, PORT: portalPort }) : null,
+    spawnApp("read-api", readEnv),
+    portalPort ? spawnApp("portal-api", portalEnv) : null,
   ]);
   const apps = [admin, ingest, worker, read, ...(portal ? [portal] : [])];
   return {
