@@ -117,3 +117,25 @@ export async function identitiesOf(db: Queryable, userId: string) {
   );
   return rows.map((r) => ({ id: r.id, identity_type: r.identity_type, account_id: r.account_id, handle: r.handle, created_at: r.created_at.toISOString() }));
 }
+
+/**
+ * Unlinks one of the user's identities: it becomes a user of its own, keeping its events, and the
+ * campaign is recomputed (the admin API's unlink rule). The user's only identity cannot be unlinked
+ * (409 `last-identity`); an identity that is not the user's is 404 `identity-not-found`.
+ */
+export async function unlinkIdentity(db: Database, campaignId: string, userId: string, identityId: string): Promise<{ recomputeJobId: string | null }> {
+  return db.transaction(async (client) => {
+    await client.lockCampaign("users", campaignId);
+    const { rows } = await client.query("SELECT 1 FROM identity WHERE id = $1 AND user_id = $2 AND campaign_id = $3 FOR UPDATE", [
+      identityId,
+      userId,
+      campaignId,
+    ]);
+    if (rows.length === 0) throw new NotFoundError(`identity ${identityId} not found`, { code: "identity-not-found" });
+    const { rows: count } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM identity WHERE user_id = $1", [userId]);
+    if ((count[0]?.n ?? 0) <= 1) throw new ConflictError("last-identity", "this is your only identity; link another one before unlinking it");
+    const { rows: created } = await client.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
+    await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [identityId, created[0]?.id]);
+    return { recomputeJobId: await queueRecompute(client, campaignId, "identity-link") };
+  });
+}

@@ -46,13 +46,14 @@ describe("no fault on odd input", () => {
     );
   });
 
-  it("answers odd query parameters of the ledger and the OAuth callback below 500", async () => {
+  it("answers odd query parameters of the ledger and the OAuth callback, and odd identity ids, below 500", async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: "binary" }), fc.string(), async (a, b) => {
         const q = new URLSearchParams({ limit: a, before: b }).toString();
         expect((await h.call("GET", `/me/ledger?${q}`, undefined, auth)).status).toBeLessThan(500);
         const cb = new URLSearchParams({ state: a, code: b }).toString();
         expect((await h.call("GET", `/oauth/x/callback?${cb}`)).status).toBeLessThan(500);
+        expect((await h.call("DELETE", `/me/identities/${encodeURIComponent(b)}`, undefined, auth)).status).toBeLessThan(500);
       }),
       { numRuns: 100, seed: 33 },
     );

@@ -32,6 +32,10 @@ describe("docs/api/portal.openapi.yaml", () => {
     await checked("POST", "/me/referrer", "/me/referrer", { referral_code: "ZZZZZZZZ" }, auth);
     const link = await signIn(h, newWallet());
     await checked("POST", "/me/wallets", "/me/wallets", { message: link.message, signature: link.signature }, auth);
+    const linked = (await h.call("GET", "/me", undefined, auth)).body.identities as { id: string }[];
+    await checked("DELETE", "/me/identities/{identity_id}", `/me/identities/${linked[1]?.id}`, undefined, auth);
+    await checked("DELETE", "/me/identities/{identity_id}", `/me/identities/${linked[0]?.id}`, undefined, auth);
+    await checked("DELETE", "/me/identities/{identity_id}", "/me/identities/nope", undefined, auth);
     await checked("GET", "/me/ledger", "/me/ledger", undefined, auth);
     await checked("GET", "/me/ledger", "/me/ledger?limit=0", undefined, auth);
     await checked("POST", "/me/oauth/{provider}/start", "/me/oauth/x/start", undefined, auth);
@@ -76,6 +80,7 @@ describe("docs/api/portal.openapi.yaml", () => {
         "POST /me/referrer",
         "POST /me/wallets",
         "GET /me/ledger",
+        "DELETE /me/identities/{identity_id}",
         "POST /me/oauth/{provider}/start",
         "GET /oauth/{provider}/callback",
       ].sort(),

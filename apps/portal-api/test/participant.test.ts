@@ -125,6 +125,27 @@ describe("linking wallets", () => {
   });
 });
 
+describe("unlinking", () => {
+  it("detaches a linked wallet into a user of its own, refuses the last identity and another user's identity", async () => {
+    const p = await participant();
+    const second = newWallet();
+    const body = await signIn(h, second);
+    await h.call("POST", "/me/wallets", { message: body.message, signature: body.signature }, p.auth);
+    const [first, linked] = (await h.call("GET", "/me", undefined, p.auth)).body.identities as { id: string; account_id: string }[];
+    const unlinked = await h.call("DELETE", `/me/identities/${linked?.id}`, undefined, p.auth);
+    expect(unlinked.status).toBe(200);
+    expect(unlinked.body.identities.map((i: { id: string }) => i.id)).toEqual([first?.id]);
+    // Signing in with the unlinked wallet now reaches the user it was detached into.
+    const detached = (await h.call("POST", "/auth/wallet", await signIn(h, second))).body.user_id;
+    expect(detached).not.toBe(p.userId);
+    const last = await h.call("DELETE", `/me/identities/${first?.id}`, undefined, p.auth);
+    expect([last.status, last.body.error.code]).toEqual([409, "last-identity"]);
+    const other = await participant();
+    const foreign = await h.call("DELETE", `/me/identities/${first?.id}`, undefined, other.auth);
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, "identity-not-found"]);
+  });
+});
+
 describe("another participant", () => {
   it("cannot read or change a user through their own token: every route acts on the token's user only", async () => {
     const a = await participant();

@@ -135,3 +135,24 @@ describe("tokens", () => {
     expect((await h.call("GET", "/me")).body.error.code).toBe("missing-credentials");
   });
 });
+
+describe("limits per wallet", () => {
+  it("refuses a wallet's attempts beyond PORTAL_ATTEMPTS_PER_IDENTITY with 429, counting failed ones, while other wallets go on", async () => {
+    const limited = await startPortal({ PORTAL_ATTEMPTS_PER_IDENTITY: "3" });
+    try {
+      const wallet = newWallet();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const body = await signIn(limited, wallet);
+        // Wrong signatures count as attempts too.
+        const res = await limited.call("POST", "/auth/wallet", i < 2 ? { ...body, signature: await newWallet().signMessage(body.message) } : body);
+        statuses.push(res.status);
+        if (res.status === 429) expect(res.body.error.code).toBe("too-many-attempts");
+      }
+      expect(statuses).toEqual([401, 401, 200, 429]);
+      expect((await limited.call("POST", "/auth/wallet", await signIn(limited, newWallet()))).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { participantOf, requireParticipant } from "../bearer";
 import type { Deps } from "../deps";
 import { consumeNonce } from "../nonces";
 import { referralCodeOf, setReferrerByCode } from "../referrals";
-import { identitiesOf, linkIdentity, loadCampaign } from "../users";
+import { identitiesOf, linkIdentity, loadCampaign, unlinkIdentity } from "../users";
 import { checkWalletMessage, walletSchema } from "../wallets";
 import { countAttempts } from "./sign-in";
 
@@ -96,6 +96,16 @@ export function meRoutes(deps: Deps): Router {
       recompute_job_id: outcome.recomputeJobId,
       ...(await profile(me.campaignId, me.userId)),
     });
+  });
+
+  router.delete("/me/identities/:identityId", async (req, res) => {
+    const me = participantOf(res.locals);
+    const identityId = String(req.params.identityId);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(identityId)) {
+      throw new ValidationError("identity_id must be a uuid", { code: "invalid-identity-id", field: "identity_id" });
+    }
+    const outcome = await unlinkIdentity(db, me.campaignId, me.userId, identityId.toLowerCase());
+    res.json({ recompute_job_id: outcome.recomputeJobId, ...(await profile(me.campaignId, me.userId)) });
   });
 
   router.get("/me/ledger", async (req, res) => {
