@@ -8,6 +8,7 @@ const stateFile = path.join(root, ".pointwise", "demo.json");
 const admin = `http://127.0.0.1:${process.env.ADMIN_PORT ?? 4003}`;
 const ingest = process.env.INGEST_PUBLIC_URL ?? "http://127.0.0.1:4001";
 const read = process.env.READ_API_URL ?? "http://127.0.0.1:4002";
+const portal = process.env.PORTAL_PUBLIC_URL ?? "http://127.0.0.1:4005";
 const CAMPAIGN_ID = "demo-2026";
 const EVENT_NAME = "swap_volume";
 
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
   Dashboard   ${admin}            sign in as ${email} / ${password}
   Ingest API  ${ingest}/api/rest/earn-event
   Read API    ${read}/leaderboard?campaign_id=${CAMPAIGN_ID}
+  Portal      ${portal}/?campaign=${CAMPAIGN_ID}   participants sign in with a browser wallet
 
   Send an event (campaign ${CAMPAIGN_ID}, event type ${EVENT_NAME}):
 

@@ -2,7 +2,7 @@
 // migrations, builds, starts every app, seeds a demo campaign and prints how to use it.
 // Ctrl-C stops everything gracefully.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureDatabase, ensureDependencies, ensurePrismaClient, ensureServices, root, run, step } from "./lib/prepare.mjs";
@@ -10,21 +10,26 @@ import { ensureDatabase, ensureDependencies, ensurePrismaClient, ensureServices,
 const stateDir = path.join(root, ".pointwise");
 mkdirSync(stateDir, { recursive: true });
 
-/** Local secrets are generated once per clone and kept in .pointwise/ (git-ignored). */
+/** A P-256 private key (PKCS#8 PEM): portal-api signs its tokens with it. */
+const newSigningKey = () => generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+
+/** Local secrets are generated once per clone and kept in .pointwise/ (git-ignored); ones added later are filled in. */
 function localSecrets() {
   const file = path.join(stateDir, "secrets.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
+  const kept = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
   const secrets = {
     ADMIN_JWT_SECRET: randomBytes(32).toString("hex"),
     PORTAL_JWT_SECRET: randomBytes(32).toString("hex"),
     ADMIN_PASSWORD: `demo-${randomBytes(9).toString("base64url")}`,
+    PORTAL_SIGNING_KEYS: newSigningKey(),
+    ...kept,
   };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  if (Object.keys(secrets).length !== Object.keys(kept).length) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
 
 const secrets = localSecrets();
-const ports = { ingest: 4001, read: 4002, admin: 4003, worker: 4004 };
+const ports = { ingest: 4001, read: 4002, admin: 4003, worker: 4004, portal: 4005 };
 const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pointwise",
   DATABASE_SCHEMA: process.env.DATABASE_SCHEMA ?? "public",
@@ -38,6 +43,11 @@ const env = {
   ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? secrets.ADMIN_PASSWORD,
   ADMIN_JWT_SECRET: process.env.ADMIN_JWT_SECRET ?? secrets.ADMIN_JWT_SECRET,
   PORTAL_JWT_SECRET: process.env.PORTAL_JWT_SECRET ?? secrets.PORTAL_JWT_SECRET,
+  PORTAL_SIGNING_KEYS: process.env.PORTAL_SIGNING_KEYS ?? secrets.PORTAL_SIGNING_KEYS,
+  PORTAL_JWKS_URL: process.env.PORTAL_JWKS_URL ?? `http://127.0.0.1:${ports.portal}/.well-known/jwks.json`,
+  PORTAL_PUBLIC_URL: process.env.PORTAL_PUBLIC_URL ?? `http://127.0.0.1:${ports.portal}`,
+  // The participant page (portal-api) reads its user's scores from the read API in the browser.
+  CORS_ALLOWED_ORIGINS: process.env.CORS_ALLOWED_ORIGINS ?? `http://127.0.0.1:${ports.portal}`,
   INGEST_PUBLIC_URL: `http://127.0.0.1:${ports.ingest}`,
   READ_API_URL: `http://127.0.0.1:${ports.read}`,
 };
@@ -55,8 +65,9 @@ const apps = [
   { name: "ingest-api", port: ports.ingest },
   { name: "scoring-worker", port: ports.worker },
   { name: "read-api", port: ports.read },
+  { name: "portal-api", port: ports.portal },
 ];
-const colors = { "admin-api": 35, "ingest-api": 36, "scoring-worker": 33, "read-api": 32 };
+const colors = { "admin-api": 35, "ingest-api": 36, "scoring-worker": 33, "read-api": 32, "portal-api": 34 };
 
 /** Prints a JSON log line as `time app level msg {rest}` so a person can read it. */
 function pretty(name, line) {

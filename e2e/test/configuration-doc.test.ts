@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { envSchema as admin } from "../../apps/admin-api/src/env";
 import { runSchema as indexer } from "../../apps/indexer-service/src/env";
 import { envSchema as ingest } from "../../apps/ingest-api/src/env";
+import { envSchema as portal } from "../../apps/portal-api/src/env";
 import { envSchema as read } from "../../apps/read-api/src/env";
 import { envSchema as worker } from "../../apps/scoring-worker/src/env";
 
@@ -19,7 +20,7 @@ function section(title: string): string {
   return doc.slice(start, end < 0 ? undefined : end);
 }
 
-const shared = section("Shared by ingest-api, scoring-worker, read-api and admin-api");
+const shared = section("Shared by ingest-api, scoring-worker, read-api, admin-api and portal-api");
 
 describe("docs/configuration.md lists every variable each app reads", () => {
   const apps: [string, z.ZodObject][] = [
@@ -27,6 +28,7 @@ describe("docs/configuration.md lists every variable each app reads", () => {
     ["scoring-worker", worker],
     ["read-api", read],
     ["admin-api", admin],
+    ["portal-api", portal],
     ["indexer-service", indexer],
   ];
   it.each(apps)("%s", (name, schema) => {

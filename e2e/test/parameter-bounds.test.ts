@@ -106,9 +106,12 @@ interface Param {
   name: string;
 }
 
+/** The APIs this test sends extreme values to (portal-api is not covered here yet). */
+type BoundedApi = Exclude<OpenApiName, "portal">;
+
 /** An operation of a document with everything needed to call it validly. */
 interface Operation {
-  api: OpenApiName;
+  api: BoundedApi;
   method: string;
   template: string;
   params: Param[];
@@ -148,7 +151,7 @@ function leafPaths(value: unknown, prefix = ""): string[] {
   return Object.entries(value).flatMap(([k, v]) => leafPaths(v, `${prefix}${k}.`));
 }
 
-function operationsOf(api: OpenApiName): Operation[] {
+function operationsOf(api: BoundedApi): Operation[] {
   const { doc } = loadOpenApi(api);
   const out: Operation[] = [];
   for (const [template, item] of Object.entries(doc.paths as Record<string, Any>)) {

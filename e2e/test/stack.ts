@@ -5,9 +5,9 @@ export type { Stack };
 
 export const OPERATOR = { email: "operator@pointwise.test", password: "correct horse battery staple" };
 
-/** Starts admin-api, ingest-api, scoring-worker and read-api against the real services. */
-export function startStack(overrides: Record<string, string> = {}): Promise<Stack> {
-  return startServices({ operator: OPERATOR, name: "e2e", env: { FETCH_EXPIRES_MS: "1000", ...overrides } });
+/** Starts admin-api, ingest-api, scoring-worker and read-api (and portal-api with `portal: true`) against the real services. */
+export function startStack(overrides: Record<string, string> = {}, options: { portal?: boolean } = {}): Promise<Stack> {
+  return startServices({ operator: OPERATOR, name: "e2e", env: { FETCH_EXPIRES_MS: "1000", ...overrides }, ...options });
 }
 
 /** JSON request helper: returns the status and parsed body. */

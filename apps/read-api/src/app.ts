@@ -7,6 +7,7 @@ import type { Express, Request, Response } from "express";
 import fresh from "fresh";
 import { createScoresAuthorizer } from "./auth";
 import type { Deps } from "./deps";
+import { createJwksSource } from "./jwks";
 import { createPortalVerifier } from "./jwt";
 import { buildAround, buildLeaderboard } from "./leaderboard";
 import { cacheLookupCounter } from "./metrics";
@@ -88,6 +89,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
   const verifier = createPortalVerifier({
     secret: env.PORTAL_JWT_SECRET,
     publicKeyPem: env.PORTAL_JWT_PUBLIC_KEY,
+    jwks: env.PORTAL_JWKS_URL ? createJwksSource({ url: env.PORTAL_JWKS_URL, logger: deps.logger }) : undefined,
     issuer: env.PORTAL_JWT_ISSUER,
     audience: env.PORTAL_JWT_AUDIENCE,
     maxLifetimeS: env.PORTAL_JWT_MAX_AGE_S,

@@ -97,7 +97,9 @@ export function createScoresAuthorizer(db: Database, verifier: PortalVerifier | 
         if (!match?.[1]) throw new AuthError("invalid-token", "Authorization must be Bearer <portal JWT>");
         const token = match[1];
         if (apiKeyPrefix(token)) throw new AuthError("invalid-token", "API keys go in the X-API-Key header, not in Authorization");
-        if (!verifier) throw new AuthError("invalid-token", "portal tokens are not accepted: no PORTAL_JWT_SECRET or PORTAL_JWT_PUBLIC_KEY is set");
+        if (!verifier)
+          throw new AuthError("invalid-token", "portal tokens are not accepted: no PORTAL_JWT_SECRET, PORTAL_JWT_PUBLIC_KEY or PORTAL_JWKS_URL is set");
+        await verifier.prepare(token);
         const subject = verifier.verify(token);
         if (subject.toLowerCase() !== userId) throw new AuthError("forbidden", "a portal token may only read its own user's scores");
         return;

@@ -80,6 +80,8 @@ export const envSchema = z.object({
   PORTAL_JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** PEM public key of portal JWTs signed with RS256 (RSA key) or ES256 (P-256 key). */
   PORTAL_JWT_PUBLIC_KEY: pem.optional(),
+  /** The portal's published keys (portal-api's `/.well-known/jwks.json`): ES256 or RS256 tokens naming a `kid` of this set are accepted. */
+  PORTAL_JWKS_URL: baseUrl.optional(),
   /** The `iss` every portal JWT must carry. */
   PORTAL_JWT_ISSUER: z.string().min(1).default("pointwise-portal"),
   /** The `aud` every portal JWT must carry. */

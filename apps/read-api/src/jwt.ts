@@ -1,8 +1,9 @@
-// Verifies portal JWTs (HS256, RS256 or ES256) with each key pinned to one algorithm.
+// Verifies portal JWTs (HS256, RS256 or ES256, or keys of a JWKS) with each key pinned to one algorithm.
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { checkTokenBounds } from "@pointwise/auth";
 import { AuthError, ConfigError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";
+import type { JwksSource } from "./jwks";
 
 /** The signing algorithms a portal token may use; anything else (including `none`) is refused. */
 export type PortalAlgorithm = "HS256" | "RS256" | "ES256";
@@ -11,6 +12,8 @@ export type PortalAlgorithm = "HS256" | "RS256" | "ES256";
 export interface PortalJwtOptions {
   secret?: string | undefined;
   publicKeyPem?: string | undefined;
+  /** Keys published by the portal (PORTAL_JWKS_URL); a token naming a `kid` is checked with that key only. */
+  jwks?: JwksSource | undefined;
   issuer: string;
   audience: string;
   /** Seconds of clock skew allowed on exp and nbf. */
@@ -28,6 +31,8 @@ export const DEFAULT_PORTAL_MAX_AGE_S = 86_400;
 export interface PortalVerifier {
   /** The algorithms this deployment accepts. */
   readonly algorithms: readonly PortalAlgorithm[];
+  /** Fetches the published keys a token needs, when a JWKS is configured; call before `verify`. */
+  prepare(token: string): Promise<void>;
   /** The token's `sub` (a user id); throws AuthError `invalid-token`, `token-expired` or `token-lifetime-too-long`. */
   verify(token: string): string;
 }
@@ -61,17 +66,31 @@ export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier 
     }
     keys.set(publicKeyAlgorithm(key), key);
   }
-  if (keys.size === 0) return null;
-  const algorithms = [...keys.keys()];
+  const jwks = options.jwks;
+  if (keys.size === 0 && !jwks) return null;
+  const algorithms: PortalAlgorithm[] = [...keys.keys()];
+  if (jwks) for (const alg of ["ES256", "RS256"] as const) if (!algorithms.includes(alg)) algorithms.push(alg);
+  // A published key is chosen by the token's kid, and then only its own algorithm is accepted; the
+  // configured secret and public key are chosen by alg among themselves, as without a JWKS.
+  const keyOf = (header: jwt.JwtHeader): string | KeyObject | undefined => {
+    const published = jwks && typeof header.kid === "string" ? jwks.keyFor(header.kid) : undefined;
+    if (published) return published.alg === header.alg ? published.key : undefined;
+    return keys.get(header.alg as PortalAlgorithm);
+  };
   const clock = options.now ?? Date.now;
   return {
     algorithms,
+    async prepare(token) {
+      if (!jwks) return;
+      const kid = jwt.decode(token, { complete: true })?.header.kid;
+      if (typeof kid === "string" && kid.length <= 200) await jwks.refreshFor(kid);
+    },
     verify(token) {
       const decoded = jwt.decode(token, { complete: true });
       if (!decoded || typeof decoded.payload === "string") throw invalid();
       const alg = decoded.header.alg as PortalAlgorithm;
-      const key = keys.get(alg);
-      if (key === undefined) throw invalid(`token algorithm ${String(decoded.header.alg)} is not accepted (accepted: ${algorithms.join(", ")})`);
+      const key = keyOf(decoded.header);
+      if (key === undefined) throw invalid(`token algorithm ${String(decoded.header.alg)} is not accepted with this key (accepted: ${algorithms.join(", ")})`);
       let payload: jwt.JwtPayload;
       try {
         const verified = jwt.verify(token, key, {

@@ -17,8 +17,42 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, str
   throw new ConfigError(`Invalid environment: ${problems.join("; ")}`);
 }
 
+/** What a browser origin looks like: scheme, host and port only (`https://portal.example.com`). */
+function asOrigin(entry: string): string | null {
+  if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(entry)) return null;
+  try {
+    // URL.origin lowercases the host and drops a default port, as browsers write the Origin header.
+    return new URL(entry).origin;
+  } catch {
+    return null;
+  }
+}
+
 /** Common variable shapes, so every app spells them the same way. */
 export const envVars = {
+  /** Browser origins allowed by CORS: comma-separated exact origins, or `*` alone for any; empty for none. */
+  corsOrigins: () =>
+    z
+      .string()
+      .default("")
+      .transform((value, ctx): string[] | "*" => {
+        const entries = value
+          .split(",")
+          .map((e) => e.trim())
+          .filter((e) => e !== "");
+        if (entries.includes("*")) {
+          if (entries.length > 1) ctx.addIssue({ code: "custom", message: "must be * alone or a list of origins, not both" });
+          return "*";
+        }
+        const origins: string[] = [];
+        for (const entry of entries) {
+          const origin = asOrigin(entry);
+          if (origin === null)
+            ctx.addIssue({ code: "custom", message: `${entry} is not an origin: write scheme, host and port only, e.g. https://portal.example.com` });
+          else origins.push(origin);
+        }
+        return origins;
+      }),
   port: (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback),
   url: (schemes: string[]) =>
     z

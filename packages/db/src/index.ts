@@ -17,6 +17,7 @@ export {
 export { type AdjustmentScoreDelta, addAdjustmentScores, excludedUsers, readAdjustments, type StoredAdjustment } from "./fair-play";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
 export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";
+export { queueRecompute, type RecomputeReason } from "./recompute";
 export { type ReadRouting, type ReadRoutingOptions, type ReadRoutingStatus, type ReplicaState, replicaState, routeReads } from "./replica";
 export type { Queryable, QueryResult, Row, StatementQueue } from "./statement-queue";
 export type { IsolationLevel, Transaction } from "./transaction";

@@ -13,7 +13,7 @@ import { repoRoot } from "./processes";
 type Doc = any;
 
 /** The service APIs that have an OpenAPI document (docs/api/<name>.openapi.yaml). */
-export type OpenApiName = "admin" | "read" | "ingest";
+export type OpenApiName = "admin" | "read" | "ingest" | "portal";
 
 /** One loaded document and the checks made against it. */
 export interface OpenApi {

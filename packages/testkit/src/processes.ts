@@ -44,7 +44,7 @@ export interface AppProcess {
 }
 
 /** The apps that `spawnApp` can start (their built bundle at apps/<name>/dist/main.js). */
-export type AppName = "ingest-api" | "scoring-worker" | "read-api" | "admin-api" | "indexer-service";
+export type AppName = "ingest-api" | "scoring-worker" | "read-api" | "admin-api" | "indexer-service" | "portal-api";
 
 // Apps still running when this process exits (a test or benchmark that failed before stopping
 // them) are killed with it, so none is left behind holding ports and connections.

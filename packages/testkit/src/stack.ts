@@ -1,5 +1,6 @@
 // Starts the whole service as real processes in an isolated schema and namespace for end-to-end tests.
-import { type AppProcess, spawnApp } from "./processes";
+import { generateKeyPairSync } from "node:crypto";
+import { type AppProcess, freePort, spawnApp } from "./processes";
 import { createTestDatabase, dropNamespace, testServiceEnv, uniqueName } from "./services";
 
 /** The whole service (admin-api, ingest-api, scoring-worker, read-api) as real processes in an isolated schema and namespace. */
@@ -8,6 +9,8 @@ export interface Stack {
   ingest: AppProcess;
   worker: AppProcess;
   read: AppProcess;
+  /** portal-api, when the stack was started with `portal: true`; read-api then checks portal tokens through its JWKS. */
+  portal: AppProcess | null;
   env: Record<string, string>;
   /** SIGTERM to every process; resolves with their exit codes. */
   stop(): Promise<(number | null)[]>;
@@ -21,6 +24,8 @@ export interface StackOptions {
   /** Prefix of the schema and namespace name. */
   name?: string;
   env?: Record<string, string>;
+  /** Also start portal-api (with a new signing key) and point read-api's PORTAL_JWKS_URL at it. */
+  portal?: boolean;
 }
 
 /**
@@ -39,17 +44,39 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ...options.env,
   };
   const ingest = await spawnApp("ingest-api", env);
-  const [admin, worker, read] = await Promise.all([
+  // With the portal, read-api's port is chosen first too: each names the other (JWKS, CORS, the page's scores).
+  const portalPort = options.portal ? String(await freePort()) : null;
+  const readPort = options.portal ? String(await freePort()) : null;
+  const portalKey = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const readEnv = portalPort
+    ? {
+        PORTAL_JWKS_URL: `http://127.0.0.1:${portalPort}/.well-known/jwks.json`,
+        CORS_ALLOWED_ORIGINS: `http://127.0.0.1:${portalPort}`,
+        ...env,
+        PORT: readPort as string,
+      }
+    : env;
+  const portalEnv = {
+    PORTAL_SIGNING_KEYS: portalKey,
+    PORTAL_DOMAIN: `127.0.0.1:${portalPort}`,
+    PORTAL_PUBLIC_URL: `http://127.0.0.1:${portalPort}`,
+    PORTAL_READ_API_URL: `http://127.0.0.1:${readPort}`,
+    ...env,
+    PORT: portalPort as string,
+  };
+  const [admin, worker, read, portal] = await Promise.all([
     spawnApp("admin-api", { ...env, INGEST_PUBLIC_URL: ingest.url }),
     spawnApp("scoring-worker", env),
-    spawnApp("read-api", env),
+    spawnApp("read-api", readEnv),
+    portalPort ? spawnApp("portal-api", portalEnv) : null,
   ]);
-  const apps = [admin, ingest, worker, read];
+  const apps = [admin, ingest, worker, read, ...(portal ? [portal] : [])];
   return {
     admin,
     ingest,
     worker,
     read,
+    portal,
     env,
     stop: () => Promise.all(apps.map((a) => a.stop("SIGTERM"))),
     async drop() {

@@ -1,0 +1,61 @@
+// Express app of the portal API: the JWKS, sign-in, and the signed-in participant's own routes.
+import path from "node:path";
+import { ValidationError } from "@pointwise/errors";
+import { corsMiddleware, createHttpApp, finishHttpApp, jsonBody } from "@pointwise/runtime";
+import express, { type ErrorRequestHandler, type Express } from "express";
+import type { Deps } from "./deps";
+import { meRoutes } from "./routes/me";
+import { oauthRoutes } from "./routes/oauth";
+import { signInRoutes } from "./routes/sign-in";
+
+// body-parser reports a broken JSON body or an oversized one with its own error types; answer them in our codes.
+const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
+  if (err?.type === "entity.parse.failed") return next(new ValidationError("body must be valid JSON", { code: "malformed-json" }));
+  if (err?.type === "entity.too.large") return next(new ValidationError("body is larger than 64 kB", { code: "payload-too-large" }));
+  next(err);
+};
+
+/** Builds the portal-api express app. */
+export function createPortalApp(deps: Deps): Express {
+  const app = createHttpApp({ logger: deps.logger, readiness: [{ name: "postgres", check: () => deps.db.ping() }] });
+  if (deps.env.PORTAL_TRUST_PROXY) app.set("trust proxy", true);
+  app.use((_req, res, next) => {
+    res.set({ "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });
+    next();
+  });
+  const origins = deps.env.CORS_ALLOWED_ORIGINS;
+  // A portal's pages call sign-in and /me from the participant's browser; credentials travel in Authorization, never cookies.
+  if (origins === "*" || origins.length > 0) {
+    app.use(corsMiddleware({ origins, methods: ["GET", "POST", "PATCH", "OPTIONS"], headers: ["Authorization", "Content-Type"], maxAgeSeconds: 600 }));
+  }
+  app.use(jsonBody({ limit: "64kb" }));
+  app.get("/.well-known/jwks.json", (_req, res) => {
+    // Verifiers may keep it a few minutes; a new key is published well before it signs (see docs/portal-auth.md).
+    res.set("cache-control", "public, max-age=300");
+    res.json(deps.keys.jwks());
+  });
+  app.get("/openapi.yaml", (_req, res) => {
+    res.type("application/yaml").sendFile(path.resolve(deps.env.OPENAPI_FILE));
+  });
+  // The participant page: static, same origin as the API; it reads scores from the read API.
+  app.get("/web-config.json", (_req, res) => {
+    res.json({ read_api_url: deps.env.PORTAL_READ_API_URL });
+  });
+  app.use(
+    express.static(deps.env.PORTAL_WEB_DIR, {
+      index: "index.html",
+      maxAge: 0,
+      setHeaders(res) {
+        res.set({
+          "content-security-policy": `default-src 'self'; connect-src 'self' ${deps.env.PORTAL_READ_API_URL}; frame-ancestors 'none'`,
+          "x-frame-options": "DENY",
+        });
+      },
+    }),
+  );
+  app.use(signInRoutes(deps));
+  app.use(meRoutes(deps));
+  app.use(oauthRoutes(deps));
+  app.use(bodyErrors);
+  return finishHttpApp(app, deps.logger);
+}

@@ -1,0 +1,20 @@
+// The typed bag of dependencies every portal-api handler is built from.
+import type { Database } from "@pointwise/db";
+import type { Logger } from "@pointwise/logger";
+import type { Env } from "./env";
+import type { TokenKeys } from "./keys";
+import type { Mailer } from "./mailer";
+import type { EvmChain } from "./wallet-evm";
+
+/** Everything portal-api's handlers need; main.ts builds it, tests build the same against real services. */
+export interface Deps {
+  env: Env;
+  logger: Logger;
+  db: Database;
+  keys: TokenKeys;
+  mailer: Mailer;
+  /** The chain contract wallets are checked on (PORTAL_EVM_RPC_URL), or null. */
+  chain: EvmChain | null;
+  /** The default bad-word list (BAD_WORDS_FILE), read once at start. */
+  badWords: readonly string[];
+}

@@ -1,0 +1,69 @@
+// portal-api's environment: signing keys, chain ids and OAuth settings are checked at start, naming the variable.
+import { generateKeyPairSync } from "node:crypto";
+import { describe, expect, it } from "@jest/globals";
+import { ConfigError } from "@pointwise/errors";
+import { loadEnv } from "./env";
+import { createTokenKeys } from "./keys";
+
+const base = { DATABASE_URL: "postgres://x@127.0.0.1/db", REDIS_URL: "redis://127.0.0.1", NATS_URL: "nats://127.0.0.1" };
+const ecPem = () => generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+
+function problem(env: Record<string, string>): string {
+  try {
+    loadEnv({ ...base, ...env });
+  } catch (err) {
+    if (err instanceof ConfigError) return err.message;
+    throw err;
+  }
+  return "accepted";
+}
+
+describe("portal-api environment", () => {
+  it("needs PORTAL_SIGNING_KEYS and reads several PEM keys, on one line with \\n too", () => {
+    expect(problem({})).toBe("Invalid environment: PORTAL_SIGNING_KEYS is required");
+    const [a, b] = [ecPem(), ecPem()];
+    const env = loadEnv({ ...base, PORTAL_SIGNING_KEYS: `${a}${b}`.replace(/\n/g, "\\n") });
+    expect(env.PORTAL_SIGNING_KEYS).toEqual([a.trim(), b.trim()]);
+    expect(problem({ PORTAL_SIGNING_KEYS: "secret" })).toMatch(/^Invalid environment: PORTAL_SIGNING_KEYS: must hold at least one PEM private key/);
+  });
+
+  it("refuses an RSA, P-384 or unreadable key by its position", () => {
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const p384 = generateKeyPairSync("ec", { namedCurve: "P-384" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const options = { issuer: "i", audience: "a", maxLifetimeS: 900 };
+    expect(() => createTokenKeys([ecPem(), rsa], options)).toThrow("PORTAL_SIGNING_KEYS: key 2 must be a P-256 EC key (ES256)");
+    expect(() => createTokenKeys([p384], options)).toThrow("PORTAL_SIGNING_KEYS: key 1 must be a P-256 EC key (ES256)");
+    expect(() => createTokenKeys(["-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"], options)).toThrow(
+      "PORTAL_SIGNING_KEYS: key 1 is not a readable PEM private key",
+    );
+  });
+
+  it("publishes every key under its RFC 7638 thumbprint and signs with the first", () => {
+    const keys = createTokenKeys([ecPem(), ecPem()], { issuer: "i", audience: "a", maxLifetimeS: 900 });
+    const [first, second] = keys.jwks().keys;
+    // RFC 7638 §3: SHA-256 over {"crv","kty","x","y"} in that order, base64url, written out here by hand.
+    const { createHash } = require("node:crypto") as typeof import("node:crypto");
+    const expected = createHash("sha256").update(`{"crv":"P-256","kty":"EC","x":"${first?.x}","y":"${first?.y}"}`).digest("base64url");
+    expect(first?.kid).toBe(expected);
+    expect(second?.kid).not.toBe(first?.kid);
+    const token = keys.sign({ userId: "u", sessionId: "s", campaignId: "c" }, 60);
+    expect(JSON.parse(Buffer.from(token.split(".")[0] as string, "base64url").toString())).toEqual({ alg: "ES256", typ: "JWT", kid: expected });
+  });
+
+  it("checks chain ids, the domain, the OAuth providers' JSON, CORS origins and the SMTP settings", () => {
+    const keys = { PORTAL_SIGNING_KEYS: ecPem() };
+    expect(problem({ ...keys, PORTAL_EVM_CHAIN_IDS: "1,x" })).toMatch(/PORTAL_EVM_CHAIN_IDS: must be a comma-separated list of chain ids/);
+    expect(problem({ ...keys, PORTAL_DOMAIN: "https://portal.example.com" })).toMatch(/PORTAL_DOMAIN: must be a host name/);
+    expect(problem({ ...keys, PORTAL_OAUTH_PROVIDERS: "{" })).toMatch(/PORTAL_OAUTH_PROVIDERS: must be a JSON object/);
+    expect(problem({ ...keys, PORTAL_OAUTH_PROVIDERS: '{"myspace":{"client_id":"a"}}' })).toMatch(/PORTAL_OAUTH_PROVIDERS/);
+    expect(problem({ ...keys, PORTAL_OAUTH_PROVIDERS: '{"x":{}}' })).toMatch(/PORTAL_OAUTH_PROVIDERS\.x\.client_id/);
+    expect(problem({ ...keys, CORS_ALLOWED_ORIGINS: "https://a.example/path" })).toMatch(/CORS_ALLOWED_ORIGINS: https:\/\/a.example\/path is not an origin/);
+    expect(problem({ ...keys, PORTAL_OAUTH_PROVIDERS: '{"github":{"client_id":"a","client_secret":"b"}}' })).toBe("accepted");
+    expect(problem({ ...keys, PORTAL_MAILER: "smtp" })).toBe(
+      "Invalid environment: PORTAL_SMTP_URL: is required when PORTAL_MAILER is smtp; PORTAL_MAIL_FROM: is required when PORTAL_MAILER is smtp",
+    );
+    expect(problem({ ...keys, PORTAL_MAILER: "smtp", PORTAL_SMTP_URL: "http://mail", PORTAL_MAIL_FROM: "a@b.c" })).toMatch(
+      /PORTAL_SMTP_URL: must be a URL starting with smtp:\/\/ or smtps:\/\//,
+    );
+  });
+});

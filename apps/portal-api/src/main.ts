@@ -1,0 +1,44 @@
+// portal-api process entry: opens its port, reaches PostgreSQL, loads its signing keys and serves until SIGTERM.
+import { createDatabase } from "@pointwise/db";
+import { createLogger } from "@pointwise/logger";
+import { openStartup, runService } from "@pointwise/runtime";
+import { createPortalApp } from "./app";
+import { loadBadWords } from "./bad-words";
+import { loadEnv } from "./env";
+import { createTokenKeys } from "./keys";
+import { createLogMailer, createSmtpMailer } from "./mailer";
+import { createEvmChain } from "./wallet-evm";
+
+const logger = createLogger({ service: "portal-api" });
+
+void runService("portal-api", logger, async () => {
+  const env = loadEnv();
+  logger.level = env.LOG_LEVEL;
+  const keys = createTokenKeys(env.PORTAL_SIGNING_KEYS, {
+    issuer: env.PORTAL_JWT_ISSUER,
+    audience: env.PORTAL_JWT_AUDIENCE,
+    maxLifetimeS: env.PORTAL_ACCESS_TOKEN_TTL_S,
+  });
+  const badWords = loadBadWords(env.BAD_WORDS_FILE);
+  const startup = await openStartup({ name: "portal-api", logger, port: env.PORT, host: env.HOST, timeoutMs: env.STARTUP_TIMEOUT_MS });
+  const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "portal-api" });
+  try {
+    await startup.require({ postgres: { url: env.DATABASE_URL, connect: () => db.checkConnection() } });
+  } catch (err) {
+    await Promise.all([startup.close(), db.close()]);
+    throw err;
+  }
+  // The chain is asked only when a contract wallet signs in, so it is no start-up dependency.
+  const chain = env.PORTAL_EVM_RPC_URL ? createEvmChain(env.PORTAL_EVM_RPC_URL) : null;
+  const smtp = env.PORTAL_MAILER === "smtp" ? createSmtpMailer({ url: env.PORTAL_SMTP_URL as string, from: env.PORTAL_MAIL_FROM as string }) : null;
+  startup.serve(createPortalApp({ env, logger, db, keys, mailer: smtp ?? createLogMailer(logger), chain, badWords }));
+  logger.info({ url: startup.url, keys: keys.jwks().keys.length }, "portal-api listening");
+  return {
+    async stop() {
+      await startup.close();
+      chain?.provider.destroy();
+      smtp?.close();
+      await db.close();
+    },
+  };
+});

@@ -1,0 +1,164 @@
+// The signed-in participant's own user: profile, display name, referral code, linked wallets, ledger.
+import { ValidationError } from "@pointwise/errors";
+import { parseWith } from "@pointwise/runtime";
+import { displayNameSchema } from "@pointwise/schemas";
+import { Router } from "express";
+import { z } from "zod";
+import { containsBadWord } from "../bad-words";
+import { participantOf, requireParticipant } from "../bearer";
+import type { Deps } from "../deps";
+import { consumeNonce } from "../nonces";
+import { referralCodeOf, setReferrerByCode } from "../referrals";
+import { identitiesOf, linkIdentity, loadCampaign, unlinkIdentity } from "../users";
+import { checkWalletMessage, walletSchema } from "../wallets";
+import { countAttempts } from "./sign-in";
+
+const profileSchema = z.strictObject({ display_name: displayNameSchema.nullable() });
+const referrerSchema = z.strictObject({ referral_code: z.string().min(1, "must not be empty").max(32, "must be at most 32 characters") });
+const linkWalletSchema = z.strictObject({
+  wallet: walletSchema.default("evm"),
+  message: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
+  signature: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
+});
+const ledgerSchema = z.strictObject({
+  limit: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
+  before: z
+    .string()
+    .regex(/^[1-9][0-9]{0,18}$/, "must be an entry id")
+    .optional(),
+});
+
+const trim = (text: string) => (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
+
+/** Routes of the signed-in participant, all behind their access token. */
+export function meRoutes(deps: Deps): Router {
+  const router = Router();
+  const { db } = deps;
+  router.use("/me", requireParticipant(deps.keys, db));
+
+  async function profile(campaignId: string, userId: string) {
+    const { rows } = await db.query<{ display_name: string | null; referrer_id: string | null; created_at: Date }>(
+      "SELECT display_name, referrer_id, created_at FROM app_user WHERE id = $1",
+      [userId],
+    );
+    const user = rows[0];
+    return {
+      user_id: userId,
+      campaign_id: campaignId,
+      display_name: user?.display_name ?? null,
+      referral_code: await referralCodeOf(db, campaignId, userId),
+      referrer_id: user?.referrer_id ?? null,
+      identities: await identitiesOf(db, userId),
+    };
+  }
+
+  router.get("/me", async (_req, res) => {
+    const me = participantOf(res.locals);
+    res.json(await profile(me.campaignId, me.userId));
+  });
+
+  router.patch("/me", async (req, res) => {
+    const me = participantOf(res.locals);
+    const body = parseWith(profileSchema, req.body);
+    if (body.display_name !== null) {
+      const campaign = await loadCampaign(db, me.campaignId);
+      if (containsBadWord(body.display_name, deps.badWords) || containsBadWord(body.display_name, campaign.badWords)) {
+        throw new ValidationError("display_name contains a word this campaign does not allow on its boards", {
+          code: "display-name-not-allowed",
+          field: "display_name",
+        });
+      }
+    }
+    await db.query("UPDATE app_user SET display_name = $2 WHERE id = $1", [me.userId, body.display_name]);
+    res.json(await profile(me.campaignId, me.userId));
+  });
+
+  router.post("/me/referrer", async (req, res) => {
+    const me = participantOf(res.locals);
+    const body = parseWith(referrerSchema, req.body);
+    await countAttempts(deps, req, "referral", me.userId);
+    await setReferrerByCode(db, me.campaignId, me.userId, body.referral_code);
+    res.json(await profile(me.campaignId, me.userId));
+  });
+
+  router.post("/me/wallets", async (req, res) => {
+    const me = participantOf(res.locals);
+    const body = parseWith(linkWalletSchema, req.body);
+    await countAttempts(deps, req, "link");
+    const signed = await checkWalletMessage(deps, body.wallet, body.message, body.signature, (account) => countAttempts(deps, req, "wallet", account));
+    await consumeNonce(db, me.campaignId, signed.nonce);
+    const outcome = await linkIdentity(db, me.campaignId, me.userId, { type: signed.identityType, accountId: signed.accountId }, linkLimits(deps));
+    if (outcome.movedFromUserId)
+      deps.logger.info({ campaign_id: me.campaignId, user_id: me.userId, from_user_id: outcome.movedFromUserId }, "identity moved by its owner");
+    res.status(200).json({
+      identity_id: outcome.identityId,
+      merged: outcome.movedFromUserId !== null,
+      recompute_job_id: outcome.recomputeJobId,
+      ...(await profile(me.campaignId, me.userId)),
+    });
+  });
+
+  router.delete("/me/identities/:identityId", async (req, res) => {
+    const me = participantOf(res.locals);
+    const identityId = String(req.params.identityId);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(identityId)) {
+      throw new ValidationError("identity_id must be a uuid", { code: "invalid-identity-id", field: "identity_id" });
+    }
+    const outcome = await unlinkIdentity(db, me.campaignId, me.userId, identityId.toLowerCase());
+    res.json({ recompute_job_id: outcome.recomputeJobId, ...(await profile(me.campaignId, me.userId)) });
+  });
+
+  router.get("/me/ledger", async (req, res) => {
+    const me = participantOf(res.locals);
+    const query = parseWith(ledgerSchema, req.query);
+    const limit = query.limit ?? 50;
+    // The entries of the rule version in force; a referral entry's event is the referred user's, so it shows no identity.
+    const { rows } = await db.query<{
+      id: string;
+      currency: string;
+      kind: string;
+      rule_id: string;
+      paid: string;
+      event_id: string;
+      event_type: string | null;
+      amount: string | null;
+      occurred_at: Date | null;
+    }>(
+      `SELECT l.id::text AS id, l.currency, l.kind, l.rule_id, (l.points - l.capped_points)::text AS paid, l.event_id,
+              t.name AS event_type, e.amount::text AS amount, e.occurred_at
+         FROM ledger_entry l
+         LEFT JOIN event_log e ON e.id = l.event_id
+         LEFT JOIN event_type t ON t.id = e.reg_event_id
+        WHERE l.campaign_id = $1 AND l.user_id = $2
+          AND l.rule_version = (SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1)
+          AND ($3::bigint IS NULL OR l.id < $3)
+        ORDER BY l.id DESC LIMIT $4`,
+      [me.campaignId, me.userId, query.before ?? null, limit + 1],
+    );
+    const page = rows.slice(0, limit);
+    res.json({
+      user_id: me.userId,
+      entries: page.map((r) => ({
+        id: r.id,
+        currency: r.currency,
+        kind: r.kind,
+        rule_id: r.rule_id,
+        points: trim(r.paid),
+        event: {
+          id: r.event_id,
+          event_type: r.event_type,
+          amount: r.kind === "referral" || r.amount === null ? null : trim(r.amount),
+          occurred_at: r.occurred_at?.toISOString() ?? null,
+        },
+      })),
+      next_before: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null,
+    });
+  });
+
+  return router;
+}
+
+/** The identity limits of this deployment. */
+export function linkLimits(deps: Deps) {
+  return { wallets: deps.env.PORTAL_MAX_WALLETS, accountsPerProvider: deps.env.PORTAL_MAX_ACCOUNTS_PER_PROVIDER };
+}

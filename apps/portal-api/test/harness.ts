@@ -1,0 +1,136 @@
+// Test support for portal-api: the app in-process on its own migrated schema, a captured mailer, signed wallets.
+import { generateKeyPairSync } from "node:crypto";
+import type { Server } from "node:http";
+import { createLogger } from "@pointwise/logger";
+import { closeServer, listen } from "@pointwise/runtime";
+import { createTestDatabase, seedCampaign, testServiceEnv, uniqueName } from "@pointwise/testkit";
+import { type HDNodeWallet, Wallet } from "ethers";
+import { createPortalApp } from "../src/app";
+import { loadBadWords } from "../src/bad-words";
+import type { Deps } from "../src/deps";
+import { loadEnv } from "../src/env";
+import { createTokenKeys } from "../src/keys";
+import type { CodeMail } from "../src/mailer";
+import type { EvmChain } from "../src/wallet-evm";
+
+/** A parsed JSON answer, read freely by the tests. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever shape each endpoint answers.
+export type Json = any;
+
+/** A response as the tests look at it. */
+export interface Reply {
+  status: number;
+  body: Json;
+  headers: Headers;
+}
+
+/** portal-api in-process on a free port, against its own migrated schema. */
+export interface Harness {
+  url: string;
+  deps: Deps;
+  campaignId: string;
+  /** Codes the mailer was asked to send, newest last. */
+  mails: CodeMail[];
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+/** A new P-256 private key as PKCS#8 PEM. */
+export function newSigningKey(): string {
+  return generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+}
+
+/** Starts portal-api with `env` on top of the test defaults. */
+export async function startPortal(env: Record<string, string> = {}, chain: EvmChain | null = null): Promise<Harness> {
+  const schema = uniqueName("portal");
+  const db = await createTestDatabase(schema);
+  const parsed = loadEnv({ ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newSigningKey(), PORTAL_DOMAIN: "portal.test", LOG_LEVEL: "silent", ...env });
+  const mails: CodeMail[] = [];
+  const deps: Deps = {
+    env: parsed,
+    logger: createLogger({ service: "portal-api-test", level: "silent" }),
+    db,
+    keys: createTokenKeys(parsed.PORTAL_SIGNING_KEYS, {
+      issuer: parsed.PORTAL_JWT_ISSUER,
+      audience: parsed.PORTAL_JWT_AUDIENCE,
+      maxLifetimeS: parsed.PORTAL_ACCESS_TOKEN_TTL_S,
+    }),
+    mailer: {
+      async sendCode(mail) {
+        mails.push(mail);
+      },
+    },
+    chain,
+    badWords: loadBadWords(parsed.BAD_WORDS_FILE),
+  };
+  const campaignId = await seedCampaign(db, { badWords: ["gizmo"] });
+  const server: Server = await listen(createPortalApp(deps), 0, "127.0.0.1");
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  return {
+    url,
+    deps,
+    campaignId,
+    mails,
+    async call(method, path, body, headers = {}) {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { ...(body === undefined || typeof body === "string" ? {} : { "content-type": "application/json" }), ...headers },
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      let parsedBody: unknown = text;
+      try {
+        parsedBody = text ? JSON.parse(text) : null;
+      } catch {}
+      return { status: res.status, body: parsedBody, headers: res.headers };
+    },
+    async close() {
+      await closeServer(server);
+      await db.drop();
+    },
+  };
+}
+
+/** The fields of an EIP-4361 message a test may vary. */
+export interface SiweFields {
+  domain?: string;
+  address: string;
+  chainId?: number;
+  nonce: string;
+  issuedAt?: Date;
+  expirationTime?: Date | null;
+}
+
+/** Writes an EIP-4361 message by the standard's layout (ABNF of the EIP), independent of the siwe library. */
+export function siweText(f: SiweFields): string {
+  const issued = f.issuedAt ?? new Date();
+  const lines = [
+    `${f.domain ?? "portal.test"} wants you to sign in with your Ethereum account:`,
+    f.address,
+    "",
+    "Sign in to the campaign.",
+    "",
+    `URI: https://${f.domain ?? "portal.test"}`,
+    "Version: 1",
+    `Chain ID: ${f.chainId ?? 1}`,
+    `Nonce: ${f.nonce}`,
+    `Issued At: ${issued.toISOString()}`,
+  ];
+  const expiry = f.expirationTime === undefined ? new Date(issued.getTime() + 120_000) : f.expirationTime;
+  if (expiry) lines.push(`Expiration Time: ${expiry.toISOString()}`);
+  return lines.join("\n");
+}
+
+/** Asks the harness for a nonce and signs a message with it: the body of POST /auth/wallet. */
+export async function signIn(h: Harness, wallet: Wallet | HDNodeWallet, fields: Partial<SiweFields> = {}) {
+  const nonce = (await h.call("POST", "/auth/nonce", { campaign_id: h.campaignId })).body.nonce as string;
+  const message = siweText({ address: wallet.address, nonce, ...fields });
+  return { campaign_id: h.campaignId, message, signature: await wallet.signMessage(message) };
+}
+
+/** A new random EVM wallet. */
+export const newWallet = () => Wallet.createRandom();
+
+/** The Authorization header of an access token. */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

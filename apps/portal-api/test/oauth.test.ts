@@ -1,0 +1,120 @@
+// Linking social accounts by OAuth 2.0 authorization code with PKCE, against a real OpenID Connect provider (oidc-provider) run locally.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+import { type OidcProvider, startOidcProvider } from "./oidc";
+
+let h: Harness;
+let provider: OidcProvider;
+const PORTAL_URL = "http://127.0.0.1:4999";
+beforeAll(async () => {
+  provider = await startOidcProvider(
+    { clientId: "portal", clientSecret: "provider-secret", redirectUris: [`${PORTAL_URL}/oauth/x/callback`, `${PORTAL_URL}/oauth/github/callback`] },
+    { "1234567890123": "moon_walker", "987654": "octo cat", "555": "second_x", "777": "merge_me", abc: "letters" },
+  );
+  const endpoints = (scope: string) => ({
+    client_id: "portal",
+    client_secret: "provider-secret",
+    authorize_url: `${provider.issuer}/auth`,
+    token_url: `${provider.issuer}/token`,
+    userinfo_url: `${provider.issuer}/me`,
+    scope,
+  });
+  h = await startPortal({
+    PORTAL_PUBLIC_URL: PORTAL_URL,
+    PORTAL_OAUTH_PROVIDERS: JSON.stringify({ x: endpoints("openid profile"), github: endpoints("openid profile") }),
+  });
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+  await provider?.stop();
+});
+
+async function participant() {
+  const body = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+  return { userId: body.user_id as string, auth: bearer(body.access_token) };
+}
+
+/** Starts a link, walks through the provider as `accountId` and delivers the provider's redirect to our callback. */
+async function link(p: { auth: Record<string, string> }, name: string, accountId: string) {
+  const started = await h.call("POST", `/me/oauth/${name}/start`, undefined, p.auth);
+  expect(started.status).toBe(200);
+  const back = await provider.authorize(started.body.authorization_url, accountId);
+  expect(`${back.origin}${back.pathname}`).toBe(`${PORTAL_URL}/oauth/${name}/callback`);
+  return { back, reply: await h.call("GET", `/oauth/${name}/callback${back.search}`) };
+}
+
+describe("OAuth linking", () => {
+  it("asks for the code with PKCE S256 and a fresh state", async () => {
+    const p = await participant();
+    const url = new URL((await h.call("POST", "/me/oauth/x/start", undefined, p.auth)).body.authorization_url);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get("state")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get("redirect_uri")).toBe(`${PORTAL_URL}/oauth/x/callback`);
+  });
+
+  it("links an X account: the provider's id becomes the X_PROVIDER_ID and its username the handle", async () => {
+    const p = await participant();
+    const { reply } = await link(p, "x", "1234567890123");
+    expect(reply.status).toBe(200);
+    expect(reply.body.identities).toEqual(
+      expect.arrayContaining([expect.objectContaining({ identity_type: "X_PROVIDER_ID", account_id: "1234567890123", handle: "moon_walker" })]),
+    );
+  });
+
+  it("links a GitHub account without a handle, and refuses a second account of one provider with identity-limit-reached", async () => {
+    const p = await participant();
+    const { reply } = await link(p, "github", "987654");
+    expect(reply.body.identities).toEqual(
+      expect.arrayContaining([expect.objectContaining({ identity_type: "GITHUB_PROVIDER_ID", account_id: "987654", handle: null })]),
+    );
+    expect((await link(p, "x", "555")).reply.status).toBe(200);
+    const second = await link(p, "github", "555");
+    expect([second.reply.status, second.reply.body.error.code]).toEqual([409, "identity-limit-reached"]);
+  });
+
+  it("moves an account another user linked to the user who proves it now (the merge rule)", async () => {
+    const first = await participant();
+    const second = await participant();
+    expect((await link(first, "x", "777")).reply.body.merged).toBe(false);
+    const moved = await link(second, "x", "777");
+    expect(moved.reply.body.merged).toBe(true);
+    const { rows } = await h.deps.db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE identity_type = 'X_PROVIDER_ID' AND account_id = '777'");
+    expect(rows[0]?.user_id).toBe(second.userId);
+  });
+
+  it("answers a callback once: a replayed state is invalid-oauth-state, and so is one never issued", async () => {
+    const p = await participant();
+    const { back, reply } = await link(p, "x", "1234567890123");
+    expect(reply.status).toBe(200);
+    const again = await h.call("GET", `/oauth/x/callback${back.search}`);
+    expect([again.status, again.body.error.code]).toEqual([400, "invalid-oauth-state"]);
+    const forged = await h.call("GET", "/oauth/x/callback?state=made-up&code=abc");
+    expect(forged.body.error.code).toBe("invalid-oauth-state");
+  });
+
+  it("refuses a code exchanged with a state of another provider, a provider refusal, and an unconfigured provider", async () => {
+    const p = await participant();
+    const started = await h.call("POST", "/me/oauth/x/start", undefined, p.auth);
+    const back = await provider.authorize(started.body.authorization_url, "1234567890123");
+    // The x state delivered to the github callback does not match: the state belongs to the provider it was made for.
+    expect((await h.call("GET", `/oauth/github/callback${back.search}`)).body.error.code).toBe("invalid-oauth-state");
+    const s2 = new URL((await h.call("POST", "/me/oauth/x/start", undefined, p.auth)).body.authorization_url).searchParams.get("state");
+    const denied = await h.call("GET", `/oauth/x/callback?state=${s2}&error=access_denied`);
+    expect([denied.status, denied.body.error.code]).toEqual([400, "oauth-failed"]);
+    const s3 = new URL((await h.call("POST", "/me/oauth/x/start", undefined, p.auth)).body.authorization_url).searchParams.get("state");
+    const badCode = await h.call("GET", `/oauth/x/callback?state=${s3}&code=not-a-code`);
+    expect([badCode.status, badCode.body.error.code]).toEqual([400, "oauth-failed"]);
+    const discord = await h.call("POST", "/me/oauth/discord/start", undefined, p.auth);
+    expect([discord.status, discord.body.error.code]).toEqual([404, "provider-not-configured"]);
+  });
+
+  it("refuses a provider id that is not numeric (the *_PROVIDER_ID rule) with oauth-failed", async () => {
+    const p = await participant();
+    // The provider's account "abc" has a subject that is no X user id.
+    const started = await h.call("POST", "/me/oauth/x/start", undefined, p.auth);
+    const back = await provider.authorize(started.body.authorization_url, "abc");
+    const reply = await h.call("GET", `/oauth/x/callback${back.search}`);
+    expect([reply.status, reply.body.error.code]).toEqual([400, "oauth-failed"]);
+  });
+});

@@ -1,0 +1,89 @@
+// Every answer portal-api gives in these calls matches docs/api/portal.openapi.yaml (path, method, status and body).
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { loadOpenApi } from "@pointwise/testkit";
+import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+
+let h: Harness;
+const api = loadOpenApi("portal");
+beforeAll(async () => {
+  h = await startPortal({ PORTAL_ATTEMPTS_PER_IDENTITY: "2" });
+});
+afterAll(() => h.close());
+
+async function checked(method: string, template: string, path: string, body?: unknown, headers?: Record<string, string>) {
+  const res = await h.call(method, path, body, headers);
+  api.check(method, template, res.status, res.status === 204 ? undefined : res.body);
+  return res;
+}
+
+describe("docs/api/portal.openapi.yaml", () => {
+  it("describes every answer of the main paths", async () => {
+    await checked("GET", "/.well-known/jwks.json", "/.well-known/jwks.json");
+    await checked("POST", "/auth/nonce", "/auth/nonce", { campaign_id: "zzzz-9999" });
+    await checked("POST", "/auth/nonce", "/auth/nonce", { campaign_id: "Nope" });
+    const wallet = newWallet();
+    const body = await signIn(h, wallet);
+    const tokens = (await checked("POST", "/auth/wallet", "/auth/wallet", body)).body;
+    await checked("POST", "/auth/wallet", "/auth/wallet", body);
+    const auth = bearer(tokens.access_token);
+    await checked("GET", "/me", "/me", undefined, auth);
+    await checked("PATCH", "/me", "/me", { display_name: "Ok Name" }, auth);
+    await checked("PATCH", "/me", "/me", { display_name: 5 }, auth);
+    await checked("POST", "/me/referrer", "/me/referrer", { referral_code: "ZZZZZZZZ" }, auth);
+    const link = await signIn(h, newWallet());
+    await checked("POST", "/me/wallets", "/me/wallets", { message: link.message, signature: link.signature }, auth);
+    const linked = (await h.call("GET", "/me", undefined, auth)).body.identities as { id: string }[];
+    await checked("DELETE", "/me/identities/{identity_id}", `/me/identities/${linked[1]?.id}`, undefined, auth);
+    await checked("DELETE", "/me/identities/{identity_id}", `/me/identities/${linked[0]?.id}`, undefined, auth);
+    await checked("DELETE", "/me/identities/{identity_id}", "/me/identities/nope", undefined, auth);
+    await checked("GET", "/me/ledger", "/me/ledger", undefined, auth);
+    await checked("GET", "/me/ledger", "/me/ledger?limit=0", undefined, auth);
+    await checked("POST", "/me/oauth/{provider}/start", "/me/oauth/x/start", undefined, auth);
+    await checked("GET", "/oauth/{provider}/callback", "/oauth/x/callback?state=a&code=b");
+    await checked("POST", "/auth/email/start", "/auth/email/start", { campaign_id: h.campaignId, email: "a@example.org" });
+    await checked("POST", "/auth/email/verify", "/auth/email/verify", { campaign_id: h.campaignId, email: "a@example.org", code: h.mails[0]?.code });
+    await checked("POST", "/auth/email/verify", "/auth/email/verify", { campaign_id: h.campaignId, email: "b@example.org", code: "000000" });
+    await checked("POST", "/auth/email/verify", "/auth/email/verify", { campaign_id: h.campaignId, email: "b@example.org", code: "000000" });
+    await checked("POST", "/auth/email/verify", "/auth/email/verify", { campaign_id: h.campaignId, email: "b@example.org", code: "000000" });
+    const refreshed = (await checked("POST", "/auth/refresh", "/auth/refresh", { refresh_token: tokens.refresh_token })).body;
+    await checked("POST", "/auth/refresh", "/auth/refresh", { refresh_token: tokens.refresh_token });
+    await checked("POST", "/auth/sign-out", "/auth/sign-out", undefined, bearer(refreshed.access_token));
+    await checked("GET", "/me", "/me", undefined, bearer(refreshed.access_token));
+    expect([...api.covered].sort()).toEqual(
+      expect.arrayContaining([
+        "GET /.well-known/jwks.json 200",
+        "POST /auth/wallet 200",
+        "POST /auth/wallet 401",
+        "POST /auth/email/start 202",
+        "POST /auth/email/verify 429",
+        "GET /me 200",
+        "POST /me/wallets 200",
+        "GET /me/ledger 200",
+        "POST /me/oauth/{provider}/start 404",
+        "GET /oauth/{provider}/callback 404",
+      ]),
+    );
+  });
+
+  it("lists exactly the operations the service has", () => {
+    expect(api.operations().sort()).toEqual(
+      [
+        "GET /.well-known/jwks.json",
+        "POST /auth/nonce",
+        "POST /auth/wallet",
+        "POST /auth/email/start",
+        "POST /auth/email/verify",
+        "POST /auth/refresh",
+        "POST /auth/sign-out",
+        "GET /me",
+        "PATCH /me",
+        "POST /me/referrer",
+        "POST /me/wallets",
+        "GET /me/ledger",
+        "DELETE /me/identities/{identity_id}",
+        "POST /me/oauth/{provider}/start",
+        "GET /oauth/{provider}/callback",
+      ].sort(),
+    );
+  });
+});

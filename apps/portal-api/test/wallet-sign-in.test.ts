@@ -1,0 +1,158 @@
+// Signing in with an EVM wallet (EIP-4361): tokens, nonces used once, and every refusal with its code.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { getAddress } from "ethers";
+import { bearer, type Harness, newWallet, signIn, siweText, startPortal } from "./harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startPortal({ PORTAL_EVM_CHAIN_IDS: "1,10" });
+});
+afterAll(() => h.close());
+
+describe("POST /auth/wallet (EVM)", () => {
+  it("signs a wallet in, creating its user once, and returns an ES256 token for that user", async () => {
+    const wallet = newWallet();
+    const first = await h.call("POST", "/auth/wallet", await signIn(h, wallet));
+    expect(first.status).toBe(200);
+    expect(first.body.token_type).toBe("Bearer");
+    const [header, payload] = (first.body.access_token as string)
+      .split(".")
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, "base64url").toString()));
+    expect(header.alg).toBe("ES256");
+    expect(payload.sub).toBe(first.body.user_id);
+    expect(payload.exp - payload.iat).toBe(900);
+    const again = await h.call("POST", "/auth/wallet", await signIn(h, wallet));
+    expect(again.body.user_id).toBe(first.body.user_id);
+    const me = await h.call("GET", "/me", undefined, bearer(first.body.access_token));
+    expect(me.body.identities).toEqual([expect.objectContaining({ identity_type: "EVM_ADDRESS", account_id: wallet.address.toLowerCase() })]);
+  });
+
+  it("refuses a replayed message with nonce-used, and a nonce it never issued with nonce-unknown", async () => {
+    const wallet = newWallet();
+    const body = await signIn(h, wallet);
+    expect((await h.call("POST", "/auth/wallet", body)).status).toBe(200);
+    const replay = await h.call("POST", "/auth/wallet", body);
+    expect([replay.status, replay.body.error.code]).toEqual([401, "nonce-used"]);
+    const message = siweText({ address: wallet.address, nonce: "madeUpNonce12345" });
+    const unknown = await h.call("POST", "/auth/wallet", { campaign_id: h.campaignId, message, signature: await wallet.signMessage(message) });
+    expect([unknown.status, unknown.body.error.code]).toEqual([401, "nonce-unknown"]);
+  });
+
+  it("refuses an expired nonce with nonce-expired", async () => {
+    const wallet = newWallet();
+    const body = await signIn(h, wallet);
+    const nonce = /Nonce: (\S+)/.exec(body.message)?.[1];
+    await h.deps.db.query("UPDATE portal_nonce SET expires_at = now() - interval '1 second' WHERE nonce = $1", [nonce]);
+    const res = await h.call("POST", "/auth/wallet", body);
+    expect([res.status, res.body.error.code]).toEqual([401, "nonce-expired"]);
+  });
+
+  it("refuses a wrong domain, a chain id not configured, an expired or future message, and a message without expiry", async () => {
+    const wallet = newWallet();
+    const codeOf = async (fields: Parameters<typeof signIn>[2]) => {
+      const res = await h.call("POST", "/auth/wallet", await signIn(h, wallet, fields));
+      return `${res.status} ${res.body.error?.code}`;
+    };
+    expect(await codeOf({ domain: "evil.test" })).toBe("401 wrong-domain");
+    expect(await codeOf({ chainId: 137 })).toBe("401 wrong-chain");
+    expect(await codeOf({ chainId: 10 })).toBe("200 undefined");
+    expect(await codeOf({ issuedAt: new Date(Date.now() - 600_000), expirationTime: new Date(Date.now() - 1000) })).toBe("401 message-expired");
+    expect(await codeOf({ issuedAt: new Date(Date.now() + 3_600_000) })).toBe("401 message-not-yet-valid");
+    expect(await codeOf({ expirationTime: null })).toBe("400 invalid-message");
+    expect(await codeOf({ expirationTime: new Date(Date.now() + 86_400_000) })).toBe("401 message-lifetime-too-long");
+  });
+
+  it("refuses a tampered message or signature, another wallet's signature, and a non-checksummed address", async () => {
+    const wallet = newWallet();
+    const body = await signIn(h, wallet);
+    const tampered = await h.call("POST", "/auth/wallet", { ...body, message: body.message.replace("Sign in to", "Sign in to the") });
+    expect([tampered.status, tampered.body.error.code]).toEqual([401, "invalid-signature"]);
+    const flipped = `${body.signature.slice(0, 10)}${body.signature[10] === "a" ? "b" : "a"}${body.signature.slice(11)}`;
+    expect((await h.call("POST", "/auth/wallet", { ...body, signature: flipped })).body.error.code).toBe("invalid-signature");
+    const other = newWallet();
+    expect((await h.call("POST", "/auth/wallet", { ...body, signature: await other.signMessage(body.message) })).body.error.code).toBe("invalid-signature");
+    const fresh = await signIn(h, wallet);
+    const lower = fresh.message.replace(getAddress(wallet.address), wallet.address.toLowerCase());
+    const res = await h.call("POST", "/auth/wallet", { ...fresh, message: lower, signature: await wallet.signMessage(lower) });
+    expect([res.status, res.body.error.code]).toEqual([400, "invalid-message"]);
+  });
+
+  it("refuses an unknown campaign with campaign-not-found and a bad body with validation-failed naming the field", async () => {
+    const nonce = await h.call("POST", "/auth/nonce", { campaign_id: "zzzz-9999" });
+    expect([nonce.status, nonce.body.error.code]).toEqual([404, "campaign-not-found"]);
+    const bad = await h.call("POST", "/auth/wallet", { campaign_id: h.campaignId, message: "", signature: "0x" });
+    expect([bad.status, bad.body.error.code, bad.body.error.message]).toEqual([400, "validation-failed", "message: must not be empty"]);
+  });
+});
+
+describe("concurrent sign-ins", () => {
+  it("gives one new wallet one user when two sign-ins race, and a nonce to only one of two racing uses", async () => {
+    const wallet = newWallet();
+    const [a, b] = await Promise.all([signIn(h, wallet), signIn(h, wallet)]);
+    const both = await Promise.all([h.call("POST", "/auth/wallet", a), h.call("POST", "/auth/wallet", b)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(both[0]?.body.user_id).toBe(both[1]?.body.user_id);
+    const { rows } = await h.deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM identity WHERE account_id = $1", [wallet.address.toLowerCase()]);
+    expect(rows[0]?.n).toBe(1);
+    const once = await signIn(h, newWallet());
+    const racing = await Promise.all([1, 2, 3].map(() => h.call("POST", "/auth/wallet", once)));
+    expect(racing.map((r) => r.body.error?.code ?? "ok").sort()).toEqual(["nonce-used", "nonce-used", "ok"]);
+  });
+});
+
+describe("tokens", () => {
+  it("refreshes with a rotated refresh token and signs out for good", async () => {
+    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const refreshed = await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.user_id).toBe(signedIn.user_id);
+    const reused = await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token });
+    expect([reused.status, reused.body.error.code]).toEqual([401, "invalid-refresh-token"]);
+    expect((await h.call("POST", "/auth/sign-out", undefined, bearer(refreshed.body.access_token))).status).toBe(204);
+    const after = await h.call("GET", "/me", undefined, bearer(refreshed.body.access_token));
+    expect([after.status, after.body.error.code]).toEqual([401, "session-ended"]);
+    expect((await h.call("POST", "/auth/refresh", { refresh_token: refreshed.body.refresh_token })).body.error.code).toBe("invalid-refresh-token");
+  });
+
+  it("refuses alg none, an HS256 token keyed with the published public key, and a token of an unknown key", async () => {
+    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const [, payload] = (signedIn.access_token as string).split(".");
+    const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const kid = h.deps.keys.jwks().keys[0]?.kid;
+    const none = `${part({ alg: "none", typ: "JWT", kid })}.${payload}.`;
+    expect((await h.call("GET", "/me", undefined, bearer(none))).body.error.code).toBe("invalid-token");
+    const { createHmac, createPublicKey } = await import("node:crypto");
+    const jwk = h.deps.keys.jwks().keys[0];
+    const pem = createPublicKey({ key: jwk as never, format: "jwk" })
+      .export({ type: "spki", format: "pem" })
+      .toString();
+    const head = part({ alg: "HS256", typ: "JWT", kid });
+    const confused = `${head}.${payload}.${createHmac("sha256", pem).update(`${head}.${payload}`).digest("base64url")}`;
+    expect((await h.call("GET", "/me", undefined, bearer(confused))).body.error.code).toBe("invalid-token");
+    const otherKid = `${part({ alg: "ES256", typ: "JWT", kid: "someone-else" })}.${payload}.${(signedIn.access_token as string).split(".")[2]}`;
+    expect((await h.call("GET", "/me", undefined, bearer(otherKid))).body.error.code).toBe("invalid-token");
+    expect((await h.call("GET", "/me")).body.error.code).toBe("missing-credentials");
+  });
+});
+
+describe("limits per wallet", () => {
+  it("refuses a wallet's attempts beyond PORTAL_ATTEMPTS_PER_IDENTITY with 429, counting failed ones, while other wallets go on", async () => {
+    const limited = await startPortal({ PORTAL_ATTEMPTS_PER_IDENTITY: "3" });
+    try {
+      const wallet = newWallet();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const body = await signIn(limited, wallet);
+        // Wrong signatures count as attempts too.
+        const res = await limited.call("POST", "/auth/wallet", i < 2 ? { ...body, signature: await newWallet().signMessage(body.message) } : body);
+        statuses.push(res.status);
+        if (res.status === 429) expect(res.body.error.code).toBe("too-many-attempts");
+      }
+      expect(statuses).toEqual([401, 401, 200, 429]);
+      expect((await limited.call("POST", "/auth/wallet", await signIn(limited, newWallet()))).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,78 @@
+// The participant page in headless Chromium: sign in with an injected EIP-1193 wallet (backed by real ethers keys),
+// link a second account of the wallet, set a name, and see the own score the read API answers for the issued token.
+
+import { waitUntil } from "@pointwise/testkit";
+import { getBytes, toUtf8String, Wallet } from "ethers";
+import type { Page } from "playwright-core";
+import { openBrowser } from "./browser";
+import { type PortalCampaign, setUpCampaign } from "./portal-campaign";
+import { type Stack, startStack } from "./stack";
+
+let stack: Stack;
+let campaign: PortalCampaign;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+const accounts = [Wallet.createRandom(), Wallet.createRandom()];
+
+beforeAll(async () => {
+  stack = await startStack({ LOG_LEVEL: "warn" }, { portal: true });
+  campaign = await setUpCampaign(stack);
+  browser = await openBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.drop();
+});
+
+/** Injects window.ethereum: the accounts are the two test wallets; personal_sign is done by their keys in the test process. */
+async function injectWallet(page: Page): Promise<void> {
+  await page.exposeFunction("__testWalletSign", async (hexMessage: string, address: string) => {
+    const wallet = accounts.find((w) => w.address.toLowerCase() === address.toLowerCase());
+    if (!wallet) throw new Error(`unknown account ${address}`);
+    return wallet.signMessage(toUtf8String(getBytes(hexMessage)));
+  });
+  const addresses = accounts.map((w) => w.address);
+  await page.addInitScript((list: string[]) => {
+    (globalThis as unknown as { ethereum: unknown }).ethereum = {
+      async request({ method, params }: { method: string; params?: string[] }) {
+        if (method === "eth_requestAccounts" || method === "eth_accounts") return list;
+        if (method === "eth_chainId") return "0x1";
+        if (method === "personal_sign" && params)
+          return (globalThis as unknown as { __testWalletSign(h: string, a: string): Promise<string> }).__testWalletSign(
+            params[0] as string,
+            params[1] as string,
+          );
+        throw Object.assign(new Error(`unsupported method ${method}`), { code: 4200 });
+      },
+    };
+  }, addresses);
+}
+
+describe("the participant page", () => {
+  it("signs in, links the second account, sets a name and shows the own score", async () => {
+    const { page } = browser;
+    await injectWallet(page);
+    await page.goto(`${stack.portal?.url}/?campaign=${campaign.campaignId}`);
+    await page.getByRole("button", { name: "Sign in with your wallet" }).click();
+    await page.getByText("Linked identities").waitFor();
+    await page.getByRole("button", { name: "Link another wallet" }).click();
+    await page.locator("#identities li").nth(1).waitFor();
+    expect(await page.locator("#identities li").allTextContents()).toEqual(accounts.map((w) => `EVM_ADDRESS ${w.address.toLowerCase()}`));
+    await page.fill("#display-name", "Moon Walker");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Signed in as Moon Walker").waitFor();
+    // 2 xp per unit: 3 from the first account and 1.5 from the second, one user: 9.
+    await campaign.earn(accounts[0]?.address as string, "EVM_ADDRESS", "3");
+    await campaign.earn(accounts[1]?.address as string, "EVM_ADDRESS", "1.5");
+    // The page reads the scores again whenever it renders; saving the name renders it.
+    await waitUntil(
+      async () => {
+        await page.getByRole("button", { name: "Save" }).click();
+        await page.waitForTimeout(300);
+        return (await page.locator("#scores").textContent()) === "Experience: 9";
+      },
+      20_000,
+      "the page to show 9 xp",
+    );
+    expect(await page.locator("#status").textContent()).toBe("");
+  });
+});
