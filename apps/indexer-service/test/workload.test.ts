@@ -60,7 +60,9 @@ describe("a generated ERC-20 workload, read ahead in batches", () => {
     await store.close();
     const token = new Contract(workload.contract, ["function balanceOf(address) view returns (uint256)"], chain.provider);
     const balanceOf = async (user: string, block: number) => decimal((await token.getFunction("balanceOf").staticCall(user, { blockTag: block })) as bigint);
-    const finals = await Promise.all(workload.holders.map(async (h) => ({ holder: h, indexed: positions.get(h) ?? "0", balanceOf: await balanceOf(h, workload.toBlock) })));
+    const finals = await Promise.all(
+      workload.holders.map(async (h) => ({ holder: h, indexed: positions.get(h) ?? "0", balanceOf: await balanceOf(h, workload.toBlock) })),
+    );
     expect(finals).toHaveLength(300);
     expect(finals.filter((f) => f.indexed !== f.balanceOf)).toEqual([]);
 

@@ -39,7 +39,11 @@ export interface Workload {
 function rpc(chain: LocalChain) {
   let id = 0;
   return async <T>(method: string, params: unknown[] = []): Promise<T> => {
-    const res = await fetch(chain.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) });
+    const res = await fetch(chain.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+    });
     const answer = (await res.json()) as { result?: T; error?: { message: string } };
     if (answer.error !== undefined) throw new Error(`${method}: ${answer.error.message}`);
     return answer.result as T;
@@ -100,7 +104,14 @@ export async function generateErc20Workload(chain: LocalChain, shape: Erc20Shape
   await token.waitForDeployment();
   const address = (await token.getAddress()).toLowerCase();
   const abi = new Interface(compiled.abi as never);
-  const holders = Array.from({ length: shape.holders }, (_, i) => `0x${createHash("sha256").update(`holder ${shape.seed ?? 37} ${i}`).digest("hex").slice(0, 40)}`);
+  const holders = Array.from(
+    { length: shape.holders },
+    (_, i) =>
+      `0x${createHash("sha256")
+        .update(`holder ${shape.seed ?? 37} ${i}`)
+        .digest("hex")
+        .slice(0, 40)}`,
+  );
   const balances = new Map<string, bigint>();
   const from = await deployer.getAddress();
   const txs: Tx[] = [];
@@ -213,7 +224,10 @@ export async function generateAmmWorkload(chain: LocalChain, shape: AmmShape): P
   });
   const { last } = await mine(chain, txs);
   // A swap that reverted would leave the reserves off the plan's.
-  const reserves = pair.abi.decodeFunctionResult("getReserves", await call<string>("eth_call", [{ to: pair.address, data: pair.abi.encodeFunctionData("getReserves") }, "latest"]));
+  const reserves = pair.abi.decodeFunctionResult(
+    "getReserves",
+    await call<string>("eth_call", [{ to: pair.address, data: pair.abi.encodeFunctionData("getReserves") }, "latest"]),
+  );
   if (reserves[0] !== r0 || reserves[1] !== r1) throw new Error(`pool reserves ${reserves[0]}/${reserves[1]} differ from the plan's ${r0}/${r1}`);
   return { contract: pair.address, token0: t0.address, token1: t1.address, fromBlock: first, toBlock: last, holders: users };
 }
