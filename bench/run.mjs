@@ -66,7 +66,7 @@ function runBench(name) {
 
 const startedAt = new Date().toISOString();
 const results = [];
-for (const p of ["ingest", "scoring", "read", "indexer"].filter((p) => !only || only.includes(p))) results.push(await runBench(p));
+for (const p of ["ingest", "scoring", "read", "indexer", "backfill"].filter((p) => !only || only.includes(p))) results.push(await runBench(p));
 const record = { startedAt, quick, machine, results };
 const md = runMarkdown(record);
 const file = path.join(root, "bench", "results", quick ? "quick" : only ? "only" : "latest");

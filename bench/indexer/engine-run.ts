@@ -40,7 +40,8 @@ async function* ranges(toBlock: number, chain = new RecordedChain()): AsyncGener
     targetLogs: DEFAULT_TUNING.targetLogsPerRange,
   });
   for (let next = FIRST_BLOCK; next <= toBlock; ) {
-    const batch = await fetcher.next([POOL], [], next, toBlock);
+    // The senders come with the range, as the engine reads them ahead with its logs.
+    const batch = { ...(await fetcher.next([POOL], [], next, toBlock)), senders: chain.senders };
     yield batch;
     next = batch.to + 1;
   }
@@ -61,12 +62,6 @@ function ethersDecode(logs: readonly ChainLog[]): number {
   return Number(now() - start) / 1e9;
 }
 
-/** A range read ahead of a run, with the senders its transactions had. */
-export interface Preloaded {
-  batch: LogBatch;
-  senders: ReadonlyMap<string, string>;
-}
-
 export interface SubjectRun {
   logsPerSec: number;
   /** The ethers baseline over every `probeEvery`-th range, decoded just before that range is indexed. */
@@ -83,7 +78,7 @@ export interface SubjectRun {
 /** How a subject run is fed and paired with its baseline. */
 export interface RunOptions {
   /** Ranges read ahead of the run, used as given (for the profile, so reading the set stays out of it). */
-  preloaded?: readonly Preloaded[];
+  preloaded?: readonly LogBatch[];
   /**
    * Decode every n-th range with the baseline right before indexing it, so the baseline meets the same machine
    * load as the subject at each moment of a long run (0: no baseline).
@@ -157,14 +152,7 @@ export async function engineRun(toBlock: number, dir: string, options: RunOption
     let probeSeconds = 0;
     let probeLogs = 0;
     resetPeakRss();
-    const source =
-      preloaded ??
-      (async function* () {
-        // The chain that serves a range also answers its senders, as a node would.
-        for await (const batch of ranges(toBlock, chain)) yield { batch, senders: chain.senders };
-      })();
-    for await (const { batch, senders } of source) {
-      if (preloaded !== undefined) chain.replay(senders);
+    for await (const batch of preloaded ?? ranges(toBlock, chain)) {
       if (probeEvery > 0 && count % probeEvery === 0) {
         probeSeconds += ethersDecode(batch.logs);
         probeLogs += batch.logs.length;
@@ -197,9 +185,8 @@ export async function engineRun(toBlock: number, dir: string, options: RunOption
 
 /** One more subject run under the V8 sampling profiler, summarised by package and hottest function. */
 export async function profiledRun(toBlock: number, dir: string): Promise<string> {
-  const preloaded: Preloaded[] = [];
-  const chain = new RecordedChain();
-  for await (const batch of ranges(toBlock, chain)) preloaded.push({ batch, senders: chain.senders });
+  const preloaded: LogBatch[] = [];
+  for await (const batch of ranges(toBlock)) preloaded.push(batch);
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");

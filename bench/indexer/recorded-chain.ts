@@ -108,14 +108,9 @@ export class RecordedChain implements LogSource, BlockSource {
     return JSON.parse(JSON.stringify(out)) as ChainLog[];
   }
 
-  /** The senders of the range last served, to replay that range later without reading it again. */
+  /** The senders of the range last served. */
   get senders(): ReadonlyMap<string, string> {
     return this.#senders;
-  }
-
-  /** Serves the senders of a range read earlier (see `senders`). */
-  replay(senders: ReadonlyMap<string, string>): void {
-    this.#senders = senders;
   }
 
   async timestamp(block: number): Promise<number> {

@@ -4,6 +4,8 @@ import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+const boundedInt = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int("must be a whole number").min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).default(fallback);
 
 /** Settings every command reads. */
 const baseSchema = z.object({
@@ -34,6 +36,12 @@ export const runSchema = baseSchema.extend({
   METRICS_PORT: z.preprocess((v) => (v === "" ? undefined : v), envVars.port(0).optional()),
   /** Address that port listens on (0.0.0.0 in a container). */
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  INDEXER_RPC_CONCURRENCY: boundedInt(1, 64, 8),
+  INDEXER_RPC_RPS: boundedInt(0, 100_000, 0),
+  INDEXER_RPC_BATCH_SIZE: boundedInt(1, 1_000, 100),
+  INDEXER_RPC_READ_AHEAD: boundedInt(1, 64, 4),
+  INDEXER_RPC_TIMEOUT_MS: boundedInt(1_000, 600_000, 30_000),
+  INDEXER_RPC_MAX_ATTEMPTS: boundedInt(1, 100, 5),
 });
 
 /** Environment of any command. */

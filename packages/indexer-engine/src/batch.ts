@@ -2,7 +2,9 @@
 import { addFixed, parseFixed, plainDecimal } from "@pointwise/fixed";
 import type { Logger } from "@pointwise/logger";
 import type { Adapter, ChainLog } from "./adapter";
+import { knownHeaders } from "./chain/ahead";
 import { lastBlockBefore } from "./chain/boundary";
+import type { LogBatch } from "./chain/logs";
 import type { BlockSource } from "./chain/reader";
 import type { BatchItem, Enricher } from "./enrich";
 import { type ActionEvent, type EventContext, type IndexerEvent, NULL_ADDRESS } from "./events";
@@ -32,12 +34,21 @@ export interface BatchResult {
  * log's events. Pure state changes happen in the WindowBook; chain reads are the block timestamps, the
  * transaction senders the adapter asked for, and the block of each flush boundary.
  */
-export async function processBatch(deps: BatchDeps, logs: readonly ChainLog[], to: number, prev: Point): Promise<BatchResult> {
-  const { adapter, reader, book, enricher } = deps;
+export async function processBatch(
+  deps: BatchDeps,
+  logs: readonly ChainLog[],
+  to: number,
+  prev: Point,
+  known: Pick<LogBatch, "headers" | "senders"> = {},
+): Promise<BatchResult> {
+  const { adapter, book, enricher } = deps;
+  // Blocks read ahead with the range are answered from memory; anything else is asked of the chain.
+  const reader = known.headers === undefined ? deps.reader : knownHeaders(deps.reader, new Map(known.headers));
   const wantsTx = new Set(adapter.filters.filter((f) => f.withTransaction).flatMap((f) => f.topics.map((t) => `${f.address}|${t.toLowerCase()}`)));
-  const txHashes = [...new Set(logs.filter((l) => wantsTx.has(`${l.address}|${l.topics[0]}`)).map((l) => l.transactionHash))];
+  const txHashes =
+    known.senders === undefined ? [...new Set(logs.filter((l) => wantsTx.has(`${l.address}|${l.topics[0]}`)).map((l) => l.transactionHash))] : [];
   const [senders, timestamps] = await Promise.all([
-    mapLimit(txHashes, 8, async (hash) => [hash, await reader.transactionFrom(hash)] as const).then((pairs) => new Map(pairs)),
+    known.senders ?? mapLimit(txHashes, 8, async (hash) => [hash, await deps.reader.transactionFrom(hash)] as const).then((pairs) => new Map(pairs)),
     reader.timestamps([...logs.map((l) => l.blockNumber), to]),
   ]);
 

@@ -2,7 +2,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
-import type { Adapter } from "./adapter";
+import type { Adapter, ChainLog } from "./adapter";
+import { readAhead } from "./chain/ahead";
 import { AdaptiveLogFetcher, type LogBatch } from "./chain/logs";
 import { ChainReader } from "./chain/reader";
 import { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
@@ -29,6 +30,16 @@ export interface EngineTuning {
   /** Attempts per request while the RPC says it is rate limited (see ChainReaderOptions.rateLimitAttempts). */
   rpcRateLimitAttempts: number;
   rpcRetryBaseMs: number;
+  /** Longest wait for one RPC exchange (ms). */
+  rpcTimeoutMs: number;
+  /** HTTP requests in flight at once, per RPC endpoint. */
+  rpcConcurrency: number;
+  /** JSON-RPC calls per second, per endpoint (each call of a batch counts); 0 for no limit. */
+  rpcCallsPerSecond: number;
+  /** JSON-RPC calls per HTTP request (1: no batches). */
+  rpcBatchSize: number;
+  /** Block ranges read ahead of the one being processed. */
+  readAhead: number;
   dedupeCapacity: number;
   pointwiseRetryBaseMs?: number;
 }
@@ -42,6 +53,11 @@ export const DEFAULT_TUNING: EngineTuning = {
   rpcMaxAttempts: 5,
   rpcRateLimitAttempts: 12,
   rpcRetryBaseMs: 250,
+  rpcTimeoutMs: 30_000,
+  rpcConcurrency: 8,
+  rpcCallsPerSecond: 0,
+  rpcBatchSize: 100,
+  readAhead: 4,
   dedupeCapacity: 100_000,
 };
 
@@ -133,6 +149,10 @@ export class IndexerEngine {
       maxAttempts: tuning.rpcMaxAttempts,
       rateLimitAttempts: tuning.rpcRateLimitAttempts,
       retryBaseMs: tuning.rpcRetryBaseMs,
+      timeoutMs: tuning.rpcTimeoutMs,
+      concurrency: tuning.rpcConcurrency,
+      callsPerSecond: tuning.rpcCallsPerSecond,
+      batchSize: tuning.rpcBatchSize,
     });
     const store = await StateStore.connect(
       { url: config.stateStoreUrl, keyPrefix: deps.keyPrefix ?? "pw", indexerId: config.indexerId, configHash: hash },
@@ -222,6 +242,14 @@ export class IndexerEngine {
       maxSpan: this.tuning.maxBlockRange,
       targetLogs: this.tuning.targetLogsPerRange,
     });
+    const wantsTx = new Set(this.adapter.filters.filter((f) => f.withTransaction).flatMap((f) => f.topics.map((t) => `${f.address}|${t.toLowerCase()}`)));
+    const ahead = {
+      addresses,
+      topics,
+      flushMs: config.flushMs,
+      depth: this.tuning.readAhead,
+      wantsSender: (log: ChainLog) => wantsTx.has(`${log.address}|${log.topics[0]}`),
+    };
     const result = (finished: boolean): RunResult => ({ finished, nextBlock: this.#checkpoint.nextBlock, rowsWritten: this.#checkpoint.rowsWritten });
 
     // A function, so TypeScript does not narrow `aborted` across awaits.
@@ -242,12 +270,14 @@ export class IndexerEngine {
         continue;
       }
       const total = limit - this.#checkpoint.fromBlock + 1;
-      while (this.#checkpoint.nextBlock <= limit && !stopping()) {
-        const batch = await fetcher.next(addresses, topics, this.#checkpoint.nextBlock, limit);
+      const ranges = readAhead(fetcher, this.reader, ahead, this.#checkpoint.nextBlock, limit);
+      for await (const batch of ranges) {
         await this.#commitBatch(batch);
         this.deps.observer?.range(batch.to - batch.from + 1, batch.logs.length);
         this.deps.observer?.head(safeHead, this.#checkpoint.nextBlock);
         this.deps.progress?.update(this.#checkpoint.nextBlock - this.#checkpoint.fromBlock, total);
+        // Leaving the loop ends the generator; ranges it had read ahead are dropped and read again on restart.
+        if (stopping()) break;
       }
     }
     this.deps.progress?.finish();

@@ -4,8 +4,9 @@ export { defineAdapter } from "./adapter";
 export { type Applied, applyEvent, type BatchDeps, type BatchResult, processBatch } from "./batch";
 export { lastBlockBefore } from "./chain/boundary";
 export { AdaptiveLogFetcher, type LogBatch, type LogRangeOptions } from "./chain/logs";
-export { type BlockSource, ChainReader, type ChainReaderOptions, type LogSource, RpcResponseError } from "./chain/reader";
+export { type BlockSource, ChainReader, type ChainReaderOptions, type LogSource } from "./chain/reader";
 export { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
+export { type RpcCall, type RpcOutcome, RpcResponseError, RpcTransport, type RpcTransportOptions, retryAfterMs } from "./chain/transport";
 export { CHAINS, type ChainInfo, findChain } from "./config/chains";
 export { adapterConfigHash, canonicalJson, configHash, shortHash } from "./config/hash";
 export {

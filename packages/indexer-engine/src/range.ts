@@ -19,7 +19,7 @@ export interface RangeDeps extends BatchDeps {
  * anything a sink holds past its last committed cursor.
  */
 export async function indexRange(deps: RangeDeps, checkpoint: Checkpoint, range: LogBatch): Promise<Checkpoint> {
-  const batch = await processBatch(deps, range.logs, range.to, checkpoint.prev);
+  const batch = await processBatch(deps, range.logs, range.to, checkpoint.prev, range);
   const rows = await deps.enricher.rows(batch.items);
   const cursors: Record<string, string> = { ...checkpoint.sinks };
   for (const sink of deps.sinks) {

@@ -44,6 +44,20 @@ contract TestToken {
         return true;
     }
 
+    /// @notice Many transfers in one transaction, for generated workloads: mints where `from` is the zero address,
+    /// moves otherwise; each emits its Transfer.
+    function scatter(address[] calldata from, address[] calldata to, uint256[] calldata value) external {
+        for (uint256 i = 0; i < to.length; i++) {
+            if (from[i] == address(0)) {
+                totalSupply += value[i];
+                balanceOf[to[i]] += value[i];
+                emit Transfer(address(0), to[i], value[i]);
+            } else {
+                _move(from[i], to[i], value[i]);
+            }
+        }
+    }
+
     function _move(address from, address to, uint256 value) internal {
         require(balanceOf[from] >= value, "balance");
         balanceOf[from] -= value;

@@ -1,5 +1,6 @@
 // Test support for the indexer: stand-in price and ingest APIs, and a JSON-RPC proxy imposing limits.
 import { randomUUID } from "node:crypto";
+import { Agent, request } from "node:http";
 import { type LocalServer, listen, readBody, sendJson } from "./net";
 
 const GRID_MS = 900_000;
@@ -154,7 +155,11 @@ export interface RpcProxyOptions {
   status?: number;
   /** Delay every answer by this much (a slow provider). */
   delayMs?: number;
+  /** Forward bodies untouched, neither counting calls nor applying the rules above (a hosted provider's latency, cheaply). */
+  passThrough?: boolean;
 }
+
+const forwarding = new Agent({ keepAlive: true, maxSockets: 16 });
 
 /** A JSON-RPC proxy in front of the local chain, counting requests by method. */
 export interface RpcProxy extends LocalServer {
@@ -167,9 +172,19 @@ export interface RpcProxy extends LocalServer {
 export async function startRpcProxy(options: RpcProxyOptions): Promise<RpcProxy> {
   const counts = new Map<string, number>();
   const calls: RpcProxy["calls"] = [];
+  const target = new URL(options.target);
   const server = await listen(async (req, res) => {
     const text = await readBody(req);
     if (options.delayMs !== undefined) await new Promise((r) => setTimeout(r, options.delayMs));
+    if (options.passThrough === true) {
+      // The body goes to the node as it came and the answer streams back, so the proxy adds its delay and little else.
+      const out = request(target, { method: "POST", agent: forwarding, headers: { "content-type": "application/json" } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, { "content-type": "application/json" });
+        answer.pipe(res);
+      });
+      out.on("error", () => res.destroy());
+      return out.end(text);
+    }
     if (options.status !== undefined) return sendJson(res, options.status, { error: "unauthorized" });
     const payload = JSON.parse(text) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[];
     const one = async (call: { id: number; method: string; params: unknown[] }) => {

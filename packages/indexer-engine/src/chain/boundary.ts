@@ -1,4 +1,4 @@
-// Finds the last block before a flush boundary by binary search over block timestamps.
+// Finds the last block before a flush boundary from block timestamps: interpolation first, bisection as a fallback.
 import type { BlockSource } from "./reader";
 
 /** A known block and its timestamp (Unix ms). */
@@ -8,16 +8,28 @@ export interface BlockPoint {
 }
 
 /**
- * The last block with a timestamp before `boundaryTs`, given a block `before` known to be earlier than the
- * boundary and a block `after` known to be at or past it. Binary search over block timestamps.
+ * The last block with a timestamp before `boundaryTs`, given a block `before` known to be earlier than the boundary
+ * and a block `after` known to be at or past it. Each step reads two neighbouring blocks in one batch where a
+ * constant block time puts the boundary (so a chain with a steady block time needs one step), and bisects
+ * instead whenever the previous step did not halve the gap, so irregular block times still need only O(log n) steps.
  */
-export async function lastBlockBefore(reader: Pick<BlockSource, "timestamp">, boundaryTs: number, before: BlockPoint, after: BlockPoint): Promise<number> {
-  let lo = before.block;
-  let hi = after.block;
-  while (hi - lo > 1) {
-    const mid = lo + Math.floor((hi - lo) / 2);
-    if ((await reader.timestamp(mid)) < boundaryTs) lo = mid;
-    else hi = mid;
+export async function lastBlockBefore(reader: Pick<BlockSource, "timestamps">, boundaryTs: number, before: BlockPoint, after: BlockPoint): Promise<number> {
+  let lo = before;
+  let hi = after;
+  let interpolate = true;
+  while (hi.block - lo.block > 1) {
+    const gap = hi.block - lo.block;
+    const guess = interpolate ? lo.block + Math.ceil(((boundaryTs - lo.ts) * gap) / (hi.ts - lo.ts)) - 1 : lo.block + Math.floor(gap / 2);
+    const g = Math.min(hi.block - 1, Math.max(lo.block, guess));
+    const probes = [g, g + 1].filter((b) => b > lo.block && b < hi.block);
+    const ts = await reader.timestamps(probes);
+    for (const block of probes) {
+      const t = ts.get(block) as number;
+      if (t < boundaryTs) {
+        if (block > lo.block) lo = { block, ts: t };
+      } else if (block < hi.block) hi = { block, ts: t };
+    }
+    interpolate = hi.block - lo.block <= gap / 2;
   }
-  return lo;
+  return lo.block;
 }

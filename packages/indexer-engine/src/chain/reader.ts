@@ -1,11 +1,10 @@
 // JSON-RPC access to an EVM chain: head, blocks, logs, senders and calls, with retries and rate limits.
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@pointwise/logger";
-import { FetchRequest, JsonRpcProvider, Network } from "ethers";
 import type { ChainCalls, ChainLog } from "../adapter";
-import { rpcConnectionFailed } from "../symptoms";
 import { Lru } from "../util/lru";
-import { backoffMs } from "../util/retry";
+import { type RpcOutcome, RpcResponseError, RpcTransport } from "./transport";
+
+export { RpcResponseError, retryAfterMs } from "./transport";
 
 /** Settings of a chain reader. */
 export interface ChainReaderOptions {
@@ -25,6 +24,12 @@ export interface ChainReaderOptions {
   rateLimitAttempts?: number;
   retryBaseMs?: number;
   timeoutMs?: number;
+  /** HTTP requests in flight at once, per endpoint. */
+  concurrency?: number;
+  /** JSON-RPC calls per second, per endpoint (each call of a batch counts); 0 for no limit. */
+  callsPerSecond?: number;
+  /** JSON-RPC calls per HTTP request. */
+  batchSize?: number;
 }
 
 /** The logs of a block range, as the adaptive fetcher asks for them (a ChainReader, or a recorded chain in benchmarks). */
@@ -39,16 +44,6 @@ export interface BlockSource {
   transactionFrom(hash: string): Promise<string | undefined>;
 }
 
-/** A JSON-RPC error answered by the node (as opposed to a failed connection). */
-export class RpcResponseError extends Error {
-  constructor(
-    readonly rpcCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 interface RawLog {
   address: string;
   topics: string[];
@@ -61,106 +56,48 @@ interface RawLog {
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
-function provider(url: string, chainId: number, timeoutMs: number): JsonRpcProvider {
-  const request = new FetchRequest(url);
-  request.timeout = timeoutMs;
-  // ethers would retry an HTTP 429 itself until the request times out and then report a timeout, hiding the rate
-  // limit; handing the 429 straight back lets ChainReader.send apply its own bounded retries and report it.
-  request.retryFunc = async () => false;
-  const network = Network.from(chainId);
-  // A static network stops ethers from probing (and endlessly retrying) eth_chainId on its own.
-  return new JsonRpcProvider(request, network, { staticNetwork: network, batchMaxCount: 50 });
+/** A block number's header timestamp in Unix ms, or undefined when the node has no such block. */
+function headerTs(outcome: RpcOutcome, block: number): number | undefined {
+  if (!outcome.ok) throw outcome.error;
+  const raw = outcome.result as { timestamp?: string } | null;
+  if (raw === null) return undefined;
+  if (typeof raw?.timestamp !== "string") throw new RpcResponseError(-32603, `block ${block} came without a timestamp`);
+  return Number(raw.timestamp) * 1000;
 }
-
-/** Classifies a thrown error: a node's JSON-RPC answer, an HTTP status, or a connection failure. */
-function classify(
-  err: unknown,
-): { kind: "rpc"; code: number; message: string } | { kind: "http"; status: number; retryAfterMs: number | undefined } | { kind: "connection" } {
-  const e = err as {
-    error?: { code?: unknown; message?: unknown };
-    code?: unknown;
-    info?: { responseStatus?: unknown };
-    response?: { headers?: Record<string, unknown> };
-  };
-  if (e?.error !== undefined && typeof e.error.code === "number") return { kind: "rpc", code: e.error.code, message: String(e.error.message ?? "") };
-  const status = typeof e?.info?.responseStatus === "string" ? Number.parseInt(e.info.responseStatus, 10) : Number.NaN;
-  if (!Number.isNaN(status)) return { kind: "http", status, retryAfterMs: retryAfterMs(e.response?.headers?.["retry-after"]) };
-  return { kind: "connection" };
-}
-
-/** A Retry-After header (delay in seconds or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
-export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
-  if (typeof header !== "string" || header.trim() === "") return undefined;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  // The date form senders must use (IMF-fixdate, RFC 9110); Date.parse alone would take "-3" for a year.
-  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return undefined;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** The longest wait between two attempts while rate limited, whatever Retry-After asks for. */
-const MAX_RATE_LIMIT_WAIT_MS = 60_000;
-
-const RATE_LIMITED = /rate limit|too many requests|exceeded.*(capacity|quota)|daily request count/i;
 
 /**
- * Reads an EVM chain over JSON-RPC with ethers: head, block timestamps, logs, transaction senders and calls.
- * Transient failures are retried with backoff; when they persist, or the endpoint rejects the key,
- * the error is RPC Connection Failed.
+ * Reads an EVM chain over JSON-RPC: head, block timestamps, logs, transaction senders and calls. Requests go through
+ * an RpcTransport per endpoint (batches, concurrency and rate limits, retries with backoff); when failures persist,
+ * or the endpoint rejects the key, the error is RPC Connection Failed.
  */
 export class ChainReader implements ChainCalls, LogSource, BlockSource {
-  readonly #live: JsonRpcProvider;
-  readonly #archive: JsonRpcProvider;
-  readonly #log: Logger;
-  readonly #maxAttempts: number;
-  readonly #rateLimitAttempts: number;
-  readonly #retryBaseMs: number;
-  readonly #timestamps = new Lru<number, number>(20_000);
-  /** Number of JSON-RPC requests sent, for diagnostics and benchmarks. */
-  requests = 0;
+  readonly #live: RpcTransport;
+  readonly #archive: RpcTransport;
+  readonly #timestamps = new Lru<number, number>(50_000);
 
   constructor(readonly options: ChainReaderOptions) {
-    const timeout = options.timeoutMs ?? 30_000;
-    this.#live = provider(options.rpcUrl, options.chainId, timeout);
-    this.#archive = options.archiveUrl === undefined ? this.#live : provider(options.archiveUrl, options.chainId, timeout);
-    this.#log = options.logger;
-    this.#maxAttempts = options.maxAttempts ?? 5;
-    this.#rateLimitAttempts = Math.max(this.#maxAttempts, options.rateLimitAttempts ?? 12);
-    this.#retryBaseMs = options.retryBaseMs ?? 250;
+    const settings = {
+      logger: options.logger,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+      ...(options.rateLimitAttempts === undefined ? {} : { rateLimitAttempts: options.rateLimitAttempts }),
+      ...(options.retryBaseMs === undefined ? {} : { retryBaseMs: options.retryBaseMs }),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.callsPerSecond === undefined ? {} : { callsPerSecond: options.callsPerSecond }),
+      ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+    };
+    this.#live = new RpcTransport({ url: options.rpcUrl, ...settings });
+    this.#archive = options.archiveUrl === undefined ? this.#live : new RpcTransport({ url: options.archiveUrl, ...settings });
+  }
+
+  /** Number of JSON-RPC calls sent (retries and each call of a batch included), for diagnostics and benchmarks. */
+  get requests(): number {
+    return this.#live.calls + (this.#archive === this.#live ? 0 : this.#archive.calls);
   }
 
   /** Sends one request, retrying transient failures; a node's JSON-RPC error is thrown as RpcResponseError. */
-  async send<T>(method: string, params: unknown[], archive = true): Promise<T> {
-    const target = archive ? this.#archive : this.#live;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        this.requests++;
-        return (await target.send(method, params)) as T;
-      } catch (err) {
-        const kind = classify(err);
-        const rateLimited = (kind.kind === "rpc" && (kind.code === 429 || RATE_LIMITED.test(kind.message))) || (kind.kind === "http" && kind.status === 429);
-        if (kind.kind === "rpc" && !rateLimited) throw new RpcResponseError(kind.code, kind.message);
-        const denied = kind.kind === "http" && (kind.status === 401 || kind.status === 403);
-        if (denied || attempt + 1 >= (rateLimited ? this.#rateLimitAttempts : this.#maxAttempts)) {
-          throw rpcConnectionFailed({
-            cause: err,
-            details: {
-              method,
-              attempts: attempt + 1,
-              reason: denied ? "endpoint rejected the request (key invalid or expired)" : "endpoint unreachable or rate limited",
-            },
-          });
-        }
-        // While rate limited, wait as long as the endpoint asks (within reason) and back off further than for other failures.
-        const asked = kind.kind === "http" ? kind.retryAfterMs : undefined;
-        const wait = rateLimited
-          ? Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(asked ?? 0, backoffMs(attempt, this.#retryBaseMs, 30_000)))
-          : backoffMs(attempt, this.#retryBaseMs, 8_000);
-        this.#log.warn({ method, attempt: attempt + 1, rate_limited: rateLimited, wait_ms: wait, err: (err as Error).message }, "RPC request failed, retrying");
-        await sleep(wait);
-      }
-    }
+  send<T>(method: string, params: unknown[], archive = true): Promise<T> {
+    return (archive ? this.#archive : this.#live).call<T>(method, params);
   }
 
   /** The chain id the live endpoint serves. */
@@ -177,10 +114,8 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource {
   async timestampOrUndefined(block: number): Promise<number | undefined> {
     const cached = this.#timestamps.get(block);
     if (cached !== undefined) return cached;
-    const raw = await this.send<{ timestamp: string } | null>("eth_getBlockByNumber", [hex(block), false]);
-    if (raw === null) return undefined;
-    const ts = Number(raw.timestamp) * 1000;
-    this.#timestamps.set(block, ts);
+    const ts = headerTs({ ok: true, result: await this.send("eth_getBlockByNumber", [hex(block), false]) }, block);
+    if (ts !== undefined) this.#timestamps.set(block, ts);
     return ts;
   }
 
@@ -191,33 +126,67 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource {
     return ts;
   }
 
-  /** Timestamps of several blocks, fetched concurrently (ethers batches them into few HTTP requests). */
+  /** Timestamps of blocks that must exist: those not cached are fetched in batches. */
   async timestamps(blocks: readonly number[]): Promise<Map<number, number>> {
-    const unique = [...new Set(blocks)];
-    const values = await Promise.all(unique.map((b) => this.timestamp(b)));
-    return new Map(unique.map((b, i) => [b, values[i] as number]));
+    const out = new Map<number, number>();
+    const missing: number[] = [];
+    for (const block of blocks) {
+      if (out.has(block)) continue;
+      const cached = this.#timestamps.get(block);
+      if (cached === undefined) missing.push(block);
+      out.set(block, cached ?? 0);
+    }
+    if (missing.length === 0) return out;
+    const outcomes = await this.#archive.batch(missing.map((b) => ({ method: "eth_getBlockByNumber", params: [hex(b), false] })));
+    missing.forEach((block, i) => {
+      const ts = headerTs(outcomes[i] as RpcOutcome, block);
+      if (ts === undefined) throw new RpcResponseError(-32000, `block ${block} not found`);
+      this.#timestamps.set(block, ts);
+      out.set(block, ts);
+    });
+    return out;
   }
 
   /** Logs of `addresses` with topic0 in `topics` in [from, to]; one request, no splitting. */
   async logs(addresses: readonly string[], topics: readonly string[], from: number, to: number): Promise<ChainLog[]> {
     const raw = await this.send<RawLog[]>("eth_getLogs", [{ fromBlock: hex(from), toBlock: hex(to), address: addresses, topics: [topics] }]);
-    return raw
-      .filter((l) => l.removed !== true)
-      .map((l) => ({
+    const out: ChainLog[] = [];
+    let sorted = true;
+    for (const l of raw) {
+      if (l.removed === true) continue;
+      const log: ChainLog = {
         address: l.address.toLowerCase(),
         topics: l.topics.map((t) => t.toLowerCase()),
         data: l.data,
         blockNumber: Number(l.blockNumber),
         transactionHash: l.transactionHash.toLowerCase(),
         logIndex: Number(l.logIndex),
-      }))
-      .sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+      };
+      const prev = out[out.length - 1];
+      if (prev !== undefined && (prev.blockNumber > log.blockNumber || (prev.blockNumber === log.blockNumber && prev.logIndex > log.logIndex))) sorted = false;
+      out.push(log);
+    }
+    // Nodes answer in chain order; sort only an answer that is not.
+    return sorted ? out : out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
   }
 
   /** The sender of a transaction, lowercased, or undefined when the node does not return it. */
   async transactionFrom(hash: string): Promise<string | undefined> {
-    const tx = await this.send<{ from?: string } | null>("eth_getTransactionByHash", [hash]);
-    return typeof tx?.from === "string" && tx.from !== "" ? tx.from.toLowerCase() : undefined;
+    return (await this.transactionsFrom([hash])).get(hash);
+  }
+
+  /** The senders of transactions, lowercased, fetched in batches; a transaction the node does not return is left out. */
+  async transactionsFrom(hashes: readonly string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(hashes)];
+    const outcomes = await this.#archive.batch(unique.map((h) => ({ method: "eth_getTransactionByHash", params: [h] })));
+    const out = new Map<string, string>();
+    unique.forEach((hash, i) => {
+      const outcome = outcomes[i] as RpcOutcome;
+      if (!outcome.ok) throw outcome.error;
+      const from = (outcome.result as { from?: unknown } | null)?.from;
+      if (typeof from === "string" && from !== "") out.set(hash, from.toLowerCase());
+    });
+    return out;
   }
 
   /** eth_call at `blockTag` (a block number) or latest. */
@@ -230,9 +199,9 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource {
     return this.send<string>("eth_getCode", [address, blockTag === undefined ? "latest" : hex(blockTag)], blockTag !== undefined);
   }
 
-  /** Closes the HTTP providers. */
+  /** Closes the endpoints' kept-alive connections. */
   destroy(): void {
-    this.#live.destroy();
-    if (this.#archive !== this.#live) this.#archive.destroy();
+    this.#live.close();
+    if (this.#archive !== this.#live) this.#archive.close();
   }
 }

@@ -1,0 +1,109 @@
+// Reads block ranges ahead of processing: logs, the headers they need, senders and flush-boundary blocks, bounded.
+import type { ChainLog } from "../adapter";
+import { boundariesBetween } from "../windows";
+import { lastBlockBefore } from "./boundary";
+import type { AdaptiveLogFetcher, LogBatch } from "./logs";
+import type { BlockSource } from "./reader";
+
+/** What reading ahead needs of the chain: block timestamps and transaction senders in batches. */
+export interface AheadSource extends Pick<BlockSource, "timestamp" | "timestamps"> {
+  transactionsFrom(hashes: readonly string[]): Promise<Map<string, string>>;
+}
+
+/** What to read and how far ahead. */
+export interface ReadAheadOptions {
+  addresses: readonly string[];
+  topics: readonly string[];
+  /** Whether the adapter wants the sender of a log's transaction. */
+  wantsSender(log: ChainLog): boolean;
+  flushMs: number;
+  /** Ranges read or waiting beside the one being processed; at least 1. */
+  depth: number;
+}
+
+/**
+ * A block source that answers from `headers` first and records there what it had to ask the chain, so the blocks a
+ * flush-boundary search reads while reading ahead are known when the range is processed.
+ */
+export function knownHeaders(
+  chain: Pick<BlockSource, "timestamp" | "timestamps">,
+  headers: Map<number, number>,
+): Pick<BlockSource, "timestamp" | "timestamps"> {
+  return {
+    async timestamp(block) {
+      const known = headers.get(block);
+      if (known !== undefined) return known;
+      const ts = await chain.timestamp(block);
+      headers.set(block, ts);
+      return ts;
+    },
+    async timestamps(blocks) {
+      const missing = blocks.filter((b) => !headers.has(b));
+      if (missing.length > 0) for (const [b, ts] of await chain.timestamps(missing)) headers.set(b, ts);
+      return new Map(blocks.map((b) => [b, headers.get(b) as number]));
+    },
+  };
+}
+
+/**
+ * Reads one range completely: its logs, the timestamps of the block before it, of its blocks with logs and of its
+ * last block, the senders the adapter wants, and the block of every flush boundary the range crosses, found
+ * exactly as processing will look for it (between the same known blocks), so processing asks the chain nothing.
+ */
+export async function readRange(fetcher: AdaptiveLogFetcher, chain: AheadSource, options: ReadAheadOptions, from: number, to: number): Promise<LogBatch> {
+  const logs = await fetcher.fetch(options.addresses, options.topics, from, to);
+  const blocks = [Math.max(0, from - 1)];
+  const hashes: string[] = [];
+  for (const log of logs) {
+    if (log.blockNumber !== blocks[blocks.length - 1]) blocks.push(log.blockNumber);
+    if (options.wantsSender(log)) hashes.push(log.transactionHash);
+  }
+  if (blocks[blocks.length - 1] !== to) blocks.push(to);
+  const [stamps, senders] = await Promise.all([chain.timestamps(blocks), hashes.length > 0 ? chain.transactionsFrom(hashes) : new Map<string, string>()]);
+  const headers = new Map(stamps);
+  const known = knownHeaders(chain, headers);
+  const searches: Promise<void>[] = [];
+  for (let i = 1; i < blocks.length; i++) {
+    const prev = { block: blocks[i - 1] as number, ts: stamps.get(blocks[i - 1] as number) as number };
+    const point = { block: blocks[i] as number, ts: stamps.get(blocks[i] as number) as number };
+    if (Math.floor(point.ts / options.flushMs) <= Math.floor(prev.ts / options.flushMs) || point.block === prev.block + 1) continue;
+    searches.push(
+      (async () => {
+        let lower = prev;
+        for (const boundary of boundariesBetween(prev.ts, point.ts, options.flushMs)) {
+          const block = point.block === lower.block + 1 ? lower.block : await lastBlockBefore(known, boundary, lower, point);
+          lower = { block, ts: await known.timestamp(block) };
+        }
+      })(),
+    );
+  }
+  await Promise.all(searches);
+  return { from, to, logs, headers, senders };
+}
+
+/**
+ * Yields the ranges from `from` to `limit` in order, each read completely (readRange), keeping up to `depth` ranges
+ * read ahead of the one the caller processes, so fetching overlaps processing while memory stays bounded. Ranges
+ * are planned with the fetcher's current span. Stopping early leaves the ranges still being read to finish unseen.
+ */
+export async function* readAhead(
+  fetcher: AdaptiveLogFetcher,
+  chain: AheadSource,
+  options: ReadAheadOptions,
+  from: number,
+  limit: number,
+): AsyncGenerator<LogBatch> {
+  const queue: Promise<LogBatch>[] = [];
+  let next = from;
+  while (next <= limit || queue.length > 0) {
+    while (queue.length < Math.max(1, options.depth) && next <= limit) {
+      const to = fetcher.plan(next, limit);
+      const range = readRange(fetcher, chain, options, next, to);
+      // Failures surface when the range's turn comes; one abandoned by an early stop must not go unhandled.
+      range.catch(() => undefined);
+      queue.push(range);
+      next = to + 1;
+    }
+    yield await (queue.shift() as Promise<LogBatch>);
+  }
+}

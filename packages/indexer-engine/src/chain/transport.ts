@@ -1,0 +1,271 @@
+// JSON-RPC over HTTP(S) for the chain reader: keep-alive, batches, bounded concurrency, a calls-per-second limit,
+// timeouts and retries with backoff. Response bodies are gathered as buffers and decoded once, natively.
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "@pointwise/logger";
+import { rpcConnectionFailed } from "../symptoms";
+import { backoffMs } from "../util/retry";
+import { Semaphore, TokenBucket } from "./limits";
+
+/** A JSON-RPC error answered by the node (as opposed to a failed connection). */
+export class RpcResponseError extends Error {
+  constructor(
+    readonly rpcCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Settings of a transport; the defaults suit a node of one's own, hosted providers want `callsPerSecond`. */
+export interface RpcTransportOptions {
+  url: string;
+  logger: Logger;
+  /** Longest wait for one HTTP exchange, from sending to the last byte of the answer. */
+  timeoutMs?: number;
+  /** HTTP requests in flight at once. */
+  concurrency?: number;
+  /** JSON-RPC calls per second (each call of a batch counts); 0 for no limit. */
+  callsPerSecond?: number;
+  /** Calls per HTTP request; 1 sends no batches. */
+  batchSize?: number;
+  /** Attempts per request before giving up with RPC Connection Failed. */
+  maxAttempts?: number;
+  /** Attempts while the endpoint says it is rate limited (HTTP 429 or a rate-limit JSON-RPC error); at least maxAttempts. */
+  rateLimitAttempts?: number;
+  retryBaseMs?: number;
+}
+
+/** One JSON-RPC call. */
+export interface RpcCall {
+  method: string;
+  params: readonly unknown[];
+}
+
+/** A call's answer: its result, or the node's JSON-RPC error. */
+export type RpcOutcome = { ok: true; result: unknown } | { ok: false; error: RpcResponseError };
+
+interface Answer {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown };
+}
+
+/** Why an exchange failed as a whole. */
+interface Failure {
+  reason: string;
+  rateLimited: boolean;
+  denied: boolean;
+  retryAfterMs: number | undefined;
+}
+
+/** A Retry-After header (delay in seconds or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
+  if (typeof header !== "string" || header.trim() === "") return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // The date form senders must use (IMF-fixdate, RFC 9110); Date.parse alone would take "-3" for a year.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** The longest wait between two attempts while rate limited, whatever Retry-After asks for. */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+const RATE_LIMITED = /rate limit|too many requests|exceeded.*(capacity|quota)|daily request count/i;
+
+const isRateLimitError = (e: Answer["error"]) => e !== undefined && (e.code === 429 || RATE_LIMITED.test(String(e.message ?? "")));
+
+/**
+ * JSON-RPC client over node:http/https. Calls are sent in batches of `batchSize` with at most `concurrency` HTTP
+ * requests in flight and at most `callsPerSecond` calls per second. Failed exchanges (connection errors, timeouts,
+ * HTTP 429 and 5xx, rate-limit errors) are retried with exponential backoff and jitter, honouring Retry-After;
+ * when they persist, or the endpoint rejects the key (401/403), the error is RPC Connection Failed.
+ */
+export class RpcTransport {
+  readonly #url: URL;
+  readonly #agent: HttpAgent;
+  readonly #send: typeof httpRequest;
+  readonly #log: Logger;
+  readonly #slots: Semaphore;
+  readonly #bucket: TokenBucket;
+  readonly #timeoutMs: number;
+  readonly #batchSize: number;
+  readonly #maxAttempts: number;
+  readonly #rateLimitAttempts: number;
+  readonly #retryBaseMs: number;
+  #nextId = 1;
+  /** JSON-RPC calls sent, retries included (each call of a batch counts), for diagnostics and benchmarks. */
+  calls = 0;
+
+  constructor(options: RpcTransportOptions) {
+    this.#url = new URL(options.url);
+    const concurrency = Math.max(1, options.concurrency ?? 8);
+    const https = this.#url.protocol === "https:";
+    this.#agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: concurrency }) : new HttpAgent({ keepAlive: true, maxSockets: concurrency });
+    this.#send = https ? httpsRequest : httpRequest;
+    this.#log = options.logger;
+    this.#slots = new Semaphore(concurrency);
+    this.#bucket = new TokenBucket(options.callsPerSecond ?? 0);
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#batchSize = Math.max(1, options.batchSize ?? 50);
+    this.#maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+    this.#rateLimitAttempts = Math.max(this.#maxAttempts, options.rateLimitAttempts ?? 12);
+    this.#retryBaseMs = options.retryBaseMs ?? 250;
+  }
+
+  /** One call; the node's JSON-RPC error is thrown as RpcResponseError. */
+  async call<T>(method: string, params: readonly unknown[]): Promise<T> {
+    const [outcome] = await this.#exchange([{ method, params }]);
+    if (outcome === undefined) throw new RpcResponseError(-32603, `no answer to ${method}`);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.result as T;
+  }
+
+  /** Many calls, in batches sent concurrently; answers in the order of `calls`. */
+  async batch(calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
+    if (calls.length <= this.#batchSize) return this.#exchange(calls);
+    const chunks: RpcCall[][] = [];
+    for (let i = 0; i < calls.length; i += this.#batchSize) chunks.push(calls.slice(i, i + this.#batchSize));
+    return (await Promise.all(chunks.map((c) => this.#exchange(c)))).flat();
+  }
+
+  /** Closes the kept-alive connections; requests in flight fail. */
+  close(): void {
+    this.#agent.destroy();
+  }
+
+  /** Sends calls as one HTTP request, retrying those that failed transiently, until each has an answer. */
+  async #exchange(calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
+    const outcomes: (RpcOutcome | undefined)[] = new Array(calls.length);
+    let pending = calls.map((_, i) => i);
+    for (let attempt = 0; ; attempt++) {
+      const answers = await this.#post(pending.map((i) => calls[i] as RpcCall));
+      let failure: Failure | undefined;
+      if (Array.isArray(answers)) {
+        const retry: number[] = [];
+        let limited = false;
+        pending.forEach((index, k) => {
+          const answer = answers[k];
+          if (answer !== undefined && isRateLimitError(answer.error)) limited = true;
+          if (answer === undefined || isRateLimitError(answer.error)) retry.push(index);
+          else if (answer.error !== undefined)
+            outcomes[index] = { ok: false, error: new RpcResponseError(Number(answer.error.code ?? -32603), String(answer.error.message ?? "")) };
+          else outcomes[index] = { ok: true, result: answer.result };
+        });
+        if (retry.length > 0) {
+          failure = { reason: limited ? "rate limited" : "answer missing", rateLimited: limited, denied: false, retryAfterMs: undefined };
+        }
+        pending = retry;
+      } else failure = answers;
+      if (failure === undefined || pending.length === 0) return outcomes as RpcOutcome[];
+
+      const method = (calls[pending[0] as number] as RpcCall).method;
+      if (failure.denied || attempt + 1 >= (failure.rateLimited ? this.#rateLimitAttempts : this.#maxAttempts)) {
+        throw rpcConnectionFailed({
+          cause: new Error(failure.reason),
+          details: {
+            method,
+            attempts: attempt + 1,
+            reason: failure.denied ? "endpoint rejected the request (key invalid or expired)" : "endpoint unreachable or rate limited",
+          },
+        });
+      }
+      // While rate limited, wait as long as the endpoint asks (within reason) and back off further than for other failures.
+      const wait = failure.rateLimited
+        ? Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(failure.retryAfterMs ?? 0, backoffMs(attempt, this.#retryBaseMs, 30_000)))
+        : backoffMs(attempt, this.#retryBaseMs, 8_000);
+      this.#log.warn(
+        { method, calls: pending.length, attempt: attempt + 1, rate_limited: failure.rateLimited, wait_ms: wait, err: failure.reason },
+        "RPC request failed, retrying",
+      );
+      await sleep(wait);
+    }
+  }
+
+  /** One HTTP exchange: the answers in the order of `calls` (undefined where one is missing), or why it failed. */
+  async #post(calls: readonly RpcCall[]): Promise<(Answer | undefined)[] | Failure> {
+    const first = this.#nextId;
+    this.#nextId += calls.length;
+    const payload = calls.map((c, k) => ({ jsonrpc: "2.0", id: first + k, method: c.method, params: c.params }));
+    const body = JSON.stringify(calls.length === 1 ? payload[0] : payload);
+    await this.#bucket.take(calls.length);
+    const release = await this.#slots.acquire();
+    this.calls += calls.length;
+    let response: { status: number; headers: IncomingHttpHeaders; text: string };
+    try {
+      response = await this.#request(body);
+    } catch (err) {
+      return { reason: (err as Error).message, rateLimited: false, denied: false, retryAfterMs: undefined };
+    } finally {
+      release();
+    }
+    const { status, headers, text } = response;
+    if (status === 401 || status === 403 || status === 429)
+      return { reason: `HTTP ${status}`, rateLimited: status === 429, denied: status !== 429, retryAfterMs: retryAfterMs(headers["retry-after"]) };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return { reason: `HTTP ${status} with a body that is not JSON`, rateLimited: false, denied: false, retryAfterMs: undefined };
+    }
+    // Some endpoints answer a JSON-RPC error with a 4xx status; a 5xx is the server failing whatever the body says.
+    if (status >= 500 || (status !== 200 && !isAnswer(parsed)))
+      return { reason: `HTTP ${status}`, rateLimited: false, denied: false, retryAfterMs: retryAfterMs(headers["retry-after"]) };
+    if (!Array.isArray(parsed)) {
+      const answer = parsed as Answer;
+      // One error for a whole batch (batches refused, or a limit hit): every call gets it.
+      if (calls.length === 1 || answer.error !== undefined) {
+        if (isRateLimitError(answer.error)) return { reason: String(answer.error?.message), rateLimited: true, denied: false, retryAfterMs: undefined };
+        return calls.map(() => answer);
+      }
+      return { reason: "a batch was answered with a single result", rateLimited: false, denied: false, retryAfterMs: undefined };
+    }
+    const byId = new Map<unknown, Answer>();
+    for (const a of parsed as Answer[]) byId.set(a?.id, a);
+    return calls.map((_, k) => byId.get(first + k));
+  }
+
+  /** Sends one POST and reads the whole answer: chunks gathered, joined once, decoded natively. */
+  #request(body: string): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+    return new Promise((resolve, reject) => {
+      const req = this.#send(this.#url, {
+        method: "POST",
+        agent: this.#agent,
+        headers: { "content-type": "application/json", accept: "application/json", "content-length": Buffer.byteLength(body) },
+      });
+      const timer = setTimeout(() => req.destroy(new Error(`no complete answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      req.once("error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      req.once("response", (res) => {
+        const chunks: Buffer[] = [];
+        let length = 0;
+        res.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          length += chunk.length;
+        });
+        res.once("error", (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
+        res.once("close", () => {
+          clearTimeout(timer);
+          if (!res.complete) reject(new Error("the connection closed before the answer was complete"));
+        });
+        res.once("end", () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks, length).toString("utf8") });
+        });
+      });
+      req.end(body);
+    });
+  }
+}
+
+function isAnswer(value: unknown): boolean {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === "object" && first !== null && ("result" in first || "error" in first);
+}
