@@ -8,7 +8,6 @@ import {
   createTestBus,
   createTestDatabase,
   spawnApp,
-  spawnApp,
   type TcpProxy,
   testServiceEnv,
   testUrls,
