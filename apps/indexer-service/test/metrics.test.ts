@@ -1,5 +1,6 @@
 // The indexer's /metrics and /readyz while it follows a local chain live: blocks and logs counted as the
-// chain itself reports them, the safe head and the distance to it, and newly mined blocks counted.
+// chain itself reports them, the safe head and the distance to it, newly mined blocks counted; and the
+// run ending (health port closed) when its RPC endpoint goes away.
 import { sampleValue } from "@pointwise/metrics";
 import { id } from "ethers";
 import { runInProcess, testEnv } from "./support/harness";
@@ -59,5 +60,41 @@ describe("indexer-service /metrics", () => {
       controller.abort();
       await running;
     }
+  }, 60_000);
+
+  it("stops with rpc-connection-failed once the RPC endpoint is gone, and its health port then refuses (a failed probe), after answering ready", async () => {
+    const { scenario } = suite;
+    const rpc = await suite.proxy();
+    const { config } = suite.csvConfig("metrics-down", {
+      network: { chainId: 31337, finality: 0 },
+      range: { fromBlock: 0 },
+      adapterConfig: { adapterId: "erc20-holdings", params: { tokenAddress: scenario.token0 } },
+    });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const controller = new AbortController();
+    const running = runInProcess(config, testEnv({ RPC_URL: rpc.url, INDEXER_POLL_INTERVAL_MS: "50", METRICS_PORT: String(port) }), {
+      signal: controller.signal,
+    }).then(
+      () => undefined,
+      (err: unknown) => err as { code?: string },
+    );
+    const status = async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status ?? 0;
+    for (let i = 0; (await status()) !== 200; i++) {
+      if (i > 200) throw new Error("the indexer never became ready");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await rpc.close();
+    let timer: NodeJS.Timeout | undefined;
+    const failure = await Promise.race([
+      running,
+      new Promise((r) => {
+        timer = setTimeout(() => r("still running"), 30_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    controller.abort();
+    expect(failure).toMatchObject({ code: "rpc-connection-failed" });
+    expect(await status()).toBe(0);
   }, 60_000);
 });
