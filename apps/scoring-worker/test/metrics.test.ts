@@ -1,6 +1,6 @@
 // The built worker's /metrics as an operator scrapes it: events logged, batch sizes, apply passes,
 // the consumer's pending and unacknowledged messages while PostgreSQL is away (and /readyz 503 then),
-// and the chunks and jobs of a real recompute job. Run `npm run build` first (npm test does).
+// the chunks and jobs of a real recompute job, and readiness while NATS is away. Run `npm run build` first (npm test does).
 import { sampleValue } from "@pointwise/metrics";
 import {
   type AppProcess,
@@ -8,6 +8,7 @@ import {
   createTestBus,
   createTestDatabase,
   spawnApp,
+  startNatsServer,
   type TcpProxy,
   testServiceEnv,
   testUrls,
@@ -130,5 +131,29 @@ describe("scoring-worker /metrics", () => {
       10_000,
       "the consumer drained",
     );
+  });
+});
+
+describe("scoring-worker readiness while NATS is away", () => {
+  it("answers /readyz 503 naming nats, reports it down and the consumer's lag absent, and is ready again when NATS is back", async () => {
+    const nats = await startNatsServer();
+    const ns = uniqueName("t_wmn");
+    const own = await createTestDatabase(ns);
+    const app = await spawnApp("scoring-worker", { ...testServiceEnv(ns, { natsUrl: nats.url }), FETCH_EXPIRES_MS: "1000" });
+    try {
+      await nats.stop();
+      await waitUntil(async () => (await fetch(`${app.url}/readyz`)).status === 503, 15_000, "/readyz 503");
+      expect(await (await fetch(`${app.url}/readyz`)).json()).toMatchObject({ status: "unavailable", checks: { postgres: true, nats: false } });
+      expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+      const text = await (await fetch(`${app.url}/metrics`)).text();
+      expect(sampleValue(text, "pointwise_dependency_up", { dependency: "nats", optional: "false" })).toBe(0);
+      expect(sampleValue(text, "pointwise_worker_consumer_messages", { state: "pending" })).toBeUndefined();
+      await nats.start();
+      await waitUntil(async () => (await fetch(`${app.url}/readyz`)).status === 200, 30_000, "/readyz 200 again");
+    } finally {
+      await app.stop("SIGKILL");
+      await nats.destroy();
+      await own.drop();
+    }
   });
 });
