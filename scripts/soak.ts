@@ -24,6 +24,12 @@ const minutes = flag("minutes", 10, 0.1, 120);
 const rate = flag("rate", 200, 1, 5000);
 const sampleS = flag("sample-s", 15, 1, 600);
 const ACCOUNTS = 500;
+// Refusals a client retries (the same event, the same idempotency_key) and how often.
+const RETRYABLE = new Set(["bus-unavailable", "rate-limited", "service-unavailable", "no-answer"]);
+const MAX_RETRIES = 8;
+
+type SoakEvent = { account_id: string; identity_type: string; amount: string; reg_event_id: string; idempotency_key: string };
+type BatchResult = { ok: true; event_id: string } | { ok: false; errors: { extensions: { code: string } }[] };
 
 /** The app's resident memory in MiB, from its own /metrics. */
 async function rssMiB(url: string): Promise<number> {
@@ -52,7 +58,10 @@ async function main(): Promise<void> {
     });
     const auth = { authorization: `Bearer ${key}` };
     const accepted = new Map<string, number>();
-    let refused = 0;
+    // Refusals of first sends by code; what was still refused after its last retry.
+    const refusedByCode: Record<string, number> = {};
+    let retried = 0;
+    let gaveUp = 0;
     let reads = 0;
     let readErrors = 0;
     const started = Date.now();
@@ -68,6 +77,44 @@ async function main(): Promise<void> {
       const last = samples.at(-1);
       console.log(`t=${last?.s}s rss MiB ingest ${last?.ingest} worker ${last?.worker} read ${last?.read}; accepted ${accepted.size}`);
     };
+    /**
+     * Sends a batch and retries the items refused with a retryable code (`bus-unavailable`: JetStream did
+     * not acknowledge in PUBLISH_TIMEOUT_MS, `rate-limited`, `service-unavailable`), as a client should.
+     * Every event carries an `idempotency_key`, so a resent event keeps its id and one that was stored
+     * although refused (a lost acknowledgement) is logged once.
+     */
+    const send = async (events: SoakEvent[]): Promise<void> => {
+      let pending = events;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) {
+          if (attempt > MAX_RETRIES) {
+            gaveUp += pending.length;
+            return;
+          }
+          retried += pending.length;
+          await sleep(Math.min(2000, 100 * 2 ** attempt));
+        }
+        const answer = await postJson(`${apps.ingest.url}/api/rest/earn-events`, { events: pending }, auth).catch(() => undefined);
+        const again: SoakEvent[] = [];
+        const refuse = (event: SoakEvent, code: string) => {
+          if (attempt === 0) refusedByCode[code] = (refusedByCode[code] ?? 0) + 1;
+          if (RETRYABLE.has(code)) again.push(event);
+          else gaveUp++;
+        };
+        const results = answer?.body?.data?.results as BatchResult[] | undefined;
+        if (results === undefined) {
+          const code: string = answer === undefined ? "no-answer" : (answer.body?.errors?.[0]?.extensions?.code ?? "unknown");
+          for (const event of pending) refuse(event, code);
+        } else {
+          for (const [i, r] of results.entries()) {
+            const event = pending[i] as SoakEvent;
+            if (r.ok) accepted.set(r.event_id, Number(event.account_id));
+            else refuse(event, r.errors[0]?.extensions.code ?? "unknown");
+          }
+        }
+        pending = again;
+      }
+    };
     await sample();
     // Open loop: one 10-event batch every 10/rate seconds, whatever the answers take; a read per batch.
     const interval = (10 / rate) * 1000;
@@ -77,20 +124,19 @@ async function main(): Promise<void> {
     for (let due = Date.now(); due < endAt; due += interval) {
       const wait = due - Date.now();
       if (wait > 0) await sleep(wait);
-      const events = Array.from({ length: 10 }, () => ({
-        account_id: String(n++ % ACCOUNTS),
-        identity_type: "DISCORD_PROVIDER_ID",
-        amount: "1",
-        reg_event_id: regEventId,
-      }));
+      const events = Array.from({ length: 10 }, (): SoakEvent => {
+        const i = n++;
+        // Discord ids start at 1: "0" is refused (invalid-account-id) as a client's unset field.
+        return {
+          account_id: String((i % ACCOUNTS) + 1),
+          identity_type: "DISCORD_PROVIDER_ID",
+          amount: "1",
+          reg_event_id: regEventId,
+          idempotency_key: `${schema}-${i}`,
+        };
+      });
       const work = (async () => {
-        const answer = await postJson(`${apps.ingest.url}/api/rest/earn-events`, { events }, auth).catch(() => undefined);
-        if (answer?.body.data) {
-          for (const [i, r] of (answer.body.data.results as { ok: boolean; event_id: string }[]).entries()) {
-            if (r.ok) accepted.set(r.event_id, Number(events[i]?.account_id));
-            else refused++;
-          }
-        } else refused += events.length;
+        await send(events);
         const res = await fetch(`${apps.read.url}/leaderboard?campaign_id=${campaignId}&limit=100`).catch(() => undefined);
         reads++;
         if (res?.status !== 200) readErrors++;
@@ -125,7 +171,10 @@ async function main(): Promise<void> {
       minutes,
       events_per_second: rate,
       accepted: accepted.size,
-      refused,
+      sent: n,
+      refused_first_send_by_code: refusedByCode,
+      retried,
+      refused_after_retries: gaveUp,
       reads,
       read_errors: readErrors,
       logged: Number(rows[0]?.logged),
@@ -135,7 +184,8 @@ async function main(): Promise<void> {
       rss_mib: samples,
     };
     console.log(JSON.stringify(report, null, 2));
-    if (!report.every_accepted_event_scored) process.exitCode = 1;
+    // Every event sent is valid, so any refusal left after retries is a fault of the service.
+    if (!report.every_accepted_event_scored || gaveUp > 0) process.exitCode = 1;
   } finally {
     await Promise.all(Object.values(apps).map((a) => a.stop("SIGTERM")));
     await dropNamespace(schema);
