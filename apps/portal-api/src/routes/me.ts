@@ -7,11 +7,12 @@ import { z } from "zod";
 import { containsBadWord } from "../bad-words";
 import { participantOf, requireParticipant } from "../bearer";
 import type { Deps } from "../deps";
+import { consumeEmailCode, issueEmailCode } from "../email-codes";
 import { consumeNonce } from "../nonces";
 import { referralCodeOf, setReferrerByCode } from "../referrals";
 import { identitiesOf, linkIdentity, loadCampaign, unlinkIdentity } from "../users";
 import { checkWalletMessage, walletSchema } from "../wallets";
-import { countAttempts } from "./sign-in";
+import { countAttempts, emailCodeSchema, emailOf } from "./sign-in";
 
 const profileSchema = z.strictObject({ display_name: displayNameSchema.nullable() });
 const referrerSchema = z.strictObject({ referral_code: z.string().min(1, "must not be empty").max(32, "must be at most 32 characters") });
@@ -20,6 +21,8 @@ const linkWalletSchema = z.strictObject({
   message: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
   signature: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
 });
+const linkEmailStartSchema = z.strictObject({ email: z.string().min(1, "must not be empty").max(320) });
+const linkEmailVerifySchema = z.strictObject({ email: z.string().min(1, "must not be empty").max(320), code: emailCodeSchema });
 const ledgerSchema = z.strictObject({
   limit: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
   before: z
@@ -91,6 +94,37 @@ export function meRoutes(deps: Deps): Router {
     if (outcome.movedFromUserId)
       deps.logger.info({ campaign_id: me.campaignId, user_id: me.userId, from_user_id: outcome.movedFromUserId }, "identity moved by its owner");
     res.status(200).json({
+      identity_id: outcome.identityId,
+      merged: outcome.movedFromUserId !== null,
+      recompute_job_id: outcome.recomputeJobId,
+      ...(await profile(me.campaignId, me.userId)),
+    });
+  });
+
+  // Linking an e-mail address: a code goes to the address, whoever holds it; entering it proves the
+  // address as a signature proves a wallet. Attempts share the sign-in counts of the address.
+  router.post("/me/email/start", async (req, res) => {
+    const me = participantOf(res.locals);
+    const body = parseWith(linkEmailStartSchema, req.body);
+    const email = emailOf(body.email);
+    await countAttempts(deps, req, "email", `${me.campaignId}:${email}`);
+    const campaign = await loadCampaign(db, me.campaignId);
+    // Sent whether the address is nobody's, another user's or already this user's: the answer is the same.
+    const code = await issueEmailCode(db, campaign.id, email, deps.env.PORTAL_EMAIL_CODE_TTL_S, { kind: "link", userId: me.userId });
+    await deps.mailer.sendCode({ to: email, code, campaignName: campaign.name, expiresInS: deps.env.PORTAL_EMAIL_CODE_TTL_S, purpose: "link" });
+    res.status(202).json({ status: "sent", expires_in: deps.env.PORTAL_EMAIL_CODE_TTL_S });
+  });
+
+  router.post("/me/email/verify", async (req, res) => {
+    const me = participantOf(res.locals);
+    const body = parseWith(linkEmailVerifySchema, req.body);
+    const email = emailOf(body.email);
+    await countAttempts(deps, req, "code", `${me.campaignId}:${email}`);
+    await consumeEmailCode(db, me.campaignId, email, body.code, deps.env.PORTAL_EMAIL_CODE_ATTEMPTS, { kind: "link", userId: me.userId });
+    const outcome = await linkIdentity(db, me.campaignId, me.userId, { type: "EMAIL", accountId: email }, linkLimits(deps));
+    if (outcome.movedFromUserId)
+      deps.logger.info({ campaign_id: me.campaignId, user_id: me.userId, from_user_id: outcome.movedFromUserId }, "identity moved by its owner");
+    res.json({
       identity_id: outcome.identityId,
       merged: outcome.movedFromUserId !== null,
       recompute_job_id: outcome.recomputeJobId,
