@@ -1,4 +1,4 @@
-// The signed-in participant's own user: profile, display name, referral code, linked wallets, ledger.
+// The signed-in participant's own user: profile, display name, referral code, linked wallets and e-mail addresses.
 import { ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { displayNameSchema } from "@pointwise/schemas";
@@ -12,6 +12,7 @@ import { consumeNonce } from "../nonces";
 import { referralCodeOf, setReferrerByCode } from "../referrals";
 import { identitiesOf, linkIdentity, loadCampaign, unlinkIdentity } from "../users";
 import { checkWalletMessage, walletSchema } from "../wallets";
+import { ledgerRoutes } from "./ledger";
 import { countAttempts, emailCodeSchema, emailOf } from "./sign-in";
 
 const profileSchema = z.strictObject({ display_name: displayNameSchema.nullable() });
@@ -23,21 +24,13 @@ const linkWalletSchema = z.strictObject({
 });
 const linkEmailStartSchema = z.strictObject({ email: z.string().min(1, "must not be empty").max(320) });
 const linkEmailVerifySchema = z.strictObject({ email: z.string().min(1, "must not be empty").max(320), code: emailCodeSchema });
-const ledgerSchema = z.strictObject({
-  limit: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
-  before: z
-    .string()
-    .regex(/^[1-9][0-9]{0,18}$/, "must be an entry id")
-    .optional(),
-});
 
-const trim = (text: string) => (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
-
-/** Routes of the signed-in participant, all behind their access token. */
+/** Routes of the signed-in participant, all behind their access token (the ledger's are in ledger.ts). */
 export function meRoutes(deps: Deps): Router {
   const router = Router();
   const { db } = deps;
   router.use("/me", requireParticipant(deps.keys, db));
+  router.use(ledgerRoutes(deps));
 
   async function profile(campaignId: string, userId: string) {
     const { rows } = await db.query<{ display_name: string | null; referrer_id: string | null; created_at: Date }>(
@@ -140,53 +133,6 @@ export function meRoutes(deps: Deps): Router {
     }
     const outcome = await unlinkIdentity(db, me.campaignId, me.userId, identityId.toLowerCase());
     res.json({ recompute_job_id: outcome.recomputeJobId, ...(await profile(me.campaignId, me.userId)) });
-  });
-
-  router.get("/me/ledger", async (req, res) => {
-    const me = participantOf(res.locals);
-    const query = parseWith(ledgerSchema, req.query);
-    const limit = query.limit ?? 50;
-    // The entries of the rule version in force; a referral entry's event is the referred user's, so it shows no identity.
-    const { rows } = await db.query<{
-      id: string;
-      currency: string;
-      kind: string;
-      rule_id: string;
-      paid: string;
-      event_id: string;
-      event_type: string | null;
-      amount: string | null;
-      occurred_at: Date | null;
-    }>(
-      `SELECT l.id::text AS id, l.currency, l.kind, l.rule_id, (l.points - l.capped_points)::text AS paid, l.event_id,
-              t.name AS event_type, e.amount::text AS amount, e.occurred_at
-         FROM ledger_entry l
-         LEFT JOIN event_log e ON e.id = l.event_id
-         LEFT JOIN event_type t ON t.id = e.reg_event_id
-        WHERE l.campaign_id = $1 AND l.user_id = $2
-          AND l.rule_version = (SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1)
-          AND ($3::bigint IS NULL OR l.id < $3)
-        ORDER BY l.id DESC LIMIT $4`,
-      [me.campaignId, me.userId, query.before ?? null, limit + 1],
-    );
-    const page = rows.slice(0, limit);
-    res.json({
-      user_id: me.userId,
-      entries: page.map((r) => ({
-        id: r.id,
-        currency: r.currency,
-        kind: r.kind,
-        rule_id: r.rule_id,
-        points: trim(r.paid),
-        event: {
-          id: r.event_id,
-          event_type: r.event_type,
-          amount: r.kind === "referral" || r.amount === null ? null : trim(r.amount),
-          occurred_at: r.occurred_at?.toISOString() ?? null,
-        },
-      })),
-      next_before: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null,
-    });
   });
 
   return router;
