@@ -63,6 +63,14 @@ describe("GET /me/adjustments", () => {
     expect([limit.status, limit.body.error.code, limit.body.error.message]).toEqual([400, "validation-failed", "limit: must be at most 200"]);
     const before = await h.call("GET", "/me/adjustments?before=-1", undefined, p.auth);
     expect([before.status, before.body.error.message]).toEqual([400, "before: must be an entry id"]);
+    // 2^63, one past the largest id PostgreSQL's bigint holds, on both paged routes.
+    for (const path of ["/me/adjustments", "/me/ledger"]) {
+      for (const before of ["9223372036854775808", "1.5", "1e3"]) {
+        const past = await h.call("GET", `${path}?before=${before}`, undefined, p.auth);
+        expect([past.status, past.body.error.code, past.body.error.message]).toEqual([400, "validation-failed", "before: must be an entry id"]);
+      }
+    }
+    expect((await h.call("GET", "/me/adjustments?before=9223372036854775807", undefined, p.auth)).status).toBe(200);
     expect((await h.call("GET", "/me/adjustments")).body.error.code).toBe("missing-credentials");
   });
 });

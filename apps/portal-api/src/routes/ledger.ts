@@ -6,11 +6,15 @@ import { z } from "zod";
 import { participantOf } from "../bearer";
 import type { Deps } from "../deps";
 
+const MAX_BIGINT = 2n ** 63n - 1n;
+
 const pageSchema = z.strictObject({
   limit: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
   before: z
     .string()
     .regex(/^[1-9][0-9]{0,18}$/, "must be an entry id")
+    // Ids are PostgreSQL bigints: 19 digits may still be past 2^63 - 1, which the query could not take.
+    .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= MAX_BIGINT, "must be an entry id")
     .optional(),
 });
 
