@@ -1,9 +1,11 @@
 // The participant page in headless Chromium: sign in with an injected EIP-1193 wallet (backed by real ethers keys),
-// link a second account of the wallet, set a name, and see the own score the read API answers for the issued token.
+// link a second account of the wallet, set a name, see the own score the read API answers for the issued token, and
+// link an X account through a real OpenID Connect provider (oidc-provider) with PKCE through portal-api.
 
-import { waitUntil } from "@pointwise/testkit";
+import { freePort, waitUntil } from "@pointwise/testkit";
 import { getBytes, toUtf8String, Wallet } from "ethers";
 import type { Page } from "playwright-core";
+import { type OidcProvider, startOidcProvider } from "../../apps/portal-api/test/oidc";
 import { openBrowser } from "./browser";
 import { type PortalCampaign, setUpCampaign } from "./portal-campaign";
 import { type Stack, startStack } from "./stack";
@@ -11,15 +13,33 @@ import { type Stack, startStack } from "./stack";
 let stack: Stack;
 let campaign: PortalCampaign;
 let browser: Awaited<ReturnType<typeof openBrowser>>;
+let provider: OidcProvider;
 const accounts = [Wallet.createRandom(), Wallet.createRandom()];
 
 beforeAll(async () => {
-  stack = await startStack({ LOG_LEVEL: "warn" }, { portal: true });
+  // The provider's address goes into portal-api's settings, and portal-api's callback into the provider's client.
+  const providerPort = await freePort();
+  const issuer = `http://127.0.0.1:${providerPort}`;
+  const x = {
+    client_id: "portal",
+    client_secret: "provider-secret",
+    authorize_url: `${issuer}/auth`,
+    token_url: `${issuer}/token`,
+    userinfo_url: `${issuer}/me`,
+    scope: "openid profile",
+  };
+  stack = await startStack({ LOG_LEVEL: "warn", PORTAL_OAUTH_PROVIDERS: JSON.stringify({ x }) }, { portal: true });
+  provider = await startOidcProvider(
+    { clientId: "portal", clientSecret: "provider-secret", redirectUris: [`${stack.portal?.url}/oauth/x/callback`] },
+    { "4242424242": "moon_walker" },
+    providerPort,
+  );
   campaign = await setUpCampaign(stack);
   browser = await openBrowser();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
+  await provider?.stop();
   await stack?.drop();
 });
 
@@ -74,5 +94,22 @@ describe("the participant page", () => {
       "the page to show 9 xp",
     );
     expect(await page.locator("#status").textContent()).toBe("");
+  });
+
+  it("links an X account through the provider and comes back signed in, showing it", async () => {
+    const { page } = browser;
+    await page.getByRole("button", { name: "Link your X account" }).click();
+    // The provider's own sign-in and consent pages (oidc-provider's interactions).
+    await page.locator('input[name="login"]').fill("4242424242");
+    await page.locator('input[name="password"]').fill("any");
+    await page.locator('button[type="submit"]').click();
+    await page.locator('button[type="submit"]').click();
+    await page.getByText("Linked your X account.").waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).search).toBe(`?campaign=${campaign.campaignId}`);
+    expect(await page.locator("#identities li").allTextContents()).toEqual([
+      ...accounts.map((w) => `EVM_ADDRESS ${w.address.toLowerCase()}`),
+      "X_PROVIDER_ID moon_walker",
+    ]);
+    expect(await page.locator("#name").textContent()).toBe("Moon Walker");
   });
 });

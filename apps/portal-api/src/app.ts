@@ -39,7 +39,7 @@ export function createPortalApp(deps: Deps): Express {
   });
   // The participant page: static, same origin as the API; it reads scores from the read API.
   app.get("/web-config.json", (_req, res) => {
-    res.json({ read_api_url: deps.env.PORTAL_READ_API_URL });
+    res.json({ read_api_url: deps.env.PORTAL_READ_API_URL, oauth_providers: Object.keys(deps.env.PORTAL_OAUTH_PROVIDERS) });
   });
   app.use(
     express.static(deps.env.PORTAL_WEB_DIR, {

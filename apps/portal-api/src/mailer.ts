@@ -9,6 +9,8 @@ export interface CodeMail {
   code: string;
   campaignName: string;
   expiresInS: number;
+  /** `sign-in` (the default), or `link`: the code adds the address to an existing account. */
+  purpose?: "sign-in" | "link";
 }
 
 /** Delivers sign-in codes; implementations are chosen by PORTAL_MAILER. */
@@ -20,7 +22,8 @@ export interface Mailer {
 export function createLogMailer(logger: Logger): Mailer {
   return {
     async sendCode(mail) {
-      logger.info({ to: mail.to, code: mail.code, campaign: mail.campaignName, expires_in_s: mail.expiresInS }, "sign-in code");
+      const msg = mail.purpose === "link" ? "link code" : "sign-in code";
+      logger.info({ to: mail.to, code: mail.code, campaign: mail.campaignName, expires_in_s: mail.expiresInS }, msg);
     },
   };
 }
@@ -38,12 +41,17 @@ export function createSmtpMailer(settings: SmtpSettings): Mailer & { close(): vo
   return {
     async sendCode(mail) {
       const minutes = Math.round(mail.expiresInS / 60);
+      const link = mail.purpose === "link";
+      const what = link ? "code to add this address to your account" : "sign-in code";
+      const warning = link
+        ? "If you did not ask to add this address to an account, do not give the code to anyone; the address stays as it is."
+        : "If you did not ask for it, ignore this message.";
       try {
         await transport.sendMail({
           from: settings.from,
           to: mail.to,
-          subject: `Your sign-in code for ${mail.campaignName}: ${mail.code}`,
-          text: `Your sign-in code for ${mail.campaignName} is ${mail.code}.\n\nIt works once, for ${minutes} minutes. If you did not ask for it, ignore this message.\n`,
+          subject: `Your ${what} for ${mail.campaignName}: ${mail.code}`,
+          text: `Your ${what} for ${mail.campaignName} is ${mail.code}.\n\nIt works once, for ${minutes} minutes. ${warning}\n`,
         });
       } catch (err) {
         throw new RetryableError("mailer-unavailable", "the code could not be sent; try again", { cause: err });

@@ -20,6 +20,8 @@ const operations: { method: string; path: string; fields: string[]; signedIn: bo
   { method: "PATCH", path: "/me", fields: ["display_name"], signedIn: true },
   { method: "POST", path: "/me/referrer", fields: ["referral_code"], signedIn: true },
   { method: "POST", path: "/me/wallets", fields: ["wallet", "message", "signature"], signedIn: true },
+  { method: "POST", path: "/me/email/start", fields: ["email"], signedIn: true },
+  { method: "POST", path: "/me/email/verify", fields: ["email", "code"], signedIn: true },
 ];
 
 // Strings that reach parsers: EIP-4361 and Solana message shapes with odd parts, as well as anything at all.

@@ -117,4 +117,15 @@ describe("OAuth linking", () => {
     const reply = await h.call("GET", `/oauth/x/callback${back.search}`);
     expect([reply.status, reply.body.error.code]).toEqual([400, "oauth-failed"]);
   });
+
+  it("sends a browser back to the participant page with the outcome: linked, or the error's code", async () => {
+    const p = await participant();
+    const started = await h.call("POST", "/me/oauth/x/start", undefined, p.auth);
+    const back = await provider.authorize(started.body.authorization_url, "1234567890123");
+    const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    const res = await fetch(`${h.url}/oauth/x/callback${back.search}`, { headers: html, redirect: "manual" });
+    expect([res.status, res.headers.get("location")]).toEqual([303, `/?campaign=${h.campaignId}&linked=x`]);
+    const replay = await fetch(`${h.url}/oauth/x/callback${back.search}`, { headers: html, redirect: "manual" });
+    expect([replay.status, replay.headers.get("location")]).toEqual([303, "/?link_error=invalid-oauth-state"]);
+  });
 });

@@ -11,12 +11,14 @@ export interface OidcProvider {
   stop(): Promise<void>;
 }
 
-/** Starts the provider with one confidential client and the accounts it knows (id → username). */
+/** Starts the provider with one confidential client and the accounts it knows (id → username), on `port` or a free one. */
 export async function startOidcProvider(
   client: { clientId: string; clientSecret: string; redirectUris: string[] },
   accounts: Record<string, string>,
+  /** A port chosen beforehand, when the client must be configured with the provider's address before it starts. */
+  port?: number,
 ): Promise<OidcProvider> {
-  const port = await freePort();
+  port ??= await freePort();
   const settings = {
     port,
     clients: [

@@ -36,7 +36,17 @@ describe("docs/api/portal.openapi.yaml", () => {
     await checked("DELETE", "/me/identities/{identity_id}", `/me/identities/${linked[1]?.id}`, undefined, auth);
     await checked("DELETE", "/me/identities/{identity_id}", `/me/identities/${linked[0]?.id}`, undefined, auth);
     await checked("DELETE", "/me/identities/{identity_id}", "/me/identities/nope", undefined, auth);
+    await checked("POST", "/me/email/start", "/me/email/start", { email: "linked@example.org" }, auth);
+    await checked("POST", "/me/email/start", "/me/email/start", { email: "nope" }, auth);
+    await checked("POST", "/me/email/verify", "/me/email/verify", { email: "linked@example.org", code: h.mails[h.mails.length - 1]?.code }, auth);
+    await checked("POST", "/me/email/verify", "/me/email/verify", { email: "other@example.org", code: "000000" }, auth);
     await checked("GET", "/me/ledger", "/me/ledger", undefined, auth);
+    await h.deps.db.query(
+      "INSERT INTO score_adjustment(campaign_id, user_id, currency, points, reason, operator_email) VALUES ($1, $2, 'xp', '-1.5', 'r', 'o@example.org')",
+      [h.campaignId, tokens.user_id],
+    );
+    await checked("GET", "/me/adjustments", "/me/adjustments", undefined, auth);
+    await checked("GET", "/me/adjustments", "/me/adjustments?before=x", undefined, auth);
     await checked("GET", "/me/ledger", "/me/ledger?limit=0", undefined, auth);
     await checked("POST", "/me/oauth/{provider}/start", "/me/oauth/x/start", undefined, auth);
     await checked("GET", "/oauth/{provider}/callback", "/oauth/x/callback?state=a&code=b");
@@ -58,6 +68,10 @@ describe("docs/api/portal.openapi.yaml", () => {
         "POST /auth/email/verify 429",
         "GET /me 200",
         "POST /me/wallets 200",
+        "POST /me/email/start 202",
+        "POST /me/email/verify 200",
+        "POST /me/email/verify 401",
+        "GET /me/adjustments 200",
         "GET /me/ledger 200",
         "POST /me/oauth/{provider}/start 404",
         "GET /oauth/{provider}/callback 404",
@@ -79,7 +93,10 @@ describe("docs/api/portal.openapi.yaml", () => {
         "PATCH /me",
         "POST /me/referrer",
         "POST /me/wallets",
+        "POST /me/email/start",
+        "POST /me/email/verify",
         "GET /me/ledger",
+        "GET /me/adjustments",
         "DELETE /me/identities/{identity_id}",
         "POST /me/oauth/{provider}/start",
         "GET /oauth/{provider}/callback",

@@ -1,9 +1,16 @@
-// The participant page's script: EIP-4361 sign-in through the browser wallet (EIP-1193), the user's own profile and scores.
+// The participant page's script: EIP-4361 sign-in through the browser wallet (EIP-1193), social links (OAuth through
+// portal-api), the user's own profile and scores.
 
 (() => {
-  const campaignId = new URLSearchParams(location.search).get("campaign") ?? "";
+  const query = new URLSearchParams(location.search);
+  // Linking a social account leaves the page for the provider; the session waits in this tab's storage meanwhile.
+  const SAVED = "pointwise-portal-session";
+  const saved = JSON.parse(sessionStorage.getItem(SAVED) ?? "null");
+  sessionStorage.removeItem(SAVED);
+  const campaignId = query.get("campaign") ?? saved?.campaign_id ?? "";
   const $ = (id) => document.getElementById(id);
-  let session = null;
+  let session = saved;
+  const PROVIDER_NAMES = { x: "X", discord: "Discord", github: "GitHub" };
   let config = null;
 
   function status(text) {
@@ -100,6 +107,24 @@
     }),
   );
 
+  function socialButtons() {
+    $("social-links").replaceChildren(
+      ...(config.oauth_providers ?? []).map((provider) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = `Link your ${PROVIDER_NAMES[provider] ?? provider} account`;
+        button.addEventListener("click", () =>
+          run(async () => {
+            const started = await api("POST", `/me/oauth/${provider}/start`);
+            sessionStorage.setItem(SAVED, JSON.stringify(session));
+            location.assign(started.authorization_url);
+          }),
+        );
+        return button;
+      }),
+    );
+  }
+
   $("name-form").addEventListener("submit", (event) => {
     event.preventDefault();
     run(async () => {
@@ -123,5 +148,16 @@
     .then((loaded) => {
       config = loaded;
       $("campaign").textContent = campaignId ? `Campaign ${campaignId}` : "Add ?campaign=<id> to the address.";
+      socialButtons();
+      if (!session) return;
+      // Back from a provider: show the outcome the callback put in the address, then drop it from there.
+      run(async () => {
+        await render();
+        const linked = query.get("linked");
+        const failed = query.get("link_error");
+        history.replaceState(null, "", `?campaign=${encodeURIComponent(campaignId)}`);
+        if (failed) throw Object.assign(new Error("the account was not linked"), { code: failed });
+        if (linked) status(`Linked your ${PROVIDER_NAMES[linked] ?? linked} account.`);
+      });
     });
 })();

@@ -1,4 +1,4 @@
-// The signed-in participant's own user: profile, display name, referral code, linked wallets, ledger.
+// The signed-in participant's own user: profile, display name, referral code, linked wallets and e-mail addresses.
 import { ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { displayNameSchema } from "@pointwise/schemas";
@@ -7,11 +7,13 @@ import { z } from "zod";
 import { containsBadWord } from "../bad-words";
 import { participantOf, requireParticipant } from "../bearer";
 import type { Deps } from "../deps";
+import { consumeEmailCode, issueEmailCode } from "../email-codes";
 import { consumeNonce } from "../nonces";
 import { referralCodeOf, setReferrerByCode } from "../referrals";
 import { identitiesOf, linkIdentity, loadCampaign, unlinkIdentity } from "../users";
 import { checkWalletMessage, walletSchema } from "../wallets";
-import { countAttempts } from "./sign-in";
+import { ledgerRoutes } from "./ledger";
+import { countAttempts, emailCodeSchema, emailOf } from "./sign-in";
 
 const profileSchema = z.strictObject({ display_name: displayNameSchema.nullable() });
 const referrerSchema = z.strictObject({ referral_code: z.string().min(1, "must not be empty").max(32, "must be at most 32 characters") });
@@ -20,21 +22,15 @@ const linkWalletSchema = z.strictObject({
   message: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
   signature: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
 });
-const ledgerSchema = z.strictObject({
-  limit: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
-  before: z
-    .string()
-    .regex(/^[1-9][0-9]{0,18}$/, "must be an entry id")
-    .optional(),
-});
+const linkEmailStartSchema = z.strictObject({ email: z.string().min(1, "must not be empty").max(320) });
+const linkEmailVerifySchema = z.strictObject({ email: z.string().min(1, "must not be empty").max(320), code: emailCodeSchema });
 
-const trim = (text: string) => (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
-
-/** Routes of the signed-in participant, all behind their access token. */
+/** Routes of the signed-in participant, all behind their access token (the ledger's are in ledger.ts). */
 export function meRoutes(deps: Deps): Router {
   const router = Router();
   const { db } = deps;
   router.use("/me", requireParticipant(deps.keys, db));
+  router.use(ledgerRoutes(deps));
 
   async function profile(campaignId: string, userId: string) {
     const { rows } = await db.query<{ display_name: string | null; referrer_id: string | null; created_at: Date }>(
@@ -98,6 +94,37 @@ export function meRoutes(deps: Deps): Router {
     });
   });
 
+  // Linking an e-mail address: a code goes to the address, whoever holds it; entering it proves the
+  // address as a signature proves a wallet. Attempts share the sign-in counts of the address.
+  router.post("/me/email/start", async (req, res) => {
+    const me = participantOf(res.locals);
+    const body = parseWith(linkEmailStartSchema, req.body);
+    const email = emailOf(body.email);
+    await countAttempts(deps, req, "email", `${me.campaignId}:${email}`);
+    const campaign = await loadCampaign(db, me.campaignId);
+    // Sent whether the address is nobody's, another user's or already this user's: the answer is the same.
+    const code = await issueEmailCode(db, campaign.id, email, deps.env.PORTAL_EMAIL_CODE_TTL_S, { kind: "link", userId: me.userId });
+    await deps.mailer.sendCode({ to: email, code, campaignName: campaign.name, expiresInS: deps.env.PORTAL_EMAIL_CODE_TTL_S, purpose: "link" });
+    res.status(202).json({ status: "sent", expires_in: deps.env.PORTAL_EMAIL_CODE_TTL_S });
+  });
+
+  router.post("/me/email/verify", async (req, res) => {
+    const me = participantOf(res.locals);
+    const body = parseWith(linkEmailVerifySchema, req.body);
+    const email = emailOf(body.email);
+    await countAttempts(deps, req, "code", `${me.campaignId}:${email}`);
+    await consumeEmailCode(db, me.campaignId, email, body.code, deps.env.PORTAL_EMAIL_CODE_ATTEMPTS, { kind: "link", userId: me.userId });
+    const outcome = await linkIdentity(db, me.campaignId, me.userId, { type: "EMAIL", accountId: email }, linkLimits(deps));
+    if (outcome.movedFromUserId)
+      deps.logger.info({ campaign_id: me.campaignId, user_id: me.userId, from_user_id: outcome.movedFromUserId }, "identity moved by its owner");
+    res.json({
+      identity_id: outcome.identityId,
+      merged: outcome.movedFromUserId !== null,
+      recompute_job_id: outcome.recomputeJobId,
+      ...(await profile(me.campaignId, me.userId)),
+    });
+  });
+
   router.delete("/me/identities/:identityId", async (req, res) => {
     const me = participantOf(res.locals);
     const identityId = String(req.params.identityId);
@@ -106,53 +133,6 @@ export function meRoutes(deps: Deps): Router {
     }
     const outcome = await unlinkIdentity(db, me.campaignId, me.userId, identityId.toLowerCase());
     res.json({ recompute_job_id: outcome.recomputeJobId, ...(await profile(me.campaignId, me.userId)) });
-  });
-
-  router.get("/me/ledger", async (req, res) => {
-    const me = participantOf(res.locals);
-    const query = parseWith(ledgerSchema, req.query);
-    const limit = query.limit ?? 50;
-    // The entries of the rule version in force; a referral entry's event is the referred user's, so it shows no identity.
-    const { rows } = await db.query<{
-      id: string;
-      currency: string;
-      kind: string;
-      rule_id: string;
-      paid: string;
-      event_id: string;
-      event_type: string | null;
-      amount: string | null;
-      occurred_at: Date | null;
-    }>(
-      `SELECT l.id::text AS id, l.currency, l.kind, l.rule_id, (l.points - l.capped_points)::text AS paid, l.event_id,
-              t.name AS event_type, e.amount::text AS amount, e.occurred_at
-         FROM ledger_entry l
-         LEFT JOIN event_log e ON e.id = l.event_id
-         LEFT JOIN event_type t ON t.id = e.reg_event_id
-        WHERE l.campaign_id = $1 AND l.user_id = $2
-          AND l.rule_version = (SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1)
-          AND ($3::bigint IS NULL OR l.id < $3)
-        ORDER BY l.id DESC LIMIT $4`,
-      [me.campaignId, me.userId, query.before ?? null, limit + 1],
-    );
-    const page = rows.slice(0, limit);
-    res.json({
-      user_id: me.userId,
-      entries: page.map((r) => ({
-        id: r.id,
-        currency: r.currency,
-        kind: r.kind,
-        rule_id: r.rule_id,
-        points: trim(r.paid),
-        event: {
-          id: r.event_id,
-          event_type: r.event_type,
-          amount: r.kind === "referral" || r.amount === null ? null : trim(r.amount),
-          occurred_at: r.occurred_at?.toISOString() ?? null,
-        },
-      })),
-      next_before: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null,
-    });
   });
 
   return router;

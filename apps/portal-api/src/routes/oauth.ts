@@ -1,9 +1,9 @@
 // Linking an X, Discord or GitHub account: OAuth 2.0 authorization code with PKCE (S256), state kept in PostgreSQL.
 import { createHash, randomBytes } from "node:crypto";
-import { NotFoundError, RetryableError, ValidationError } from "@pointwise/errors";
+import { BaseError, NotFoundError, RetryableError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { type IdentityType, normalizeAccountId } from "@pointwise/schemas";
-import { Router } from "express";
+import { type Request, Router } from "express";
 import { z } from "zod";
 import { participantOf, requireParticipant } from "../bearer";
 import type { Deps } from "../deps";
@@ -103,7 +103,25 @@ export function oauthRoutes(deps: Deps): Router {
     res.json({ authorization_url: url.toString(), expires_in: STATE_TTL_S });
   });
 
+  // The provider sends the participant's browser here. A browser (Accept: text/html first) is sent
+  // back to the participant page with the outcome in the query; any other client gets JSON.
   router.get("/oauth/:provider/callback", async (req, res) => {
+    if (req.accepts(["application/json", "text/html"]) !== "text/html") {
+      res.json(await completeLink(req));
+      return;
+    }
+    let outcome: URLSearchParams;
+    try {
+      const linked = await completeLink(req);
+      outcome = new URLSearchParams({ campaign: linked.campaign_id, linked: linked.provider });
+    } catch (err) {
+      if (!(err instanceof BaseError)) throw err;
+      outcome = new URLSearchParams({ link_error: err.code });
+    }
+    res.redirect(303, `/?${outcome}`);
+  });
+
+  async function completeLink(req: Request) {
     const client = clientOf(deps, req.params.provider as string);
     const query = parseWith(callbackSchema, req.query);
     // The state is used up whatever happens next: a callback can be answered once.
@@ -150,14 +168,15 @@ export function oauthRoutes(deps: Deps): Router {
     );
     if (outcome.movedFromUserId)
       deps.logger.info({ campaign_id: pending.campaign_id, user_id: pending.user_id, from_user_id: outcome.movedFromUserId }, "identity moved by its owner");
-    res.json({
+    return {
       provider: client.name,
+      campaign_id: pending.campaign_id,
       identity_id: outcome.identityId,
       merged: outcome.movedFromUserId !== null,
       recompute_job_id: outcome.recomputeJobId,
       identities: await identitiesOf(db, pending.user_id),
-    });
-  });
+    };
+  }
 
   return router;
 }

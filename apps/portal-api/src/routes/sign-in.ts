@@ -24,16 +24,18 @@ const walletSignInSchema = z.strictObject({
   referral_code: referralCode,
 });
 const emailStartSchema = z.strictObject({ campaign_id: campaignIdSchema, email: z.string().min(1, "must not be empty").max(320) });
+/** The 6-digit code field of a code entry. */
+export const emailCodeSchema = z.string().regex(/^[0-9]{6}$/, "must be the 6 digits that were sent");
 const emailVerifySchema = z.strictObject({
   campaign_id: campaignIdSchema,
   email: z.string().min(1, "must not be empty").max(320),
-  code: z.string().regex(/^[0-9]{6}$/, "must be the 6 digits that were sent"),
+  code: emailCodeSchema,
   referral_code: referralCode,
 });
 const refreshSchema = z.strictObject({ refresh_token: z.string().min(1, "must not be empty").max(200) });
 
 /** The e-mail of a request body, normalised as identities are stored; 400 `invalid-email` otherwise. */
-function emailOf(raw: string): string {
+export function emailOf(raw: string): string {
   try {
     return normalizeAccountId("EMAIL", raw);
   } catch (err) {
