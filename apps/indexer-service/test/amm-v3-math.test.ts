@@ -23,6 +23,7 @@ const big = (v: bigint) => JSBI.BigInt(v.toString());
 const plain = (v: JSBI) => BigInt(v.toString());
 const RUNS = { numRuns: 400 };
 const MAX_UINT128 = (1n << 128n) - 1n;
+const MAX_UINT256 = (1n << 256n) - 1n;
 
 const tick = fc.integer({ min: MIN_TICK, max: MAX_TICK });
 const sqrtPrice = fc.bigInt({ min: MIN_SQRT_RATIO, max: MAX_SQRT_RATIO - 1n });
@@ -90,7 +91,15 @@ describe("concentrated-liquidity math against the V3 SDK", () => {
       fc.property(range, sqrtPrice, amount, amount, ([lower, upper], p, a0, a1) => {
         const [sa, sb] = [sqrtRatioAtTick(lower), sqrtRatioAtTick(upper)];
         const sdk = plain(maxLiquidityForAmounts(big(p), big(sa), big(sb), a0.toString(), a1.toString(), false));
-        if (sdk > MAX_UINT128) expect(() => liquidityForAmounts(p, sa, sb, a0, a1)).toThrow("liquidity does not fit 128 bits");
+        // LiquidityAmounts on chain computes each side with FullMath.mulDiv, which reverts past 256 bits even
+        // where the other side is smaller; the SDK computes without that bound. Such inputs must be refused.
+        const Q96 = 1n << 96n;
+        const from = p <= sa ? sa : p < sb ? p : undefined;
+        const side0 = from === undefined ? 0n : (a0 * ((from * sb) / Q96)) / (sb - from);
+        const to = p >= sb ? sb : p > sa ? p : undefined;
+        const side1 = to === undefined ? 0n : (a1 * Q96) / (to - sa);
+        if (side0 > MAX_UINT256 || side1 > MAX_UINT256) expect(() => liquidityForAmounts(p, sa, sb, a0, a1)).toThrow("does not fit 256 bits");
+        else if (sdk > MAX_UINT128) expect(() => liquidityForAmounts(p, sa, sb, a0, a1)).toThrow("liquidity does not fit 128 bits");
         else expect(liquidityForAmounts(p, sa, sb, a0, a1)).toBe(sdk);
       }),
       RUNS,
