@@ -193,6 +193,7 @@ export class IndexerEngine {
         ...(deps.stdout === undefined ? {} : { stdout: deps.stdout }),
         ...(deps.signal === undefined ? {} : { signal: deps.signal }),
         ...(tuning.pointwiseRetryBaseMs === undefined ? {} : { pointwiseRetryBaseMs: tuning.pointwiseRetryBaseMs }),
+        ...(deps.observer === undefined ? {} : { onSinkError: (id: string) => deps.observer?.sinkError(id) }),
       });
       for (const sink of sinks) await sink.recover(checkpoint.sinks[sink.id]);
       await adapter.init?.();

@@ -17,6 +17,8 @@ export interface SinkDeps {
   signal?: AbortSignal;
   /** Retry pacing of the pointwise sink (tests shorten it). */
   pointwiseRetryBaseMs?: number;
+  /** Called with the sink's id for every failed attempt of a sink that retries by itself (the pointwise sink). */
+  onSinkError?: (sinkId: string) => void;
 }
 
 /** Builds the sinks of a config; each gets the stable id `<index>-<sinkType>`. */
@@ -36,6 +38,7 @@ export function createSinks(configs: readonly SinkConfig[], deps: SinkDeps): Sin
       scope: `${deps.store.options.indexerId}:${deps.store.options.configHash}`,
       logger: deps.logger,
       ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      ...(deps.onSinkError === undefined ? {} : { onError: () => deps.onSinkError?.(id) }),
       ...(deps.pointwiseRetryBaseMs === undefined ? {} : { retryBaseMs: deps.pointwiseRetryBaseMs, retryMaxMs: deps.pointwiseRetryBaseMs * 8 }),
     });
   });

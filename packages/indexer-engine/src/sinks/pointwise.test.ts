@@ -75,7 +75,7 @@ beforeEach(() => {
 });
 
 let sinkCount = 0;
-function sink(options: { apiKey?: string; batchSize?: number; maxAttempts?: number; outbox?: string } = {}) {
+function sink(options: { apiKey?: string; batchSize?: number; maxAttempts?: number; outbox?: string; onError?: () => void } = {}) {
   const { logger, lines } = capturingLogger();
   const s = new PointwiseSink({
     id: "1-pointwise",
@@ -89,6 +89,7 @@ function sink(options: { apiKey?: string; batchSize?: number; maxAttempts?: numb
     retryBaseMs: 1,
     retryMaxMs: 4,
     maxAttempts: options.maxAttempts ?? 5,
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
   return { s, lines };
 }
@@ -139,6 +140,17 @@ describe("pointwise sink", () => {
     await s.committed(await s.write([swap(U1, "5")]));
     expect(calls.length).toBe(5);
     expect(new Set(calls.map((c) => c.key)).size).toBe(1);
+    expect(recorded.length).toBe(1);
+  });
+
+  it("reports every failed attempt to onError (the sink-errors metric), retried ones included", async () => {
+    plan = (n) => (n < 3 ? "bus-unavailable" : undefined);
+    let errors = 0;
+    const { s } = sink({ onError: () => errors++ });
+    await s.recover(undefined);
+    await s.committed(await s.write([swap(U1, "5")]));
+    expect(calls.length).toBe(4);
+    expect(errors).toBe(3);
     expect(recorded.length).toBe(1);
   });
 

@@ -27,6 +27,8 @@ export interface PointwiseSinkOptions {
   retryMaxMs?: number;
   /** Attempts for one request before the run stops (the batch is resent with the same key on restart). */
   maxAttempts?: number;
+  /** Called for every failed attempt, retried or not (the indexer's sink-errors metric counts them). */
+  onError?: () => void;
   signal?: AbortSignal;
 }
 
@@ -134,6 +136,7 @@ export class PointwiseSink implements Sink {
         if (err instanceof BaseError) throw err;
         failure = (err as Error).message;
       }
+      this.options.onError?.();
       if (this.options.signal?.aborted === true)
         throw new RetryableError("pointwise-api-interrupted", "stopped while sending earn events; the batch is resent on restart");
       if (attempt + 1 >= maxAttempts) throw new RetryableError("pointwise-api-unavailable", `Pointwise API failed ${maxAttempts} times: ${failure}`);
