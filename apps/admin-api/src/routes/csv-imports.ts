@@ -19,19 +19,23 @@ const uploadQuery = z.strictObject({
 });
 
 /**
- * `input` as it is, each chunk (and its end) passed on only once `ready()` resolves; when it rejects,
+ * `input` as it is, each chunk (and its end) passed on only once `ready` resolves; when it rejects,
  * the stream fails with that error. The request is piped, not handed to stream.pipeline, so it stays
  * open for the answer like the import expects.
  */
-function afterward(input: Readable, ready: () => Promise<void>): Readable {
+function afterward(input: Readable, ready: Promise<void>): Readable {
+  // Awaited by the gate; this only keeps a failure before the first chunk from counting as unhandled.
+  ready.catch(() => undefined);
   const gate = new Transform({
     transform(chunk, _encoding, callback) {
-      ready().then(() => callback(null, chunk), callback);
+      ready.then(() => callback(null, chunk), callback);
     },
     flush(callback) {
-      ready().then(() => callback(), callback);
+      ready.then(() => callback(), callback);
     },
   });
+  // The import listens for the gate's errors while it reads; this keeps one after that from crashing the process.
+  gate.on("error", () => undefined);
   input.on("error", (err) => gate.destroy(err));
   return input.pipe(gate);
 }
@@ -52,20 +56,24 @@ export function csvImportRoutes(deps: Deps): Router {
     // An import publishes its events in many batches that the scoring worker commits, so no transaction
     // can hold them and the entry; the entry is written ahead instead: it commits (with the import's id,
     // before any row is read) or the import fails, so no event of an upload is ever published unrecorded.
-    let recorded: Promise<void> | undefined;
+    let started: (entry: Promise<void>) => void = () => undefined;
+    const recorded = new Promise<void>((resolve, reject) => {
+      started = (entry) => entry.then(resolve, reject);
+    });
     const result = await importCsv(pipeline, {
       campaignId: campaign.id,
-      input: afterward(req, () => recorded ?? Promise.reject(new Error("the import started without its audit entry"))),
+      input: afterward(req, recorded),
       origin: "admin-api",
       ...(query.mode ? { mode: query.mode } : {}),
       ...(query.file_name ? { fileName: query.file_name } : {}),
       onStart(importId) {
-        recorded = getCsvImport(deps.db, campaign.id, importId).then((started) =>
-          deps.db.transaction((tx) =>
-            recordAudit(tx, session, { campaignId: campaign.id, action: "csv-import.events", target: `csv-import:${importId}`, after: started }),
+        started(
+          getCsvImport(deps.db, campaign.id, importId).then((job) =>
+            deps.db.transaction((tx) =>
+              recordAudit(tx, session, { campaignId: campaign.id, action: "csv-import.events", target: `csv-import:${importId}`, after: job }),
+            ),
           ),
         );
-        recorded.catch(() => undefined); // awaited by the input; this only keeps an early failure from counting as unhandled
       },
     });
     try {
