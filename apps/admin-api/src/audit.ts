@@ -1,5 +1,9 @@
 // The audit trail: every operator action that changes what users see, recorded with who, what, when, before and after.
-import type { Queryable } from "@pointwise/db";
+//
+// Recording a new kind of action: add its name to AUDIT_ACTIONS (and to the action table of
+// docs/api/admin.md), then call recordAudit(tx, session, entry) with the transaction that makes the
+// change, after the change's own statements. The entry then commits or rolls back with the change.
+import type { Prisma, Transaction } from "@pointwise/db";
 import type { OperatorSession } from "./session";
 
 /** Every action the trail records; the dashboard and the API filter by these names. */
@@ -50,15 +54,28 @@ const toJson = (value: unknown): string | null =>
   value === undefined || value === null ? null : JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
 
 /**
- * Appends one action to the trail. Given a transaction, the row commits or rolls back with the change
- * it describes. The operator's e-mail is copied in, so the row still names them after they are removed.
+ * The transaction an audit entry is written in: the db package's (`db.transaction(async (tx) => ...)`)
+ * or a Prisma interactive transaction (`prisma.$transaction(async (tx) => ...)`), never a bare
+ * connection, so an entry cannot commit without its change or the change without its entry.
  */
-export async function recordAudit(q: Queryable, session: OperatorSession, entry: AuditEntry): Promise<void> {
-  await q.query(
-    `INSERT INTO audit_event(project_id, campaign_id, operator_id, operator_email, action, target, before, after)
-     SELECT $1, $2, $3, COALESCE((SELECT email FROM operator WHERE id = $3), 'unknown'), $4, $5, $6::jsonb, $7::jsonb`,
-    [session.projectId, entry.campaignId, session.operatorId, entry.action, entry.target, toJson(entry.before), toJson(entry.after)],
-  );
+export type AuditTransaction = Transaction | Prisma.TransactionClient;
+
+const INSERT_AUDIT = `INSERT INTO audit_event(project_id, campaign_id, operator_id, operator_email, action, target, before, after)
+  SELECT $1::uuid, $2::text, $3::uuid, COALESCE((SELECT email FROM operator WHERE id = $3::uuid), 'unknown'), $4::text, $5::text, $6::jsonb, $7::jsonb`;
+
+/**
+ * Appends one action to the trail inside `tx`, the transaction of the change it describes, so the two
+ * commit or roll back together. Refuses (a programming error) a Database or a PrismaClient that is not
+ * in a transaction. The operator's e-mail is copied in, so the row still names them after they are removed.
+ */
+export async function recordAudit(tx: AuditTransaction, session: OperatorSession, entry: AuditEntry): Promise<void> {
+  const values = [session.projectId, entry.campaignId, session.operatorId, entry.action, entry.target, toJson(entry.before), toJson(entry.after)];
+  // A Database has transaction() and a PrismaClient outside a transaction has $transaction(); the
+  // transaction handles of both have neither. Types alone cannot tell a PrismaClient from its transaction.
+  if ("transaction" in tx || typeof (tx as { $transaction?: unknown }).$transaction === "function")
+    throw new Error(`recordAudit(${entry.action}) must be given the transaction of the change, not a connection`);
+  if ("$executeRawUnsafe" in tx) await tx.$executeRawUnsafe(INSERT_AUDIT, ...values);
+  else await tx.query(INSERT_AUDIT, values);
 }
 
 /** An audit row as read back. */

@@ -1,7 +1,7 @@
 // Operator accounts: seeding the first one, finding accounts at sign-in, adding, removing and changing passwords.
 import { randomUUID } from "node:crypto";
 import { hashPassword, verifyPassword } from "@pointwise/auth";
-import type { Database } from "@pointwise/db";
+import type { Database, Transaction } from "@pointwise/db";
 import { AuthError, ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { clearSignInAttempts, countSignInAttempt, type SignInLimit } from "./sign-in";
 
@@ -99,16 +99,28 @@ const FIND_OPERATOR = "SELECT id, email, created_at FROM operator WHERE project_
  * simply a new account here, and the answer is the same whoever else has that e-mail. An e-mail
  * this project already has answers that operator, unchanged (its password is not replaced: only
  * its owner changes it). The password is hashed either way, so the two take the same time.
+ * `inTransaction` (e.g. the audit entry) runs in the transaction that adds the operator.
  */
-export async function createOperator(db: Database, projectId: string, email: string, password: string): Promise<OperatorRow> {
+export async function createOperator(
+  db: Database,
+  projectId: string,
+  email: string,
+  password: string,
+  inTransaction?: (tx: Transaction, row: OperatorRow) => Promise<void>,
+): Promise<OperatorRow> {
+  // Hashed before the transaction begins, so no connection is held while scrypt runs.
   const passwordHash = await hashPassword(password);
   const args = [projectId, email.toLowerCase()];
-  let [row] = (await db.query<{ id: string; email: string; created_at: Date }>(ADD_OPERATOR, [...args, passwordHash])).rows;
-  // Another invitation of the same e-mail inserted first: ON CONFLICT waited for it to commit, but
-  // this statement's snapshot is older than that commit; a second statement sees the row.
-  row ??= (await db.query<{ id: string; email: string; created_at: Date }>(FIND_OPERATOR, args)).rows[0];
-  if (row === undefined) throw new Error("operator neither inserted nor found");
-  return { id: row.id, email: row.email, createdAt: row.created_at };
+  return db.transaction(async (tx) => {
+    let [row] = (await tx.query<{ id: string; email: string; created_at: Date }>(ADD_OPERATOR, [...args, passwordHash])).rows;
+    // Another invitation of the same e-mail inserted first: ON CONFLICT waited for it to commit, but
+    // this statement's snapshot is older than that commit; a second statement (read committed) sees the row.
+    row ??= (await tx.query<{ id: string; email: string; created_at: Date }>(FIND_OPERATOR, args)).rows[0];
+    if (row === undefined) throw new Error("operator neither inserted nor found");
+    const added = { id: row.id, email: row.email, createdAt: row.created_at };
+    await inTransaction?.(tx, added);
+    return added;
+  });
 }
 
 /**
@@ -138,9 +150,23 @@ export async function changePassword(db: Database, operatorId: string, current: 
 /**
  * Removes an operator of the same project; their sessions end at once (see requireOperator). An
  * operator cannot remove themselves, so a project always keeps at least one operator.
+ * `inTransaction` (e.g. the audit entry) runs in the transaction that removes the operator.
  */
-export async function removeOperator(db: Database, projectId: string, removerId: string, operatorId: string): Promise<void> {
+export async function removeOperator(
+  db: Database,
+  projectId: string,
+  removerId: string,
+  operatorId: string,
+  inTransaction?: (tx: Transaction, removed: { id: string; email: string }) => Promise<void>,
+): Promise<void> {
   if (operatorId === removerId) throw new ConflictError("cannot-remove-self", "operator_id: you cannot remove yourself; ask another operator of the project");
-  const { count } = await db.prisma.operator.deleteMany({ where: { id: operatorId, projectId } });
-  if (count === 0) throw new NotFoundError(`operator ${operatorId} not found in this project`, { code: "operator-not-found" });
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: string; email: string }>("DELETE FROM operator WHERE id = $1 AND project_id = $2 RETURNING id, email", [
+      operatorId,
+      projectId,
+    ]);
+    const removed = rows[0];
+    if (!removed) throw new NotFoundError(`operator ${operatorId} not found in this project`, { code: "operator-not-found" });
+    await inTransaction?.(tx, removed);
+  });
 }

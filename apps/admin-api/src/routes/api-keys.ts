@@ -27,11 +27,14 @@ export function apiKeyRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const body = parseWith(createKeySchema, req.body ?? {});
     const generated = generateApiKey();
-    const row = await prisma.apiKey.create({
-      data: { campaignId: campaign.id, prefix: generated.prefix, hash: generated.hash, label: body.label || null, backfill: body.backfill ?? false },
+    const row = await prisma.$transaction(async (tx) => {
+      const created = await tx.apiKey.create({
+        data: { campaignId: campaign.id, prefix: generated.prefix, hash: generated.hash, label: body.label || null, backfill: body.backfill ?? false },
+      });
+      await recordAudit(tx, session, { campaignId: campaign.id, action: "api-key.create", target: `api-key:${created.id}`, after: apiKeyJson(created) });
+      return created;
     });
     deps.logger.info({ campaign_id: campaign.id, key_prefix: row.prefix, backfill: row.backfill, operator_id: session.operatorId }, "api key created");
-    await recordAudit(deps.db, session, { campaignId: campaign.id, action: "api-key.create", target: `api-key:${row.id}`, after: apiKeyJson(row) });
     // The only time the whole key is ever returned; only its hash is stored.
     res.status(201).json({ ...apiKeyJson(row), key: generated.key });
   });
@@ -49,31 +52,34 @@ export function apiKeyRoutes(deps: Deps): Router {
     const body = parseWith(updateKeySchema, req.body ?? {});
     const key = await prisma.apiKey.findFirst({ where: { id: keyId, campaignId: campaign.id } });
     if (!key) throw new NotFoundError(`API key ${keyId} not found`, { code: "api-key-not-found" });
-    // The revoked_at condition sits in the update itself, so a revoke that wins a race is never undone by a change.
-    const { count } = await prisma.apiKey.updateMany({
-      where: { id: key.id, revokedAt: null },
-      data: {
-        ...(body.label === undefined ? {} : { label: body.label || null }),
-        ...(body.backfill === undefined ? {} : { backfill: body.backfill }),
-      },
+    const after = await prisma.$transaction(async (tx) => {
+      // The revoked_at condition sits in the update itself, so a revoke that wins a race is never undone by a change.
+      const { count } = await tx.apiKey.updateMany({
+        where: { id: key.id, revokedAt: null },
+        data: {
+          ...(body.label === undefined ? {} : { label: body.label || null }),
+          ...(body.backfill === undefined ? {} : { backfill: body.backfill }),
+        },
+      });
+      const now = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id } });
+      if (count === 0) {
+        throw new ConflictError("api-key-revoked", `API key ${key.prefix} was revoked at ${now.revokedAt?.toISOString()}; a revoked key cannot be changed`);
+      }
+      await recordAudit(tx, session, {
+        campaignId: campaign.id,
+        action: "api-key.update",
+        target: `api-key:${key.id}`,
+        before: apiKeyJson(key),
+        after: apiKeyJson(now),
+      });
+      return now;
     });
-    const after = await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
-    if (count === 0) {
-      throw new ConflictError("api-key-revoked", `API key ${key.prefix} was revoked at ${after.revokedAt?.toISOString()}; a revoked key cannot be changed`);
-    }
     if (after.backfill !== key.backfill) {
       deps.logger.info(
         { campaign_id: campaign.id, key_prefix: key.prefix, backfill: after.backfill, operator_id: session.operatorId },
         "api key backfill changed",
       );
     }
-    await recordAudit(deps.db, session, {
-      campaignId: campaign.id,
-      action: "api-key.update",
-      target: `api-key:${key.id}`,
-      before: apiKeyJson(key),
-      after: apiKeyJson(after),
-    });
     res.json(apiKeyJson(after));
   });
 
@@ -84,18 +90,21 @@ export function apiKeyRoutes(deps: Deps): Router {
     const keyId = uuidParam(req.params.keyId, "key_id");
     const key = await prisma.apiKey.findFirst({ where: { id: keyId, campaignId: campaign.id } });
     if (!key) throw new NotFoundError(`API key ${keyId} not found`, { code: "api-key-not-found" });
-    await prisma.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: new Date() } });
-    const after = await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
-    if (!key.revokedAt) {
-      deps.logger.info({ campaign_id: campaign.id, key_prefix: key.prefix, operator_id: session.operatorId }, "api key revoked");
-      await recordAudit(deps.db, session, {
-        campaignId: campaign.id,
-        action: "api-key.revoke",
-        target: `api-key:${key.id}`,
-        before: apiKeyJson(key),
-        after: apiKeyJson(after),
-      });
-    }
+    const { after, revoked } = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: new Date() } });
+      const now = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id } });
+      // Only the request that revoked it records it (the row's update decides, not the earlier read).
+      if (count > 0)
+        await recordAudit(tx, session, {
+          campaignId: campaign.id,
+          action: "api-key.revoke",
+          target: `api-key:${key.id}`,
+          before: apiKeyJson(key),
+          after: apiKeyJson(now),
+        });
+      return { after: now, revoked: count > 0 };
+    });
+    if (revoked) deps.logger.info({ campaign_id: campaign.id, key_prefix: key.prefix, operator_id: session.operatorId }, "api key revoked");
     res.json(apiKeyJson(after));
   });
 

@@ -83,18 +83,19 @@ export function operatorRoutes(deps: Deps): Router {
     const body = parseWith(operatorSchema, req.body);
     // A new operator always joins the inviting operator's project: nobody can add people to another tenant.
     // Whether the e-mail has an account elsewhere (or here already) makes no difference to the answer.
-    const row = await createOperator(deps.db, session.projectId, body.email, body.password);
+    const row = await createOperator(deps.db, session.projectId, body.email, body.password, (tx, added) =>
+      recordAudit(tx, session, { campaignId: null, action: "operator.add", target: `operator:${added.id}`, after: { id: added.id, email: added.email } }),
+    );
     deps.logger.info({ operator_id: row.id, invited_by: session.operatorId, project_id: session.projectId }, "operator added");
-    await recordAudit(deps.db, session, { campaignId: null, action: "operator.add", target: `operator:${row.id}`, after: { id: row.id, email: row.email } });
     res.status(201).json({ id: row.id, email: row.email, created_at: row.createdAt.toISOString() });
   });
 
   router.delete("/api/operators/:operatorId", async (req, res) => {
     const session = sessionOf(res.locals);
     const operatorId = uuidParam(req.params.operatorId, "operator_id");
-    const removed = await prisma.operator.findFirst({ where: { id: operatorId, projectId: session.projectId }, select: { id: true, email: true } });
-    await removeOperator(deps.db, session.projectId, session.operatorId, operatorId);
-    await recordAudit(deps.db, session, { campaignId: null, action: "operator.remove", target: `operator:${operatorId}`, before: removed });
+    await removeOperator(deps.db, session.projectId, session.operatorId, operatorId, (tx, removed) =>
+      recordAudit(tx, session, { campaignId: null, action: "operator.remove", target: `operator:${operatorId}`, before: removed }),
+    );
     deps.logger.info({ operator_id: operatorId, removed_by: session.operatorId, project_id: session.projectId }, "operator removed");
     res.json({ removed: operatorId });
   });

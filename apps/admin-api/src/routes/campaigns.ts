@@ -1,5 +1,6 @@
 // Admin routes for campaigns: create, list, read, update (new dates queue a recompute), archive, restore and their bad-word lists.
 import { randomInt } from "node:crypto";
+import type { Prisma } from "@pointwise/db";
 import { ConflictError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, currencyNamesSchema } from "@pointwise/schemas";
@@ -11,6 +12,10 @@ import { campaignJson, recomputeJobJson } from "../json";
 import { queueRecompute } from "../recompute";
 import { loadCampaign, loadWritableCampaign } from "../scope";
 import { sessionOf } from "../session";
+
+// A campaign row under the field names of Prisma's model, for campaignJson inside a db transaction.
+const SELECT_CAMPAIGN = `SELECT id, project_id AS "projectId", name, currencies, primary_currency AS "primaryCurrency", starts_at AS "startsAt",
+  ends_at AS "endsAt", archived_at AS "archivedAt", bad_words AS "badWords", created_at AS "createdAt" FROM campaign`;
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -78,19 +83,22 @@ export function campaignRoutes(deps: Deps): Router {
     // Campaign ids are global (events and the public leaderboard name them), so a taken id is a conflict
     // whichever project holds it; the answer says nothing else about that campaign.
     if (await prisma.campaign.findUnique({ where: { id }, select: { id: true } })) throw new ConflictError("campaign-exists", `campaign id ${id} is taken`);
-    const campaign = await prisma.campaign.create({
-      data: {
-        id,
-        projectId: session.projectId,
-        name: body.name,
-        currencies: body.currencies,
-        primaryCurrency: body.primary_currency,
-        startsAt: body.starts_at ? new Date(body.starts_at) : null,
-        endsAt: body.ends_at ? new Date(body.ends_at) : null,
-      },
+    const campaign = await prisma.$transaction(async (tx) => {
+      const created = await tx.campaign.create({
+        data: {
+          id,
+          projectId: session.projectId,
+          name: body.name,
+          currencies: body.currencies,
+          primaryCurrency: body.primary_currency,
+          startsAt: body.starts_at ? new Date(body.starts_at) : null,
+          endsAt: body.ends_at ? new Date(body.ends_at) : null,
+        },
+      });
+      await recordAudit(tx, session, { campaignId: id, action: "campaign.create", target: `campaign:${id}`, after: campaignJson(created) });
+      return created;
     });
     deps.logger.info({ campaign_id: id, operator_id: session.operatorId }, "campaign created");
-    await recordAudit(deps.db, session, { campaignId: id, action: "campaign.create", target: `campaign:${id}`, after: campaignJson(campaign) });
     res.status(201).json(campaignJson(campaign));
   });
 
@@ -144,25 +152,26 @@ export function campaignRoutes(deps: Deps): Router {
         ],
       );
       const [was, now] = [before[0], after[0]];
-      if (!was || !now || sameDates(was, now)) return null;
+      const changesDates = was !== undefined && now !== undefined && !sameDates(was, now);
       // Checked again on the stored row: a concurrent change of the other date may have come in since the check above.
-      if (now.starts_at && now.ends_at && now.ends_at <= now.starts_at)
+      if (changesDates && now.starts_at && now.ends_at && now.ends_at <= now.starts_at)
         throw new ValidationError("ends_at: must be later than starts_at", { field: "ends_at" });
+      const { rows: stored } = await client.query<Prisma.CampaignGetPayload<true>>(`${SELECT_CAMPAIGN} WHERE id = $1`, [campaign.id]);
+      await recordAudit(client, session, {
+        campaignId: campaign.id,
+        action: "campaign.update",
+        target: `campaign:${campaign.id}`,
+        before: campaignJson(campaign),
+        after: stored[0] ? campaignJson(stored[0]) : null,
+      });
       // Which events earn depends on the dates, so scores are recomputed from the log like after a rule activation.
-      return queueRecompute(client, campaign.id, "campaign-dates");
+      return changesDates ? queueRecompute(client, campaign.id, "campaign-dates") : null;
     });
     if (jobId) deps.logger.info({ campaign_id: campaign.id, job_id: jobId, operator_id: session.operatorId }, "campaign dates changed: recompute queued");
     const [updated, job] = await Promise.all([
       prisma.campaign.findUniqueOrThrow({ where: { id: campaign.id } }),
       jobId ? prisma.recomputeJob.findUnique({ where: { id: jobId } }) : null,
     ]);
-    await recordAudit(deps.db, session, {
-      campaignId: campaign.id,
-      action: "campaign.update",
-      target: `campaign:${campaign.id}`,
-      before: campaignJson(campaign),
-      after: campaignJson(updated),
-    });
     res.json({ ...campaignJson(updated), recompute_job: job ? recomputeJobJson(job) : null });
   });
 
@@ -170,32 +179,39 @@ export function campaignRoutes(deps: Deps): Router {
     const session = sessionOf(res.locals);
     const campaign = await loadCampaign(deps, session, req.params.id);
     // Archiving hides a campaign from day-to-day work and freezes it; every row it owns stays.
-    await prisma.campaign.updateMany({ where: { id: campaign.id, archivedAt: null }, data: { archivedAt: new Date() } });
+    const archived = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.campaign.updateMany({ where: { id: campaign.id, archivedAt: null }, data: { archivedAt: new Date() } });
+      const now = await tx.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+      // Only the request that archived it records it (the row's update decides, not the earlier read).
+      if (count > 0)
+        await recordAudit(tx, session, {
+          campaignId: campaign.id,
+          action: "campaign.archive",
+          target: `campaign:${campaign.id}`,
+          before: campaignJson(campaign),
+          after: campaignJson(now),
+        });
+      return now;
+    });
     deps.logger.info({ campaign_id: campaign.id, operator_id: session.operatorId }, "campaign archived");
-    const archived = await loadCampaign(deps, session, campaign.id);
-    if (!campaign.archivedAt)
-      await recordAudit(deps.db, session, {
-        campaignId: campaign.id,
-        action: "campaign.archive",
-        target: `campaign:${campaign.id}`,
-        before: campaignJson(campaign),
-        after: campaignJson(archived),
-      });
     res.json(campaignJson(archived));
   });
 
   router.post("/api/campaigns/:id/restore", async (req, res) => {
     const session = sessionOf(res.locals);
     const campaign = await loadCampaign(deps, session, req.params.id);
-    const updated = await prisma.campaign.update({ where: { id: campaign.id }, data: { archivedAt: null } });
-    if (campaign.archivedAt)
-      await recordAudit(deps.db, session, {
-        campaignId: campaign.id,
-        action: "campaign.restore",
-        target: `campaign:${campaign.id}`,
-        before: campaignJson(campaign),
-        after: campaignJson(updated),
-      });
+    const updated = await prisma.$transaction(async (tx) => {
+      const now = await tx.campaign.update({ where: { id: campaign.id }, data: { archivedAt: null } });
+      if (campaign.archivedAt)
+        await recordAudit(tx, session, {
+          campaignId: campaign.id,
+          action: "campaign.restore",
+          target: `campaign:${campaign.id}`,
+          before: campaignJson(campaign),
+          after: campaignJson(now),
+        });
+      return now;
+    });
     res.json(campaignJson(updated));
   });
 
@@ -211,13 +227,16 @@ export function campaignRoutes(deps: Deps): Router {
     // Matching is case-insensitive, so words differing only in case are one word.
     const seen = new Set<string>();
     const words = body.bad_words.map((w) => w.toLowerCase()).filter((w) => !seen.has(w) && seen.add(w));
-    const updated = await prisma.campaign.update({ where: { id: campaign.id }, data: { badWords: words } });
-    await recordAudit(deps.db, session, {
-      campaignId: campaign.id,
-      action: "campaign.bad-words",
-      target: `campaign:${campaign.id}`,
-      before: { bad_words: campaign.badWords },
-      after: { bad_words: updated.badWords },
+    const updated = await prisma.$transaction(async (tx) => {
+      const now = await tx.campaign.update({ where: { id: campaign.id }, data: { badWords: words } });
+      await recordAudit(tx, session, {
+        campaignId: campaign.id,
+        action: "campaign.bad-words",
+        target: `campaign:${campaign.id}`,
+        before: { bad_words: campaign.badWords },
+        after: { bad_words: now.badWords },
+      });
+      return now;
     });
     res.json({ bad_words: updated.badWords });
   });

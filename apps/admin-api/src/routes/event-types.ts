@@ -28,9 +28,17 @@ export function eventTypeRoutes(deps: Deps): Router {
     const body = parseWith(registerSchema, req.body);
     const exists = await prisma.eventType.findUnique({ where: { campaignId_name: { campaignId: campaign.id, name: body.name } } });
     if (exists) throw new ConflictError("event-type-exists", `name: event type ${body.name} is already registered in this campaign`);
-    const row = await prisma.eventType.create({ data: { campaignId: campaign.id, name: body.name, description: body.description || null } });
+    const row = await prisma.$transaction(async (tx) => {
+      const created = await tx.eventType.create({ data: { campaignId: campaign.id, name: body.name, description: body.description || null } });
+      await recordAudit(tx, session, {
+        campaignId: campaign.id,
+        action: "event-type.create",
+        target: `event-type:${created.id}`,
+        after: eventTypeJson(created),
+      });
+      return created;
+    });
     deps.logger.info({ campaign_id: campaign.id, reg_event_id: row.id, name: row.name }, "event type registered");
-    await recordAudit(deps.db, session, { campaignId: campaign.id, action: "event-type.create", target: `event-type:${row.id}`, after: eventTypeJson(row) });
     res.status(201).json(eventTypeJson(row));
   });
 
@@ -47,16 +55,20 @@ export function eventTypeRoutes(deps: Deps): Router {
     const row = await prisma.eventType.findFirst({ where: { id, campaignId: campaign.id } });
     if (!row) throw new NotFoundError(`event type ${id} not found`, { code: "event-type-not-found" });
     // Retiring is one-way and keeps the row: logged events keep pointing at it, ingest refuses new ones.
-    await prisma.eventType.updateMany({ where: { id, retiredAt: null }, data: { retiredAt: new Date() } });
-    const after = await prisma.eventType.findUniqueOrThrow({ where: { id } });
-    if (!row.retiredAt)
-      await recordAudit(deps.db, session, {
-        campaignId: campaign.id,
-        action: "event-type.retire",
-        target: `event-type:${id}`,
-        before: eventTypeJson(row),
-        after: eventTypeJson(after),
-      });
+    const after = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.eventType.updateMany({ where: { id, retiredAt: null }, data: { retiredAt: new Date() } });
+      const now = await tx.eventType.findUniqueOrThrow({ where: { id } });
+      // Only the request that retired it records it (the row's update decides, not the earlier read).
+      if (count > 0)
+        await recordAudit(tx, session, {
+          campaignId: campaign.id,
+          action: "event-type.retire",
+          target: `event-type:${id}`,
+          before: eventTypeJson(row),
+          after: eventTypeJson(now),
+        });
+      return now;
+    });
     res.json(eventTypeJson(after));
   });
 

@@ -1,5 +1,5 @@
 // Admin routes for a campaign's users: lookup, identities, display name, referrer and readable scores.
-import { type Database, excludedUsers } from "@pointwise/db";
+import { type Database, excludedUsers, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { displayNameSchema, IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
@@ -36,6 +36,13 @@ const updateUserSchema = z
       .optional(),
   })
   .refine((b) => b.display_name !== undefined || b.referrer_id !== undefined, { message: "must change display_name or referrer_id" });
+
+/** What a user's display name and referral link are (the before and after of `user.update`). */
+interface UserLinks {
+  display_name: string | null;
+  referrer_id: string | null;
+}
+const SELECT_USER_LINKS = "SELECT display_name, referrer_id FROM app_user WHERE id = $1";
 
 /** Everything the dashboard shows about one user: identities, referral link and readable scores. */
 async function userDetail(db: Database, campaignId: string, userId: string) {
@@ -91,16 +98,19 @@ export function userRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const userId = uuidParam(req.params.userId, "user_id");
     const body = parseWith(updateUserSchema, req.body);
-    const before = await prisma.user.findFirst({ where: { id: userId, campaignId: campaign.id }, select: { displayName: true, referrerId: true } });
     await db.transaction(async (client) => {
       // Referral links are checked for cycles against the whole chain; one change at a time per campaign.
       await client.lockCampaign("users", campaign.id);
-      const { rows } = await client.query<{ referrer_id: string | null }>("SELECT referrer_id FROM app_user WHERE id = $1 AND campaign_id = $2 FOR UPDATE", [
-        userId,
-        campaign.id,
-      ]);
+      const { rows } = await client.query<UserLinks>(`${SELECT_USER_LINKS} AND campaign_id = $2 FOR UPDATE`, [userId, campaign.id]);
       const user = rows[0];
       if (!user) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
+      await updateUser(client, user);
+      const { rows: after } = await client.query<UserLinks>(SELECT_USER_LINKS, [userId]);
+      await recordAudit(client, session, { campaignId: campaign.id, action: "user.update", target: `user:${userId}`, before: user, after: after[0] });
+    });
+    res.json(await userDetail(deps.db, campaign.id, userId));
+
+    async function updateUser(client: Transaction, user: UserLinks): Promise<void> {
       if (body.display_name !== undefined) await client.query("UPDATE app_user SET display_name = $2 WHERE id = $1", [userId, body.display_name]);
       const referrer = body.referrer_id?.toLowerCase() ?? body.referrer_id;
       if (referrer === undefined || referrer === user.referrer_id) return;
@@ -122,16 +132,7 @@ export function userRoutes(deps: Deps): Router {
           field: "referrer_id",
         });
       await client.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [userId, referrer]);
-    });
-    const detail = await userDetail(deps.db, campaign.id, userId);
-    await recordAudit(deps.db, session, {
-      campaignId: campaign.id,
-      action: "user.update",
-      target: `user:${userId}`,
-      before: { display_name: before?.displayName ?? null, referrer_id: before?.referrerId ?? null },
-      after: { display_name: detail.display_name, referrer_id: detail.referrer_id },
-    });
-    res.json(detail);
+    }
   });
 
   router.post("/api/campaigns/:id/users/:userId/identities", async (req, res) => {
@@ -194,13 +195,16 @@ export function userRoutes(deps: Deps): Router {
     const identity = await prisma.identity.findFirst({ where: { id: identityId, userId, campaignId: campaign.id } });
     if (!identity) throw new NotFoundError(`identity ${identityId} not found`, { code: "identity-not-found" });
     if (identity.identityType !== "X_PROVIDER_ID") throw new ValidationError("handle can only be set for an X_PROVIDER_ID identity", { field: "handle" });
-    const updated = await prisma.identity.update({ where: { id: identityId }, data: { handle: body.handle } });
-    await recordAudit(deps.db, session, {
-      campaignId: campaign.id,
-      action: "identity.update",
-      target: `identity:${identityId}`,
-      before: identityJson(identity),
-      after: identityJson(updated),
+    const updated = await prisma.$transaction(async (tx) => {
+      const now = await tx.identity.update({ where: { id: identityId }, data: { handle: body.handle } });
+      await recordAudit(tx, session, {
+        campaignId: campaign.id,
+        action: "identity.update",
+        target: `identity:${identityId}`,
+        before: identityJson(identity),
+        after: identityJson(now),
+      });
+      return now;
     });
     res.json(identityJson(updated));
   });
