@@ -1,0 +1,46 @@
+// The Stryker settings every package's stryker.config.mjs shares: jest runner, per-test coverage, two workers.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** Where `npm run mutate` writes its reports (gitignored): reports/mutation/<package>/index.html and mutation.json. */
+export const reportsDir = path.join(root, "reports", "mutation");
+
+/**
+ * A Stryker configuration for the package in `packageDir`: `name` names its report folder, `mutate`
+ * lists the files it mutates, `testMatch` (optional) the jest tests it runs when the package's other
+ * tests need services that a mutation run does not start.
+ */
+export function mutationConfig({ packageDir, name, mutate, testMatch }) {
+  const dir = path.join(reportsDir, name);
+  // A package's jest.config.js requires the preset by a relative path ("../../jest.preset.js"), so
+  // the sandbox Stryker copies the package into must sit as deep below the root as the package does.
+  const depth = path.relative(root, packageDir).split(path.sep).length;
+  const tempDir = path.join(root, ".stryker-tmp", ...Array.from({ length: depth - 2 }, () => name));
+  return {
+    packageManager: "npm",
+    testRunner: "jest",
+    jest: {
+      projectType: "custom",
+      configFile: "jest.config.js",
+      enableFindRelatedTests: true,
+      ...(testMatch ? { config: { testMatch: testMatch.map((p) => `<rootDir>/${p}`) } } : {}),
+    },
+    coverageAnalysis: "perTest",
+    // The machine's two cores are shared; more workers only queue.
+    concurrency: 2,
+    // Slow property tests under instrumentation need room; a mutant that still runs past this is an
+    // infinite loop and counts as detected (Stryker's score counts timeouts as killed).
+    timeoutMS: 20000,
+    timeoutFactor: 2,
+    mutate,
+    reporters: ["clear-text", "progress", "html", "json"],
+    clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
+    htmlReporter: { fileName: path.join(dir, "index.html") },
+    jsonReporter: { fileName: path.join(dir, "mutation.json") },
+    tempDirName: path.relative(packageDir, tempDir),
+    cleanTempDir: true,
+    thresholds: { high: 95, low: 90, break: null },
+  };
+}
