@@ -5,5 +5,12 @@ export default mutationConfig({
   packageDir: import.meta.dirname,
   name: "ingest-core",
   mutate: ["src/batch-body.ts", "src/envelope.ts", "src/event-id.ts", "src/ttl-cache.ts", "src/csv/answer.ts", "src/csv/utf8.ts"],
-  testMatch: ["src/batch-body.test.ts", "src/envelope.test.ts", "src/event-id.test.ts", "src/ttl-cache.test.ts", "src/csv/answer.test.ts", "src/csv/utf8.test.ts"],
+  testMatch: [
+    "src/batch-body.test.ts",
+    "src/envelope.test.ts",
+    "src/event-id.test.ts",
+    "src/ttl-cache.test.ts",
+    "src/csv/answer.test.ts",
+    "src/csv/utf8.test.ts",
+  ],
 });

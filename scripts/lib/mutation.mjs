@@ -10,9 +10,11 @@ export const reportsDir = path.join(root, "reports", "mutation");
 /**
  * A Stryker configuration for the package in `packageDir`: `name` names its report folder, `mutate`
  * lists the files it mutates, `testMatch` (optional) the jest tests it runs when the package's other
- * tests need services that a mutation run does not start.
+ * tests need services that a mutation run does not start. `ignoreStatic` leaves out mutants in code
+ * that runs once when a module loads (tables built at start), which every test would have to run
+ * again and which no test can miss anyway.
  */
-export function mutationConfig({ packageDir, name, mutate, testMatch }) {
+export function mutationConfig({ packageDir, name, mutate, testMatch, ignoreStatic = false }) {
   const dir = path.join(reportsDir, name);
   // A package's jest.config.js requires the preset by a relative path ("../../jest.preset.js"), so
   // the sandbox Stryker copies the package into must sit as deep below the root as the package does.
@@ -35,6 +37,7 @@ export function mutationConfig({ packageDir, name, mutate, testMatch }) {
     timeoutMS: 20000,
     timeoutFactor: 2,
     mutate,
+    ignoreStatic,
     reporters: ["clear-text", "progress", "html", "json"],
     clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
     htmlReporter: { fileName: path.join(dir, "index.html") },

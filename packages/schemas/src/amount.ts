@@ -23,6 +23,8 @@ const ExactDecimal = Decimal.clone();
 const JSON_NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 const HEX_TEXT = /^[+-]?0[xX]/;
 const NON_FINITE_TEXT = /^[+-]?(?:infinity|nan)$/i;
+// JSON-number text whose digits before any exponent are all zeros.
+const ZERO_TEXT = /^-?[0.]*(?:[eE].*)?$/;
 
 function invalidAmount(rule: string): ValidationError {
   return new ValidationError(`amount ${rule}`, { field: "amount", code: "invalid-amount" });
@@ -68,9 +70,8 @@ function amountText(value: unknown): string {
  */
 export function parseAmount(value: unknown): string {
   const text = amountText(value);
-  const mantissa = text.split(/[eE]/)[0] ?? "";
   // Decided on the digits, not on a parsed value: "-0", "-0.0" and "-0e5" are zero, not negative.
-  if (!/[1-9]/.test(mantissa)) return "0";
+  if (ZERO_TEXT.test(text)) return "0";
   if (text.startsWith("-")) throw negativeAmount();
   const amount = new ExactDecimal(text);
   // Decimal.js turns exponents beyond its range into Infinity or 0; both mean "far out of bounds".
