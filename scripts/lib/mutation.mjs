@@ -34,8 +34,8 @@ export function mutationConfig({ packageDir, name, mutate, testMatch, ignoreStat
     concurrency: 2,
     // Slow property tests under instrumentation need room; a mutant that still runs past this is an
     // infinite loop and counts as detected (Stryker's score counts timeouts as killed).
-    timeoutMS: 20000,
-    timeoutFactor: 2,
+    timeoutMS: 10000,
+    timeoutFactor: 1.5,
     mutate,
     ignoreStatic,
     reporters: ["clear-text", "progress", "html", "json"],
