@@ -169,6 +169,18 @@ describe("time-weighted balance windows", () => {
     expect(book.openCount).toBe(2);
   });
 
+  it("a status change or position update of an unknown position records it with balance 0 and no window", () => {
+    const book = new WindowBook();
+    expect(book.setStatus(U, A, "stake", false, at(1_000))).toEqual([]);
+    expect(book.get(U, A, "stake")).toEqual({ user: U, asset: A, activity: "stake", balance: "0", active: false });
+    expect(book.positionUpdate(U, A, "lend", at(1_000))).toEqual([]);
+    expect(book.takeDirty()).toEqual([
+      { user: U, asset: A, activity: "stake", balance: "0", active: false },
+      { user: U, asset: A, activity: "lend", balance: "0", active: true },
+    ]);
+    expect(book.openCount).toBe(0);
+  });
+
   it("takeDirty returns each changed position once, as a copy, and then nothing until the next change", () => {
     const book = new WindowBook();
     book.applyDelta(U, A, "hold", "1", at(1_000));
