@@ -55,6 +55,8 @@ describe("decay", () => {
 
   it("without decay the stored value is the value: decayedValue('42.5', any time) = 42.5 and the factor is 1", () => {
     expect(decayedValue("42.5", iso(100), undefined)).toBe("42.5");
+    // A NUMERIC(48,18) column's text keeps its trailing zeros; without decay they come back untouched.
+    expect(decayedValue("42.500000000000000000", iso(100), undefined)).toBe("42.500000000000000000");
     expect(decayFactor(iso(100), undefined)).toBe("1");
   });
 

@@ -51,7 +51,11 @@ function pow2Fraction(num: bigint, den: bigint): bigint {
   // The binary digits of the fraction, most significant first: digit i picks 2^(1/2^(i+1)).
   const binary = bits.toString(2).padStart(Number(BITS), "0");
   let acc = ONE;
-  for (let i = 0; i < binary.length; i++) if (binary.charCodeAt(i) === 49) acc = (acc * (ROOTS[i] as bigint)) >> BITS;
+  let i = 0;
+  for (const digit of binary) {
+    if (digit === "1") acc = (acc * (ROOTS[i] as bigint)) >> BITS;
+    i += 1;
+  }
   return acc;
 }
 
@@ -66,8 +70,9 @@ interface Split {
 
 function split(ms: number, decay: DecayConfig, epochMs = BigInt(timeOf(decay.epoch)), halfLife = BigInt(decay.halfLifeSeconds) * 1000n): Split {
   const delta = BigInt(ms) - epochMs;
+  // bigint division truncates toward zero; a negative delta between multiples is floored one further.
   let whole = delta / halfLife;
-  if (delta < 0n && whole * halfLife !== delta) whole -= 1n;
+  if (whole * halfLife > delta) whole -= 1n;
   if (whole > BigInt(MAX_HALF_LIVES) || whole < -BigInt(MAX_HALF_LIVES)) {
     throw new ValidationError(
       `occurredAt ${new Date(ms).toISOString()} is more than ${MAX_HALF_LIVES} half-lives from decay.epoch ${decay.epoch}; publish a rule version with a closer epoch`,
@@ -100,8 +105,8 @@ export function scaleFixed(points: Fixed, ms: number, decay: CompiledDecay | und
   if (!decay || points.isZero()) return points;
   const { whole, rest, halfLife } = split(ms, decay.config, decay.epochMs, decay.halfLifeMs);
   const product = unitsOf(points) * pow2Fraction(rest, halfLife);
-  // Stryker disable next-line EqualityOperator: at whole = 0 both branches shift right by BITS
-  const scaled = whole >= 0n ? (product << whole) >> BITS : product >> (BITS - whole);
+  // A bigint shifted left by a negative count is shifted right, so this also covers awards before the epoch.
+  const scaled = (product << whole) >> BITS;
   // Dividing by 10^18 in decimal.js rounds to its precision; only a number of over 2000 digits notices.
   return sig(scaled, SCALED_DECIMALS);
 }
