@@ -32,10 +32,11 @@ export function mutationConfig({ packageDir, name, mutate, testMatch, ignoreStat
     coverageAnalysis: "perTest",
     // The machine's two cores are shared; more workers only queue.
     concurrency: 2,
-    // Slow property tests under instrumentation need room; a mutant that still runs past this is an
-    // infinite loop and counts as detected (Stryker's score counts timeouts as killed).
-    timeoutMS: 10000,
-    timeoutFactor: 1.5,
+    // A mutant counts as detected when its tests run past 3x their time without mutants plus a minute
+    // (Stryker's score counts timeouts as killed). The margin is wide so that a machine busy with other
+    // work does not pass off a surviving mutant as a timeout; only a real endless loop gets that far.
+    timeoutMS: 60000,
+    timeoutFactor: 3,
     mutate,
     ignoreStatic,
     reporters: ["clear-text", "progress", "html", "json"],
