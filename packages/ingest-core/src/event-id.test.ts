@@ -12,6 +12,9 @@ describe("newEventId", () => {
     const ids = Array.from({ length: 3000 }, () => newEventId(1_700_000_000_000));
     for (const id of ids) expect(id).toMatch(UUID_V7);
     expect(new Set(ids.map((id) => id.charAt(19))).size).toBe(4);
+    // The masks keep the other bits of those bytes random: the digit after the 7 takes all 16 values.
+    expect(new Set(ids.map((id) => id.charAt(15))).size).toBe(16);
+    expect(new Set(ids.map((id) => id.charAt(20))).size).toBe(16);
   });
 
   it("starts with the given Unix milliseconds as 48 bits: 1700000000000 is 018bcfe56800", () => {
