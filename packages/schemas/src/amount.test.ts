@@ -81,7 +81,21 @@ describe("parseAmount", () => {
     else expect(parseAmount(input)).toBe(expected);
   });
 
-  it.each([-1, -0.000001, "-5", "-1e-30", "-0.1", -3n])("rejects the negative amount %p", (input) => {
+  it.each([
+    ["+0x10", "amount must be a decimal number, not hexadecimal"],
+    ["-0X1f", "amount must be a decimal number, not hexadecimal"],
+    ["10x10", 'amount must be a decimal number such as "12", "0.5" or "1e3"'],
+    ["a0x1", 'amount must be a decimal number such as "12", "0.5" or "1e3"'],
+    ["+Infinity", "amount must be a finite number"],
+    ["-infinity", "amount must be a finite number"],
+    ["-NaN", "amount must be a finite number"],
+    ["Infinity1", 'amount must be a decimal number such as "12", "0.5" or "1e3"'],
+    ["1NaN", 'amount must be a decimal number such as "12", "0.5" or "1e3"'],
+  ])("names hexadecimal and non-finite text only when the whole string is one: %j", (input, message) => {
+    expect(rejection(input).message).toBe(message);
+  });
+
+  it.each([-1, -0.000001, -1e-7, -1e25, Number.MIN_SAFE_INTEGER, "-5", "-1e-30", "-0.1", -3n])("rejects the negative amount %p", (input) => {
     const err = rejection(input);
     expect(err.code).toBe("negative-amount");
     expect(err.field).toBe("amount");

@@ -38,7 +38,6 @@ function negativeAmount(): ValidationError {
 function amountText(value: unknown): string {
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw invalidAmount("must be a finite number");
-    if (value < 0) throw negativeAmount();
     // Above 2^53 a JSON number has already been rounded by JSON.parse before we see it, and we
     // cannot tell whether it was: refuse it rather than store a value the client never sent.
     if (value > Number.MAX_SAFE_INTEGER) {
@@ -47,7 +46,8 @@ function amountText(value: unknown): string {
     // String() gives the shortest decimal that parses back to the same double. Any decimal text
     // of up to 15 significant digits survives JSON.parse into a double and back unchanged, and a
     // client that serialised a double (JS, Python, Go, Java) wrote exactly this shortest form,
-    // so the text we parse is the text the client sent. (-0 becomes "0" here.)
+    // so the text we parse is the text the client sent. (-0 becomes "0" here; a negative number's
+    // text starts with "-" and is refused as negative below, whatever its size.)
     return String(value);
   }
   if (typeof value === "bigint") return value.toString();
