@@ -4,7 +4,7 @@ import { bech32, bech32m, createBase58check } from "@scure/base";
 import { getBytes, hexlify, sha256 } from "ethers";
 import fc from "fast-check";
 import { normalizeAccountId } from "./identity";
-import { decodeBase58Address, decodeSegwitAddress, parseBech32, SEGWIT_HRPS } from "./identity-bitcoin";
+import { BASE58_VERSIONS, decodeBase58Address, decodeSegwitAddress, parseBech32, SEGWIT_HRPS } from "./identity-bitcoin";
 import { BASE58_EXAMPLES } from "./vectors/addresses";
 import { BIP173_INVALID_BECH32, BIP173_INVALID_SEGWIT, BIP173_VALID_BECH32, BIP173_VALID_SEGWIT } from "./vectors/bip173";
 import { BIP350_INVALID_BECH32M, BIP350_INVALID_SEGWIT, BIP350_VALID_BECH32M, BIP350_VALID_SEGWIT } from "./vectors/bip350";
@@ -187,6 +187,16 @@ describe("base58check addresses", () => {
 
   it("rejects a changed character with a checksum mismatch", () => {
     expect(btcError("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3").message).toBe("account_id is not a valid BTC_ADDRESS: base58check checksum mismatch");
+  });
+
+  it("accepts the version bytes Bitcoin Core uses for P2PKH and P2SH on mainnet and testnet, named", () => {
+    expect([...BASE58_VERSIONS]).toEqual([
+      [0x00, "mainnet P2PKH"],
+      [0x05, "mainnet P2SH"],
+      [0x6f, "testnet P2PKH"],
+      [0xc4, "testnet P2SH"],
+    ]);
+    expect(SEGWIT_HRPS).toEqual(["bc", "tb", "bcrt"]);
   });
 
   it("rejects a version byte other than 0x00, 0x05, 0x6f and 0xc4", () => {
