@@ -162,6 +162,13 @@ describe("segwit addresses (BIP-173 vectors)", () => {
     expect(err.details).toEqual({ identity_type: "BTC_ADDRESS", reason: reasons[address] });
   });
 
+  it("decodeSegwitAddress refuses a valid Bech32 string of another network by its prefix", () => {
+    expect(decodeSegwitAddress("tc1qw508d6qejxtdg4y5r3zarvary0c5xw7kg3g4ty")).toEqual({
+      ok: false,
+      reason: 'unknown network prefix "tc" (expected bc, tb or bcrt)',
+    });
+  });
+
   it("judges a string without a '1' as base58, even when it starts like a segwit prefix", () => {
     // "bcd" in base58 is 34 * 58^2 + 35 * 58 + 36 = 116442 = 0x01c6da: three bytes.
     expect(btcError("bcd").message).toBe("account_id is not a valid BTC_ADDRESS: base58 payload is 3 bytes, expected 25");

@@ -131,7 +131,8 @@ export function decodeBase58Address(input: string): Checked<Base58Address> {
   } catch {
     return fail("base58check checksum mismatch");
   }
-  const version = payload[0] ?? -1;
+  // The payload was checked to be 25 bytes with its checksum, so 21 remain and byte 0 exists.
+  const version = payload[0] as number;
   if (!BASE58_VERSIONS.has(version)) {
     return fail(`unsupported version byte 0x${version.toString(16).padStart(2, "0")}`);
   }
