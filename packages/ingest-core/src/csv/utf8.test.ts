@@ -85,6 +85,9 @@ describe("utf8Check", () => {
     const bytes = Uint8Array.from([0x41, 0xf0, 0x9f, 0x98, 0x80, 0x42]);
     for (const cut of [2, 3, 4]) expect(await run(bytes, [cut])).toEqual({ ok: true, out: Buffer.from(bytes) });
     expect(await run(bytes, [2, 3, 4])).toEqual({ ok: true, out: Buffer.from(bytes) });
+    // E0 is the lowest three-byte lead: U+0800 is e0 a0 80, cut after its second byte.
+    const lowest = Uint8Array.from([0xe0, 0xa0, 0x80]);
+    expect(await run(lowest, [2])).toEqual({ ok: true, out: Buffer.from(lowest) });
   });
 
   it("refuses a file that ends in the middle of a character", async () => {
