@@ -1,7 +1,7 @@
 // ERC-20 decoding: ABI words and addresses, and Transfer logs as signed balance deltas.
 import { AbiCoder, zeroPadValue } from "ethers";
 import type { ChainLog } from "./adapter";
-import { decodeAddress, decodeTransferValue, TRANSFER_TOPIC, transferDeltas } from "./erc20";
+import { DECIMALS_CALL, decodeAddress, decodeTransferValue, decodeUint, TRANSFER_TOPIC, transferDeltas, wordAt } from "./erc20";
 
 const coder = AbiCoder.defaultAbiCoder();
 const topic = (address: string) => zeroPadValue(address, 32);
@@ -31,6 +31,41 @@ describe("ERC-20 decoding", () => {
     expect(() => decodeTransferValue(`0x${"0".repeat(62)}1 `)).toThrow("expected a 32-byte word at index 0");
     expect(() => decodeTransferValue(`0x${"0".repeat(31)}g${"0".repeat(32)}`)).toThrow("expected a 32-byte word at index 0");
     expect(() => decodeTransferValue("0x")).toThrow("expected a 32-byte word at index 0");
+  });
+
+  it("knows the Transfer topic and the decimals() selector as every ERC-20 tool spells them", () => {
+    expect(TRANSFER_TOPIC).toBe("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef");
+    expect(DECIMALS_CALL).toBe("0x313ce567");
+  });
+
+  it("accepts a word ending in any hex digit of either case and refuses the characters next to them", () => {
+    const word = (last: string) => `0x${"0".repeat(63)}${last}`;
+    for (const [last, value] of [
+      ["0", 0n],
+      ["9", 9n],
+      ["a", 10n],
+      ["f", 15n],
+      ["A", 10n],
+      ["F", 15n],
+    ] as const)
+      expect(decodeUint(word(last))).toBe(value);
+    // "/" and ":" surround 0-9, "`" and "g" surround a-f, "@" and "G" surround A-F.
+    for (const last of ["/", ":", "`", "g", "@", "G"]) expect(() => decodeUint(word(last))).toThrow("expected a 32-byte word at index 0");
+  });
+
+  it("reads the word at an index, with the index in its error", () => {
+    const data = coder.encode(["uint256", "uint256", "uint256"], [1n, 2n, 3n]);
+    expect([0, 1, 2].map((i) => wordAt(data, i))).toEqual([1n, 2n, 3n]);
+    expect(() => wordAt(data, 3)).toThrow("expected a 32-byte word at index 3");
+    expect(() => wordAt(data, 3)).toThrow(expect.objectContaining({ code: "abi-decode-failed" }));
+  });
+
+  it("decodes an address from the first word of longer return data, keeping its leading zeros", () => {
+    const data = coder.encode(["address", "uint256"], ["0x0000000000000000000000000000000000000001", 7n]);
+    expect(decodeAddress(data)).toBe("0x0000000000000000000000000000000000000001");
+    // The largest address: 160 bits set; one bit more is an upper byte.
+    expect(decodeAddress(`0x${"0".repeat(24)}${"f".repeat(40)}00`)).toBe(`0x${"f".repeat(40)}`);
+    expect(() => decodeAddress(`0x${"0".repeat(23)}1${"0".repeat(40)}`)).toThrow("an address word has non-zero upper bytes");
   });
 
   it("turns a Transfer into -value for the sender and +value for the recipient, in the given decimals and activity", () => {

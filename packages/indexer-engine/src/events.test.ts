@@ -123,6 +123,27 @@ describe("event validation without zod", () => {
     expect(valid).toBeGreaterThan(15);
   });
 
+  it("vouches for every well-formed event of each type itself, without asking zod", () => {
+    const A = "0x00000000000000000000000000000000000000bb";
+    const valid = [
+      { type: "balanceDelta", user: U, asset: A, amount: "-1.5", activity: "hold" },
+      { type: "measureDelta", asset: A, metric: "sharePrice", amount: "1.25" },
+      { type: "positionUpdate", user: U, asset: A, activity: "lend" },
+      { type: "positionStatusChange", user: U, asset: A, activity: "lend", active: false },
+      { type: "reprice", asset: A },
+      { type: "action", key: "k", activity: "claim", user: U, priceable: false },
+      { type: "action", key: "k", activity: "swap", user: U, priceable: true, amount: { asset: A, amount: "2" }, meta: { pool: "p" } },
+      { type: "action", key: "k", activity: "mint", user: U, priceable: false, amount: { asset: A, amount: "0" }, meta: {} },
+    ] as const;
+    const spies = Object.values(eventSchemas).map((schema) => jest.spyOn(schema, "safeParse"));
+    try {
+      for (const event of valid) expect(invalidEventReason(event)).toBeUndefined();
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+
   it("defers unusual objects to the schemas", () => {
     const meta = Object.create({ inherited: 1 }) as Record<string, string>;
     meta.a = "b";

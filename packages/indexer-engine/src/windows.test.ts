@@ -88,10 +88,125 @@ describe("time-weighted balance windows", () => {
     expect(restored.flush(at(H)).map(span)).toEqual([["7", 1_000, H, "flush"]]);
   });
 
+  it("reprice(asset) closes and reopens only that asset's windows; other assets' windows stay open", () => {
+    const B = "0x00000000000000000000000000000000000000cc";
+    const book = new WindowBook();
+    book.applyDelta(U, A, "hold", "3", at(1_000));
+    book.applyDelta(U, B, "hold", "5", at(1_000));
+    expect(book.reprice(A, at(2_000)).map((w) => [w.asset, ...span(w)])).toEqual([[A, "3", 1_000, 2_000, "reprice"]]);
+    expect(book.get(U, A, "hold")?.openSince).toEqual(at(2_000));
+    // B's window still runs from its first block: one window [1000, H] at the flush, not two.
+    expect(book.get(U, B, "hold")?.openSince).toEqual(at(1_000));
+    expect(book.flush(at(H)).map((w) => [w.asset, ...span(w)])).toEqual([
+      [A, "3", 2_000, H, "flush"],
+      [B, "5", 1_000, H, "flush"],
+    ]);
+    expect(book.reprice("0x00000000000000000000000000000000000000dd", at(H + 1_000))).toEqual([]);
+  });
+
+  it("flush and reprice emit windows in key order (user, asset, activity), whatever order the positions opened in", () => {
+    const users = ["0x03", "0x01", "0x02"];
+    const book = new WindowBook();
+    for (const user of users) book.applyDelta(user, A, "stake", "1", at(1_000));
+    book.applyDelta("0x01", A, "hold", "1", at(1_000));
+    // "0x01|A|hold" < "0x01|A|stake" < "0x02|A|stake" < "0x03|A|stake" as strings.
+    const order = [
+      ["0x01", "hold"],
+      ["0x01", "stake"],
+      ["0x02", "stake"],
+      ["0x03", "stake"],
+    ];
+    expect(book.flush(at(H)).map((w) => [w.user, w.activity])).toEqual(order);
+    expect(book.reprice(A, at(H + 1_000)).map((w) => [w.user, w.activity])).toEqual(order);
+  });
+
+  it("carries the closing event on balance, position, status and reprice windows, and none on flushes", () => {
+    const cause = { txHash: "0xfeed", logIndex: 3 };
+    const book = new WindowBook();
+    book.applyDelta(U, A, "stake", "1", at(1_000));
+    expect(book.applyDelta(U, A, "stake", "1", at(2_000), cause)[0]?.cause).toEqual(cause);
+    expect(book.positionUpdate(U, A, "stake", at(3_000), cause)[0]?.cause).toEqual(cause);
+    expect(book.setStatus(U, A, "stake", false, at(4_000), cause)[0]?.cause).toEqual(cause);
+    expect(book.reprice(A, at(5_000), cause)[0]?.cause).toEqual(cause);
+    const [flushed] = book.flush(at(H));
+    expect(flushed).toBeDefined();
+    expect(flushed?.cause).toBeUndefined();
+  });
+
+  it("a balance that falls to zero closes its window and leaves none open; a later deposit opens a new one", () => {
+    const book = new WindowBook();
+    book.applyDelta(U, A, "hold", "2", at(1_000));
+    book.applyDelta(U, A, "hold", "-2", at(2_000));
+    expect(book.get(U, A, "hold")).toEqual({ user: U, asset: A, activity: "hold", balance: "0", active: true });
+    expect(book.flush(at(H))).toEqual([]);
+    book.applyDelta(U, A, "hold", "4", at(H + 1_000));
+    expect(book.flush(at(2 * H)).map(span)).toEqual([["4", H + 1_000, 2 * H, "flush"]]);
+  });
+
+  it("a zero delta on an open position changes nothing: no window, no new start", () => {
+    const book = new WindowBook();
+    book.applyDelta(U, A, "hold", "2", at(1_000));
+    book.takeDirty();
+    expect(book.applyDelta(U, A, "hold", "0.000", at(2_000))).toEqual([]);
+    expect(book.get(U, A, "hold")?.openSince).toEqual(at(1_000));
+    expect(book.takeDirty()).toEqual([]);
+  });
+
+  it("restores closed and zero positions without opening windows for them", () => {
+    const V = "0x00000000000000000000000000000000000000ee";
+    const book = new WindowBook([
+      { user: U, asset: A, activity: "hold", balance: "0", active: true },
+      { user: V, asset: A, activity: "hold", balance: "6", active: false, openSince: at(1_000) },
+    ]);
+    expect(book.openCount).toBe(1);
+    expect(book.get(U, A, "hold")).toEqual({ user: U, asset: A, activity: "hold", balance: "0", active: true });
+    // Only V's restored window closes at the flush, with its restored balance and status.
+    expect(book.flush(at(H)).map((w) => [w.user, w.active, ...span(w)])).toEqual([[V, false, "6", 1_000, H, "flush"]]);
+    // The restored balance is where deltas continue from.
+    expect(book.applyDelta(V, A, "hold", "-1", at(H + 1_000)).map(span)).toEqual([["6", H, H + 1_000, "balanceDelta"]]);
+    expect(book.get(V, A, "hold")?.balance).toBe("5");
+    book.applyDelta(U, A, "hold", "2", at(H + 1_000));
+    expect(book.openCount).toBe(2);
+  });
+
+  it("a status change or position update of an unknown position records it with balance 0 and no window", () => {
+    const book = new WindowBook();
+    expect(book.setStatus(U, A, "stake", false, at(1_000))).toEqual([]);
+    expect(book.get(U, A, "stake")).toEqual({ user: U, asset: A, activity: "stake", balance: "0", active: false });
+    expect(book.positionUpdate(U, A, "lend", at(1_000))).toEqual([]);
+    expect(book.takeDirty()).toEqual([
+      { user: U, asset: A, activity: "stake", balance: "0", active: false },
+      { user: U, asset: A, activity: "lend", balance: "0", active: true },
+    ]);
+    expect(book.openCount).toBe(0);
+  });
+
+  it("takeDirty returns each changed position once, as a copy, and then nothing until the next change", () => {
+    const book = new WindowBook();
+    book.applyDelta(U, A, "hold", "1", at(1_000));
+    book.applyDelta(U, A, "hold", "1", at(2_000));
+    book.applyDelta(U, A, "stake", "3", at(2_000));
+    const dirty = book.takeDirty();
+    expect(dirty).toEqual([
+      { user: U, asset: A, activity: "hold", balance: "2", active: true, openSince: at(2_000) },
+      { user: U, asset: A, activity: "stake", balance: "3", active: true, openSince: at(2_000) },
+    ]);
+    expect(book.takeDirty()).toEqual([]);
+    (dirty[0] as { balance: string }).balance = "999";
+    expect(book.get(U, A, "hold")?.balance).toBe("2");
+    book.flush(at(H));
+    expect(book.takeDirty().map((p) => [p.activity, p.openSince])).toEqual([
+      ["hold", at(H)],
+      ["stake", at(H)],
+    ]);
+  });
+
   it("lists flush boundaries as multiples of flushMs after the last one passed", () => {
     expect(boundariesBetween(0, 3 * H, H)).toEqual([H, 2 * H, 3 * H]);
     expect(boundariesBetween(H, H + 1, H)).toEqual([]);
     expect(boundariesBetween(H - 1, H, H)).toEqual([H]);
+    expect(boundariesBetween(H + 1, 3 * H + 5, H)).toEqual([2 * H, 3 * H]);
+    expect(boundariesBetween(5, 4, H)).toEqual([]);
   });
 
   it("for any sequence of changes, windows tile the held time and sum balance x time exactly (property)", () => {

@@ -56,14 +56,16 @@ export class WindowBook {
   // Each position's balance is kept as an exact bigint beside its string form, so a delta costs one parse and one
   // addition; the string is what windows, the state store and callers see.
   readonly #positions = new Map<string, Slot>();
-  readonly #open = new Set<string>();
-  readonly #dirty = new Set<string>();
+  // The slots with an open window, and those changed since takeDirty, by key.
+  readonly #open = new Map<string, Slot>();
+  readonly #dirty = new Map<string, Slot>();
 
   constructor(initial: readonly Position[] = []) {
     for (const p of initial) {
       const key = positionKey(p.user, p.asset, p.activity);
-      this.#positions.set(key, { key, position: { ...p }, balance: parseFixed(p.balance) });
-      if (p.openSince !== undefined) this.#open.add(key);
+      const slot = { key, position: { ...p }, balance: parseFixed(p.balance) };
+      this.#positions.set(key, slot);
+      if (p.openSince !== undefined) this.#open.set(key, slot);
     }
   }
 
@@ -100,10 +102,10 @@ export class WindowBook {
 
   /** Opens a window at `at` while the balance is positive, otherwise leaves none open. */
   #reopen(slot: Slot, at: Point): void {
-    this.#dirty.add(slot.key);
+    this.#dirty.set(slot.key, slot);
     if (slot.balance.units > 0n) {
       slot.position.openSince = at;
-      this.#open.add(slot.key);
+      this.#open.set(slot.key, slot);
     } else {
       delete slot.position.openSince;
       this.#open.delete(slot.key);
@@ -149,29 +151,25 @@ export class WindowBook {
   /** Closes and reopens every open window of `asset` so its price is sampled at `at`. */
   reprice(asset: string, at: Point, cause?: ClosedWindow["cause"]): ClosedWindow[] {
     const out: ClosedWindow[] = [];
-    for (const key of [...this.#open].sort()) {
-      const slot = this.#positions.get(key);
-      if (slot !== undefined && slot.position.asset === asset) this.#cut(slot, at, "reprice", cause, out);
-    }
+    for (const slot of this.#openInKeyOrder()) if (slot.position.asset === asset) this.#cut(slot, at, "reprice", cause, out);
     return out;
   }
 
   /** Closes every open window at a flush boundary and opens the next one with the same balance, in key order. */
   flush(at: Point): ClosedWindow[] {
     const out: ClosedWindow[] = [];
-    for (const key of [...this.#open].sort()) {
-      const slot = this.#positions.get(key);
-      if (slot !== undefined) this.#cut(slot, at, "flush", undefined, out);
-    }
+    for (const slot of this.#openInKeyOrder()) this.#cut(slot, at, "flush", undefined, out);
     return out;
+  }
+
+  /** The slots with an open window, sorted by key so every run emits windows in one order. */
+  #openInKeyOrder(): Slot[] {
+    return [...this.#open.keys()].sort().map((key) => this.#open.get(key) as Slot);
   }
 
   /** Positions changed since the last call, for the state store to persist. */
   takeDirty(): Position[] {
-    const out = [...this.#dirty].flatMap((key) => {
-      const slot = this.#positions.get(key);
-      return slot === undefined ? [] : [{ ...slot.position }];
-    });
+    const out = [...this.#dirty.values()].map((slot) => ({ ...slot.position }));
     this.#dirty.clear();
     return out;
   }

@@ -1,9 +1,10 @@
 // Decay by half-life: stored values scaled to the epoch, decayed on reading, ranking unchanged by decay.
 import { ValidationError } from "@pointwise/errors";
+import { Fixed } from "@pointwise/fixed";
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { log, rules, run, SWAP } from "../test/fixtures";
-import { scalePoints } from "./decay";
+import { scaleFixed, scalePoints } from "./decay";
 import { dec } from "./decimal";
 import { type DecayConfig, decayedScores, decayedValue, decayFactor, MAX_HALF_LIVES, rankRows, replayCampaign } from "./index";
 
@@ -54,6 +55,8 @@ describe("decay", () => {
 
   it("without decay the stored value is the value: decayedValue('42.5', any time) = 42.5 and the factor is 1", () => {
     expect(decayedValue("42.5", iso(100), undefined)).toBe("42.5");
+    // A NUMERIC(48,18) column's text keeps its trailing zeros; without decay they come back untouched.
+    expect(decayedValue("42.500000000000000000", iso(100), undefined)).toBe("42.500000000000000000");
     expect(decayFactor(iso(100), undefined)).toBe("1");
   });
 
@@ -84,10 +87,81 @@ describe("decay", () => {
     );
   });
 
-  it(`refuses an award more than ${MAX_HALF_LIVES} half-lives after the epoch with decay-range-exceeded`, () => {
-    const far = () => run(decaying, log([{ amount: "1", occurredAt: iso(MAX_HALF_LIVES + 1) }]));
-    expect(far).toThrow(ValidationError);
-    expect(far).toThrow(/more than 4000 half-lives from decay.epoch/);
+  it.each([
+    [MAX_HALF_LIVES + 1, "2035-12-16T00:00:00.000Z"],
+    [-MAX_HALF_LIVES - 1, "2014-01-18T00:00:00.000Z"],
+  ])(`refuses an award %i half-lives from the epoch (occurred %s) with decay-range-exceeded on decay.epoch`, (halfLives, occurredAt) => {
+    // 2025-01-01 to 2036-01-01 is 11 x 365 + 2 leap days = 4017 days, so day 4001 is 2035-12-16;
+    // 2014-01-01 to 2025-01-01 is 11 x 365 + 3 leap days = 4018 days, so day -4001 is 2014-01-18.
+    expect(iso(halfLives)).toBe(occurredAt);
+    let err: unknown;
+    try {
+      run(decaying, log([{ amount: "1", occurredAt: iso(halfLives) }]));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({ code: "decay-range-exceeded", field: "decay.epoch" });
+    expect((err as Error).message).toBe(
+      `occurredAt ${occurredAt} is more than 4000 half-lives from decay.epoch 2025-01-01T00:00:00Z; publish a rule version with a closer epoch`,
+    );
+  });
+
+  it(`accepts an award exactly ${MAX_HALF_LIVES} half-lives after or before the epoch: 1 xp stored as 2^4000 or 2^-4000`, () => {
+    const after = run(decaying, log([{ amount: "1", occurredAt: iso(MAX_HALF_LIVES) }])).entries[0]?.scaledPaid;
+    expect(after).toBe((2n ** 4000n).toString());
+    // 2^-4000 is far below 10^-18: the stored value is cut to 0.
+    expect(run(decaying, log([{ amount: "1", occurredAt: iso(-MAX_HALF_LIVES) }])).entries[0]?.scaledPaid).toBe("0");
+    // 2^-4000 = 10^(-4000 log10 2) = 10^-1204.12 = 7.586e-1205.
+    expect(decayFactor(iso(MAX_HALF_LIVES), decay)).toMatch(/^0\.0{1204}7586/);
+    expect(() => decayFactor(iso(MAX_HALF_LIVES + 1), decay)).toThrow(expect.objectContaining({ code: "decay-range-exceeded" }));
+  });
+
+  it("stores an award 1000.5 half-lives before the epoch as 2^-1000.5 of it, exact to 18 places", () => {
+    // 10^320 x 2^-1000.5 = 10^320 / (2^1000 x sqrt 2): computed with 400 digits, then cut to 18 places.
+    const Ref = Decimal.clone({ precision: 400 });
+    const want = new Ref(10)
+      .pow(320)
+      .div(new Ref(2).pow(1000).mul(new Ref(2).sqrt()))
+      .toDecimalPlaces(18, Decimal.ROUND_DOWN);
+    const got = scalePoints(dec(`1${"0".repeat(320)}`), Date.parse(iso(-1000.5)), decay);
+    expect(new Ref(got.toString()).sub(want).abs().lte("1e-18")).toBe(true);
+    expect(got.toString().split(".")[0]).toBe(want.toFixed().split(".")[0]);
+  });
+
+  it("keeps the milliseconds of a Date: the factor at epoch + 1.5 s with a one-second half-life is 2^-1.5", () => {
+    const second: DecayConfig = { halfLifeSeconds: 1, epoch: "2025-01-01T00:00:00Z" };
+    const at = new Date(Date.parse(second.epoch) + 1_500);
+    expect(at.getUTCMilliseconds()).toBe(500);
+    // 2^-1.5 = sqrt(2) / 4 = 0.35355339059327376220042218105242451964...
+    expect(decayFactor(at, second).slice(0, 40)).toBe("0.35355339059327376220042218105242451964");
+    expect(decayFactor(at.toISOString(), second)).toBe(decayFactor(at, second));
+    // 8 x 2^-1.5 = sqrt 8 = 2.82842712474619009760337..., rounded to 18 places.
+    expect(decayedValue("8", at, second)).toBe("2.828427124746190098");
+  });
+
+  it("rounds a decayed value to 18 places half to even: 1e-18 halved reads 0, 3e-18 halved reads 2e-18", () => {
+    expect(decayedValue("0.000000000000000001", iso(1), decay)).toBe("0");
+    expect(decayedValue("0.000000000000000003", iso(1), decay)).toBe("0.000000000000000002");
+    expect(decayedValue("0.000000000000000005", iso(1), decay)).toBe("0.000000000000000002");
+  });
+
+  it("leaves zero points unscaled at any time, even beyond the range an award may have", () => {
+    expect(scalePoints(dec("0"), Date.parse(iso(MAX_HALF_LIVES * 2)), decay).toString()).toBe("0");
+    expect(scalePoints(dec("12.5"), Date.parse(iso(3)), undefined).toString()).toBe("12.5");
+  });
+
+  it("scales points whose scale is negative (numbers past 2000 digits, rounded): 5 x 10^40 one half-life on is 10^41", () => {
+    const compiled = { config: decay, epochMs: BigInt(Date.parse(decay.epoch)), halfLifeMs: BigInt(DAY * 1000) };
+    expect(scaleFixed(new Fixed(5n, -40), Date.parse(iso(1)), compiled).toString()).toBe(`1${"0".repeat(41)}`);
+    expect(scaleFixed(new Fixed(7n, -10), Date.parse(iso(-1)), compiled).toString()).toBe(`35${"0".repeat(9)}`);
+  });
+
+  it("refuses points with more than 18 decimal places instead of rounding them", () => {
+    expect(() => scalePoints(dec("0.0000000000000000001"), Date.parse(iso(1)), decay)).toThrow(
+      new RangeError("points 0.0000000000000000001 must have at most 18 decimal places to be scaled"),
+    );
+    expect(scalePoints(dec("0.000000000000000001"), Date.parse(iso(1)), decay).toString()).toBe("0.000000000000000002");
   });
 
   it("ranking by the stored total equals ranking by the decayed total at any later time (float check computed apart)", () => {

@@ -48,11 +48,14 @@ for (let i = 0, x = 2n * ONE; i < Number(BITS); i++) {
 /** 2^(num/den) for 0 <= num < den, in fixed point (multiplied by 2^128). */
 function pow2Fraction(num: bigint, den: bigint): bigint {
   const bits = (num << BITS) / den;
-  if (bits === 0n) return ONE;
   // The binary digits of the fraction, most significant first: digit i picks 2^(1/2^(i+1)).
   const binary = bits.toString(2).padStart(Number(BITS), "0");
   let acc = ONE;
-  for (let i = 0; i < binary.length; i++) if (binary.charCodeAt(i) === 49) acc = (acc * (ROOTS[i] as bigint)) >> BITS;
+  let i = 0;
+  for (const digit of binary) {
+    if (digit === "1") acc = (acc * (ROOTS[i] as bigint)) >> BITS;
+    i += 1;
+  }
   return acc;
 }
 
@@ -67,8 +70,9 @@ interface Split {
 
 function split(ms: number, decay: DecayConfig, epochMs = BigInt(timeOf(decay.epoch)), halfLife = BigInt(decay.halfLifeSeconds) * 1000n): Split {
   const delta = BigInt(ms) - epochMs;
+  // bigint division truncates toward zero; a negative delta between multiples is floored one further.
   let whole = delta / halfLife;
-  if (delta < 0n && whole * halfLife !== delta) whole -= 1n;
+  if (whole * halfLife > delta) whole -= 1n;
   if (whole > BigInt(MAX_HALF_LIVES) || whole < -BigInt(MAX_HALF_LIVES)) {
     throw new ValidationError(
       `occurredAt ${new Date(ms).toISOString()} is more than ${MAX_HALF_LIVES} half-lives from decay.epoch ${decay.epoch}; publish a rule version with a closer epoch`,
@@ -78,20 +82,20 @@ function split(ms: number, decay: DecayConfig, epochMs = BigInt(timeOf(decay.epo
   return { whole, rest: delta - whole * halfLife, halfLife };
 }
 
-/** `points` in whole 10^-18 units, rounded half to even as decimal.js toFixed(0) rounds (exact for at most 18 places). */
+/** 10^i for i from 0 to 36: what turns units of scale 18 - i into 10^-18 units, for scales down to -18. */
+const POWERS_OF_TEN: bigint[] = [];
+for (let i = 0; i <= 2 * SCALED_DECIMALS; i += 1) POWERS_OF_TEN.push(10n ** BigInt(i));
+
+/**
+ * `points` in whole 10^-18 units. Every award is floored to its currency's decimals (at most 18)
+ * before it is scaled, so a finer amount is a caller's bug, refused rather than rounded. A negative
+ * scale comes from a number of more than 2000 digits rounded as decimal.js rounds.
+ */
 function unitsOf(points: Fixed): bigint {
   const shift = SCALED_DECIMALS - points.scale;
-  if (shift >= 0) return points.units * (POINT_SCALE_POW[shift] ?? 10n ** BigInt(shift));
-  const unit = 10n ** BigInt(-shift);
-  const q = points.units / unit;
-  const r = points.units - q * unit;
-  const twice = 2n * (r < 0n ? -r : r);
-  if (twice > unit || (twice === unit && (q & 1n) === 1n)) return points.units < 0n ? q - 1n : q + 1n;
-  return q;
+  if (shift < 0) throw new RangeError(`points ${points.toString()} must have at most ${SCALED_DECIMALS} decimal places to be scaled`);
+  return points.units * (POWERS_OF_TEN[shift] ?? 10n ** BigInt(shift));
 }
-
-const POINT_SCALE_POW: bigint[] = [];
-for (let i = 0; i <= 2 * SCALED_DECIMALS; i += 1) POINT_SCALE_POW.push(10n ** BigInt(i));
 
 /**
  * The stored (epoch-scaled) form of `points` earned at `ms`, rounded down to 18 places; exactly
@@ -101,7 +105,8 @@ export function scaleFixed(points: Fixed, ms: number, decay: CompiledDecay | und
   if (!decay || points.isZero()) return points;
   const { whole, rest, halfLife } = split(ms, decay.config, decay.epochMs, decay.halfLifeMs);
   const product = unitsOf(points) * pow2Fraction(rest, halfLife);
-  const scaled = whole >= 0n ? (product << whole) >> BITS : product >> (BITS - whole);
+  // A bigint shifted left by a negative count is shifted right, so this also covers awards before the epoch.
+  const scaled = (product << whole) >> BITS;
   // Dividing by 10^18 in decimal.js rounds to its precision; only a number of over 2000 digits notices.
   return sig(scaled, SCALED_DECIMALS);
 }

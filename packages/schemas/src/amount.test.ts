@@ -59,7 +59,43 @@ describe("parseAmount", () => {
     expect(parseAmount(input)).toBe(expected);
   });
 
-  it.each([-1, -0.000001, "-5", "-1e-30", "-0.1", -3n])("rejects the negative amount %p", (input) => {
+  it("accepts a numeric string of exactly 128 characters and refuses 129", () => {
+    // Trailing zeros count towards the length but not towards the 18 places.
+    const longest = `1.${"0".repeat(126)}`;
+    expect(longest).toHaveLength(128);
+    expect(parseAmount(longest)).toBe("1");
+    expect(parseAmount(`0.${"0".repeat(126)}`)).toBe("0");
+    expect(rejection(`${longest}0`).message).toBe("amount must be at most 128 characters long");
+  });
+
+  it.each([
+    ["0e5", "0"],
+    ["-0E-5", "0"],
+    ["0.0e+12", "0"],
+    ["10e-1", "1"],
+    ["0.01e2", "1"],
+    ["-0.01", null],
+    ["-1e-5", null],
+  ])("decides zero on the digits before the exponent: %j", (input, expected) => {
+    if (expected === null) expect(rejection(input).code).toBe("negative-amount");
+    else expect(parseAmount(input)).toBe(expected);
+  });
+
+  it.each([
+    ["+0x10", "amount must be a decimal number, not hexadecimal"],
+    ["-0X1f", "amount must be a decimal number, not hexadecimal"],
+    ["10x10", 'amount must be a decimal number such as "12", "0.5" or "1e3"'],
+    ["a0x1", 'amount must be a decimal number such as "12", "0.5" or "1e3"'],
+    ["+Infinity", "amount must be a finite number"],
+    ["-infinity", "amount must be a finite number"],
+    ["-NaN", "amount must be a finite number"],
+    ["Infinity1", 'amount must be a decimal number such as "12", "0.5" or "1e3"'],
+    ["1NaN", 'amount must be a decimal number such as "12", "0.5" or "1e3"'],
+  ])("names hexadecimal and non-finite text only when the whole string is one: %j", (input, message) => {
+    expect(rejection(input).message).toBe(message);
+  });
+
+  it.each([-1, -0.000001, -1e-7, -1e25, Number.MIN_SAFE_INTEGER, "-5", "-1e-30", "-0.1", -3n])("rejects the negative amount %p", (input) => {
     const err = rejection(input);
     expect(err.code).toBe("negative-amount");
     expect(err.field).toBe("amount");

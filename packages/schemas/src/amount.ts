@@ -23,6 +23,8 @@ const ExactDecimal = Decimal.clone();
 const JSON_NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 const HEX_TEXT = /^[+-]?0[xX]/;
 const NON_FINITE_TEXT = /^[+-]?(?:infinity|nan)$/i;
+// JSON-number text whose digits before any exponent are all zeros.
+const ZERO_TEXT = /^-?[0.]*(?:[eE].*)?$/;
 
 function invalidAmount(rule: string): ValidationError {
   return new ValidationError(`amount ${rule}`, { field: "amount", code: "invalid-amount" });
@@ -36,7 +38,6 @@ function negativeAmount(): ValidationError {
 function amountText(value: unknown): string {
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw invalidAmount("must be a finite number");
-    if (value < 0) throw negativeAmount();
     // Above 2^53 a JSON number has already been rounded by JSON.parse before we see it, and we
     // cannot tell whether it was: refuse it rather than store a value the client never sent.
     if (value > Number.MAX_SAFE_INTEGER) {
@@ -45,7 +46,8 @@ function amountText(value: unknown): string {
     // String() gives the shortest decimal that parses back to the same double. Any decimal text
     // of up to 15 significant digits survives JSON.parse into a double and back unchanged, and a
     // client that serialised a double (JS, Python, Go, Java) wrote exactly this shortest form,
-    // so the text we parse is the text the client sent. (-0 becomes "0" here.)
+    // so the text we parse is the text the client sent. (-0 becomes "0" here; a negative number's
+    // text starts with "-" and is refused as negative below, whatever its size.)
     return String(value);
   }
   if (typeof value === "bigint") return value.toString();
@@ -68,9 +70,8 @@ function amountText(value: unknown): string {
  */
 export function parseAmount(value: unknown): string {
   const text = amountText(value);
-  const mantissa = text.split(/[eE]/)[0] ?? "";
   // Decided on the digits, not on a parsed value: "-0", "-0.0" and "-0e5" are zero, not negative.
-  if (!/[1-9]/.test(mantissa)) return "0";
+  if (ZERO_TEXT.test(text)) return "0";
   if (text.startsWith("-")) throw negativeAmount();
   const amount = new ExactDecimal(text);
   // Decimal.js turns exponents beyond its range into Infinity or 0; both mean "far out of bounds".

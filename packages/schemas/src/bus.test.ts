@@ -1,5 +1,5 @@
 // The raw event message schema: accepts what ingest publishes, refuses malformed messages.
-import { occurredAtOf, rawEventMessageSchema } from "./bus";
+import { EVENT_SOURCES, occurredAtOf, rawEventMessageSchema } from "./bus";
 
 const valid = {
   v: 1,
@@ -18,6 +18,50 @@ describe("the raw event message on the bus", () => {
     expect(rawEventMessageSchema.parse(valid)).toEqual(valid);
     expect(rawEventMessageSchema.safeParse({ ...valid, amount: "7", received_at: "2026-03-07T10:00:00Z" }).success).toBe(true);
     expect(rawEventMessageSchema.safeParse({ ...valid, amount: `1.${"0".repeat(17)}1` }).success).toBe(true);
+  });
+
+  it("accepts every source, every identity type's name, and times with 0 to 3 decimals of a second", () => {
+    expect(EVENT_SOURCES).toEqual(["api", "batch", "csv", "indexer"]);
+    for (const source of EVENT_SOURCES) expect(rawEventMessageSchema.safeParse({ ...valid, source }).success).toBe(true);
+    for (const received_at of ["2026-03-07T10:00:00Z", "2026-03-07T10:00:00.1Z", "2026-03-07T10:00:00.12Z", "2026-03-07T10:00:00.123Z"]) {
+      expect(rawEventMessageSchema.safeParse({ ...valid, received_at }).success).toBe(true);
+    }
+    expect(rawEventMessageSchema.safeParse({ ...valid, identity_type: "EMAIL", account_id: "a@b.co" }).success).toBe(true);
+  });
+
+  it.each([
+    ["an amount with a point but no decimals", { amount: "1." }],
+    ["an amount without an integer part", { amount: ".5" }],
+    ["an amount with text before it", { amount: "a1.5" }],
+    ["an amount with text after it", { amount: "1.5a" }],
+    ["an amount in exponent notation", { amount: "1e3" }],
+  ])("refuses %s with the amount rule", (_what, change) => {
+    const result = rawEventMessageSchema.safeParse({ ...valid, ...change });
+    expect(result.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["amount", "amount must be a decimal with at most 18 digits after the point"],
+    ]);
+  });
+
+  it.each([
+    ["a version this schema does not know", { v: 3 }, "v"],
+    ["an unknown source", { source: "web" }, "source"],
+    ["an unknown identity type", { identity_type: "PHONE" }, "identity_type"],
+    ["an empty account id", { account_id: "" }, "account_id"],
+    ["an event id that is not a UUID", { event_id: "e1" }, "event_id"],
+    ["a time with a point but no decimals", { received_at: "2026-03-07T10:00:00.Z" }, "received_at"],
+  ])("refuses %s", (_what, change, field) => {
+    const result = rawEventMessageSchema.safeParse({ ...valid, ...change });
+    expect(result.error?.issues[0]?.path).toEqual([field]);
+  });
+
+  it("refuses a field it does not know, so a message of another shape is never half read", () => {
+    const result = rawEventMessageSchema.safeParse({ ...valid, points: "5" });
+    expect(result.error?.issues[0]?.code).toBe("unrecognized_keys");
+  });
+
+  it("names the millisecond rule for a finer time", () => {
+    const result = rawEventMessageSchema.safeParse({ ...valid, received_at: "2026-03-07T10:00:00.1234Z" });
+    expect(result.error?.issues.map((i) => i.message)).toContain("received_at must be UTC with at most millisecond precision");
   });
 
   it.each([

@@ -131,7 +131,8 @@ export function decodeBase58Address(input: string): Checked<Base58Address> {
   } catch {
     return fail("base58check checksum mismatch");
   }
-  const version = payload[0] ?? -1;
+  // The payload was checked to be 25 bytes with its checksum, so 21 remain and byte 0 exists.
+  const version = payload[0] as number;
   if (!BASE58_VERSIONS.has(version)) {
     return fail(`unsupported version byte 0x${version.toString(16).padStart(2, "0")}`);
   }
@@ -144,10 +145,11 @@ export function decodeBase58Address(input: string): Checked<Base58Address> {
  */
 export function normalizeBitcoinAddress(input: string): Checked<string> {
   const lower = input.toLowerCase();
-  const separator = lower.lastIndexOf("1");
+  // Without a '1' there is no prefix (slice(0, -1) would cut off the last character instead).
+  const prefix = lower.slice(0, Math.max(lower.lastIndexOf("1"), 0));
   // A base58 address with an accepted version byte starts with 1, 3, m, n or 2, so it never
   // begins with a segwit prefix followed by '1'; the prefix alone decides which format applies.
-  if (separator > 0 && isSegwitHrp(lower.slice(0, separator))) {
+  if (isSegwitHrp(prefix)) {
     const segwit = decodeSegwitAddress(input);
     return segwit.ok ? ok(lower) : segwit;
   }

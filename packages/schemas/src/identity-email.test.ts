@@ -64,6 +64,45 @@ describe("EMAIL", () => {
     expect(err.message).toMatch(reason);
   });
 
+  it("accepts a local part of exactly 64 characters, counted as characters rather than UTF-16 units", () => {
+    expect(normalizeAccountId("EMAIL", `${"a".repeat(64)}@example.com`)).toBe(`${"a".repeat(64)}@example.com`);
+    // U+1D4B6 MATHEMATICAL SCRIPT SMALL A is one character but two UTF-16 units.
+    const wide = "\u{1d4b6}".repeat(64);
+    expect(wide).toHaveLength(128);
+    expect(normalizeAccountId("EMAIL", `${wide}@example.com`)).toBe(`${wide}@example.com`);
+    expect(rejection(`${"a".repeat(65)}@example.com`).message).toBe("account_id is not a valid EMAIL: the part before @ is longer than 64 characters");
+  });
+
+  it("accepts a domain label of exactly 63 characters and refuses 64", () => {
+    expect(normalizeAccountId("EMAIL", `alice@${"a".repeat(63)}.com`)).toBe(`alice@${"a".repeat(63)}.com`);
+    expect(normalizeAccountId("EMAIL", `alice@example.${"b".repeat(63)}`)).toBe(`alice@example.${"b".repeat(63)}`);
+    expect(rejection(`alice@${"a".repeat(64)}.com`).message).toBe("account_id is not a valid EMAIL: a domain label is longer than 63 characters");
+  });
+
+  it.each(["alice@example.123", "alice@example.com.42", "alice@1.23"])("refuses the all-digit top-level domain of %j", (input) => {
+    expect(rejection(input).message).toBe("account_id is not a valid EMAIL: the top-level domain must not be all digits");
+  });
+
+  it.each(["alice@example.x1", "alice@example.1x", "alice@123.example", "alice@example.c0m"])(
+    "accepts the mixed or lettered top-level domain of %j",
+    (input) => {
+      expect(normalizeAccountId("EMAIL", input)).toBe(input);
+    },
+  );
+
+  it.each([
+    ["alice@_example.com", "the domain may contain only letters, digits, hyphens and dots"],
+    ["alice@example_.com", "the domain may contain only letters, digits, hyphens and dots"],
+    ["alice@-example.com", "a domain label must not start or end with a hyphen"],
+    ["alice@localhost", "the domain must contain a dot"],
+    ["alice@", "the domain after @ is empty"],
+    ["a@b@example.com", "must contain exactly one @"],
+    ["alice.example.com", "must contain @"],
+    ["   ", "must not be empty"],
+  ])("refuses %j with exactly the reason %j", (input, reason) => {
+    expect(rejection(input).message).toBe(`account_id is not a valid EMAIL: ${reason}`);
+  });
+
   it("does not echo the address in its error message", () => {
     expect(rejection("secret.person@localhost").message).not.toContain("secret.person");
   });

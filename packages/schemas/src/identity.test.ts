@@ -54,6 +54,13 @@ describe("normalizeAccountId: shared rules", () => {
     expect(rejection(type, 123456789).message).toBe(`account_id is not a valid ${type}: must be a string, got a number (a number would lose precision)`);
   });
 
+  it("gives the precision hint only to a number sent as a provider id", () => {
+    expect(rejection("DISCORD_PROVIDER_ID", null).message).toBe("account_id is not a valid DISCORD_PROVIDER_ID: must be a string, got null");
+    expect(rejection("GITHUB_PROVIDER_ID", true).message).toBe("account_id is not a valid GITHUB_PROVIDER_ID: must be a string, got a boolean");
+    expect(rejection("EVM_ADDRESS", 12).message).toBe("account_id is not a valid EVM_ADDRESS: must be a string, got a number");
+    expect(rejection("EMAIL", 12).message).toBe("account_id is not a valid EMAIL: must be a string, got a number");
+  });
+
   it.each(IDENTITY_TYPES)("throws nothing but invalid-account-id for arbitrary input as %s", (type) => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: "binary", maxLength: 80 }), fc.anything()), (input) => {
@@ -93,6 +100,8 @@ describe("EVM_ADDRESS", () => {
     ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea", /must have 40 hex digits after 0x, got 38/],
     ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed00", /must have 40 hex digits after 0x, got 42/],
     ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg", /not a hex digit/],
+    ["0xg5aaeb6053f3e94c9b9a09f33669435e7ef1beae", /not a hex digit/],
+    ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1be ed", /not a hex digit/],
     [" 0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", /must start with 0x/],
     ["", /must start with 0x/],
   ])("rejects %j", (input, reason) => {
@@ -133,6 +142,20 @@ describe("EVM_ADDRESS", () => {
 describe("SOLANA_ADDRESS", () => {
   it.each(SOLANA_EXAMPLES)("accepts %s and stores it as given", (address) => {
     expect(normalizeAccountId("SOLANA_ADDRESS", address)).toBe(address);
+  });
+
+  it("accepts a 44-character address, the longest spelling of a 32-byte key", () => {
+    // 32 bytes of 0xff is the largest key: 2^256 - 1 needs ceil(256 / log2(58)) = 44 base58 digits.
+    const largest = base58.encode(new Uint8Array(32).fill(255));
+    for (const address of ["EPjFWdd5AufqSSqeM2qN1xydpJi6Ayq8t1q8CFwrfHRR", largest]) {
+      expect(address).toHaveLength(44);
+      expect(normalizeAccountId("SOLANA_ADDRESS", address)).toBe(address);
+    }
+  });
+
+  it("refuses 31 and 45 characters by their length, before decoding", () => {
+    expect(rejection("SOLANA_ADDRESS", "1".repeat(31)).message).toBe("account_id is not a valid SOLANA_ADDRESS: must be 32 to 44 base58 characters, got 31");
+    expect(rejection("SOLANA_ADDRESS", "2".repeat(45)).message).toBe("account_id is not a valid SOLANA_ADDRESS: must be 32 to 44 base58 characters, got 45");
   });
 
   it("rejects base58 that decodes to a length other than 32 bytes", () => {

@@ -19,7 +19,7 @@ export type IdentityType = (typeof IDENTITY_TYPES)[number];
 /** Largest provider id accepted: 2^64-1, compared as a string so it never passes through a JS number. */
 export const MAX_PROVIDER_ID = "18446744073709551615";
 
-const EVM_HEX = /^[0-9a-fA-F]{40}$/;
+const NOT_HEX = /[^0-9a-fA-F]/;
 const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 // 32 bytes need at least 32 base58 digits (all leading zero bytes) and at most 44.
 const SOLANA_MIN_LENGTH = 32;
@@ -29,14 +29,15 @@ const DECIMAL_DIGITS = /^[0-9]+$/;
 
 /** True for one of the seven allowed values (exact, case-sensitive). */
 export function isIdentityType(value: unknown): value is IdentityType {
-  return typeof value === "string" && (IDENTITY_TYPES as readonly string[]).includes(value);
+  // includes() compares with SameValueZero, so no value of another type can match.
+  return (IDENTITY_TYPES as readonly unknown[]).includes(value);
 }
 
 function checkEvmAddress(id: string): Checked<string> {
   if (!id.startsWith("0x")) return fail("must start with 0x");
   const hex = id.slice(2);
   if (hex.length !== 40) return fail(`must have 40 hex digits after 0x, got ${hex.length}`);
-  if (!EVM_HEX.test(hex)) return fail("contains a character that is not a hex digit");
+  if (NOT_HEX.test(hex)) return fail("contains a character that is not a hex digit");
   const lower = `0x${hex.toLowerCase()}`;
   // EIP-55 encodes the checksum in the case of the letters, so a single-case address carries none.
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return ok(lower);

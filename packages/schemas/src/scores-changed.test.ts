@@ -24,7 +24,17 @@ describe("the scores-changed message", () => {
     ["another version", { v: 2 }],
     ["a missing rule version", { rule_version: undefined }],
     ["user ids that are not a list", { user_ids: "all" }],
+    ["rule version 0", { rule_version: 0 }],
+    ["a fractional rule version", { rule_version: 1.5 }],
+    ["an empty campaign id", { campaign_id: "" }],
+    ["a time that is not ISO 8601", { at: "yesterday" }],
+    ["a numeric last seq", { last_seq: 41 }],
+    ["currencies that are not strings", { currencies: [1] }],
   ])("refuses %s", (_what, change) => {
     expect(scoresChangedSchema.safeParse({ ...valid, ...change }).success).toBe(false);
+  });
+
+  it("reads a message from a newer worker, dropping the fields it does not know", () => {
+    expect(scoresChangedSchema.parse({ ...valid, shard: 3 })).toEqual(valid);
   });
 });

@@ -1,7 +1,7 @@
 // Asset feed rules matched by key, labels and expressions, and request spacing per minute.
 import type { AssetFeedRule } from "../config/schema";
 import { IntervalLimiter } from "./limiter";
-import { findFeed, matches } from "./match";
+import { findFeed, matches, needsLabels } from "./match";
 
 const POOL = "0x00000000000000000000000000000000000000aa";
 const labels = { protocol: "amm-v2", role: "lp", decimals: "18" };
@@ -36,6 +36,38 @@ describe("asset feed rules", () => {
         labels,
       ),
     ).toBe(false);
+  });
+
+  it("reads only the asset's own labels, never names inherited by every object", () => {
+    for (const key of ["toString", "constructor", "__proto__"]) {
+      expect(matches({ matchExpressions: [{ key, operator: "Exists" }] }, POOL, {})).toBe(false);
+      expect(matches({ matchExpressions: [{ key, operator: "DoesNotExist" }] }, POOL, {})).toBe(true);
+      expect(matches({ matchExpressions: [{ key, operator: "NotIn", values: ["x"] }] }, POOL, {})).toBe(true);
+    }
+  });
+
+  it("treats In and NotIn without values as an empty list, and a match with no condition as matching every asset", () => {
+    expect(matches({ matchExpressions: [{ key: "role", operator: "In" }] }, POOL, labels)).toBe(false);
+    expect(matches({ matchExpressions: [{ key: "role", operator: "NotIn" }] }, POOL, labels)).toBe(true);
+    expect(matches({}, POOL, {})).toBe(true);
+    expect(matches({ matchLabels: {} }, POOL, {})).toBe(true);
+  });
+
+  it("prefers key over labels and labels over expressions when a match names several", () => {
+    expect(matches({ key: POOL, matchLabels: { protocol: "other" } }, POOL, labels)).toBe(true);
+    expect(matches({ matchLabels: { protocol: "amm-v2" }, matchExpressions: [{ key: "role", operator: "DoesNotExist" }] }, POOL, labels)).toBe(true);
+  });
+
+  it("needs labels loaded only when some rule matches on something other than the key", () => {
+    const feed = { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 1 } } as const;
+    expect(needsLabels([{ match: { key: POOL }, config: feed }])).toBe(false);
+    expect(needsLabels([])).toBe(false);
+    expect(
+      needsLabels([
+        { match: { key: POOL }, config: feed },
+        { match: { matchLabels: { role: "lp" } }, config: feed },
+      ]),
+    ).toBe(true);
   });
 
   it("uses the first rule that matches", () => {

@@ -59,6 +59,37 @@ describe("utf8Check", () => {
     );
   });
 
+  it("says after which byte the bad bytes start, counting every byte of the chunks that passed", async () => {
+    const message = async (chunks: number[][]) => {
+      try {
+        await pipeline(Readable.from(chunks.map((c) => Buffer.from(c))), utf8Check(), async (source: AsyncIterable<Buffer>) => {
+          for await (const _ of source);
+        });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return "passed";
+    };
+    const at = (n: number) => `CSV file must be UTF-8 text: the bytes after byte ${n} are not valid UTF-8`;
+    // "abc", "d", then a byte never valid in UTF-8.
+    expect(await message([[0x61, 0x62, 0x63], [0x64], [0xff]])).toBe(at(4));
+    // "a€" with the euro sign (e2 82 ac) cut after its second byte: "a" passes, then the whole sign.
+    expect(await message([[0x61, 0xe2, 0x82], [0xac], [0xff]])).toBe(at(4));
+    // A file ending inside a character: after "a", the e2 82 never completes.
+    expect(await message([[0x61, 0xe2, 0x82]])).toBe(at(1));
+    expect(await message([[0x61, 0xe2, 0x82, 0xac]])).toBe("passed");
+  });
+
+  it("holds back a four-byte character cut after each of its first three bytes", async () => {
+    // U+1F600 is f0 9f 98 80.
+    const bytes = Uint8Array.from([0x41, 0xf0, 0x9f, 0x98, 0x80, 0x42]);
+    for (const cut of [2, 3, 4]) expect(await run(bytes, [cut])).toEqual({ ok: true, out: Buffer.from(bytes) });
+    expect(await run(bytes, [2, 3, 4])).toEqual({ ok: true, out: Buffer.from(bytes) });
+    // E0 is the lowest three-byte lead: U+0800 is e0 a0 80, cut after its second byte.
+    const lowest = Uint8Array.from([0xe0, 0xa0, 0x80]);
+    expect(await run(lowest, [2])).toEqual({ ok: true, out: Buffer.from(lowest) });
+  });
+
   it("refuses a file that ends in the middle of a character", async () => {
     expect(await run(Uint8Array.from([0x61, 0xe2, 0x82]), [2])).toEqual({ ok: false, code: "invalid-utf8" });
   });

@@ -38,4 +38,5 @@ export const SOLANA_EXAMPLES: readonly string[] = [
   "11111111111111111111111111111111", // System Program: 32 zero bytes
   "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", // SPL Token Program
   "So11111111111111111111111111111111111111112", // Wrapped SOL mint
+  "EPjFWdd5AufqSSqeM2qN1xydpJi6Ayq8t1q8CFwrfHRR", // USDC mint: 44 characters, the longest a 32-byte key spells
 ];

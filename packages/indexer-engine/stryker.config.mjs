@@ -1,0 +1,30 @@
+// Mutation testing of the indexer engine's pure parts (`npm run mutate -- indexer-engine`); settings in scripts/lib/mutation.mjs.
+import { mutationConfig } from "../../scripts/lib/mutation.mjs";
+
+export default mutationConfig({
+  packageDir: import.meta.dirname,
+  name: "indexer-engine",
+  // Code that only talks to Redis, an RPC node or an HTTP endpoint is left to the service tests.
+  mutate: [
+    "src/windows.ts",
+    "src/events.ts",
+    "src/decimal.ts",
+    "src/range.ts",
+    "src/registry.ts",
+    "src/erc20.ts",
+    "src/progress.ts",
+    "src/config/*.ts",
+    "src/pricing/match.ts",
+    "src/util/lru.ts",
+  ],
+  testMatch: [
+    "src/windows.test.ts",
+    "src/events.test.ts",
+    "src/registry.test.ts",
+    "src/erc20.test.ts",
+    "src/progress.test.ts",
+    "src/config/*.test.ts",
+    "src/pricing/match.test.ts",
+    "src/util/lru.test.ts",
+  ],
+});

@@ -1,0 +1,50 @@
+// The Stryker settings every package's stryker.config.mjs shares: jest runner, per-test coverage, two workers.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** Where `npm run mutate` writes its reports (gitignored): reports/mutation/<package>/index.html and mutation.json. */
+export const reportsDir = path.join(root, "reports", "mutation");
+
+/**
+ * A Stryker configuration for the package in `packageDir`: `name` names its report folder, `mutate`
+ * lists the files it mutates, `testMatch` (optional) the jest tests it runs when the package's other
+ * tests need services that a mutation run does not start. `ignoreStatic` leaves out mutants in code
+ * that runs once when a module loads (tables built at start), which every test would have to run
+ * again and which no test can miss anyway.
+ */
+export function mutationConfig({ packageDir, name, mutate, testMatch, ignoreStatic = false }) {
+  const dir = path.join(reportsDir, name);
+  // A package's jest.config.js requires the preset by a relative path ("../../jest.preset.js"), so
+  // the sandbox Stryker copies the package into must sit as deep below the root as the package does.
+  const depth = path.relative(root, packageDir).split(path.sep).length;
+  const tempDir = path.join(root, ".stryker-tmp", ...Array.from({ length: depth - 2 }, () => name));
+  return {
+    packageManager: "npm",
+    testRunner: "jest",
+    jest: {
+      projectType: "custom",
+      configFile: "jest.config.js",
+      enableFindRelatedTests: true,
+      ...(testMatch ? { config: { testMatch: testMatch.map((p) => `<rootDir>/${p}`) } } : {}),
+    },
+    coverageAnalysis: "perTest",
+    // The machine's two cores are shared; more workers only queue.
+    concurrency: 2,
+    // A mutant counts as detected when its tests run past 3x their time without mutants plus a minute
+    // (Stryker's score counts timeouts as killed). The margin is wide so that a machine busy with other
+    // work does not pass off a surviving mutant as a timeout; only a real endless loop gets that far.
+    timeoutMS: 60000,
+    timeoutFactor: 3,
+    mutate,
+    ignoreStatic,
+    reporters: ["clear-text", "progress", "html", "json"],
+    clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
+    htmlReporter: { fileName: path.join(dir, "index.html") },
+    jsonReporter: { fileName: path.join(dir, "mutation.json") },
+    tempDirName: path.relative(packageDir, tempDir),
+    cleanTempDir: true,
+    thresholds: { high: 95, low: 90, break: null },
+  };
+}
