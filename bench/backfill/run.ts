@@ -3,7 +3,7 @@
 // the same logs and their blocks' headers, floor.ts); then both through a proxy adding 30 ms to every request.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createClient } from "redis";
@@ -11,7 +11,7 @@ import { startChain } from "../../apps/indexer-service/test/support/chain";
 import { startRpcProxy } from "../../apps/indexer-service/test/support/servers";
 import { generateAmmWorkload, generateErc20Workload, type Workload } from "../../apps/indexer-service/test/support/workload";
 import { emit, type Figure, main, median, pairedRatio, peakRssMb, quick } from "../lib/measure";
-import { describeProfile } from "../lib/profile";
+import { profileProcess } from "../lib/profile";
 import { floorFetch } from "./floor";
 
 const ROUNDS = quick ? 1 : 3;
@@ -117,11 +117,8 @@ main(async () => {
     }
     let bounds: string[] = [];
     if (figures.some((f) => f.met === false)) {
-      const profiles = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
-      await indexer(chain.url, erc20, cases[0]?.[2] as object, ["--cpu-prof", `--cpu-prof-dir=${profiles}`]);
-      const file = path.join(profiles, readdirSync(profiles)[0] as string);
-      bounds = [`the indexer process, erc20-holdings on the local node: ${describeProfile(JSON.parse(readFileSync(file, "utf8")))}`];
-      rmSync(profiles, { recursive: true, force: true });
+      const profile = await profileProcess((nodeArgs) => indexer(chain.url, erc20, cases[0]?.[2] as object, nodeArgs));
+      bounds = [`the indexer process, erc20-holdings on the local node: ${profile}`];
     }
     const span = (w: Workload) => `${fmt(w.toBlock - w.fromBlock + 1)} blocks (${((w.toBlock - w.fromBlock) / 300).toFixed(0)} h)`;
     notes.unshift(

@@ -7,9 +7,9 @@
 // The client is a few lines over raw sockets (prebuilt requests, answers read by their
 // Content-Length) rather than node:http: its own cost per request, and so its own pauses, stay far
 // below the server's, which matters when both share the machine's two cores.
-import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
+import { runScript } from "./child";
 
 /** What to load and how hard. */
 export interface PacedOptions {
@@ -179,19 +179,5 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
  * collection of the benchmark's own data cannot pause the sender and show up as server latency.
  */
 export function pacedLoadProcess(options: PacedOptions): Promise<PacedResult> {
-  const script = path.join(__dirname, "paced-load-main.ts");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: ["pipe", "pipe", "inherit"] });
-    child.stdin?.end(JSON.stringify(options));
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("PACED_RESULT "));
-      if (code === 0 && line) resolve(JSON.parse(line.slice("PACED_RESULT ".length)) as PacedResult);
-      else reject(new Error(`the paced load process exited with ${code}`));
-    });
-  });
+  return runScript(path.join(__dirname, "paced-load-main.ts"), [], "PACED_RESULT", JSON.stringify(options));
 }
