@@ -1,7 +1,8 @@
-// `npm run bench [-- --quick] [-- --only=ingest,read]`: prepares services and a bench database, builds
+// `npm run bench [-- --quick] [-- --only=ingest,read] [-- --soak]`: prepares services and a bench database, builds
 // the apps, runs every benchmark (each beside its baseline in the same run, in a process of its own)
 // and writes bench/results/latest.{json,md} and the results section of docs/performance.md. A quick
-// run writes bench/results/quick.*, an `--only` run bench/results/only.*, and neither touches the docs.
+// run writes bench/results/quick.*, an `--only` run bench/results/only.*, and neither touches the docs. `--soak` runs
+// scripts/soak.ts (also `npm run soak`; its other flags are passed on) instead of the benchmarks.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,6 +40,11 @@ if (schemas.length + streams.length + keys > 0)
   step(`removed what interrupted runs left: ${schemas.length} schemas, ${streams.length} streams, ${keys} Redis keys`);
 step("building the apps");
 run("npx", ["turbo", "run", "build", "--concurrency=2", "--output-logs=errors-only"]);
+if (process.argv.includes("--soak")) {
+  run(process.execPath, ["--import", "tsx", "scripts/soak.ts", ...process.argv.slice(2).filter((a) => a !== "--soak")]);
+  await runLock.release();
+  process.exit(0);
+}
 
 const machine = { cpu: os.cpus()[0]?.model ?? "unknown", cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.versions.node };
 
