@@ -3,7 +3,7 @@
 // the same logs and their blocks' headers, floor.ts); then both through a proxy adding 30 ms to every request.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createClient } from "redis";
@@ -12,6 +12,7 @@ import { startRpcProxy } from "../../apps/indexer-service/test/support/servers";
 import { generateAmmWorkload, generateErc20Workload, type Workload } from "../../apps/indexer-service/test/support/workload";
 import { emit, type Figure, main, median, pairedRatio, peakRssMb, quick } from "../lib/measure";
 import { profileProcess } from "../lib/profile";
+import { cpuOf } from "../scoring/cpu";
 import { floorFetch } from "./floor";
 
 const ROUNDS = quick ? 1 : 3;
@@ -22,11 +23,8 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "pw-bench-backfill-"));
 process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
 const fmt = (n: number) => n.toLocaleString("en");
 
-/** CPU seconds of this process's children that have ended (cutime + cstime in /proc/self/stat). */
-const childCpu = () => {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-};
+/** CPU seconds of this process's children that have ended. */
+const childCpu = () => (cpuOf(process.pid, true)?.ms ?? 0) / 1000;
 
 /** Runs apps/indexer-service/dist/main.js over a workload into a csv file: seconds from start to exit, CPU seconds, peak RSS. */
 function indexer(rpcUrl: string, w: Workload, adapter: object, nodeArgs: string[] = []): Promise<{ seconds: number; cpu: number; rss: number }> {
