@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createClient } from "redis";
+import { createTestCache } from "@pointwise/testkit";
 import { startChain } from "../../apps/indexer-service/test/support/chain";
 import { startRpcProxy } from "../../apps/indexer-service/test/support/servers";
 import { generateAmmWorkload, generateErc20Workload, type Workload } from "../../apps/indexer-service/test/support/workload";
@@ -126,9 +126,6 @@ main(async () => {
   } finally {
     await proxy.close();
     await chain.stop();
-    const redis = createClient({ url: process.env.REDIS_URL });
-    await redis.connect();
-    for await (const key of redis.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) await redis.unlink(key);
-    await redis.quit();
+    await (await createTestCache(prefix, process.env.REDIS_URL)).drop();
   }
 });

@@ -21,20 +21,14 @@ export interface Fixture {
   drop(): Promise<void>;
 }
 
-/** A pg pool on the bench database with `schema` first on the search path. */
-export function schemaPool(schema: string, max = 4): pg.Pool {
-  const pool = new pg.Pool({ connectionString: testUrls.database, max, options: `-c search_path="${schema}"`, application_name: "bench" });
-  pool.on("error", () => undefined);
-  return pool;
-}
-
 /** Creates the migrated schema, a project, campaign `bnch-0001`, an API key and an event type. */
 export async function createFixture(): Promise<Fixture> {
   const schema = uniqueName("bench");
   const db = await createTestDatabase(schema);
   const currencies = { xp: "Experience", gems: "Gems" };
   const seeded = await seedCampaignWithKey(db, { id: "bnch-0001", name: "bench", currencies, eventType: "volume" });
-  const pool = schemaPool(schema);
+  const pool = new pg.Pool({ connectionString: testUrls.database, max: 4, options: `-c search_path="${schema}"`, application_name: "bench" });
+  pool.on("error", () => undefined);
   return {
     schema,
     namespace: schema,

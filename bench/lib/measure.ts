@@ -65,10 +65,6 @@ export interface LoadOptions {
 /** The figures of one load run. */
 export interface LoadResult {
   requestsPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  total: number;
-  seconds: number;
   /** Non-2xx answers plus connection errors and timeouts. */
   failed: number;
 }
@@ -103,10 +99,6 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   return {
     // Completed requests over the run's own elapsed time: one-second rounds have too few per-second samples.
     requestsPerSec: result.requests.total / result.duration,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    total: result.requests.total,
-    seconds: result.duration,
     failed: result.non2xx + result.errors,
   };
 }

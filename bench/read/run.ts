@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnApp } from "@pointwise/testkit";
+import { seedCampaign, spawnApp } from "@pointwise/testkit";
 import { createFixture, type Fixture } from "../lib/fixture";
 import {
   type BenchResult,
@@ -93,11 +93,7 @@ main(async () => {
 
   // Rebuilds (cache misses) of a campaign of SMALL users and one of 10x as many, alternately at the
   // same new limit, so both meet the same machine load; one untimed rebuild of each first.
-  await fx.pool.query(
-    `INSERT INTO campaign(id, project_id, name, currencies, primary_currency)
-     SELECT $1, project_id, name, currencies, primary_currency FROM campaign WHERE id = $2`,
-    [LARGE_CAMPAIGN, fx.campaignId],
-  );
+  await seedCampaign(fx.db, { id: LARGE_CAMPAIGN, name: "bench", currencies: { xp: "Experience", gems: "Gems" } });
   await seedUsers(fx, LARGE_CAMPAIGN, LARGE);
   for (const campaignId of [fx.campaignId, LARGE_CAMPAIGN]) await rebuildMs(read.url, campaignId, 500);
   const rebuilds = { small: [] as number[], large: [] as number[] };
