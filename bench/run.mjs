@@ -1,8 +1,8 @@
-// `npm run bench [-- --quick] [-- --only=ingest,read]`: prepares services and a bench database, builds
+// `npm run bench [-- --quick] [-- --only=ingest,read] [-- --soak]`: prepares services and a bench database, builds
 // the apps, runs every benchmark (each beside its baseline in the same run, in a process of its own)
 // and writes bench/results/latest.{json,md} and the results section of docs/performance.md. A quick
-// run writes bench/results/quick.*, an `--only` run bench/results/only.*, and neither touches the docs.
-import { spawn } from "node:child_process";
+// run writes bench/results/quick.*, an `--only` run bench/results/only.*, and neither touches the docs. `--soak` runs
+// scripts/soak.ts (also `npm run soak`; its other flags are passed on) instead of the benchmarks.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -26,6 +26,7 @@ ensureDependencies();
 const { tsImport } = await import("tsx/esm/api");
 const { runMarkdown, replaceSection } = await tsImport("./lib/report.ts", import.meta.url);
 const { beginRun } = await tsImport("./lib/leftovers.ts", import.meta.url);
+const { runScript } = await tsImport("./lib/child.ts", import.meta.url);
 ensureServices(env);
 ensurePrismaClient();
 ensureDatabase(env);
@@ -39,29 +40,22 @@ if (schemas.length + streams.length + keys > 0)
   step(`removed what interrupted runs left: ${schemas.length} schemas, ${streams.length} streams, ${keys} Redis keys`);
 step("building the apps");
 run("npx", ["turbo", "run", "build", "--concurrency=2", "--output-logs=errors-only"]);
+if (process.argv.includes("--soak")) {
+  run(process.execPath, ["--import", "tsx", "scripts/soak.ts", ...process.argv.slice(2).filter((a) => a !== "--soak")]);
+  await runLock.release();
+  process.exit(0);
+}
 
 const machine = { cpu: os.cpus()[0]?.model ?? "unknown", cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.versions.node };
 
 /** Runs one benchmark in a process of its own and returns what it printed, or why it printed nothing. */
-function runBench(name) {
-  return new Promise((resolve) => {
-    step(`benchmark: ${name}${quick ? " (quick)" : ""}`);
-    const started = Date.now();
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench", name, "run.ts"), ...(quick ? ["--quick"] : [])], {
-      cwd: root,
-      env: process.env,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    child.on("exit", (code) => {
-      step(`${name} took ${Math.round((Date.now() - started) / 1000)} s`);
-      const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
-      resolve(line ? JSON.parse(line.slice(13)) : { path: name, failed: `exit ${code}` });
-    });
-  });
+async function runBench(name) {
+  step(`benchmark: ${name}${quick ? " (quick)" : ""}`);
+  const started = Date.now();
+  const args = quick ? ["--quick"] : [];
+  const result = await runScript(path.join(root, "bench", name, "run.ts"), args, "BENCH_RESULT").catch((err) => ({ path: name, failed: err.message }));
+  step(`${name} took ${Math.round((Date.now() - started) / 1000)} s`);
+  return result;
 }
 
 const startedAt = new Date().toISOString();

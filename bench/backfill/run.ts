@@ -3,15 +3,16 @@
 // the same logs and their blocks' headers, floor.ts); then both through a proxy adding 30 ms to every request.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createClient } from "redis";
+import { createTestCache } from "@pointwise/testkit";
 import { startChain } from "../../apps/indexer-service/test/support/chain";
 import { startRpcProxy } from "../../apps/indexer-service/test/support/servers";
 import { generateAmmWorkload, generateErc20Workload, type Workload } from "../../apps/indexer-service/test/support/workload";
 import { emit, type Figure, main, median, pairedRatio, peakRssMb, quick } from "../lib/measure";
-import { describeProfile } from "../lib/profile";
+import { profileProcess } from "../lib/profile";
+import { cpuOf } from "../scoring/cpu";
 import { floorFetch } from "./floor";
 
 const ROUNDS = quick ? 1 : 3;
@@ -22,11 +23,8 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "pw-bench-backfill-"));
 process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
 const fmt = (n: number) => n.toLocaleString("en");
 
-/** CPU seconds of this process's children that have ended (cutime + cstime in /proc/self/stat). */
-const childCpu = () => {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-};
+/** CPU seconds of this process's children that have ended. */
+const childCpu = () => (cpuOf(process.pid, true)?.ms ?? 0) / 1000;
 
 /** Runs apps/indexer-service/dist/main.js over a workload into a csv file: seconds from start to exit, CPU seconds, peak RSS. */
 function indexer(rpcUrl: string, w: Workload, adapter: object, nodeArgs: string[] = []): Promise<{ seconds: number; cpu: number; rss: number }> {
@@ -117,11 +115,8 @@ main(async () => {
     }
     let bounds: string[] = [];
     if (figures.some((f) => f.met === false)) {
-      const profiles = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
-      await indexer(chain.url, erc20, cases[0]?.[2] as object, ["--cpu-prof", `--cpu-prof-dir=${profiles}`]);
-      const file = path.join(profiles, readdirSync(profiles)[0] as string);
-      bounds = [`the indexer process, erc20-holdings on the local node: ${describeProfile(JSON.parse(readFileSync(file, "utf8")))}`];
-      rmSync(profiles, { recursive: true, force: true });
+      const profile = await profileProcess((nodeArgs) => indexer(chain.url, erc20, cases[0]?.[2] as object, nodeArgs));
+      bounds = [`the indexer process, erc20-holdings on the local node: ${profile}`];
     }
     const span = (w: Workload) => `${fmt(w.toBlock - w.fromBlock + 1)} blocks (${((w.toBlock - w.fromBlock) / 300).toFixed(0)} h)`;
     notes.unshift(
@@ -131,9 +126,6 @@ main(async () => {
   } finally {
     await proxy.close();
     await chain.stop();
-    const redis = createClient({ url: process.env.REDIS_URL });
-    await redis.connect();
-    for await (const key of redis.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) await redis.unlink(key);
-    await redis.quit();
+    await (await createTestCache(prefix, process.env.REDIS_URL)).drop();
   }
 });

@@ -1,12 +1,11 @@
-// The measured step of the indexer benchmark and its baselines, over the recorded pool history: the engine's own
-// block-range step (indexRange) with the amm-v2 adapter, pricing rules, the csv sink and the Redis state store,
-// and decode-only passes over the same logs. Reading the set (the RPC node's work) is kept out of every timing.
+// The measured step of the indexer benchmark and its baseline, over a subject's recorded history (subjects.ts): the
+// engine's own block-range step (indexRange) with the subject's adapter, pricing rules, the csv sink and the Redis
+// state store, and decode-only passes over the same logs. Reading the set (the RPC node's work) is kept out of every timing.
 
 import { randomBytes } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
-import { ammV2Adapter, poolKeyPrefix, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
 import {
   AdaptiveLogFetcher,
   type ChainLog,
@@ -22,9 +21,10 @@ import {
 } from "@pointwise/indexer-engine";
 import { createLogger } from "@pointwise/logger";
 import { AbiCoder } from "ethers";
+import { recordedBlockTs } from "../../apps/indexer-service/test/support/recorded";
 import { peakRssMb } from "../lib/measure";
 import { describeProfile } from "../lib/profile";
-import { blockTs, FIRST_BLOCK, POOL, RecordedChain, TOKEN0, TOKEN1 } from "./recorded-chain";
+import type { BenchChain, Subject } from "./subjects";
 
 const FLUSH_MS = 3_600_000;
 const coder = AbiCoder.defaultAbiCoder();
@@ -33,30 +33,32 @@ const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const now = () => process.hrtime.bigint();
 
 /** The recorded set's ranges, as the engine's fetcher sizes them (same spans and target as a real run). */
-async function* ranges(toBlock: number, chain = new RecordedChain()): AsyncGenerator<LogBatch> {
+async function* ranges(subject: Subject, toBlock: number, chain: BenchChain): AsyncGenerator<LogBatch> {
   const fetcher = new AdaptiveLogFetcher(chain, {
     initialSpan: DEFAULT_TUNING.initialBlockRange,
     maxSpan: DEFAULT_TUNING.maxBlockRange,
     targetLogs: DEFAULT_TUNING.targetLogsPerRange,
   });
-  for (let next = FIRST_BLOCK; next <= toBlock; ) {
+  for (let next = subject.firstBlock; next <= toBlock; ) {
     // The senders come with the range, as the engine reads them ahead with its logs.
-    const batch = { ...(await fetcher.next([POOL], [], next, toBlock)), senders: chain.senders };
+    const batch = { ...(await fetcher.next([], [], next, toBlock)), senders: chain.senders };
     yield batch;
     next = batch.to + 1;
   }
 }
 
-/** Baseline: decodes logs' data and indexed addresses with ethers' ABI coder, nothing else; returns the seconds taken. */
-function ethersDecode(logs: readonly ChainLog[]): number {
+/** Baseline: decodes logs' data and indexed topics with ethers' ABI coder, nothing else; returns the seconds taken. */
+function ethersDecode(subject: Subject, logs: readonly ChainLog[]): number {
   const start = now();
   let sink = 0n;
   for (const log of logs) {
-    const values =
-      log.topics[0] === TRANSFER_TOPIC ? coder.decode(["uint256"], log.data) : coder.decode(["uint256", "uint256", "uint256", "uint256"], log.data);
-    sink += values[0] as bigint;
-    sink += BigInt((coder.decode(["address"], log.topics[1] ?? "0x")[0] as string).length);
-    sink += BigInt((coder.decode(["address"], log.topics[2] ?? "0x")[0] as string).length);
+    const types = subject.abi[log.topics[0] as string];
+    if (types === undefined) throw new Error(`${subject.name}: no ABI for topic ${log.topics[0]}`);
+    const values = coder.decode(types.data, log.data);
+    sink += BigInt(values.length);
+    types.indexed.forEach((type, i) => {
+      sink += BigInt(String(coder.decode([type], log.topics[i + 1] ?? "0x")[0]).length);
+    });
   }
   if (sink < 0n) throw new Error("unreachable");
   return Number(now() - start) / 1e9;
@@ -96,37 +98,36 @@ function resetPeakRss(): void {
 }
 
 /** Subject: the engine's block-range step over the recorded set, with a fresh state namespace and csv file. */
-export async function engineRun(toBlock: number, dir: string, options: RunOptions = {}): Promise<SubjectRun> {
+export async function engineRun(subject: Subject, toBlock: number, dir: string, options: RunOptions = {}): Promise<SubjectRun> {
   const { preloaded, probeEvery = 0 } = options;
   const indexerId = `bench-${randomBytes(4).toString("hex")}`;
   const store = await StateStore.connect({ url: redisUrl, keyPrefix: "pwbench", indexerId, configHash: "bench" }, logger);
   const csvPath = path.join(dir, `${indexerId}.csv`);
   try {
-    const prefix = poolKeyPrefix("bench", POOL);
-    for (const [k, v] of Object.entries({ token0: TOKEN0, token1: TOKEN1, decimals0: "6", decimals1: "18" })) await store.kv.set(`${prefix}:${k}`, v);
-    const noCalls = { call: () => Promise.reject(new Error("the benchmark reads no chain state")) };
-    const adapter = await ammV2Adapter.create(
-      { poolAddress: POOL, trackSwaps: true, trackLP: true },
-      { chainId: 1, chain: noCalls, store: store.kv, labels: store.labels, adapterConfigHash: "bench", logger },
-    );
+    await subject.prepare?.(store.kv);
+    const chain = subject.chain(toBlock);
+    const noCalls = () => Promise.reject(new Error("the benchmark reads no chain state"));
+    const calls = { call: chain.call?.bind(chain) ?? noCalls };
+    const params = subject.adapter.paramsSchema.parse(subject.params);
+    const runtime = { chainId: 1, chain: calls, store: store.kv, labels: store.labels, adapterConfigHash: "bench", logger };
+    const adapter = await subject.adapter.create(params, runtime);
     await adapter.init?.();
     const pricer = new Pricer({
-      rules: [
-        { match: { key: TOKEN0 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 1 } } },
-        { match: { key: TOKEN1 }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 2_451.37 } } },
-        { match: { matchLabels: { role: "lp" } }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 44.5 } } },
-      ],
+      rules: subject.pricing,
       pricingRange: undefined,
-      chain: noCalls,
+      chain: calls,
       labels: store.labels,
       facts: store.kv,
       market: undefined,
       logger,
     });
-    const enricher = new Enricher({ runner: { indexerId, chainId: 1, adapterId: ammV2Adapter.id, adapterVersion: ammV2Adapter.version }, pricer, logger });
+    const enricher = new Enricher({
+      runner: { indexerId, chainId: 1, adapterId: subject.adapter.id, adapterVersion: subject.adapter.version },
+      pricer,
+      logger,
+    });
     const csv = new CsvSink("0-csv", csvPath, logger);
     await csv.recover(undefined);
-    const chain = new RecordedChain();
     const deps = {
       adapter,
       reader: chain,
@@ -139,9 +140,9 @@ export async function engineRun(toBlock: number, dir: string, options: RunOption
       store,
     };
     let checkpoint: Checkpoint = {
-      fromBlock: FIRST_BLOCK,
-      nextBlock: FIRST_BLOCK,
-      prev: { block: FIRST_BLOCK - 1, ts: blockTs(FIRST_BLOCK - 1) },
+      fromBlock: subject.firstBlock,
+      nextBlock: subject.firstBlock,
+      prev: { block: subject.firstBlock - 1, ts: recordedBlockTs(subject.firstBlock - 1) },
       sinks: {},
       rowsWritten: 0,
     };
@@ -152,9 +153,9 @@ export async function engineRun(toBlock: number, dir: string, options: RunOption
     let probeSeconds = 0;
     let probeLogs = 0;
     resetPeakRss();
-    for await (const batch of preloaded ?? ranges(toBlock, chain)) {
+    for await (const batch of preloaded ?? ranges(subject, toBlock, chain)) {
       if (probeEvery > 0 && count % probeEvery === 0) {
-        probeSeconds += ethersDecode(batch.logs);
+        probeSeconds += ethersDecode(subject, batch.logs);
         probeLogs += batch.logs.length;
       }
       const start = now();
@@ -184,14 +185,14 @@ export async function engineRun(toBlock: number, dir: string, options: RunOption
 }
 
 /** One more subject run under the V8 sampling profiler, summarised by package and hottest function. */
-export async function profiledRun(toBlock: number, dir: string): Promise<string> {
+export async function profiledRun(subject: Subject, toBlock: number, dir: string): Promise<string> {
   const preloaded: LogBatch[] = [];
-  for await (const batch of ranges(toBlock)) preloaded.push(batch);
+  for await (const batch of ranges(subject, toBlock, subject.chain(toBlock))) preloaded.push(batch);
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
   await session.post("Profiler.start");
-  await engineRun(toBlock, dir, { preloaded });
+  await engineRun(subject, toBlock, dir, { preloaded });
   const { profile } = await session.post("Profiler.stop");
   session.disconnect();
   return describeProfile(profile);

@@ -1,14 +1,15 @@
 // A campaign with an API key and an event type in an isolated schema, for the benchmarks, and a pg
 // pool of the benchmark's own on that schema for seeding and counting.
 import { randomBytes } from "node:crypto";
-import { generateApiKey } from "@pointwise/auth";
-import { createTestDatabase, dropNamespace, testServiceEnv, testUrls, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, dropNamespace, type SeedDb, seedCampaignWithKey, testServiceEnv, testUrls, uniqueName } from "@pointwise/testkit";
 import pg from "pg";
 
 /** A campaign ready to receive events. */
 export interface Fixture {
   schema: string;
   namespace: string;
+  /** The schema's database, for testkit's seeding functions. */
+  db: SeedDb;
   campaignId: string;
   apiKey: string;
   regEventId: string;
@@ -20,33 +21,21 @@ export interface Fixture {
   drop(): Promise<void>;
 }
 
-/** A pg pool on the bench database with `schema` first on the search path. */
-export function schemaPool(schema: string, max = 4): pg.Pool {
-  const pool = new pg.Pool({ connectionString: testUrls.database, max, options: `-c search_path="${schema}"`, application_name: "bench" });
-  pool.on("error", () => undefined);
-  return pool;
-}
-
 /** Creates the migrated schema, a project, campaign `bnch-0001`, an API key and an event type. */
 export async function createFixture(): Promise<Fixture> {
   const schema = uniqueName("bench");
   const db = await createTestDatabase(schema);
-  const pool = schemaPool(schema);
-  const key = generateApiKey();
-  const { rows } = await pool.query<{ id: string }>(
-    `WITH p AS (INSERT INTO project(name) VALUES ('bench') RETURNING id),
-          c AS (INSERT INTO campaign(id, project_id, name, currencies, primary_currency)
-                SELECT 'bnch-0001', id, 'bench', '{"xp":"Experience","gems":"Gems"}', 'xp' FROM p RETURNING id),
-          k AS (INSERT INTO api_key(campaign_id, prefix, hash) SELECT id, $1, $2 FROM c)
-     INSERT INTO event_type(campaign_id, name) SELECT id, 'volume' FROM c RETURNING id`,
-    [key.prefix, key.hash],
-  );
+  const currencies = { xp: "Experience", gems: "Gems" };
+  const seeded = await seedCampaignWithKey(db, { id: "bnch-0001", name: "bench", currencies, eventType: "volume" });
+  const pool = new pg.Pool({ connectionString: testUrls.database, max: 4, options: `-c search_path="${schema}"`, application_name: "bench" });
+  pool.on("error", () => undefined);
   return {
     schema,
     namespace: schema,
-    campaignId: "bnch-0001",
-    apiKey: key.key,
-    regEventId: (rows[0] as { id: string }).id,
+    db,
+    campaignId: seeded.campaignId,
+    apiKey: seeded.key,
+    regEventId: seeded.regEventId,
     pool,
     env: { ...testServiceEnv(schema), LOG_LEVEL: "warn" },
     async drop() {

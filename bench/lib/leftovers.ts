@@ -7,7 +7,7 @@
 // pointed at different databases (BENCH_DATABASE_URL) but one NATS and Redis are not kept apart.
 import { busNames } from "@pointwise/bus";
 import { connect, type NatsConnection } from "nats";
-import pg, { type Pool, type PoolClient } from "pg";
+import pg, { type Pool } from "pg";
 import { createClient, type RedisClientType } from "redis";
 
 /** What removeLeftovers removed. */
@@ -28,28 +28,8 @@ export interface LeftoverDeps {
 const LOCK = "pointwise-bench-run";
 
 /**
- * Takes the lock of a bench run on the bench database and holds it on one connection until
- * `release` (or until the process ends). Throws when another run holds it: two runs on one machine
- * would measure each other, and the second would remove the first's schemas.
- */
-export async function holdRunLock(pool: Pool): Promise<{ release(): Promise<void> }> {
-  const client: PoolClient = await pool.connect();
-  const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS ok", [LOCK]);
-  if (!rows[0]?.ok) {
-    client.release();
-    throw new Error("another `npm run bench` is running against this database; wait for it to end (two runs on one machine measure each other)");
-  }
-  return {
-    async release() {
-      await client.query("SELECT pg_advisory_unlock(hashtext($1))", [LOCK]);
-      client.release();
-    },
-  };
-}
-
-/**
  * Removes the schemas, JetStream streams and Redis keys of earlier bench runs that did not end.
- * Call it only while holding the run lock (holdRunLock): a live run's fixtures look the same.
+ * Call it only while holding the run lock (beginRun): a live run's fixtures look the same.
  */
 export async function removeLeftovers({ pool, nats, redis, prefix = "bench" }: LeftoverDeps): Promise<Removed> {
   const name = new RegExp(`^${prefix}_[0-9a-f]{10}$`);
@@ -78,18 +58,23 @@ export async function removeLeftovers({ pool, nats, redis, prefix = "bench" }: L
 }
 
 /**
- * What bench/run.mjs does before its first benchmark: takes the run lock (held until `release` or
- * the end of the process) and removes what interrupted runs left behind.
+ * What bench/run.mjs does before its first benchmark: takes the lock of a bench run on the bench database, held on
+ * one connection until `release` (or the end of the process), and removes what interrupted runs left behind. Throws
+ * when another run holds the lock: two runs on one machine would measure each other, and the second would remove
+ * the first's schemas.
  */
 export async function beginRun(urls: { database: string; nats: string; redis: string }): Promise<{ removed: Removed; release(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: urls.database, max: 2 });
-  let lock: { release(): Promise<void> } | undefined;
+  const client = await pool.connect();
   const release = async () => {
-    await lock?.release();
+    await client.query("SELECT pg_advisory_unlock(hashtext($1))", [LOCK]).catch(() => undefined);
+    client.release();
     await pool.end();
   };
   try {
-    lock = await holdRunLock(pool);
+    const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS ok", [LOCK]);
+    if (!rows[0]?.ok)
+      throw new Error("another `npm run bench` is running against this database; wait for it to end (two runs on one machine measure each other)");
     const nats = await connect({ servers: urls.nats });
     const redis: RedisClientType = createClient({ url: urls.redis });
     try {

@@ -1,9 +1,12 @@
 // Shared measurement helpers: HTTP load from this process with autocannon against apps in their own
 // processes on 127.0.0.1, alternating rounds and their paired ratio, peak RSS from /proc, and the
 // result record every benchmark prints.
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { printResult } from "./child";
+import { type PacedOptions, type PacedResult, pacedLoadProcess } from "./paced-load";
+
+export { main, startChild } from "./child";
 
 /** One measured figure beside its baseline from the same run. */
 export interface Figure {
@@ -62,10 +65,6 @@ export interface LoadOptions {
 /** The figures of one load run. */
 export interface LoadResult {
   requestsPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  total: number;
-  seconds: number;
   /** Non-2xx answers plus connection errors and timeouts. */
   failed: number;
 }
@@ -100,10 +99,6 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   return {
     // Completed requests over the run's own elapsed time: one-second rounds have too few per-second samples.
     requestsPerSec: result.requests.total / result.duration,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    total: result.requests.total,
-    seconds: result.duration,
     failed: result.non2xx + result.errors,
   };
 }
@@ -139,32 +134,36 @@ export function pairedRatio(baseline: readonly number[], subject: readonly numbe
   return Math.exp(kept.reduce((a, b) => a + b, 0) / kept.length);
 }
 
-/** Starts a node script as a child process and resolves once it prints `ready <port>`. */
-export function startChild(script: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout?.on("data", (d) => {
-      out += d;
-      const m = /ready (\d+)/.exec(out);
-      if (m) resolve({ child, port: Number(m[1]) });
-    });
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
-  });
+/** A figure's value, baseline and ratio from alternating rounds: both sides' medians and the paired ratio. */
+export function versus(baseline: readonly number[], subject: readonly number[]): { value: number; baseline: number; ratio: number } {
+  return { value: median(subject), baseline: median(baseline), ratio: pairedRatio(baseline, subject) };
+}
+
+/** Requests per second of each load run. */
+export const rps = (runs: readonly LoadResult[]) => runs.map((r) => r.requestsPerSec);
+
+/**
+ * The latency target: alternating paced rounds against the baseline's and the subject's URL at one fixed offered rate,
+ * `PACED.share` of the baseline's saturation rate; the p99 figure (<= 20 ms) and every round.
+ */
+export async function p99AtFixedRate(
+  what: string,
+  baselineRate: number,
+  urls: { baseline: string; subject: string },
+  options: Omit<PacedOptions, "url" | "rate" | "durationSec">,
+): Promise<{ figure: Figure; runs: Record<"baseline" | "subject", PacedResult[]> }> {
+  const rate = Math.max(1, Math.round(baselineRate * PACED.share));
+  const paced = (url: string) => () => pacedLoadProcess({ ...options, url, rate, durationSec: PACED.durationSec });
+  const runs = await rotate(PACED.rounds, { baseline: paced(urls.baseline), subject: paced(urls.subject) });
+  const value = median(runs.subject.map((r) => r.p99Ms));
+  const baseline = median(runs.baseline.map((r) => r.p99Ms));
+  return {
+    figure: { name: `${what} p99 at a fixed ${rate.toLocaleString("en")} req/s`, unit: "ms", value, baseline, target: "<= 20 ms", met: value <= 20 },
+    runs,
+  };
 }
 
 /** Prints the result as the last line of stdout for bench/run.mjs. */
 export function emit(result: BenchResult): void {
-  process.stdout.write(`\nBENCH_RESULT ${JSON.stringify(result)}\n`);
-}
-
-/** Runs a benchmark's main and exits 1 with the error's stack when it fails. */
-export function main(fn: () => Promise<void>): void {
-  fn().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    },
-  );
+  printResult("BENCH_RESULT", result);
 }

@@ -7,9 +7,8 @@
 // The client is a few lines over raw sockets (prebuilt requests, answers read by their
 // Content-Length) rather than node:http: its own cost per request, and so its own pauses, stay far
 // below the server's, which matters when both share the machine's two cores.
-import { spawn } from "node:child_process";
 import net from "node:net";
-import path from "node:path";
+import { main, printResult, runScript } from "./child";
 
 /** What to load and how hard. */
 export interface PacedOptions {
@@ -24,17 +23,11 @@ export interface PacedOptions {
   headers?: Record<string, string>;
 }
 
-/** The figures of one paced run. */
+/** The figures of one paced run (a connection error or an answer that cannot be framed fails the run instead). */
 export interface PacedResult {
-  /** Requests completed per second of the run's wall time. */
-  achievedRate: number;
-  p50Ms: number;
   p99Ms: number;
-  maxMs: number;
   total: number;
   non2xx: number;
-  /** Always 0: a connection error or an answer that cannot be framed fails the run instead. */
-  errors: number;
 }
 
 const TICK_MS = 1;
@@ -83,11 +76,10 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
       else free.push(c);
       if (done < total) return;
       finished = true;
-      const wallSec = (performance.now() - start) / 1000;
       for (const x of connections) x.socket.destroy();
       latencies.sort();
       const at = (q: number) => latencies[Math.min(total - 1, Math.floor(q * total))] as number;
-      resolve({ achievedRate: total / wallSec, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: latencies[total - 1] as number, total, non2xx, errors: 0 });
+      resolve({ p99Ms: at(0.99), total, non2xx });
     };
     const dispatch = (c: Connection, due: number) => {
       c.due = due;
@@ -174,24 +166,18 @@ export function pacedLoad(options: PacedOptions): Promise<PacedResult> {
 }
 
 /**
- * Runs `pacedLoad` in a child process of its own (bench/lib/paced-load-main.ts, options on its stdin)
- * and returns its figures: a small process whose heap holds nothing but the load, so a garbage
- * collection of the benchmark's own data cannot pause the sender and show up as server latency.
+ * Runs `pacedLoad` in a child process of its own (this file run as a script, options on its stdin) and returns its
+ * figures: a small process whose heap holds nothing but the load, so a garbage collection of the benchmark's own data
+ * cannot pause the sender and show up as server latency.
  */
 export function pacedLoadProcess(options: PacedOptions): Promise<PacedResult> {
-  const script = path.join(__dirname, "paced-load-main.ts");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: ["pipe", "pipe", "inherit"] });
-    child.stdin?.end(JSON.stringify(options));
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("PACED_RESULT "));
-      if (code === 0 && line) resolve(JSON.parse(line.slice("PACED_RESULT ".length)) as PacedResult);
-      else reject(new Error(`the paced load process exited with ${code}`));
-    });
+  return runScript(__filename, [], "PACED_RESULT", JSON.stringify(options));
+}
+
+if (require.main === module) {
+  let input = "";
+  process.stdin.on("data", (d) => {
+    input += d;
   });
+  process.stdin.on("end", () => main(async () => printResult("PACED_RESULT", await pacedLoad(JSON.parse(input) as PacedOptions))));
 }

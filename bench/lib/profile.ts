@@ -61,22 +61,27 @@ export function describeProfile(profile: { nodes: ProfileNode[] }): string {
   return total ? `busy time by package: ${top(byPackage, 6)}; hottest functions: ${top(byFunction, 4)}` : "the profile holds no samples";
 }
 
-/**
- * Starts the built app with the V8 profiler, runs `drive` against its URL, stops it (the profile is
- * written on exit) and returns one line: what was driven and where the app's time went.
- */
-export async function profileApp(name: AppName, env: Record<string, string>, what: string, drive: (url: string) => Promise<unknown>): Promise<string> {
+/** Runs a process with the V8 profiler (`run` gets the node flags to start it with) and says where its time went. */
+export async function profileProcess(run: (nodeArgs: string[]) => Promise<unknown>): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pw-prof-"));
   try {
-    const app = await spawnApp(name, env, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+    await run(["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+    const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+    return file ? describeProfile(JSON.parse(readFileSync(path.join(dir, file), "utf8"))) : "no profile was written";
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Profiles the built app while `drive` loads its URL (the profile is written when it stops): what was driven and where the time went. */
+export async function profileApp(name: AppName, env: Record<string, string>, what: string, drive: (url: string) => Promise<unknown>): Promise<string> {
+  const profile = await profileProcess(async (nodeArgs) => {
+    const app = await spawnApp(name, env, { nodeArgs });
     try {
       await drive(app.url);
     } finally {
       await app.stop();
     }
-    const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
-    return `${name} under ${what}: ${file ? describeProfile(JSON.parse(readFileSync(path.join(dir, file), "utf8"))) : "no profile was written"}`;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
+  return `${name} under ${what}: ${profile}`;
 }

@@ -4,10 +4,24 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnApp } from "@pointwise/testkit";
+import { seedCampaign, spawnApp } from "@pointwise/testkit";
 import { createFixture, type Fixture } from "../lib/fixture";
-import { type BenchResult, emit, type Figure, load, main, median, PACED, pairedRatio, peakRssMb, quick, rotate, SATURATION, startChild } from "../lib/measure";
-import { pacedLoadProcess } from "../lib/paced-load";
+import {
+  type BenchResult,
+  emit,
+  type Figure,
+  load,
+  main,
+  PACED,
+  p99AtFixedRate,
+  peakRssMb,
+  quick,
+  rotate,
+  rps,
+  SATURATION,
+  startChild,
+  versus,
+} from "../lib/measure";
 import { profileApp } from "../lib/profile";
 
 const CONNECTIONS = 100;
@@ -63,38 +77,13 @@ main(async () => {
       const bare = await startChild("bench/lib/bare-server.ts", ["fixed", file]);
       const bareUrl = `http://127.0.0.1:${bare.port}${p}`;
       const runs = await rotate(SATURATION.rounds, { baseline: saturate(bareUrl), subject: saturate(`${read.url}${p}`) });
-      const base = median(runs.baseline.map((r) => r.requestsPerSec));
-      const ratio = pairedRatio(
-        runs.baseline.map((r) => r.requestsPerSec),
-        runs.subject.map((r) => r.requestsPerSec),
-      );
-      figures.push({
-        name: `cached leaderboard limit ${limit} requests/s (100 connections)`,
-        unit: "req/s",
-        value: median(runs.subject.map((r) => r.requestsPerSec)),
-        baseline: base,
-        ratio,
-        target: ">= 1.0x baseline",
-        met: ratio >= 1,
-      });
+      const cached = versus(rps(runs.baseline), rps(runs.subject));
+      const name = `cached leaderboard limit ${limit}`;
+      figures.push({ name: `${name} requests/s (100 connections)`, unit: "req/s", ...cached, target: ">= 1.0x baseline", met: cached.ratio >= 1 });
       if (limit === 100) {
-        // The same offered rate for both sides, half of what the baseline managed just now.
-        const rate = Math.max(1, Math.round(base * PACED.share));
-        const paced = (url: string) => async () => {
-          const r = await pacedLoadProcess({ url, rate, durationSec: PACED.durationSec, connections: CONNECTIONS });
-          failed += r.non2xx;
-          return r;
-        };
-        const fixed = await rotate(PACED.rounds, { baseline: paced(bareUrl), subject: paced(`${read.url}${p}`) });
-        const p99 = median(fixed.subject.map((r) => r.p99Ms));
-        figures.push({
-          name: `cached leaderboard limit 100 p99 at a fixed ${rate.toLocaleString("en")} req/s`,
-          unit: "ms",
-          value: p99,
-          baseline: median(fixed.baseline.map((r) => r.p99Ms)),
-          target: "<= 20 ms",
-          met: p99 <= 20,
-        });
+        const fixed = await p99AtFixedRate(name, cached.baseline, { baseline: bareUrl, subject: `${read.url}${p}` }, { connections: CONNECTIONS });
+        failed += [...fixed.runs.baseline, ...fixed.runs.subject].reduce((n, r) => n + r.non2xx, 0);
+        figures.push(fixed.figure);
       }
       bare.child.kill("SIGTERM");
     }
@@ -104,11 +93,7 @@ main(async () => {
 
   // Rebuilds (cache misses) of a campaign of SMALL users and one of 10x as many, alternately at the
   // same new limit, so both meet the same machine load; one untimed rebuild of each first.
-  await fx.pool.query(
-    `INSERT INTO campaign(id, project_id, name, currencies, primary_currency)
-     SELECT $1, project_id, name, currencies, primary_currency FROM campaign WHERE id = $2`,
-    [LARGE_CAMPAIGN, fx.campaignId],
-  );
+  await seedCampaign(fx.db, { id: LARGE_CAMPAIGN, name: "bench", currencies: { xp: "Experience", gems: "Gems" } });
   await seedUsers(fx, LARGE_CAMPAIGN, LARGE);
   for (const campaignId of [fx.campaignId, LARGE_CAMPAIGN]) await rebuildMs(read.url, campaignId, 500);
   const rebuilds = { small: [] as number[], large: [] as number[] };
@@ -119,9 +104,7 @@ main(async () => {
   figures.push({
     name: `leaderboard rebuild (uncached, limit ~1000) at ${LARGE.toLocaleString("en")} users`,
     unit: "ms",
-    value: median(rebuilds.large),
-    baseline: median(rebuilds.small),
-    ratio: pairedRatio(rebuilds.small, rebuilds.large),
+    ...versus(rebuilds.small, rebuilds.large),
     note: `baseline: ${SMALL.toLocaleString("en")} users, rebuilt alternately`,
   });
   const memory = [{ process: "read-api", peakRssMb: peakRssMb(read.child.pid as number) }];

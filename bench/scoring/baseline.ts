@@ -4,8 +4,9 @@
 import { Prisma, PrismaClient } from "@pointwise/db";
 import { rawEventMessageSchema } from "@pointwise/schemas";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { AckPolicy, DeliverPolicy, type NatsConnection, nanos } from "nats";
+import type { NatsConnection } from "nats";
 import type pg from "pg";
+import { backlogConsumer } from "./floor";
 
 /** One measured slice of the baseline: events consumed and wall seconds. */
 export interface Slice {
@@ -18,14 +19,7 @@ export interface Slice {
  * backlog, at most `events` and for about `ms`, and says how many it consumed in how long.
  */
 export async function baseline(nc: NatsConnection, stream: string, pool: pg.Pool, schema: string): Promise<(events: number, ms?: number) => Promise<Slice>> {
-  const jsm = await nc.jetstreamManager();
-  await jsm.consumers.add(stream, {
-    durable_name: "bench-baseline",
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(60_000),
-  });
-  const consumer = await nc.jetstream().consumers.get(stream, "bench-baseline");
+  const consumer = await backlogConsumer(nc, stream, "bench-baseline");
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
   return async (events, ms = Number.POSITIVE_INFINITY) => {
     const t0 = performance.now();

@@ -7,13 +7,13 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
 /** CPU milliseconds (user + system) and the name of every process, by pid. */
 export type CpuSnapshot = Map<number, { name: string; ms: number }>;
 
-/** A process's name and CPU milliseconds so far, or null when it has ended. */
-export function cpuOf(pid: number): { name: string; ms: number } | null {
+/** A process's name and CPU milliseconds so far (with `children`: of its children that have ended), or null when it has ended. */
+export function cpuOf(pid: number, children = false): { name: string; ms: number } | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     const close = text.lastIndexOf(")");
     const fields = text.slice(close + 2).split(" ");
-    return { name: text.slice(text.indexOf("(") + 1, close), ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+    return { name: text.slice(text.indexOf("(") + 1, close), ms: (Number(fields[children ? 13 : 11]) + Number(fields[children ? 14 : 12])) * TICK_MS };
   } catch {
     return null;
   }

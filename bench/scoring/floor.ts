@@ -3,7 +3,7 @@
 // acks every message. PostgreSQL: the rows the worker wrote are copied (COPY) into empty tables of
 // the same shape and indexes, and the writing backend's CPU is read from /proc.
 import { pipeline } from "node:stream/promises";
-import { AckPolicy, DeliverPolicy, type NatsConnection, nanos } from "nats";
+import { AckPolicy, type Consumer, DeliverPolicy, type NatsConnection, nanos } from "nats";
 import type pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { cpuOf, sampleCpu } from "./cpu";
@@ -11,11 +11,20 @@ import { cpuOf, sampleCpu } from "./cpu";
 /** The tables the worker stores an applied event's rows in. */
 const TABLES = ["event_log", "ledger_entry", "score", "app_user", "identity", "user_state"];
 
+/** A durable pull consumer of the whole stream with explicit acks: how the baseline and the floor read the backlog. */
+export async function backlogConsumer(nc: NatsConnection, stream: string, name: string): Promise<Consumer> {
+  await (await nc.jetstreamManager()).consumers.add(stream, {
+    durable_name: name,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(60_000),
+  });
+  return nc.jetstream().consumers.get(stream, name);
+}
+
 /** CPU seconds nats-server spends delivering `events` messages of `stream` to a consumer that only acks them. */
 export async function natsFloor(nc: NatsConnection, stream: string, events: number): Promise<number> {
-  const jsm = await nc.jetstreamManager();
-  await jsm.consumers.add(stream, { durable_name: "bench-floor", ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: nanos(60_000) });
-  const consumer = await nc.jetstream().consumers.get(stream, "bench-floor");
+  const consumer = await backlogConsumer(nc, stream, "bench-floor");
   const cpu = sampleCpu((_pid, name) => (name === "nats-server" ? "nats" : null));
   for (let done = 0; done < events; ) {
     for await (const msg of await consumer.fetch({ max_messages: Math.min(1000, events - done), expires: 5000 })) {

@@ -4,6 +4,7 @@
 // exercises), and the raw events of a backlog.
 import { randomUUID } from "node:crypto";
 import type { RawEventMessage } from "@pointwise/schemas";
+import { seedRuleVersion } from "@pointwise/testkit";
 import type { Fixture } from "../lib/fixture";
 
 /** The benchmark's rule document for one campaign and registered event type. */
@@ -40,12 +41,7 @@ export function benchRules(campaignId: string, regEventId: string) {
 }
 
 /** Makes the benchmark's rule version the fixture campaign's active one. */
-export async function activateBenchRules(fx: Fixture): Promise<void> {
-  await fx.pool.query("INSERT INTO rule_version(campaign_id, version, document, status, activated_at) VALUES ($1, 1, $2, 'active', now())", [
-    fx.campaignId,
-    JSON.stringify(benchRules(fx.campaignId, fx.regEventId)),
-  ]);
-}
+export const activateBenchRules = (fx: Fixture) => seedRuleVersion(fx.db, fx.campaignId, benchRules(fx.campaignId, fx.regEventId));
 
 const STARTED = Date.UTC(2026, 2, 2);
 

@@ -8,7 +8,7 @@
 import os from "node:os";
 import { busNames, createBus } from "@pointwise/bus";
 import { applicationNameOf } from "@pointwise/db";
-import { spawnApp } from "@pointwise/testkit";
+import { spawnApp, waitUntil } from "@pointwise/testkit";
 import { connect } from "nats";
 import { createFixture, type Fixture, wallets } from "../lib/fixture";
 import { type BenchResult, emit, type Figure, main, peakRssMb, quick } from "../lib/measure";
@@ -44,17 +44,17 @@ async function prepare(events: number): Promise<Fixture> {
   return fx;
 }
 
-/** Resolves once `events` events are in the fixture's event log (polling lightly: max(seq) is one index probe). */
-async function logged(fx: Fixture, events: number, onPoll: () => Promise<void> = async () => undefined): Promise<void> {
-  const deadline = Date.now() + 30 * 60_000;
-  for (;;) {
-    await onPoll();
-    const { rows } = await fx.pool.query<{ max: string | null }>("SELECT max(seq)::text AS max FROM event_log");
-    if (Number(rows[0]?.max ?? 0) >= events && Number((await fx.pool.query("SELECT count(*) AS n FROM event_log")).rows[0]?.n) >= events) return;
-    if (Date.now() > deadline) throw new Error("timed out waiting for the backlog to be applied");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Resolves once `events` events are in the fixture's event log (max(seq) is one index probe; the count confirms it). */
+const logged = (fx: Fixture, events: number, onPoll: () => Promise<void> = async () => undefined) =>
+  waitUntil(
+    async () => {
+      await onPoll();
+      const { rows } = await fx.pool.query<{ max: string | null }>("SELECT max(seq)::text AS max FROM event_log");
+      return Number(rows[0]?.max ?? 0) >= events && Number((await fx.pool.query("SELECT count(*) AS n FROM event_log")).rows[0]?.n) >= events;
+    },
+    30 * 60_000,
+    "the backlog to be applied",
+  );
 
 main(async () => {
   const fx = await prepare(EVENTS);
@@ -132,14 +132,10 @@ main(async () => {
   ];
   const total = Object.values(used).reduce((a, b) => a + b, 0);
   const counts = Object.fromEntries(Object.entries(rows[0] ?? {}).map(([k, v]) => [k, Number(v).toLocaleString("en")]));
+  const settings = Object.entries(WORKER_ENV).map(([k, v]) => `${k}=${v}`);
+  const busy = Math.round((100 * total) / seconds / os.cpus().length);
   const notes = [
-    `${EVENTS.toLocaleString("en")} events of ${usersFor(EVENTS).toLocaleString("en")} users applied in ${seconds.toFixed(1)} s (${counts.ledger} ledger entries, ${counts.users} users, ${counts.scores} score rows), with ${Object.entries(
-      WORKER_ENV,
-    )
-      .map(([k, v]) => `${k}=${v}`)
-      .join(
-        ", ",
-      )}; worker, backends and nats-server kept the machine's ${os.cpus().length} cores ${Math.round((100 * total) / seconds / os.cpus().length)}% busy`,
+    `${EVENTS.toLocaleString("en")} events of ${usersFor(EVENTS).toLocaleString("en")} users applied in ${seconds.toFixed(1)} s (${counts.ledger} ledger entries, ${counts.users} users, ${counts.scores} score rows), with ${settings.join(", ")}; worker, backends and nats-server kept the machine's ${os.cpus().length} cores ${busy}% busy`,
     `baseline: ${before.events + after.events} events in a slice before and one after the worker's run, after ${WARMUP} untimed events`,
     `floor: a bare consumer drained the same ${EVENTS.toLocaleString("en")} messages acking each; the ${floorPg.rows.toLocaleString("en")} rows the worker stored were copied (COPY) into empty tables of the same shape and indexes; CPU of PostgreSQL backends only (WAL writer and checkpointer are in neither figure)`,
   ];

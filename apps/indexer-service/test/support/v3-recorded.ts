@@ -2,9 +2,10 @@
 // decreases and transfers, generated block by block as a pure function of the block number (any range can be served
 // alone, in any order, with nothing held in memory), plus the contract call answers the adapter and the feed need.
 import { DECREASE_TOPIC, INCREASE_TOPIC, MINT_TOPIC, SWAP_TOPIC, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v3";
-import { type BlockSource, type ChainCalls, type ChainLog, type LogSource, sqrtRatioAtTick } from "@pointwise/indexer-engine";
+import { type ChainCalls, type ChainLog, sqrtRatioAtTick } from "@pointwise/indexer-engine";
 import { seededUint32 } from "@pointwise/testkit";
 import { id } from "ethers";
+import { RecordedChain, recordedRange } from "./recorded";
 
 /** Addresses of the recorded pool, its position manager, factory and tokens (token0 has 6 decimals, token1 18). */
 export const V3_POOL = "0x00000000000000000000000000000000000003a0";
@@ -25,8 +26,6 @@ const SCHEDULE_START = V3_FIRST_BLOCK + MINT_BLOCKS;
 /** Every position is transferred once per TRANSFER_PERIOD blocks, increased and decreased once per CHANGE_PERIOD. */
 const TRANSFER_PERIOD = 500;
 const CHANGE_PERIOD = 1_000;
-const GENESIS_MS = 1_704_067_200_000;
-const BLOCK_MS = 12_000;
 const ROUTER = "0x00000000000000000000000000000000000003c0";
 const NULL = "0x0000000000000000000000000000000000000000";
 
@@ -152,11 +151,7 @@ export function v3BlockLogs(block: number): { log: ChainLog; from: string }[] {
 
 /** The last block of a set of at least `logs` logs from V3_FIRST_BLOCK, and how many logs it holds. */
 export function v3RangeFor(logs: number): { toBlock: number; logs: number } {
-  let total = 0;
-  for (let block = V3_FIRST_BLOCK; ; block++) {
-    total += v3BlockLogs(block).length;
-    if (total >= logs) return { toBlock: block, logs: total };
-  }
+  return recordedRange(v3BlockLogs, V3_FIRST_BLOCK, logs);
 }
 
 const sel = (signature: string) => id(signature).slice(0, 10);
@@ -171,50 +166,15 @@ const CALL_WORDS: [string, string, string][] = [
 ];
 
 /**
- * The recorded chain as the engine and the amm-v3 adapter read it: logs by block range (LogSource; addresses and
- * topics are not filtered, the set holds only what the adapter asks for), timestamps and senders (BlockSource),
- * and eth_call answers (ChainCalls) at any block: immutable facts, slot0, positions(), ownerOf(). `latestBlock`
- * is the block a call without a block tag reads.
+ * The recorded chain as the engine and the amm-v3 adapter read it: logs, timestamps and senders (RecordedChain), and
+ * eth_call answers (ChainCalls) at any block: immutable facts, slot0, positions(), ownerOf(). `latestBlock` is the
+ * block a call without a block tag reads.
  */
-export class RecordedV3Chain implements LogSource, BlockSource, ChainCalls {
-  #senders: ReadonlyMap<string, string> = new Map();
+export class RecordedV3Chain extends RecordedChain implements ChainCalls {
   readonly #immutable = new Map(CALL_WORDS.map(([to, data, answer]) => [`${to}|${data}`, `0x${answer}`]));
 
-  constructor(private readonly latestBlock: number) {}
-
-  async logs(_addresses: readonly string[], _topics: readonly string[], from: number, to: number): Promise<ChainLog[]> {
-    const out: ChainLog[] = [];
-    const senders = new Map<string, string>();
-    for (let block = from; block <= to; block++)
-      for (const { log, from: sender } of v3BlockLogs(block)) {
-        out.push(log);
-        senders.set(log.transactionHash, sender);
-      }
-    this.#senders = senders;
-    // Through JSON like an eth_getLogs answer, so the engine gets flat strings rather than the generator's concatenations.
-    return JSON.parse(JSON.stringify(out)) as ChainLog[];
-  }
-
-  /** The senders of the range last served, to replay that range later without reading it again. */
-  get senders(): ReadonlyMap<string, string> {
-    return this.#senders;
-  }
-
-  /** Serves the senders of a range read earlier (see `senders`). */
-  replay(senders: ReadonlyMap<string, string>): void {
-    this.#senders = senders;
-  }
-
-  async timestamp(block: number): Promise<number> {
-    return GENESIS_MS + block * BLOCK_MS;
-  }
-
-  async timestamps(blocks: readonly number[]): Promise<Map<number, number>> {
-    return new Map(blocks.map((b) => [b, GENESIS_MS + b * BLOCK_MS]));
-  }
-
-  async transactionFrom(hash: string): Promise<string | undefined> {
-    return this.#senders.get(hash);
+  constructor(private readonly latestBlock: number) {
+    super(v3BlockLogs);
   }
 
   async call(to: string, data: string, blockTag?: number): Promise<string> {

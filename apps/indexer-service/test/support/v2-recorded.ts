@@ -1,12 +1,12 @@
-// The recorded pool history the indexer benchmark reads: a constant-product pool's LP Transfer and Swap logs,
+// A recorded amm-v2 pool history for the indexer benchmark: a constant-product pool's LP Transfer and Swap logs,
 // generated deterministically block by block (every block's logs are a pure function of its number and the
 // seed), so a set of any size is the same on every run and machine, is read range by range like eth_getLogs,
 // and never has to sit in memory or on disk as a whole.
 
-import { createHash } from "node:crypto";
 import { SWAP_TOPIC, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
-import type { BlockSource, ChainLog, LogSource } from "@pointwise/indexer-engine";
+import type { ChainLog } from "@pointwise/indexer-engine";
 import { seededUint32 } from "@pointwise/testkit";
+import { type BlockLogs, RecordedChain, recordedFingerprint, recordedRange } from "./recorded";
 
 /** The pool, its tokens and the shape of the history. */
 export const POOL = "0x00000000000000000000000000000000000000a0";
@@ -15,8 +15,6 @@ export const TOKEN1 = "0x00000000000000000000000000000000000000f1";
 export const HOLDERS = 500;
 export const FIRST_BLOCK = 1_000;
 const ROUTER = "0x00000000000000000000000000000000000000c0";
-const GENESIS_MS = 1_704_067_200_000;
-const BLOCK_MS = 12_000;
 /** Blocks at the start that mint LP to every holder, five mints each. */
 const MINT_BLOCKS = HOLDERS / 5;
 const NULL_WORD = `0x${"0".repeat(64)}`;
@@ -37,13 +35,8 @@ export function logsInBlock(block: number): number {
   return k < MINT_BLOCKS ? 5 : 1 + (seededUint32(block * 2_654_435_761)() % 9);
 }
 
-/** Unix ms of a block: one block every 12 seconds. */
-export function blockTs(block: number): number {
-  return GENESIS_MS + block * BLOCK_MS;
-}
-
 /** The logs of one block, in log-index order, and the sender of each log's transaction. */
-function blockLogs(block: number): { log: ChainLog; from: string }[] {
+const blockLogs: BlockLogs = (block) => {
   const count = logsInBlock(block);
   const next = seededUint32(block * 2_654_435_761);
   next(); // the draw logsInBlock used
@@ -77,59 +70,13 @@ function blockLogs(block: number): { log: ChainLog; from: string }[] {
     }
   }
   return out;
-}
+};
 
 /** The last block of a set of at least `logs` logs, and how many logs it holds. */
-export function rangeFor(logs: number): { toBlock: number; logs: number } {
-  let total = 0;
-  let block = FIRST_BLOCK;
-  for (; total + logsInBlock(block) < logs; block++) total += logsInBlock(block);
-  return { toBlock: block, logs: total + logsInBlock(block) };
-}
+export const rangeFor = (logs: number) => recordedRange(blockLogs, FIRST_BLOCK, logs);
 
-/**
- * The recorded chain as the engine reads it: logs by block range (LogSource), block timestamps and transaction
- * senders (BlockSource). Only the senders of the range last served are held, like a node answering from its index.
- */
-export class RecordedChain implements LogSource, BlockSource {
-  #senders: ReadonlyMap<string, string> = new Map();
+/** SHA-256 over every log of the set up to `toBlock`, so a report can name exactly what it measured. */
+export const fingerprint = (toBlock: number) => recordedFingerprint(blockLogs, FIRST_BLOCK, toBlock);
 
-  async logs(_addresses: readonly string[], _topics: readonly string[], from: number, to: number): Promise<ChainLog[]> {
-    const out: ChainLog[] = [];
-    const senders = new Map<string, string>();
-    for (let block = from; block <= to; block++)
-      for (const { log, from: sender } of blockLogs(block)) {
-        out.push(log);
-        senders.set(log.transactionHash, sender);
-      }
-    this.#senders = senders;
-    // Through JSON like an eth_getLogs answer, so the engine gets the flat strings a parsed response holds rather
-    // than the generator's concatenations (which V8 would flatten on first use, inside the measured step).
-    return JSON.parse(JSON.stringify(out)) as ChainLog[];
-  }
-
-  /** The senders of the range last served. */
-  get senders(): ReadonlyMap<string, string> {
-    return this.#senders;
-  }
-
-  async timestamp(block: number): Promise<number> {
-    return blockTs(block);
-  }
-
-  async timestamps(blocks: readonly number[]): Promise<Map<number, number>> {
-    return new Map(blocks.map((b) => [b, blockTs(b)]));
-  }
-
-  async transactionFrom(hash: string): Promise<string | undefined> {
-    return this.#senders.get(hash);
-  }
-}
-
-/** SHA-256 over every log of the set (block, index, topics, data), so a report can name exactly what it measured. */
-export function fingerprint(toBlock: number): string {
-  const h = createHash("sha256");
-  for (let block = FIRST_BLOCK; block <= toBlock; block++)
-    for (const { log, from } of blockLogs(block)) h.update(`${log.blockNumber}|${log.logIndex}|${log.topics.join(",")}|${log.data}|${from}\n`);
-  return h.digest("hex").slice(0, 16);
-}
+/** The recorded pool history as the engine reads it (logs by range, timestamps, senders). */
+export const recordedChain = () => new RecordedChain(blockLogs);

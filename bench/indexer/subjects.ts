@@ -1,0 +1,82 @@
+// The indexer benchmark's subjects: each adapter with its recorded history, the pricing rules and stored facts a real
+// run would have, and the ABI types the ethers-only baseline decodes its logs with. The histories are generated
+// in the indexer service's test support (test/support/v2-recorded.ts and v3-recorded.ts); this file only wires them.
+import { ammV2Adapter, poolKeyPrefix, SWAP_TOPIC, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
+import * as v3 from "@pointwise/adapter-amm-v3";
+import type { AdapterDefinition, AssetFeedRule, BlockSource, ChainCalls, KeyValueStore, LogSource } from "@pointwise/indexer-engine";
+import { recordedFingerprint } from "../../apps/indexer-service/test/support/recorded";
+import { FIRST_BLOCK, fingerprint, POOL, rangeFor, recordedChain, TOKEN0, TOKEN1 } from "../../apps/indexer-service/test/support/v2-recorded";
+import * as rec from "../../apps/indexer-service/test/support/v3-recorded";
+
+/** A recorded chain the engine reads, with the senders of the range it served last. */
+export type BenchChain = LogSource & BlockSource & Partial<ChainCalls> & { readonly senders: ReadonlyMap<string, string> };
+
+/** One adapter over its recorded history, as the benchmark runs it. */
+export interface Subject {
+  name: string;
+  adapter: AdapterDefinition;
+  params: object;
+  firstBlock: number;
+  rangeFor(logs: number): { toBlock: number; logs: number };
+  fingerprint(toBlock: number): string;
+  /** A fresh reader of the history; `toBlock` is the block a call without a block tag reads. */
+  chain(toBlock: number): BenchChain;
+  /** Stores what a real run would have stored before the first range (facts the adapter would otherwise call for). */
+  prepare?(kv: KeyValueStore): Promise<void>;
+  pricing: AssetFeedRule[];
+  /** The ABI types of each event's data and indexed topics (after topic 0), by topic 0, for the ethers baseline. */
+  abi: Record<string, { data: string[]; indexed: string[] }>;
+  /** What the set is, for the report's note. */
+  describe: string;
+}
+
+const pegged = (usdPegValue: number) => ({ kind: "pegged" as const, usdPegValue });
+const erc20 = (key: string, usd: number): AssetFeedRule => ({ match: { key }, config: { assetType: "erc20", priceFeed: pegged(usd) } });
+
+/** amm-v2: one constant-product pool's swaps and LP transfers, LP priced at a pegged value. */
+export const ammV2: Subject = {
+  name: "amm-v2",
+  adapter: ammV2Adapter as AdapterDefinition,
+  params: { poolAddress: POOL, trackSwaps: true, trackLP: true },
+  firstBlock: FIRST_BLOCK,
+  rangeFor,
+  fingerprint,
+  chain: () => recordedChain(),
+  async prepare(kv) {
+    const prefix = poolKeyPrefix("bench", POOL);
+    for (const [k, v] of Object.entries({ token0: TOKEN0, token1: TOKEN1, decimals0: "6", decimals1: "18" })) await kv.set(`${prefix}:${k}`, v);
+  },
+  pricing: [erc20(TOKEN0, 1), erc20(TOKEN1, 2_451.37), { match: { matchLabels: { role: "lp" } }, config: { assetType: "erc20", priceFeed: pegged(44.5) } }],
+  abi: {
+    [TRANSFER_TOPIC]: { data: ["uint256"], indexed: ["address", "address"] },
+    [SWAP_TOPIC]: { data: ["uint256", "uint256", "uint256", "uint256"], indexed: ["address", "address"] },
+  },
+  describe: "one amm-v2 pool's LP mints, transfers and burns and its swaps",
+};
+
+/** amm-v3: one concentrated-liquidity pool's swaps and its position NFTs, positions priced by the ammv3position feed. */
+export const ammV3: Subject = {
+  name: "amm-v3",
+  adapter: v3.ammV3Adapter as AdapterDefinition,
+  params: { poolAddress: rec.V3_POOL, positionManagerAddress: rec.V3_MANAGER, trackSwaps: true, trackLP: true },
+  firstBlock: rec.V3_FIRST_BLOCK,
+  rangeFor: rec.v3RangeFor,
+  fingerprint: (toBlock) => recordedFingerprint(rec.v3BlockLogs, rec.V3_FIRST_BLOCK, toBlock),
+  chain: (toBlock) => new rec.RecordedV3Chain(toBlock),
+  pricing: [
+    erc20(rec.V3_TOKEN0, 1),
+    erc20(rec.V3_TOKEN1, 2_451.37),
+    {
+      match: { matchLabels: { role: "position" } },
+      config: { assetType: "erc20", priceFeed: { kind: "ammv3position", token0: pegged(1), token1: pegged(2_451.37) } },
+    },
+  ],
+  abi: {
+    [v3.SWAP_TOPIC]: { data: ["int256", "int256", "uint160", "uint128", "int24"], indexed: ["address", "address"] },
+    [v3.MINT_TOPIC]: { data: ["address", "uint128", "uint256", "uint256"], indexed: ["address", "int24", "int24"] },
+    [v3.TRANSFER_TOPIC]: { data: [], indexed: ["address", "address", "uint256"] },
+    [v3.INCREASE_TOPIC]: { data: ["uint128", "uint256", "uint256"], indexed: ["uint256"] },
+    [v3.DECREASE_TOPIC]: { data: ["uint128", "uint256", "uint256"], indexed: ["uint256"] },
+  },
+  describe: "one amm-v3 pool's swaps (a tick moving across position ranges), position mints, increases, decreases and transfers",
+};
