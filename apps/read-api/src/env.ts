@@ -17,40 +17,6 @@ const pem = z
     message: "must be a PEM public key (-----BEGIN PUBLIC KEY-----)",
   });
 
-/** What a browser origin looks like: scheme, host and port only (`https://portal.example.com`). */
-function asOrigin(entry: string): string | null {
-  if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(entry)) return null;
-  try {
-    // URL.origin lowercases the host and drops a default port, as browsers write the Origin header.
-    return new URL(entry).origin;
-  } catch {
-    return null;
-  }
-}
-
-// Comma-separated exact origins, or `*` alone for any origin; empty means no CORS headers at all.
-const corsOrigins = z
-  .string()
-  .default("")
-  .transform((value, ctx): string[] | "*" => {
-    const entries = value
-      .split(",")
-      .map((e) => e.trim())
-      .filter((e) => e !== "");
-    if (entries.includes("*")) {
-      if (entries.length > 1) ctx.addIssue({ code: "custom", message: "must be * alone or a list of origins, not both" });
-      return "*";
-    }
-    const origins: string[] = [];
-    for (const entry of entries) {
-      const origin = asOrigin(entry);
-      if (origin === null)
-        ctx.addIssue({ code: "custom", message: `${entry} is not an origin: write scheme, host and port only, e.g. https://portal.example.com` });
-      else origins.push(origin);
-    }
-    return origins;
-  });
-
 /** read-api settings; parsed once at start, read nowhere else. */
 export const envSchema = z.object({
   ...serviceEnv,
@@ -94,7 +60,7 @@ export const envSchema = z.object({
     .max(30 * 86_400)
     .default(DEFAULT_PORTAL_MAX_AGE_S),
   /** Browser origins allowed to call the API (CORS): comma-separated exact origins, or `*` for any. */
-  CORS_ALLOWED_ORIGINS: corsOrigins,
+  CORS_ALLOWED_ORIGINS: envVars.corsOrigins(),
   /** A streaming replica to read from while it keeps up (unset or empty: every read goes to DATABASE_URL). */
   DATABASE_READ_URL: z.preprocess((v) => (v === "" ? undefined : v), envVars.url(["postgres", "postgresql"]).optional()),
   /** The most replication lag at which reads still go to the replica (ms); beyond it they go to the primary. */
