@@ -58,7 +58,14 @@ export function testEnv(overrides: Record<string, string>): RunEnv {
 export async function runInProcess(
   config: IndexerConfig,
   env: RunEnv,
-  options: { untilCaughtUp?: boolean; signal?: AbortSignal; logs?: LogCapture; registry?: AdapterRegistry } = {},
+  options: {
+    untilCaughtUp?: boolean;
+    signal?: AbortSignal;
+    logs?: LogCapture;
+    registry?: AdapterRegistry;
+    /** Retry settings instead of the quick-failing test defaults (a long run on a busy machine). */
+    retries?: { rpcRetryBaseMs: number; rpcMaxAttempts: number };
+  } = {},
 ): Promise<{ result: RunResult; logs: LogCapture }> {
   const logs = options.logs ?? new LogCapture();
   const logger = createLogger({ service: "indexer-service", level: "debug", destination: logs });
@@ -68,7 +75,7 @@ export async function runInProcess(
     registry: options.registry ?? createRegistry(),
     logger,
     signal: options.signal ?? new AbortController().signal,
-    tuning: { rpcRetryBaseMs: 10, rpcMaxAttempts: 2, rpcRateLimitAttempts: 3, pointwiseRetryBaseMs: 5 },
+    tuning: { rpcRetryBaseMs: 10, rpcMaxAttempts: 2, rpcRateLimitAttempts: 3, pointwiseRetryBaseMs: 5, ...options.retries },
     ...(options.untilCaughtUp === undefined ? {} : { untilCaughtUp: options.untilCaughtUp }),
   });
   return { result, logs };
