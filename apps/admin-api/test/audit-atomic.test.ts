@@ -159,6 +159,9 @@ describe("display names, referrers and X handles", () => {
     await refuse("identity.update");
     expectRefused(await suite.op.call("PATCH", `${users}/${a}/identities/${identity?.id}`, { handle: "alice" }));
     expect(await one("SELECT handle FROM identity WHERE id = $1", [identity?.id])).toEqual({ handle: null });
+    // Linking the X account the user already owns with a new handle changes what the board shows: audited the same way.
+    expectRefused(await suite.op.call("POST", `${users}/${a}/identities`, { identity_type: "X_PROVIDER_ID", account_id: "1234", handle: "alice" }));
+    expect(await one("SELECT handle FROM identity WHERE id = $1", [identity?.id])).toEqual({ handle: null });
 
     await allowAll();
     const ok = await suite.op.call("PATCH", `${users}/${a}`, { display_name: "Alice", referrer_id: b });
@@ -167,6 +170,14 @@ describe("display names, referrers and X handles", () => {
       `user:${a}`,
     ]);
     expect(rows).toEqual([{ before: { display_name: null, referrer_id: null }, after: { display_name: "Alice", referrer_id: b } }]);
+
+    const relinked = await suite.op.call("POST", `${users}/${a}/identities`, { identity_type: "X_PROVIDER_ID", account_id: "1234", handle: "alice" });
+    expect(relinked.status).toBe(200);
+    const { rows: handles } = await db.query<{ before: unknown; after: unknown }>(
+      "SELECT before, after FROM audit_event WHERE action = 'identity.update' AND target = $1",
+      [`identity:${identity?.id}`],
+    );
+    expect(handles).toEqual([{ before: { handle: null }, after: { handle: "alice" } }]);
   });
 });
 

@@ -145,8 +145,8 @@ export function userRoutes(deps: Deps): Router {
       await client.lockCampaign("users", campaign.id);
       const { rows: users } = await client.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
       if (users.length === 0) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
-      const { rows } = await client.query<{ id: string; user_id: string }>(
-        "SELECT id, user_id FROM identity WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3 FOR UPDATE",
+      const { rows } = await client.query<{ id: string; user_id: string; handle: string | null }>(
+        "SELECT id, user_id, handle FROM identity WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3 FOR UPDATE",
         [campaign.id, body.identity_type, accountId],
       );
       const existing = rows[0];
@@ -163,7 +163,17 @@ export function userRoutes(deps: Deps): Router {
         });
         return { identityId: created[0]?.id as string, movedFrom: null, jobId: null, status: 201 };
       }
-      if (body.handle !== undefined) await client.query("UPDATE identity SET handle = $2 WHERE id = $1", [existing.id, body.handle]);
+      if (body.handle !== undefined && body.handle !== existing.handle) {
+        // A new handle is what the leaderboard shows for an X account: audited like PATCH of the identity.
+        await client.query("UPDATE identity SET handle = $2 WHERE id = $1", [existing.id, body.handle]);
+        await recordAudit(client, session, {
+          campaignId: campaign.id,
+          action: "identity.update",
+          target: `identity:${existing.id}`,
+          before: { handle: existing.handle },
+          after: { handle: body.handle },
+        });
+      }
       if (existing.user_id === userId) return { identityId: existing.id, movedFrom: null, jobId: null, status: 200 };
       // Merge: the identity (and with it every event it sent) now belongs to this user; the log keeps
       // its rows as they are and the recompute attributes them to the identity's current owner.
