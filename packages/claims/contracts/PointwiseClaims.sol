@@ -79,7 +79,7 @@ contract PointwiseClaims is Ownable, EIP712 {
         if (block.timestamp > expiry) revert VoucherExpired(expiry);
         if (voucherUsed[user][nonce]) revert VoucherUsed(user, nonce);
         bytes32 digest = voucherDigest(user, amount, nonce, expiry);
-        (address recovered, ECDSA.RecoverError err,) = ECDSA.tryRecover(digest, signature);
+        (address recovered, ECDSA.RecoverError err,) = ECDSA.tryRecoverCalldata(digest, signature);
         if (err != ECDSA.RecoverError.NoError || recovered != voucherSigner) revert InvalidSignature();
         voucherUsed[user][nonce] = true;
         emit Redeemed(user, nonce, amount);

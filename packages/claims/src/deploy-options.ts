@@ -15,8 +15,8 @@ export interface DeployOptions {
 /** The chain id of hardhat's (and anvil's) local chain, the only chain on which test keys are accepted. */
 export const LOCAL_CHAIN_ID = 31337n;
 
-// flag -> environment variable
-const SETTINGS = {
+/** The deploy script's settings: each flag and the environment variable that can give it instead. */
+export const DEPLOY_SETTINGS = {
   "--rpc-url": "CLAIMS_RPC_URL",
   "--deployer-key": "CLAIMS_DEPLOYER_KEY",
   "--token": "CLAIMS_TOKEN",
@@ -26,7 +26,7 @@ const SETTINGS = {
 
 /** Usage text of the deploy script. */
 export const DEPLOY_USAGE = `usage: npm run claims:deploy -- [--rpc-url URL] [--token ADDRESS] [--voucher-signer ADDRESS] [--owner ADDRESS] [--deployer-key KEY]
-each flag may instead be given by its variable: ${Object.entries(SETTINGS)
+each flag may instead be given by its variable: ${Object.entries(DEPLOY_SETTINGS)
   .map(([flag, env]) => `${flag} ${env}`)
   .join(", ")}
 (prefer CLAIMS_DEPLOYER_KEY to --deployer-key: a flag is visible to every user of the machine in the process list)`;
@@ -38,14 +38,14 @@ export function parseDeployOptions(argv: readonly string[], env: Record<string, 
     const arg = argv[i] as string;
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!(flag in SETTINGS)) throw new ConfigError(`unknown option ${flag}\n${DEPLOY_USAGE}`);
+    if (!(flag in DEPLOY_SETTINGS)) throw new ConfigError(`unknown option ${flag}\n${DEPLOY_USAGE}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === "") throw new ConfigError(`${flag} needs a value`);
     given[flag] = value;
   }
-  const read = (flag: keyof typeof SETTINGS, required: boolean): string | undefined => {
-    const value = given[flag] ?? env[SETTINGS[flag]];
-    if (required && (value === undefined || value === "")) throw new ConfigError(`${SETTINGS[flag]} (or ${flag}) is required\n${DEPLOY_USAGE}`);
+  const read = (flag: keyof typeof DEPLOY_SETTINGS, required: boolean): string | undefined => {
+    const value = given[flag] ?? env[DEPLOY_SETTINGS[flag]];
+    if (required && (value === undefined || value === "")) throw new ConfigError(`${DEPLOY_SETTINGS[flag]} (or ${flag}) is required\n${DEPLOY_USAGE}`);
     return value === "" ? undefined : value;
   };
   const rpcUrl = read("--rpc-url", true) as string;

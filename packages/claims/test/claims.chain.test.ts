@@ -312,6 +312,22 @@ describe("burn vouchers", () => {
     for (const s of [otherChain, otherContract, "0x", `0x${"00".repeat(65)}`]) {
       expect(await revertOf(redeem(relayer, v, s))).toEqual({ name: "InvalidSignature", args: [] });
     }
+    // The same signature made malleable (s -> n - s, v flipped) recovers the same key, yet is refused.
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const sValue = BigInt(`0x${signature.slice(66, 130)}`);
+    const vByte = Number.parseInt(signature.slice(130), 16);
+    const malleable = `${signature.slice(0, 66)}${(n - sValue).toString(16).padStart(64, "0")}${(vByte === 27 ? 28 : 27).toString(16)}`;
+    const digest = (await claims.getFunction("voucherDigest")(v.user, v.amount, v.nonce, v.expiry)) as string;
+    // The chain's raw ecrecover precompile (which accepts a high s) recovers the signer from it.
+    const ecrecover = await node.provider.call({
+      to: "0x0000000000000000000000000000000000000001",
+      data: coder.encode(
+        ["bytes32", "uint8", "bytes32", "bytes32"],
+        [digest, vByte === 27 ? 28 : 27, `0x${malleable.slice(2, 66)}`, `0x${malleable.slice(66, 130)}`],
+      ),
+    });
+    expect(getAddress(`0x${ecrecover.slice(26)}`)).toBe(signerKey.address);
+    expect(await revertOf(redeem(relayer, v, malleable))).toEqual({ name: "InvalidSignature", args: [] });
     expect(await balanceOf(user)).toBe(before);
     // The genuine signature still works afterwards: the refusals used nothing up.
     await redeem(relayer, v, signature);
