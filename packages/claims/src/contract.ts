@@ -22,7 +22,7 @@ export const CLAIMS_ABI = [
   "function token() view returns (address)",
   "function voucherSigner() view returns (address)",
   "function owner() view returns (address)",
-  "function epochRoot(uint256 epoch) view returns (bytes32)",
+  "function epochRoot(uint256 epoch) view returns (bytes32 root)",
   "function claimed(uint256 epoch, address account) view returns (bool)",
   "function voucherUsed(address user, uint256 nonce) view returns (bool)",
   "function voucherDigest(address user, uint256 amount, uint256 nonce, uint256 expiry) view returns (bytes32)",
@@ -36,6 +36,7 @@ export const CLAIMS_ABI = [
   "event Redeemed(address indexed user, uint256 indexed nonce, uint256 amount)",
   "event VoucherSignerChanged(address indexed previousSigner, address indexed newSigner)",
   "event Withdrawn(address indexed to, uint256 amount)",
+  "event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)",
   "error ZeroAddress()",
   "error ZeroRoot()",
   "error RootAlreadySet(uint256 epoch)",
@@ -47,6 +48,7 @@ export const CLAIMS_ABI = [
   "error InvalidSignature()",
   "error OwnableUnauthorizedAccount(address account)",
   "error OwnableInvalidOwner(address owner)",
+  "error SafeERC20FailedOperation(address token)",
 ] as const;
 
 const SOURCE_NAME = "PointwiseClaims.sol";
@@ -108,9 +110,10 @@ export async function publishEpochRoot(signer: Signer, contract: string, epoch: 
 export async function readEpoch(provider: Provider, contract: string, epoch: bigint, account?: string): Promise<{ root: string; claimed?: boolean }> {
   const claims = new Contract(address(contract, "contract"), CLAIMS_ABI, provider);
   uint256(epoch, "epoch");
+  const who = account === undefined ? undefined : address(account, "account");
   const root = (await claims.getFunction("epochRoot")(epoch)) as string;
-  if (account === undefined) return { root };
-  const claimed = (await claims.getFunction("claimed")(epoch, address(account, "account"))) as boolean;
+  if (who === undefined) return { root };
+  const claimed = (await claims.getFunction("claimed")(epoch, who)) as boolean;
   return { root, claimed };
 }
 
