@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AuthError, ConflictError } from "@pointwise/errors";
 import { type HardhatNode, startHardhatNode } from "@pointwise/testkit";
-import { AbiCoder, Contract, ContractFactory, concat, getAddress, Interface, keccak256, toUtf8Bytes, Wallet, ZeroHash } from "ethers";
+import { AbiCoder, Contract, ContractFactory, getAddress, Interface, Wallet, ZeroHash } from "ethers";
 import {
   type BurnVoucher,
   buildClaimTree,
@@ -17,6 +17,7 @@ import {
   readEpoch,
   signBurnVoucher,
 } from "../src";
+import { hashPair, leafHash, voucherDigest } from "./written-out";
 
 const E18 = 10n ** 18n;
 const coder = AbiCoder.defaultAbiCoder();
@@ -31,16 +32,6 @@ let claims: Contract;
 let claimsAddress: string;
 let domain: ClaimsDomain;
 const compiledInterface = new Interface(compileClaimsContract().abi as never);
-
-/** The leaf hash PointwiseClaims and StandardMerkleTree use, written out with ethers. */
-function leafHash(account: string, amount: bigint): string {
-  return keccak256(concat([keccak256(coder.encode(["address", "uint256"], [account, amount]))]));
-}
-
-/** OpenZeppelin's commutative pair hash: keccak256 of the two hashes in ascending order. */
-function hashPair(a: string, b: string): string {
-  return BigInt(a) < BigInt(b) ? keccak256(concat([a, b])) : keccak256(concat([b, a]));
-}
 
 /** The address of test user `i`. */
 function addr(i: number): string {
@@ -240,25 +231,7 @@ describe("burn vouchers", () => {
   it("computes the digest the contract computes and EIP-712 prescribes", async () => {
     const v = await voucherFor(addr(0), 12n * E18);
     const onChain = (await claims.getFunction("voucherDigest")(v.user, v.amount, v.nonce, v.expiry)) as string;
-    const domainSeparator = keccak256(
-      coder.encode(
-        ["bytes32", "bytes32", "bytes32", "uint256", "address"],
-        [
-          keccak256(toUtf8Bytes("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)")),
-          keccak256(toUtf8Bytes("Pointwise Claims")),
-          keccak256(toUtf8Bytes("1")),
-          31337n,
-          claimsAddress,
-        ],
-      ),
-    );
-    const structHash = keccak256(
-      coder.encode(
-        ["bytes32", "address", "uint256", "uint256", "uint256"],
-        [keccak256(toUtf8Bytes("BurnVoucher(address user,uint256 amount,uint256 nonce,uint256 expiry)")), v.user, v.amount, v.nonce, v.expiry],
-      ),
-    );
-    const written = keccak256(concat(["0x1901", domainSeparator, structHash]));
+    const written = voucherDigest(domain, v);
     expect(onChain).toBe(written);
     expect(burnVoucherDigest(domain, v)).toBe(written);
   });
