@@ -39,6 +39,16 @@ describe("buildClaimTree", () => {
     expect(tree.proof(mixed.toUpperCase().replace("0X", "0x"))?.amount).toBe(42n);
   });
 
+  it("accepts lowercase, uppercase and checksummed addresses alike", () => {
+    const lower = "0xabcdefabcdefabcdefabcdefabcdefabcdefabcd";
+    const tree = buildClaimTree([
+      { account: lower, amount: 1n },
+      { account: `0x${lower.slice(2).toUpperCase()}`, amount: 2n },
+      { account: getAddress(lower), amount: 4n },
+    ]);
+    expect(tree.leaves).toEqual([{ account: lower, amount: 7n }]);
+  });
+
   it("gives the root of two leaves as the pair hash of their leaf hashes", () => {
     const tree = buildClaimTree([
       { account: A, amount: 5n },

