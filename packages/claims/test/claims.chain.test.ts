@@ -335,3 +335,31 @@ describe("burn vouchers", () => {
     expect(await balanceOf(owner.address)).toBe(before + pool);
   });
 });
+
+describe("an underfunded contract", () => {
+  it("reverts a claim it cannot pay, marks nothing, and pays it once funded", async () => {
+    const account = addr(0);
+    const tree = buildClaimTree([
+      { account, amount: 10n * E18 },
+      { account: addr(1), amount: 1n },
+    ]);
+    await publishEpochRoot(owner, claimsAddress, 4n, tree.root);
+    const entry = tree.proof(account);
+    const pool = await balanceOf(claimsAddress);
+    let reverted: { name: string; args: unknown[] } | undefined;
+    try {
+      await send(claims, relayer, "claim", 4n, account, entry?.amount, entry?.proof);
+    } catch (err) {
+      // The token's own error comes back through SafeERC20.
+      const parsed = token.interface.parseError((err as { data: string }).data);
+      reverted = parsed ? { name: parsed.name, args: [...parsed.args] } : undefined;
+    }
+    expect(reverted).toEqual({ name: "ERC20InsufficientBalance", args: [claimsAddress, pool, 10n * E18] });
+    expect((await readEpoch(node.provider, claimsAddress, 4n, account)).claimed).toBe(false);
+    await send(token, owner, "transfer", claimsAddress, 10n * E18);
+    const before = await balanceOf(account);
+    await send(claims, relayer, "claim", 4n, account, entry?.amount, entry?.proof);
+    expect(await balanceOf(account)).toBe(before + 10n * E18);
+    expect((await readEpoch(node.provider, claimsAddress, 4n, account)).claimed).toBe(true);
+  });
+});
