@@ -1,5 +1,6 @@
 // portal-api configuration: the zod schema of its environment variables, parsed once at start.
 import path from "node:path";
+import { voucherKeyProblem } from "@pointwise/auth";
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
 
@@ -76,6 +77,12 @@ const oauthProviders = z
   .pipe(z.strictObject({ x: providerSettings.optional(), discord: providerSettings.optional(), github: providerSettings.optional() }));
 
 /** portal-api settings; parsed once at start, read nowhere else. */
+// A voucher-code key: 32 random bytes as hex; an example key (one repeated digit) is refused.
+const voucherKey = z.string().superRefine((v, ctx) => {
+  const problem = voucherKeyProblem(v);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 export const envSchema = z.object({
   ...serviceEnv,
   PORT: envVars.port(4005),
@@ -149,6 +156,8 @@ export const envSchema = z.object({
     .string()
     .min(1)
     .default(path.join(__dirname, "..", "web")),
+  /** Key of the voucher codes at rest (64 hex digits, the same as admin-api's): shows a voucher redemption's code to its owner. */
+  VOUCHER_CODE_KEY: voucherKey.optional(),
   /** The OpenAPI document served at /openapi.yaml. */
   OPENAPI_FILE: z
     .string()
