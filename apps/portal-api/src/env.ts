@@ -1,6 +1,7 @@
 // portal-api configuration: the zod schema of its environment variables, parsed once at start.
 import path from "node:path";
 import { voucherKeyProblem } from "@pointwise/auth";
+import { whyUnsafeKey } from "@pointwise/claims";
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
 
@@ -77,6 +78,18 @@ const oauthProviders = z
   .pipe(z.strictObject({ x: providerSettings.optional(), discord: providerSettings.optional(), github: providerSettings.optional() }));
 
 /** portal-api settings; parsed once at start, read nowhere else. */
+// A chain signing key: 0x and 64 hex digits, never a public test key nor an obviously made-up one
+// (the all-zero key of the docs' examples, hardhat's well-known accounts).
+const signingKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a private key: 0x and 64 hex digits")
+  .superRefine((v, ctx) => {
+    const why = whyUnsafeKey(v);
+    if (why) ctx.addIssue({ code: "custom", message: `must not be ${why}` });
+  });
+const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address: 0x and 40 hex digits");
+const chainId = z.coerce.number({ message: "must be a chain id" }).int("must be a chain id").min(1, "must be a chain id");
+
 // A voucher-code key: 32 random bytes as hex; an example key (one repeated digit) is refused.
 const voucherKey = z.string().superRefine((v, ctx) => {
   const problem = voucherKeyProblem(v);
@@ -158,6 +171,14 @@ export const envSchema = z.object({
     .default(path.join(__dirname, "..", "web")),
   /** Key of the voucher codes at rest (64 hex digits, the same as admin-api's): shows a voucher redemption's code to its owner. */
   VOUCHER_CODE_KEY: voucherKey.optional(),
+  /** Address of the PointwiseClaims contract participants claim from (proofs and burn vouchers name it). */
+  CLAIMS_CONTRACT: evmAddress.optional(),
+  /** Chain id of the claim contract's chain (part of a burn voucher's EIP-712 domain). */
+  CLAIMS_CHAIN_ID: chainId.optional(),
+  /** Private key of the contract's voucher signer: signs burn vouchers of burn-voucher rewards. */
+  CLAIMS_VOUCHER_SIGNER_KEY: signingKey.optional(),
+  /** How long a burn voucher may be redeemed after it is signed (seconds). */
+  CLAIMS_VOUCHER_TTL_S: seconds(60, 365 * 86_400, 7 * 86_400),
   /** The OpenAPI document served at /openapi.yaml. */
   OPENAPI_FILE: z
     .string()
@@ -167,6 +188,8 @@ export const envSchema = z.object({
 
 // Settings that only matter together: the SMTP mailer needs its server and sender.
 const withMailer = envSchema.superRefine((env, ctx) => {
+  if (env.CLAIMS_VOUCHER_SIGNER_KEY && (!env.CLAIMS_CONTRACT || !env.CLAIMS_CHAIN_ID))
+    ctx.addIssue({ code: "custom", path: ["CLAIMS_CONTRACT"], message: "CLAIMS_CONTRACT and CLAIMS_CHAIN_ID are required with CLAIMS_VOUCHER_SIGNER_KEY" });
   if (env.PORTAL_MAILER !== "smtp") return;
   if (!env.PORTAL_SMTP_URL) ctx.addIssue({ code: "custom", path: ["PORTAL_SMTP_URL"], message: "is required when PORTAL_MAILER is smtp" });
   if (!env.PORTAL_MAIL_FROM) ctx.addIssue({ code: "custom", path: ["PORTAL_MAIL_FROM"], message: "is required when PORTAL_MAILER is smtp" });

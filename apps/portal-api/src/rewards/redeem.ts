@@ -1,6 +1,7 @@
 // Redeeming a reward: the SQL shell around the pure decision (decideRedemption), in one transaction under the campaign's apply lock.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { decryptVoucherCode } from "@pointwise/auth";
+import { signBurnVoucher } from "@pointwise/claims";
 import {
   addSpent,
   excludedUsers,
@@ -68,6 +69,27 @@ async function codeOf(deps: Pick<Deps, "env">, tx: Transaction, redemptionId: st
   const key = deps.env.VOUCHER_CODE_KEY;
   if (!key) throw new ConflictError("voucher-codes-unavailable", "this service has no VOUCHER_CODE_KEY, so it cannot show voucher codes");
   return decryptVoucherCode(key, stored);
+}
+
+/**
+ * Signs the burn voucher of a burn-voucher redemption: the token amount for the account, a random
+ * 128-bit nonce (the contract redeems each once) and an expiry CLAIMS_VOUCHER_TTL_S from now.
+ */
+async function burnVoucher(deps: Pick<Deps, "env">, account: string, amount: string, now: Date) {
+  const { CLAIMS_VOUCHER_SIGNER_KEY: key, CLAIMS_CONTRACT: contract, CLAIMS_CHAIN_ID: chainId } = deps.env;
+  if (!key || !contract || !chainId)
+    throw new ConflictError(
+      "claims-not-configured",
+      "this service has no CLAIMS_VOUCHER_SIGNER_KEY, CLAIMS_CONTRACT and CLAIMS_CHAIN_ID, so it cannot sign burn vouchers",
+    );
+  const nonce = BigInt(`0x${randomBytes(16).toString("hex")}`);
+  const expiry = BigInt(Math.floor(now.getTime() / 1000) + deps.env.CLAIMS_VOUCHER_TTL_S);
+  const signature = await signBurnVoucher(
+    key,
+    { chainId: BigInt(chainId), verifyingContract: contract },
+    { user: account, amount: BigInt(amount), nonce, expiry },
+  );
+  return { nonce, expiry, signature };
 }
 
 function checkAccount(reward: RewardRow, account: string | null): string | null {
@@ -141,17 +163,19 @@ export async function redeem(deps: Pick<Deps, "db" | "env">, input: RedeemInput)
       throw new ConflictError("insufficient-balance", `balance ${balance} is below the price ${reward.price}`);
     if (reward.stock !== null) await tx.query("UPDATE reward SET stock = stock - 1 WHERE id = $1 AND stock > 0", [reward.id]);
 
+    const burn = reward.claim_method === "burn-voucher" ? await burnVoucher(deps, account as string, reward.token_amount as string, now) : null;
     let epochId: string | null = null;
-    if (reward.kind === "token-claim") {
+    if (reward.kind === "token-claim" && !burn) {
       await tx.query("INSERT INTO claim_epoch(campaign_id) VALUES ($1) ON CONFLICT (campaign_id) WHERE status = 'open' DO NOTHING", [input.campaignId]);
       const { rows } = await tx.query<{ id: string }>("SELECT id::text FROM claim_epoch WHERE campaign_id = $1 AND status = 'open'", [input.campaignId]);
       epochId = rows[0]?.id ?? null;
     }
-    const status = reward.kind === "voucher" ? "delivered" : reward.kind === "manual" ? "pending" : "claimable";
+    const status = reward.kind === "voucher" || burn ? "delivered" : reward.kind === "manual" ? "pending" : "claimable";
     const { rows: inserted } = await tx.query<{ id: string }>(
       `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price,
-                              balance_before, balance_after, token_amount, account, claim_epoch_id, status, status_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16) RETURNING id`,
+                              balance_before, balance_after, token_amount, account, claim_epoch_id, status, status_at, created_at,
+                              voucher_nonce, voucher_expiry, voucher_signature)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $17, $18, $19) RETURNING id`,
       [
         input.campaignId,
         reward.id,
@@ -169,6 +193,9 @@ export async function redeem(deps: Pick<Deps, "db" | "env">, input: RedeemInput)
         epochId,
         status,
         now,
+        burn?.nonce.toString() ?? null,
+        burn?.expiry.toString() ?? null,
+        burn?.signature ?? null,
       ],
     );
     const id = inserted[0]?.id as string;

@@ -1,5 +1,6 @@
 // Rewards for participants: the catalogue, redeeming (by the participant, or by the campaign's API key on their behalf) and their redemptions.
 import { apiKeyMatches, apiKeyPrefix, decryptVoucherCode } from "@pointwise/auth";
+import { loadClaimTree } from "@pointwise/claims";
 import { REDEMPTION_COLUMNS, REWARD_COLUMNS, type RedemptionRow, type RewardRow, redemptionJson, rewardJson } from "@pointwise/db";
 import { AuthError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
@@ -107,6 +108,22 @@ export function rewardRoutes(deps: Deps): Router {
       [me.campaignId, me.userId, query.limit ?? 50],
     );
     res.json({ user_id: me.userId, redemptions: rows.map((r) => redemptionJson(r)) });
+  });
+
+  // The user's token claims of published epochs: per epoch and account, the amount and the Merkle proof to claim it on chain.
+  router.get("/me/claims", async (_req, res) => {
+    const me = participantOf(res.locals);
+    const { rows } = await db.query<{ epoch: string; account: string; root: string; tree: unknown; tx_hash: string | null }>(
+      `SELECT DISTINCT e.id::text AS epoch, r.account, e.root, e.tree, e.tx_hash
+         FROM redemption r JOIN claim_epoch e ON e.id = r.claim_epoch_id
+        WHERE r.campaign_id = $1 AND r.user_id = $2 AND e.status = 'published' ORDER BY 1, 2`,
+      [me.campaignId, me.userId],
+    );
+    const claims = rows.map((r) => {
+      const leaf = loadClaimTree(r.tree).proof(r.account as string);
+      return { epoch: r.epoch, account: r.account, amount: leaf?.amount.toString() ?? "0", proof: leaf?.proof ?? [], root: r.root, tx_hash: r.tx_hash };
+    });
+    res.json({ contract: deps.env.CLAIMS_CONTRACT ?? null, chain_id: deps.env.CLAIMS_CHAIN_ID ?? null, claims });
   });
 
   // One redemption of the signed-in user, with its voucher code: the code is shown to its owner only.
