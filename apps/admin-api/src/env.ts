@@ -10,24 +10,6 @@ const baseUrl = z
   .refine((v) => /^https?:\/\//.test(v), { message: "must be an http:// or https:// URL" })
   .transform((v) => v.replace(/\/+$/, ""));
 
-// A voucher-code key: 32 random bytes as hex; an example key (one repeated digit) is refused.
-const voucherKey = z.string().superRefine((v, ctx) => {
-  const problem = voucherKeyProblem(v);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
-
-// A chain signing key: 0x and 64 hex digits, never a public test key nor an obviously made-up one
-// (the all-zero key of the docs' examples, hardhat's well-known accounts).
-const signingKey = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a private key: 0x and 64 hex digits")
-  .superRefine((v, ctx) => {
-    const why = whyUnsafeKey(v);
-    if (why) ctx.addIssue({ code: "custom", message: `must not be ${why}` });
-  });
-const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address: 0x and 40 hex digits");
-const chainId = z.coerce.number({ message: "must be a chain id" }).int("must be a chain id").min(1, "must be a chain id");
-
 /** admin-api settings; parsed once at start, read nowhere else. */
 export const envSchema = z.object({
   ...serviceEnv,
@@ -57,15 +39,15 @@ export const envSchema = z.object({
   /** A dry run replays the whole campaign log in memory twice; larger logs are refused. */
   DRY_RUN_MAX_EVENTS: z.coerce.number().int().min(1).max(5_000_000).default(200_000),
   /** Key the voucher codes are encrypted under at rest (64 hex digits; portal-api needs the same to show a code to its owner). */
-  VOUCHER_CODE_KEY: voucherKey.optional(),
+  VOUCHER_CODE_KEY: envVars.checked(voucherKeyProblem).optional(),
   /** JSON-RPC URL of the chain the claim contract is on (token-claim epochs are published there). */
   CLAIMS_RPC_URL: envVars.url(["http", "https"]).optional(),
   /** Address of the PointwiseClaims contract (npm run claims:deploy). */
-  CLAIMS_CONTRACT: evmAddress.optional(),
+  CLAIMS_CONTRACT: envVars.evmAddress().optional(),
   /** Chain id of that chain; checked against the RPC before a root is published. */
-  CLAIMS_CHAIN_ID: chainId.optional(),
+  CLAIMS_CHAIN_ID: envVars.chainId().optional(),
   /** Private key of the contract's owner, which publishes epoch roots. */
-  CLAIMS_PUBLISHER_KEY: signingKey.optional(),
+  CLAIMS_PUBLISHER_KEY: envVars.privateKey(whyUnsafeKey).optional(),
   /** The built dashboard (vite output) served at `/`. */
   WEB_DIST_DIR: z
     .string()

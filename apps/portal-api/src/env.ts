@@ -78,24 +78,6 @@ const oauthProviders = z
   .pipe(z.strictObject({ x: providerSettings.optional(), discord: providerSettings.optional(), github: providerSettings.optional() }));
 
 /** portal-api settings; parsed once at start, read nowhere else. */
-// A chain signing key: 0x and 64 hex digits, never a public test key nor an obviously made-up one
-// (the all-zero key of the docs' examples, hardhat's well-known accounts).
-const signingKey = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a private key: 0x and 64 hex digits")
-  .superRefine((v, ctx) => {
-    const why = whyUnsafeKey(v);
-    if (why) ctx.addIssue({ code: "custom", message: `must not be ${why}` });
-  });
-const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address: 0x and 40 hex digits");
-const chainId = z.coerce.number({ message: "must be a chain id" }).int("must be a chain id").min(1, "must be a chain id");
-
-// A voucher-code key: 32 random bytes as hex; an example key (one repeated digit) is refused.
-const voucherKey = z.string().superRefine((v, ctx) => {
-  const problem = voucherKeyProblem(v);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
-
 export const envSchema = z.object({
   ...serviceEnv,
   PORT: envVars.port(4005),
@@ -170,13 +152,13 @@ export const envSchema = z.object({
     .min(1)
     .default(path.join(__dirname, "..", "web")),
   /** Key of the voucher codes at rest (64 hex digits, the same as admin-api's): shows a voucher redemption's code to its owner. */
-  VOUCHER_CODE_KEY: voucherKey.optional(),
+  VOUCHER_CODE_KEY: envVars.checked(voucherKeyProblem).optional(),
   /** Address of the PointwiseClaims contract participants claim from (proofs and burn vouchers name it). */
-  CLAIMS_CONTRACT: evmAddress.optional(),
+  CLAIMS_CONTRACT: envVars.evmAddress().optional(),
   /** Chain id of the claim contract's chain (part of a burn voucher's EIP-712 domain). */
-  CLAIMS_CHAIN_ID: chainId.optional(),
+  CLAIMS_CHAIN_ID: envVars.chainId().optional(),
   /** Private key of the contract's voucher signer: signs burn vouchers of burn-voucher rewards. */
-  CLAIMS_VOUCHER_SIGNER_KEY: signingKey.optional(),
+  CLAIMS_VOUCHER_SIGNER_KEY: envVars.privateKey(whyUnsafeKey).optional(),
   /** How long a burn voucher may be redeemed after it is signed (seconds). */
   CLAIMS_VOUCHER_TTL_S: seconds(60, 365 * 86_400, 7 * 86_400),
   /** The OpenAPI document served at /openapi.yaml. */
