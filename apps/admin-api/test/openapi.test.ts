@@ -6,6 +6,9 @@ import { sharedProject } from "./project";
 import { listRoutes } from "./routes";
 import { activateAsWorker, logEvents } from "./seed";
 
+// The walk starts a local hardhat chain for the token-claim epochs, which takes a while on a busy machine.
+jest.setTimeout(180_000);
+
 const suite = sharedProject();
 const api = loadOpenApi("admin");
 
