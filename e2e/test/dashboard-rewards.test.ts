@@ -1,5 +1,5 @@
 // The dashboard's Rewards tab in a real browser against the real services: catalogue, voucher codes, manual fulfilment, ranking setting.
-import { createTestDatabase, type Stack, startStack } from "@pointwise/testkit";
+import { createTestDatabase, type Stack, startStack, waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
 import { OPERATOR, openBrowser, screenshot } from "./browser";
 
@@ -93,8 +93,12 @@ describe("the Rewards tab", () => {
     expect(await row.textContent()).toContain("posted today");
 
     await page.selectOption("select[name=leaderboard-ranking]", "balance");
-    await page.waitForFunction(() => (document.querySelector("select[name=leaderboard-ranking]") as HTMLSelectElement | null)?.disabled === false);
-    expect((await admin<{ leaderboard_ranking: string }>("GET", `/api/campaigns/${campaignId}`)).leaderboard_ranking).toBe("balance");
+    await waitUntil(
+      async () => (await admin<{ leaderboard_ranking: string }>("GET", `/api/campaigns/${campaignId}`)).leaderboard_ranking === "balance",
+      15_000,
+      "the campaign to rank by balance",
+    );
+    expect(await page.locator("select[name=leaderboard-ranking]").inputValue()).toBe("balance");
     await screenshot(page, "rewards-tab");
     // The trail has each change.
     const audit = await admin<{ entries: { action: string }[] }>("GET", `/api/campaigns/${campaignId}/audit?limit=50`);
