@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { type OidcProvider, startOidcProvider } from "../../apps/portal-api/test/oidc";
 import { openBrowser } from "./browser";
 import { type PortalCampaign, setUpCampaign } from "./portal-campaign";
-import { type Stack, startStack } from "./stack";
+import { call, OPERATOR, type Stack, startStack } from "./stack";
 
 let stack: Stack;
 let campaign: PortalCampaign;
@@ -28,7 +28,10 @@ beforeAll(async () => {
     userinfo_url: `${issuer}/me`,
     scope: "openid profile",
   };
-  stack = await startStack({ LOG_LEVEL: "warn", PORTAL_OAUTH_PROVIDERS: JSON.stringify({ x }) }, { portal: true });
+  stack = await startStack(
+    { LOG_LEVEL: "warn", PORTAL_OAUTH_PROVIDERS: JSON.stringify({ x }), VOUCHER_CODE_KEY: "9d3f1a7c5e2b8046a1c3e5f7092b4d6f8a0c2e4f6183a5c7e9f1b3d5a7c9e0f2" },
+    { portal: true },
+  );
   provider = await startOidcProvider(
     { clientId: "portal", clientSecret: "provider-secret", redirectUris: [`${stack.portal?.url}/oauth/x/callback`] },
     { "4242424242": "moon_walker" },
@@ -111,5 +114,26 @@ describe("the participant page", () => {
       "X_PROVIDER_ID moon_walker",
     ]);
     expect(await page.locator("#name").textContent()).toBe("Moon Walker");
+  });
+
+  it("redeems a voucher reward with the points and shows its code, and lists the redemption", async () => {
+    const { page } = browser;
+    const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
+    const auth = { authorization: `Bearer ${login.body.token}` };
+    const base = `${stack.admin.url}/api/campaigns/${campaign.campaignId}`;
+    const gift = await call("POST", `${base}/rewards`, { name: "Gift card", kind: "voucher", currency: "xp", price: "4" }, auth);
+    await call("POST", `${base}/rewards/${gift.body.id}/codes`, { codes: ["GIFT-7731"] }, auth);
+    // Saving the name renders the page again, rewards included.
+    await page.getByRole("button", { name: "Save" }).click();
+    const item = page.locator("#rewards li", { hasText: "Gift card" });
+    expect(await item.textContent()).toContain("Gift card — 4 xp");
+    await item.getByRole("button", { name: "Redeem" }).click();
+    await page.getByText("Redeemed Gift card: delivered.").waitFor();
+    expect(await page.locator("#code").textContent()).toBe("GIFT-7731");
+    await page.locator("#redemptions li").first().waitFor();
+    expect(await page.locator("#redemptions li").allTextContents()).toEqual(["Gift card: 4 xp, delivered"]);
+    // The pool had one code: a second redemption is refused, and the page says why.
+    await item.getByRole("button", { name: "Redeem" }).click();
+    await page.getByText("out-of-stock: reward is out of stock").waitFor();
   });
 });

@@ -10,10 +10,13 @@ import { apiKeyRoutes } from "./routes/api-keys";
 import { auditRoutes } from "./routes/audit";
 import { keysOf, loginRoutes, operatorRoutes } from "./routes/auth";
 import { campaignRoutes } from "./routes/campaigns";
+import { claimEpochRoutes } from "./routes/claim-epochs";
 import { csvImportRoutes } from "./routes/csv-imports";
 import { eventTypeRoutes } from "./routes/event-types";
 import { exclusionRoutes } from "./routes/exclusions";
 import { insightRoutes } from "./routes/insights";
+import { redemptionRoutes } from "./routes/redemptions";
+import { rewardRoutes } from "./routes/rewards";
 import { ruleRoutes } from "./routes/rules";
 import { userRoutes } from "./routes/users";
 import { requireOperator } from "./session";
@@ -59,6 +62,9 @@ export function createAdminApp(deps: Deps): Express {
   app.use(csvImportRoutes(deps));
   app.use(exclusionRoutes(deps));
   app.use(adjustmentRoutes(deps));
+  app.use(rewardRoutes(deps));
+  app.use(redemptionRoutes(deps));
+  app.use(claimEpochRoutes(deps));
   app.use(auditRoutes(deps));
   if (existsSync(deps.env.WEB_DIST_DIR)) {
     // Hashed asset names never change content, so they can be cached for good; index.html never is.

@@ -31,6 +31,13 @@ export const AUDIT_ACTIONS = [
   "exclusion.import",
   "adjustment.create",
   "adjustment.import",
+  "reward.create",
+  "reward.update",
+  "reward.codes-upload",
+  "redemption.fulfil",
+  "redemption.reject",
+  "claim-epoch.close",
+  "claim-epoch.publish",
   "operator.add",
   "operator.remove",
 ] as const;

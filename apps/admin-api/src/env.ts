@@ -1,5 +1,7 @@
 // admin-api configuration: the zod schema of its environment variables, parsed once at start.
 import path from "node:path";
+import { voucherKeyProblem } from "@pointwise/auth";
+import { whyUnsafeKey } from "@pointwise/claims";
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
 
@@ -36,6 +38,16 @@ export const envSchema = z.object({
   READ_API_URL: baseUrl.default("http://127.0.0.1:4002"),
   /** A dry run replays the whole campaign log in memory twice; larger logs are refused. */
   DRY_RUN_MAX_EVENTS: z.coerce.number().int().min(1).max(5_000_000).default(200_000),
+  /** Key the voucher codes are encrypted under at rest (64 hex digits; portal-api needs the same to show a code to its owner). */
+  VOUCHER_CODE_KEY: envVars.checked(voucherKeyProblem).optional(),
+  /** JSON-RPC URL of the chain the claim contract is on (token-claim epochs are published there). */
+  CLAIMS_RPC_URL: envVars.url(["http", "https"]).optional(),
+  /** Address of the PointwiseClaims contract (npm run claims:deploy). */
+  CLAIMS_CONTRACT: envVars.evmAddress().optional(),
+  /** Chain id of that chain; checked against the RPC before a root is published. */
+  CLAIMS_CHAIN_ID: envVars.chainId().optional(),
+  /** Private key of the contract's owner, which publishes epoch roots. */
+  CLAIMS_PUBLISHER_KEY: envVars.privateKey(whyUnsafeKey).optional(),
   /** The built dashboard (vite output) served at `/`. */
   WEB_DIST_DIR: z
     .string()
@@ -51,7 +63,16 @@ export const envSchema = z.object({
 /** admin-api settings. */
 export type Env = z.infer<typeof envSchema>;
 
+// The claim settings only work together: all four or none.
+const CLAIMS_SETTINGS = ["CLAIMS_RPC_URL", "CLAIMS_CONTRACT", "CLAIMS_CHAIN_ID", "CLAIMS_PUBLISHER_KEY"] as const;
+const withClaims = envSchema.superRefine((env, ctx) => {
+  const given = CLAIMS_SETTINGS.filter((k) => env[k] !== undefined);
+  if (given.length === 0 || given.length === CLAIMS_SETTINGS.length) return;
+  for (const k of CLAIMS_SETTINGS.filter((k) => env[k] === undefined))
+    ctx.addIssue({ code: "custom", path: [k], message: `is required with ${given.join(", ")} (the claim settings go together)` });
+});
+
 /** Reads and checks the environment; throws a ConfigError naming each bad variable. */
 export function loadEnv(env: Record<string, string | undefined> = process.env): Env {
-  return parseEnv(envSchema, env);
+  return parseEnv(withClaims, env);
 }

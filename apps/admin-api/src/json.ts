@@ -16,6 +16,7 @@ export function campaignJson(c: Prisma.CampaignGetPayload<true>) {
     ends_at: iso(c.endsAt),
     archived_at: iso(c.archivedAt),
     bad_words: c.badWords,
+    leaderboard_ranking: c.leaderboardRanking,
     created_at: c.createdAt.toISOString(),
   };
 }

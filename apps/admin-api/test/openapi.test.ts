@@ -1,9 +1,13 @@
 // admin-api's OpenAPI document: exactly the served routes, and every answer of a walk through the API.
 import { loadOpenApi } from "@pointwise/testkit";
+import { startClaimsChain } from "./claims-chain-setup";
 import { type Operator, perUnitRules, setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
 import { listRoutes } from "./routes";
 import { activateAsWorker, logEvents } from "./seed";
+
+// The walk starts a local hardhat chain for the token-claim epochs, which takes a while on a busy machine.
+jest.setTimeout(180_000);
 
 const suite = sharedProject();
 const api = loadOpenApi("admin");
@@ -169,6 +173,54 @@ describe("the OpenAPI document", () => {
     await call("GET", `${c}/audit?limit=2`);
     await call("GET", `${c}/audit?action=nope`);
     await call("GET", "/api/audit?action=adjustment.create");
+    // Rewards: the catalogue, codes (kept under a key), a manual redemption decided, and a token-claim epoch published on a local chain.
+    const chain = await startClaimsChain();
+    try {
+      Object.assign(suite.h.deps.env, {
+        ...chain.adminEnv,
+        CLAIMS_CHAIN_ID: Number(chain.adminEnv.CLAIMS_CHAIN_ID),
+        VOUCHER_CODE_KEY: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+      });
+      await call("PATCH", c, { leaderboard_ranking: "balance" });
+      await call("PATCH", c, { leaderboard_ranking: "spent" });
+      const gift = await call("POST", `${c}/rewards`, { name: "Gift", kind: "voucher", currency: "xp", price: "5", stock: 10 });
+      await call("POST", `${c}/rewards`, { name: "", kind: "voucher", currency: "xp", price: "5" });
+      await call("PATCH", `${c}/rewards/${gift.body.id}`, { price: "6", per_user_limit: 1 });
+      await call("PATCH", `${c}/rewards/${gift.body.id}`, {});
+      await call("POST", `${c}/rewards/${gift.body.id}/codes`, "code\nA-1\nA-1\n", { "content-type": "text/csv" });
+      await call("POST", `${c}/rewards/${gift.body.id}/codes?mode=accept-valid`, { codes: ["B-1", "B-2"] });
+      await call("GET", `${c}/rewards`);
+      const mug = await call("POST", `${c}/rewards`, { name: "Mug", kind: "manual", currency: "xp", price: "1" });
+      const coin = await call("POST", `${c}/rewards`, { name: "Coin", kind: "token-claim", currency: "xp", price: "1", token_amount: "1000" });
+      await call("POST", `${c}/rewards/${mug.body.id}/codes`, { codes: ["x"] });
+      const spend = (rewardId: string, kind: string, status: string, extra: string) =>
+        suite.h.deps.db.query<{ id: string }>(
+          `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status${extra ? ", account, token_amount, claim_epoch_id" : ""})
+           VALUES ($1, $2, $3, gen_random_uuid()::text, 'h', 'portal', $4, 'xp', 1, 1, 0, $5${extra}) RETURNING id`,
+          [id, rewardId, userB, kind, status],
+        );
+      const pending = (await spend(mug.body.id, "manual", "pending", "")).rows[0]?.id;
+      const other = (await spend(mug.body.id, "manual", "pending", "")).rows[0]?.id;
+      await suite.h.deps.db.query("INSERT INTO claim_epoch(campaign_id) VALUES ($1)", [id]);
+      await spend(coin.body.id, "token-claim", "claimable", `, '0x${"ab".repeat(20)}', 1000, (SELECT id FROM claim_epoch WHERE campaign_id = '${id}')`);
+      await call("GET", `${c}/redemptions?status=pending&limit=5`);
+      await call("GET", `${c}/redemptions?status=nope`);
+      await call("POST", `${c}/redemptions/${pending}/fulfil`, { note: "sent" });
+      await call("POST", `${c}/redemptions/${pending}/fulfil`, {});
+      await call("POST", `${c}/redemptions/${other}/reject`, { note: "gone" });
+      await call("POST", `${c}/redemptions/${other}/reject`, {});
+      const epoch = await call("POST", `${c}/claim-epochs/close`);
+      await call("POST", `${c}/claim-epochs/close`);
+      await call("POST", `${c}/claim-epochs/${epoch.body.epoch}/publish`);
+      await call("GET", `${c}/claim-epochs`);
+      await suite.h.deps.db.query("INSERT INTO claim_epoch(campaign_id, status, root) VALUES ($1, 'closed', $2)", [id, `0x${"cd".repeat(32)}`]);
+      const { rows: closed } = await suite.h.deps.db.query<{ id: string }>("SELECT id::text FROM claim_epoch WHERE campaign_id = $1 AND status = 'closed'", [
+        id,
+      ]);
+      await call("POST", `${c}/claim-epochs/${closed[0]?.id}/publish`);
+    } finally {
+      await chain.node.stop();
+    }
     await call("POST", `${c}/archive`);
     await call("POST", `${c}/api-keys`, {});
     await call("POST", `${c}/restore`);

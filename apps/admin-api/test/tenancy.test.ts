@@ -149,6 +149,16 @@ const CAMPAIGN_CASES: Case[] = [
   ["POST /api/campaigns/:id/adjustments", (i) => `/api/campaigns/${i.campaign}/adjustments`, (i) => ({ reverses: i.adjustment, reason: "x" })],
   ["POST /api/campaigns/:id/adjustments/csv", (i) => `/api/campaigns/${i.campaign}/adjustments/csv`],
   ["GET /api/campaigns/:id/audit", (i) => `/api/campaigns/${i.campaign}/audit`],
+  ["GET /api/campaigns/:id/rewards", (i) => `/api/campaigns/${i.campaign}/rewards`],
+  ["POST /api/campaigns/:id/rewards", (i) => `/api/campaigns/${i.campaign}/rewards`, { name: "r", kind: "manual", currency: "xp", price: "1" }],
+  ["PATCH /api/campaigns/:id/rewards/:rewardId", (i) => `/api/campaigns/${i.campaign}/rewards/${i.user}`, { name: "taken over" }],
+  ["POST /api/campaigns/:id/rewards/:rewardId/codes", (i) => `/api/campaigns/${i.campaign}/rewards/${i.user}/codes`, { codes: ["A"] }],
+  ["GET /api/campaigns/:id/redemptions", (i) => `/api/campaigns/${i.campaign}/redemptions`],
+  ["POST /api/campaigns/:id/redemptions/:redemptionId/fulfil", (i) => `/api/campaigns/${i.campaign}/redemptions/${i.user}/fulfil`, {}],
+  ["POST /api/campaigns/:id/redemptions/:redemptionId/reject", (i) => `/api/campaigns/${i.campaign}/redemptions/${i.user}/reject`, { note: "x" }],
+  ["GET /api/campaigns/:id/claim-epochs", (i) => `/api/campaigns/${i.campaign}/claim-epochs`],
+  ["POST /api/campaigns/:id/claim-epochs/close", (i) => `/api/campaigns/${i.campaign}/claim-epochs/close`],
+  ["POST /api/campaigns/:id/claim-epochs/:epoch/publish", (i) => `/api/campaigns/${i.campaign}/claim-epochs/1/publish`],
 ];
 
 const method = (route: string) => route.split(" ")[0] as string;

@@ -6,6 +6,7 @@ import express, { type ErrorRequestHandler, type Express } from "express";
 import type { Deps } from "./deps";
 import { meRoutes } from "./routes/me";
 import { oauthRoutes } from "./routes/oauth";
+import { rewardRoutes } from "./routes/rewards";
 import { signInRoutes } from "./routes/sign-in";
 
 // body-parser reports a broken JSON body or an oversized one with its own error types; answer them in our codes.
@@ -26,7 +27,14 @@ export function createPortalApp(deps: Deps): Express {
   const origins = deps.env.CORS_ALLOWED_ORIGINS;
   // A portal's pages call sign-in and /me from the participant's browser; credentials travel in Authorization, never cookies.
   if (origins === "*" || origins.length > 0) {
-    app.use(corsMiddleware({ origins, methods: ["GET", "POST", "PATCH", "OPTIONS"], headers: ["Authorization", "Content-Type"], maxAgeSeconds: 600 }));
+    app.use(
+      corsMiddleware({
+        origins,
+        methods: ["GET", "POST", "PATCH", "OPTIONS"],
+        headers: ["Authorization", "Content-Type", "Idempotency-Key"],
+        maxAgeSeconds: 600,
+      }),
+    );
   }
   app.use(jsonBody({ limit: "64kb" }));
   app.get("/.well-known/jwks.json", (_req, res) => {
@@ -54,6 +62,7 @@ export function createPortalApp(deps: Deps): Express {
     }),
   );
   app.use(signInRoutes(deps));
+  app.use(rewardRoutes(deps));
   app.use(meRoutes(deps));
   app.use(oauthRoutes(deps));
   app.use(bodyErrors);

@@ -66,4 +66,23 @@ describe("portal-api environment", () => {
       /PORTAL_SMTP_URL: must be a URL starting with smtp:\/\/ or smtps:\/\//,
     );
   });
+
+  it("refuses example voucher and claim keys, and a voucher signer without its contract", () => {
+    const keys = { PORTAL_SIGNING_KEYS: ecPem() };
+    const contract = { CLAIMS_CONTRACT: `0x${"12".repeat(20)}`, CLAIMS_CHAIN_ID: "8453" };
+    expect(problem({ ...keys, VOUCHER_CODE_KEY: "0".repeat(64) })).toBe("Invalid environment: VOUCHER_CODE_KEY: must be random bytes, not one repeated digit");
+    expect(problem({ ...keys, VOUCHER_CODE_KEY: "abc" })).toMatch(/VOUCHER_CODE_KEY: must be 64 lowercase hex digits/);
+    // The first account of the public hardhat/anvil mnemonic.
+    const hardhat0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+    expect(problem({ ...keys, ...contract, CLAIMS_VOUCHER_SIGNER_KEY: hardhat0 })).toBe(
+      "Invalid environment: CLAIMS_VOUCHER_SIGNER_KEY: must not be a public test key (hardhat/anvil mnemonic)",
+    );
+    expect(problem({ ...keys, ...contract, CLAIMS_VOUCHER_SIGNER_KEY: `0x${"0".repeat(64)}` })).toMatch(
+      /CLAIMS_VOUCHER_SIGNER_KEY: must not be an obviously made-up key/,
+    );
+    expect(problem({ ...keys, CLAIMS_CHAIN_ID: "0" })).toBe("Invalid environment: CLAIMS_CHAIN_ID: must be a chain id");
+    expect(problem({ ...keys, CLAIMS_VOUCHER_SIGNER_KEY: "0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63" })).toBe(
+      "Invalid environment: CLAIMS_CONTRACT: CLAIMS_CONTRACT and CLAIMS_CHAIN_ID are required with CLAIMS_VOUCHER_SIGNER_KEY",
+    );
+  });
 });

@@ -1,5 +1,7 @@
 // portal-api configuration: the zod schema of its environment variables, parsed once at start.
 import path from "node:path";
+import { voucherKeyProblem } from "@pointwise/auth";
+import { whyUnsafeKey } from "@pointwise/claims";
 import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
 
@@ -149,6 +151,16 @@ export const envSchema = z.object({
     .string()
     .min(1)
     .default(path.join(__dirname, "..", "web")),
+  /** Key of the voucher codes at rest (64 hex digits, the same as admin-api's): shows a voucher redemption's code to its owner. */
+  VOUCHER_CODE_KEY: envVars.checked(voucherKeyProblem).optional(),
+  /** Address of the PointwiseClaims contract participants claim from (proofs and burn vouchers name it). */
+  CLAIMS_CONTRACT: envVars.evmAddress().optional(),
+  /** Chain id of the claim contract's chain (part of a burn voucher's EIP-712 domain). */
+  CLAIMS_CHAIN_ID: envVars.chainId().optional(),
+  /** Private key of the contract's voucher signer: signs burn vouchers of burn-voucher rewards. */
+  CLAIMS_VOUCHER_SIGNER_KEY: envVars.privateKey(whyUnsafeKey).optional(),
+  /** How long a burn voucher may be redeemed after it is signed (seconds). */
+  CLAIMS_VOUCHER_TTL_S: seconds(60, 365 * 86_400, 7 * 86_400),
   /** The OpenAPI document served at /openapi.yaml. */
   OPENAPI_FILE: z
     .string()
@@ -158,6 +170,8 @@ export const envSchema = z.object({
 
 // Settings that only matter together: the SMTP mailer needs its server and sender.
 const withMailer = envSchema.superRefine((env, ctx) => {
+  if (env.CLAIMS_VOUCHER_SIGNER_KEY && (!env.CLAIMS_CONTRACT || !env.CLAIMS_CHAIN_ID))
+    ctx.addIssue({ code: "custom", path: ["CLAIMS_CONTRACT"], message: "CLAIMS_CONTRACT and CLAIMS_CHAIN_ID are required with CLAIMS_VOUCHER_SIGNER_KEY" });
   if (env.PORTAL_MAILER !== "smtp") return;
   if (!env.PORTAL_SMTP_URL) ctx.addIssue({ code: "custom", path: ["PORTAL_SMTP_URL"], message: "is required when PORTAL_MAILER is smtp" });
   if (!env.PORTAL_MAIL_FROM) ctx.addIssue({ code: "custom", path: ["PORTAL_MAIL_FROM"], message: "is required when PORTAL_MAILER is smtp" });

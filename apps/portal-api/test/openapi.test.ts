@@ -1,6 +1,6 @@
 // Every answer portal-api gives in these calls matches docs/api/portal.openapi.yaml (path, method, status and body).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { loadOpenApi } from "@pointwise/testkit";
+import { loadOpenApi, seedApiKey } from "@pointwise/testkit";
 import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
 
 let h: Harness;
@@ -48,6 +48,36 @@ describe("docs/api/portal.openapi.yaml", () => {
     await checked("GET", "/me/adjustments", "/me/adjustments", undefined, auth);
     await checked("GET", "/me/adjustments", "/me/adjustments?before=x", undefined, auth);
     await checked("GET", "/me/ledger", "/me/ledger?limit=0", undefined, auth);
+    // Rewards: the catalogue, a redemption and its retry, refusals, the list, one redemption, claims, and on behalf with an API key.
+    await h.deps.db.query("INSERT INTO score(campaign_id, user_id, currency, score, total) VALUES ($1, $2, 'xp', 50, 50)", [h.campaignId, tokens.user_id]);
+    const { rows: made } = await h.deps.db.query<{ id: string }>(
+      "INSERT INTO reward(campaign_id, name, kind, currency, price) VALUES ($1, 'Mug', 'manual', 'xp', 20) RETURNING id",
+      [h.campaignId],
+    );
+    const rewardId = made[0]?.id as string;
+    await checked("GET", "/me/rewards", "/me/rewards", undefined, auth);
+    const spent = await checked("POST", "/me/redemptions", "/me/redemptions", { reward_id: rewardId }, { ...auth, "idempotency-key": "doc-1" });
+    await checked("POST", "/me/redemptions", "/me/redemptions", { reward_id: rewardId }, { ...auth, "idempotency-key": "doc-1" });
+    await checked("POST", "/me/redemptions", "/me/redemptions", { reward_id: rewardId, account: "0x1" }, { ...auth, "idempotency-key": "doc-2" });
+    await checked("POST", "/me/redemptions", "/me/redemptions", { reward_id: rewardId }, { ...auth, "idempotency-key": "doc-3" });
+    await checked("POST", "/me/redemptions", "/me/redemptions", { reward_id: rewardId }, { ...auth, "idempotency-key": "doc-4" });
+    await checked("POST", "/me/redemptions", "/me/redemptions", { reward_id: "00000000-0000-4000-8000-000000000000" }, { ...auth, "idempotency-key": "doc-5" });
+    await checked("GET", "/me/redemptions", "/me/redemptions", undefined, auth);
+    await checked("GET", "/me/redemptions/{redemption_id}", `/me/redemptions/${spent.body.id}`, undefined, auth);
+    await checked("GET", "/me/redemptions/{redemption_id}", "/me/redemptions/nope", undefined, auth);
+    await checked("GET", "/me/claims", "/me/claims", undefined, auth);
+    const key = await seedApiKey(h.deps.db, h.campaignId);
+    const onBehalf = `/campaigns/${h.campaignId}/users/${tokens.user_id}/redemptions`;
+    const template = "/campaigns/{campaign_id}/users/{user_id}/redemptions";
+    await checked("POST", template, onBehalf, { reward_id: rewardId }, { "x-api-key": key.key, "idempotency-key": "doc-1" });
+    await checked("POST", template, onBehalf, { reward_id: rewardId }, { "idempotency-key": "doc-1" });
+    await checked(
+      "POST",
+      template,
+      `/campaigns/zzzz-9999/users/${tokens.user_id}/redemptions`,
+      { reward_id: rewardId },
+      { "x-api-key": key.key, "idempotency-key": "x" },
+    );
     await checked("POST", "/me/oauth/{provider}/start", "/me/oauth/x/start", undefined, auth);
     await checked("GET", "/oauth/{provider}/callback", "/oauth/x/callback?state=a&code=b");
     await checked("POST", "/auth/email/start", "/auth/email/start", { campaign_id: h.campaignId, email: "a@example.org" });
@@ -73,6 +103,15 @@ describe("docs/api/portal.openapi.yaml", () => {
         "POST /me/email/verify 401",
         "GET /me/adjustments 200",
         "GET /me/ledger 200",
+        "GET /me/rewards 200",
+        "POST /me/redemptions 201",
+        "POST /me/redemptions 200",
+        "POST /me/redemptions 409",
+        "GET /me/redemptions 200",
+        "GET /me/redemptions/{redemption_id} 200",
+        "GET /me/claims 200",
+        "POST /campaigns/{campaign_id}/users/{user_id}/redemptions 200",
+        "POST /campaigns/{campaign_id}/users/{user_id}/redemptions 403",
         "POST /me/oauth/{provider}/start 404",
         "GET /oauth/{provider}/callback 404",
       ]),
@@ -97,6 +136,12 @@ describe("docs/api/portal.openapi.yaml", () => {
         "POST /me/email/verify",
         "GET /me/ledger",
         "GET /me/adjustments",
+        "GET /me/rewards",
+        "GET /me/redemptions",
+        "POST /me/redemptions",
+        "GET /me/redemptions/{redemption_id}",
+        "GET /me/claims",
+        "POST /campaigns/{campaign_id}/users/{user_id}/redemptions",
         "DELETE /me/identities/{identity_id}",
         "POST /me/oauth/{provider}/start",
         "GET /oauth/{provider}/callback",

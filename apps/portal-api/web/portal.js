@@ -1,5 +1,5 @@
 // The participant page's script: EIP-4361 sign-in through the browser wallet (EIP-1193), social links (OAuth through
-// portal-api), the user's own profile and scores.
+// portal-api), the user's own profile and scores, and rewards to spend them on.
 
 (() => {
   const query = new URLSearchParams(location.search);
@@ -67,14 +67,57 @@
         return li;
       }),
     );
+    await renderRewards(me);
     try {
       const scores = await api("GET", `/users/${me.user_id}/scores`, undefined, config.read_api_url);
       $("scores").textContent = Object.entries(scores.scores)
-        .map(([currency, s]) => `${scores.currency_names[currency] ?? currency}: ${s.total}`)
+        .map(([currency, s]) => {
+          const left = scores.balances?.[currency];
+          return `${scores.currency_names[currency] ?? currency}: ${s.total}${left && left.spent !== 0 ? ` (${left.balance} left to spend)` : ""}`;
+        })
         .join(", ");
     } catch (err) {
       $("scores").textContent = err.code === "user-not-found" ? "no points yet" : `scores unavailable (${err.code ?? err.message})`;
     }
+  }
+
+  /** The catalogue with a Redeem button each (a token claim pays out to the user's first EVM wallet), and the user's redemptions. */
+  async function renderRewards(me) {
+    const [{ rewards }, { redemptions }] = await Promise.all([api("GET", "/me/rewards"), api("GET", "/me/redemptions")]);
+    const wallet = me.identities.find((i) => i.identity_type === "EVM_ADDRESS")?.account_id;
+    $("rewards").replaceChildren(
+      ...rewards.map((r) => {
+        const li = document.createElement("li");
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = "Redeem";
+        button.addEventListener("click", () =>
+          run(async () => {
+            const body = { reward_id: r.id, ...(r.kind === "token-claim" ? { account: wallet } : {}) };
+            const res = await fetch("/me/redemptions", {
+              method: "POST",
+              headers: { "content-type": "application/json", authorization: `Bearer ${session.access_token}`, "idempotency-key": crypto.randomUUID() },
+              body: JSON.stringify(body),
+            });
+            const made = await res.json();
+            if (!res.ok) throw Object.assign(new Error(made.error.message), { code: made.error.code });
+            $("voucher-code").hidden = made.code === null;
+            $("code").textContent = made.code ?? "";
+            status(`Redeemed ${r.name}: ${made.status}.`);
+            await render();
+          }),
+        );
+        li.append(`${r.name} — ${r.price} ${r.currency} `, button);
+        return li;
+      }),
+    );
+    $("redemptions").replaceChildren(
+      ...redemptions.map((r) => {
+        const li = document.createElement("li");
+        li.textContent = `${r.reward_name}: ${r.price} ${r.currency}, ${r.status}${r.status_note ? ` (${r.status_note})` : ""}`;
+        return li;
+      }),
+    );
   }
 
   async function run(action) {

@@ -20,6 +20,8 @@ export interface CampaignView {
   /** The shipped default list plus the campaign's own words. */
   badWords: string[];
   currencies: Record<string, CurrencyView>;
+  /** What the leaderboard ranks by: earned (total) or balance (total - spent). */
+  ranking: "earned" | "balance";
 }
 
 /** A campaign row joined with its active rule version's document. */
@@ -28,6 +30,7 @@ export interface CampaignRow {
   currencies: unknown;
   primary_currency: string;
   bad_words: string[] | null;
+  leaderboard_ranking?: string;
   document: unknown;
 }
 
@@ -62,6 +65,7 @@ export function campaignView(row: CampaignRow, defaultBadWords: readonly string[
     primaryCurrency: row.primary_currency,
     badWords: [...defaultBadWords, ...(row.bad_words ?? [])],
     currencies,
+    ranking: row.leaderboard_ranking === "balance" ? "balance" : "earned",
   };
 }
 
@@ -69,7 +73,7 @@ export function campaignView(row: CampaignRow, defaultBadWords: readonly string[
 export async function loadCampaign(pool: Queryable, campaignId: string, defaultBadWords: readonly string[]): Promise<CampaignView | null> {
   const { rows } = await fromDatabase(() =>
     pool.query<CampaignRow>(
-      `SELECT c.id, c.currencies, c.primary_currency, c.bad_words, rv.document
+      `SELECT c.id, c.currencies, c.primary_currency, c.bad_words, c.leaderboard_ranking, rv.document
          FROM campaign c
          LEFT JOIN LATERAL (
            SELECT document FROM rule_version WHERE campaign_id = c.id AND status = 'active' ORDER BY version DESC LIMIT 1

@@ -3,7 +3,7 @@ import type { LeaderboardEntryBody } from "@pointwise/schemas";
 import type { CampaignView } from "./campaign";
 import { type AvatarUrls, displayOf, type PublicProfile } from "./privacy";
 import type { RankedUser, UserRecord } from "./queries";
-import { presentScores } from "./scores";
+import { presentBalances, presentScores } from "./scores";
 
 /** The linked X username of a user: the handle of their earliest-linked X account, when it has one. */
 export function xUsernameOf(user: UserRecord): string | null {
@@ -20,7 +20,7 @@ export function profileOf(user: UserRecord, view: CampaignView, urls: AvatarUrls
 }
 
 /**
- * Board entries in the order of `ranked`. Only whitelisted fields are copied out of a user record,
+ * Board entries in the order of `ranked` (with each user's balances on a board that ranks by balance). Only whitelisted fields are copied out of a user record,
  * so nothing else it holds (seed, account ids) can reach a response.
  */
 export function toEntries(
@@ -29,6 +29,7 @@ export function toEntries(
   view: CampaignView,
   factors: Record<string, string>,
   urls: AvatarUrls,
+  withBalances = false,
 ): LeaderboardEntryBody[] {
   const entries: LeaderboardEntryBody[] = [];
   for (const r of ranked) {
@@ -43,6 +44,7 @@ export function toEntries(
       avatar_url: profile.avatar_url,
       identities: profile.identities,
       scores: presentScores(user.scores, view, factors),
+      ...(withBalances ? { balances: presentBalances(user.scores, view, factors) } : {}),
     });
   }
   return entries;

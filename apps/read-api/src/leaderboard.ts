@@ -5,7 +5,7 @@ import { type CampaignView, loadCampaign } from "./campaign";
 import type { Deps } from "./deps";
 import { toEntries } from "./entries";
 import type { AvatarUrls } from "./privacy";
-import { loadUsers, type RankedUser, topUsers, usersAround } from "./queries";
+import { loadUsers, type RankedUser, type RankingColumn, topUsers, usersAround } from "./queries";
 import { decayFactors } from "./scores";
 
 /** The avatar settings of a deployment. */
@@ -20,6 +20,11 @@ export async function requireCampaign(deps: Pick<Deps, "db" | "badWords">, campa
   return view;
 }
 
+/** The score column a campaign's board ranks by: total when it ranks by what users earned, balance when by what they can spend. */
+export function rankingColumn(view: CampaignView): RankingColumn {
+  return view.ranking === "balance" ? "balance" : "total";
+}
+
 async function boardOf(deps: Deps, view: CampaignView, ranked: RankedUser[], now: Date): Promise<LeaderboardResponseBody> {
   const users = await loadUsers(
     deps.db,
@@ -30,17 +35,18 @@ async function boardOf(deps: Deps, view: CampaignView, ranked: RankedUser[], now
     campaign_id: view.id,
     cached_at: now.toISOString(),
     currency_names: view.currencyNames,
-    entries: toEntries(ranked, users, view, decayFactors(view, now), avatarUrls(deps)),
+    entries: toEntries(ranked, users, view, decayFactors(view, now), avatarUrls(deps), view.ranking === "balance"),
   };
 }
 
 /**
- * Builds the leaderboard of a campaign: ordered by the primary currency's total (decayed to `now`),
+ * Builds the leaderboard of a campaign: ordered by the primary currency's total, or its balance when
+ * the campaign ranks by balance (decayed to `now`),
  * ties share a rank (competition ranking) and are listed earliest-to-reach first.
  */
 export async function buildLeaderboard(deps: Deps, campaignId: string, limit: number, now: Date = new Date()): Promise<LeaderboardResponseBody> {
   const view = await requireCampaign(deps, campaignId);
-  const ranked = await topUsers(deps.db, view.id, view.primaryCurrency, limit);
+  const ranked = await topUsers(deps.db, view.id, view.primaryCurrency, limit, rankingColumn(view));
   return boardOf(deps, view, ranked, now);
 }
 
@@ -51,7 +57,7 @@ export async function buildLeaderboard(deps: Deps, campaignId: string, limit: nu
  */
 export async function buildAround(deps: Deps, campaignId: string, userId: string, n: number, now: Date = new Date()): Promise<LeaderboardResponseBody> {
   const view = await requireCampaign(deps, campaignId);
-  const ranked = await usersAround(deps.db, view.id, view.primaryCurrency, userId, n);
+  const ranked = await usersAround(deps.db, view.id, view.primaryCurrency, userId, n, rankingColumn(view));
   if (ranked.length === 0) throw new NotFoundError(`user ${userId} is not on the leaderboard of campaign ${campaignId}`, { code: "user-not-found" });
   return boardOf(deps, view, ranked, now);
 }

@@ -18,62 +18,66 @@ export interface UserRecord {
   identities: { type: string; account_id: string; handle: string | null }[];
 }
 
-// The board order everywhere: total descending, then earliest to reach it, then user id (a stable last word).
-// Stored totals of a currency share one decay factor, so this is also the order of the decayed totals.
-const TOP_SQL = `
+/** What a board ranks by: the stored total (`earned`) or the stored balance, total - spent floored at 0 (`balance`). */
+export type RankingColumn = "total" | "balance";
+
+// The board order everywhere: the ranking value descending, then earliest to reach it, then user id (a
+// stable last word). Stored values of a currency share one decay factor, so this is also the order of
+// the decayed values. `col` is one of the two column names above, never input.
+const topSql = (col: RankingColumn) => `
   SELECT t.user_id, rank() OVER (ORDER BY t.total DESC) AS rank
-    FROM (SELECT user_id, total, reached_at FROM score
+    FROM (SELECT user_id, ${col} AS total, reached_at FROM score
            WHERE campaign_id = $1 AND currency = $2
-           ORDER BY total DESC, reached_at ASC, user_id ASC
+           ORDER BY ${col} DESC, reached_at ASC, user_id ASC
            LIMIT $3) t
    ORDER BY t.total DESC, t.reached_at ASC, t.user_id ASC`;
 
 /**
  * The first `limit` users of a campaign's board with competition ranks (1, 2, 2, 4). Only the top rows
- * are read, through the (campaign_id, currency, total DESC, reached_at) index; ranking inside them is
- * exact because every row with a higher total than a top row is itself a top row.
+ * are read, through the (campaign_id, currency, total DESC, reached_at) index (or its balance twin);
+ * ranking inside them is exact because every row with a higher value than a top row is itself a top row.
  */
-export async function topUsers(pool: Queryable, campaignId: string, currency: string, limit: number): Promise<RankedUser[]> {
-  const { rows } = await fromDatabase(() => pool.query<{ user_id: string; rank: string }>(TOP_SQL, [campaignId, currency, limit]));
+export async function topUsers(pool: Queryable, campaignId: string, currency: string, limit: number, col: RankingColumn = "total"): Promise<RankedUser[]> {
+  const { rows } = await fromDatabase(() => pool.query<{ user_id: string; rank: string }>(topSql(col), [campaignId, currency, limit]));
   return rows.map((r) => ({ user_id: r.user_id, rank: Number(r.rank) }));
 }
 
-/** The SQL of `topUsers`, for plan checks. */
-export const TOP_USERS_SQL = TOP_SQL;
+/** The SQL of `topUsers` by total, for plan checks. */
+export const TOP_USERS_SQL = topSql("total");
 
 // The user's own row is read once; its values are passed on as scalar subqueries (InitPlans), so
 // each neighbour branch is an index range scan that starts at the user instead of a filtered walk.
-const AROUND_SQL = `
+const aroundSql = (col: RankingColumn) => `
   WITH me AS MATERIALIZED (
-    SELECT user_id, total, reached_at FROM score WHERE campaign_id = $1 AND currency = $2 AND user_id = $3
+    SELECT user_id, ${col} AS total, reached_at FROM score WHERE campaign_id = $1 AND currency = $2 AND user_id = $3
   ), above AS (
     SELECT * FROM (
-      (SELECT s.user_id, s.total, s.reached_at FROM score s
-        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.total = (SELECT total FROM me)
+      (SELECT s.user_id, s.${col} AS total, s.reached_at FROM score s
+        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.${col} = (SELECT total FROM me)
           AND (s.reached_at, s.user_id) < (SELECT reached_at, user_id FROM me)
         ORDER BY s.reached_at DESC, s.user_id DESC LIMIT $4)
       UNION ALL
-      (SELECT s.user_id, s.total, s.reached_at FROM score s
-        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.total > (SELECT total FROM me)
-        ORDER BY s.total ASC, s.reached_at DESC, s.user_id DESC LIMIT $4)
+      (SELECT s.user_id, s.${col} AS total, s.reached_at FROM score s
+        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.${col} > (SELECT total FROM me)
+        ORDER BY s.${col} ASC, s.reached_at DESC, s.user_id DESC LIMIT $4)
     ) a ORDER BY a.total ASC, a.reached_at DESC, a.user_id DESC LIMIT $4
   ), below AS (
     SELECT * FROM (
-      (SELECT s.user_id, s.total, s.reached_at FROM score s
-        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.total = (SELECT total FROM me)
+      (SELECT s.user_id, s.${col} AS total, s.reached_at FROM score s
+        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.${col} = (SELECT total FROM me)
           AND (s.reached_at, s.user_id) > (SELECT reached_at, user_id FROM me)
         ORDER BY s.reached_at ASC, s.user_id ASC LIMIT $4)
       UNION ALL
-      (SELECT s.user_id, s.total, s.reached_at FROM score s
-        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.total < (SELECT total FROM me)
-        ORDER BY s.total DESC, s.reached_at ASC, s.user_id ASC LIMIT $4)
+      (SELECT s.user_id, s.${col} AS total, s.reached_at FROM score s
+        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.${col} < (SELECT total FROM me)
+        ORDER BY s.${col} DESC, s.reached_at ASC, s.user_id ASC LIMIT $4)
     ) b ORDER BY b.total DESC, b.reached_at ASC, b.user_id ASC LIMIT $4
   ), win AS MATERIALIZED (
     SELECT * FROM above UNION ALL SELECT * FROM me UNION ALL SELECT * FROM below
   ), counts AS MATERIALIZED (
     SELECT t.top,
-           (SELECT count(*) FROM score WHERE campaign_id = $1 AND currency = $2 AND total > t.top) AS greater,
-           (SELECT count(*) FROM score WHERE campaign_id = $1 AND currency = $2 AND total = t.top) AS equal
+           (SELECT count(*) FROM score WHERE campaign_id = $1 AND currency = $2 AND ${col} > t.top) AS greater,
+           (SELECT count(*) FROM score WHERE campaign_id = $1 AND currency = $2 AND ${col} = t.top) AS equal
       FROM (SELECT max(total) AS top FROM win) t
   )
   SELECT w.user_id,
@@ -85,21 +89,28 @@ const AROUND_SQL = `
 
 /**
  * The user and up to `n` neighbours on each side, in board order with competition ranks; empty when
- * the user has no score in the currency. Ranks need two counts at the window's highest total (rows
+ * the user has no score in the currency. Ranks need two counts at the window's highest value (rows
  * above it, rows equal to it); every other rank follows from the rows inside the window.
  */
-export async function usersAround(pool: Queryable, campaignId: string, currency: string, userId: string, n: number): Promise<RankedUser[]> {
-  const { rows } = await fromDatabase(() => pool.query<{ user_id: string; rank: string }>(AROUND_SQL, [campaignId, currency, userId, n]));
+export async function usersAround(
+  pool: Queryable,
+  campaignId: string,
+  currency: string,
+  userId: string,
+  n: number,
+  col: RankingColumn = "total",
+): Promise<RankedUser[]> {
+  const { rows } = await fromDatabase(() => pool.query<{ user_id: string; rank: string }>(aroundSql(col), [campaignId, currency, userId, n]));
   return rows.map((r) => ({ user_id: r.user_id, rank: Number(r.rank) }));
 }
 
-/** Competition rank of a user in a currency; a user without a row counts as a total of 0. */
-export async function rankOf(pool: Queryable, campaignId: string, currency: string, userId: string): Promise<number> {
+/** Competition rank of a user in a currency; a user without a row counts as 0. */
+export async function rankOf(pool: Queryable, campaignId: string, currency: string, userId: string, col: RankingColumn = "total"): Promise<number> {
   const { rows } = await fromDatabase(() =>
     pool.query<{ rank: string }>(
       `SELECT count(*) + 1 AS rank FROM score
         WHERE campaign_id = $1 AND currency = $2
-          AND total > COALESCE((SELECT total FROM score WHERE campaign_id = $1 AND currency = $2 AND user_id = $3), 0)`,
+          AND ${col} > COALESCE((SELECT ${col} FROM score WHERE campaign_id = $1 AND currency = $2 AND user_id = $3), 0)`,
       [campaignId, currency, userId],
     ),
   );
@@ -113,7 +124,8 @@ export async function loadUsers(pool: Queryable, campaignId: string, userIds: re
     pool.query<UserRecord>(
       `SELECT u.id AS user_id, u.display_name, u.secret_seed,
               COALESCE((SELECT json_agg(json_build_object('currency', s.currency, 'score', s.score::text,
-                          'referral_score', s.referral_score::text, 'total', s.total::text, 'tier', s.tier))
+                          'referral_score', s.referral_score::text, 'total', s.total::text, 'spent', s.spent::text,
+                          'balance', s.balance::text, 'tier', s.tier))
                           FROM score s WHERE s.campaign_id = u.campaign_id AND s.user_id = u.id), '[]') AS scores,
               COALESCE((SELECT json_agg(json_build_object('type', i.identity_type, 'account_id', i.account_id, 'handle', i.handle)
                           ORDER BY i.created_at, i.id)

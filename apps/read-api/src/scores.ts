@@ -1,6 +1,7 @@
 // Read responses' score objects and tiers from stored rows, through the rules package's one meaning of a shown score.
 import { shownFactor, shownScore } from "@pointwise/rules";
-import { type ExactScoreObject, JsonDecimal } from "@pointwise/schemas";
+import { type ExactBalanceObject, type ExactScoreObject, JsonDecimal } from "@pointwise/schemas";
+import { Decimal as D } from "decimal.js";
 import type { CampaignView } from "./campaign";
 
 /** A score row as PostgreSQL returns it (NUMERIC as strings, stored representation). */
@@ -9,6 +10,10 @@ export interface StoredScore {
   score: string;
   referral_score: string;
   total: string;
+  /** What rewards took, stored form. */
+  spent: string;
+  /** GREATEST(total - spent, 0), stored form. */
+  balance: string;
   tier: string | null;
 }
 
@@ -51,6 +56,29 @@ export function presentTiers(rows: readonly StoredScore[], view: CampaignView): 
     const tier = rows.find((r) => r.currency === key)?.tier ?? null;
     const names = view.currencies[key]?.tierNames ?? {};
     out[key] = tier === null ? null : { key: tier, name: Object.hasOwn(names, tier) ? (names[tier] as string) : tier };
+  }
+  return out;
+}
+
+/**
+ * What each campaign currency leaves to spend at the moment `factors` was taken: spent (what rewards
+ * took), balance (total - spent, never below zero) and shortfall (spent - total where a recompute
+ * left the user with less than they had spent; later earnings fill it first), each decayed and rounded
+ * like a score. The balance is decayed from its stored value in one step, as a redemption checks it.
+ */
+export function presentBalances(rows: readonly StoredScore[], view: CampaignView, factors: Record<string, string>): Record<string, ExactBalanceObject> {
+  const out: Record<string, ExactBalanceObject> = {};
+  for (const key of Object.keys(view.currencyNames)) {
+    const row = rows.find((r) => r.currency === key);
+    const factor = factors[key] ?? "1";
+    const decimals = view.currencies[key]?.decimals ?? null;
+    const one = (stored: string) => shownScore({ score: stored, referral_score: "0" }, factor, decimals).score;
+    const short = row ? new D(row.spent).minus(row.total) : new D(0);
+    out[key] = {
+      spent: new JsonDecimal(one(row?.spent ?? "0")),
+      balance: new JsonDecimal(one(row?.balance ?? "0")),
+      shortfall: new JsonDecimal(one(short.isPositive() && !short.isZero() ? short.toFixed() : "0")),
+    };
   }
   return out;
 }

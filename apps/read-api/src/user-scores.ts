@@ -3,9 +3,9 @@ import { NotFoundError } from "@pointwise/errors";
 import type { UserScoresResponseBody } from "@pointwise/schemas";
 import type { Deps } from "./deps";
 import { profileOf } from "./entries";
-import { avatarUrls, requireCampaign } from "./leaderboard";
+import { avatarUrls, rankingColumn, requireCampaign } from "./leaderboard";
 import { campaignOfUser, loadUsers, rankOf } from "./queries";
-import { decayFactors, presentScores, presentTiers } from "./scores";
+import { decayFactors, presentBalances, presentScores, presentTiers } from "./scores";
 
 /** The not-found answer for a user; the same whether the user is unknown or belongs to another campaign. */
 export function userNotFound(userId: string): NotFoundError {
@@ -17,10 +17,14 @@ export async function buildUserScores(deps: Deps, userId: string, now: Date = ne
   const campaignId = await campaignOfUser(deps.db, userId);
   if (campaignId === null) throw userNotFound(userId);
   const view = await requireCampaign(deps, campaignId);
-  const [users, rank] = await Promise.all([loadUsers(deps.db, campaignId, [userId]), rankOf(deps.db, campaignId, view.primaryCurrency, userId)]);
+  const [users, rank] = await Promise.all([
+    loadUsers(deps.db, campaignId, [userId]),
+    rankOf(deps.db, campaignId, view.primaryCurrency, userId, rankingColumn(view)),
+  ]);
   const user = users.get(userId);
   if (!user) throw userNotFound(userId);
   const profile = profileOf(user, view, avatarUrls(deps));
+  const factors = decayFactors(view, now);
   return {
     user_id: userId,
     rank,
@@ -29,7 +33,8 @@ export async function buildUserScores(deps: Deps, userId: string, now: Date = ne
     avatar_url: profile.avatar_url,
     identities: profile.identities,
     currency_names: view.currencyNames,
-    scores: presentScores(user.scores, view, decayFactors(view, now)),
+    scores: presentScores(user.scores, view, factors),
+    balances: presentBalances(user.scores, view, factors),
     tiers: presentTiers(user.scores, view),
   };
 }

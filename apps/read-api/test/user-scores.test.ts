@@ -172,6 +172,8 @@ describe("GET /users/{user_id}/scores authorization", () => {
       identities: {},
       currency_names: { xp: "Experience", gems: "Gems" },
       scores: { xp: { score: 150, referral_score: 25, total: 175 }, gems: { score: 3, referral_score: 0, total: 3 } },
+      // Nothing spent: the balance is the total.
+      balances: { xp: { spent: 0, balance: 175, shortfall: 0 }, gems: { spent: 0, balance: 3, shortfall: 0 } },
       tiers: { xp: { key: "gold", name: "Gold" }, gems: null },
     });
     const bob = userScoresResponseSchema.parse((await get(`${api.url}/users/${users.a2}/scores`, { authorization: `Bearer ${hs(users.a2)}` })).body);

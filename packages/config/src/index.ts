@@ -71,6 +71,25 @@ export const envVars = {
       .string()
       .regex(/^[a-z][a-z0-9_]{0,31}$/, "must be lowercase letters, digits or _")
       .default("pointwise"),
+  /** A secret checked by `problem` (which names what is wrong, or returns null/undefined when it is fine), refused with `must not be ...` style messages. */
+  checked: (problem: (value: string) => string | null | undefined) =>
+    z.string().superRefine((v, ctx) => {
+      const why = problem(v);
+      if (why) ctx.addIssue({ code: "custom", message: why });
+    }),
+  /** An EVM private key (0x and 64 hex digits) that `unsafe` does not call a test or made-up key. */
+  privateKey: (unsafe: (key: string) => string | undefined) =>
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a private key: 0x and 64 hex digits")
+      .superRefine((v, ctx) => {
+        const why = unsafe(v);
+        if (why) ctx.addIssue({ code: "custom", message: `must not be ${why}` });
+      }),
+  /** An EVM address: 0x and 40 hex digits. */
+  evmAddress: () => z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address: 0x and 40 hex digits"),
+  /** A chain id: a whole number from 1. */
+  chainId: () => z.coerce.number({ message: "must be a chain id" }).int("must be a chain id").min(1, "must be a chain id"),
   bool: (fallback: boolean) =>
     z
       .enum(["true", "false", "1", "0"])

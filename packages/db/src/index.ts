@@ -19,5 +19,7 @@ export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate
 export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";
 export { queueRecompute, type RecomputeReason } from "./recompute";
 export { type ReadRouting, type ReadRoutingOptions, type ReadRoutingStatus, type ReplicaState, replicaState, routeReads } from "./replica";
+export { REDEMPTION_COLUMNS, REWARD_COLUMNS, type RedemptionRow, type RewardRow, redemptionJson, rewardJson } from "./reward-rows";
+export { addSpent, lockSpendableRow, readSpends, type SpendableRow, type StoredSpend, setSpentScores } from "./rewards";
 export type { Queryable, QueryResult, Row, StatementQueue } from "./statement-queue";
 export type { IsolationLevel, Transaction } from "./transaction";

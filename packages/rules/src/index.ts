@@ -8,6 +8,17 @@ export { needsGlobalOrder } from "./compile";
 export { decayedValue, decayFactor, MAX_HALF_LIVES } from "./decay";
 export { type DecayedScores, type DryRunInput, type DryRunResult, decayedScores, dryRunDiff, type LeaderboardMove } from "./dry-run";
 export { type ApplyInput, type ApplyResult, applyEvents } from "./engine";
+export {
+  decideRedemption,
+  type RedemptionContext,
+  type RedemptionDecision,
+  type RedemptionRefusal,
+  type RewardTerms,
+  type Spend,
+  type SpendDelta,
+  spendDeltas,
+  storedSpend,
+} from "./redemption";
 export { type ReplayResult, replayCampaign } from "./replay";
 export {
   CAP_PERIODS,

@@ -17,6 +17,8 @@ export {
 export { JsonDecimal, stringifyJson } from "./exact-json";
 export { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 export {
+  balanceObjectSchema,
+  type ExactBalanceObject,
   type ExactScoreObject,
   type LeaderboardEntry,
   type LeaderboardEntryBody,

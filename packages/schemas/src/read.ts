@@ -10,6 +10,12 @@ import type { JsonDecimal } from "./exact-json";
 export const scoreObjectSchema = z.object({ score: z.number(), referral_score: z.number(), total: z.number() }).strict();
 export type ScoreObject = z.infer<typeof scoreObjectSchema>;
 
+/**
+ * What one currency leaves to spend on rewards: `spent`, `balance` (total - spent, never below 0) and
+ * `shortfall` (spent - total when a recompute left less than was spent, else 0). Exact like a score object.
+ */
+export const balanceObjectSchema = z.object({ spent: z.number(), balance: z.number(), shortfall: z.number() }).strict();
+
 const identitiesSchema = z.object({ x_username: z.string().optional() }).strict();
 
 /** One leaderboard entry, exactly the spec's shape. */
@@ -21,6 +27,8 @@ export const leaderboardEntrySchema = z
     avatar_url: z.string(),
     identities: identitiesSchema,
     scores: z.record(z.string(), scoreObjectSchema),
+    /** Only on the boards of campaigns that rank by balance. */
+    balances: z.record(z.string(), balanceObjectSchema).optional(),
   })
   .strict();
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
@@ -53,6 +61,7 @@ export const userScoresResponseSchema = z
     identities: identitiesSchema,
     currency_names: z.record(z.string(), z.string()),
     scores: z.record(z.string(), scoreObjectSchema),
+    balances: z.record(z.string(), balanceObjectSchema),
     tiers: z.record(z.string(), tierViewSchema.nullable()),
   })
   .strict();
@@ -65,11 +74,24 @@ export interface ExactScoreObject {
   total: JsonDecimal;
 }
 
+/** A balance object as the read API builds it. */
+export interface ExactBalanceObject {
+  spent: JsonDecimal;
+  balance: JsonDecimal;
+  shortfall: JsonDecimal;
+}
+
 /** A leaderboard entry as the read API builds it, before `stringifyJson`. */
-export type LeaderboardEntryBody = Omit<LeaderboardEntry, "scores"> & { scores: Record<string, ExactScoreObject> };
+export type LeaderboardEntryBody = Omit<LeaderboardEntry, "scores" | "balances"> & {
+  scores: Record<string, ExactScoreObject>;
+  balances?: Record<string, ExactBalanceObject>;
+};
 
 /** A leaderboard (or around-me) response as the read API builds it, before `stringifyJson`. */
 export type LeaderboardResponseBody = Omit<LeaderboardResponse, "entries"> & { entries: LeaderboardEntryBody[] };
 
 /** A user-scores response as the read API builds it, before `stringifyJson`. */
-export type UserScoresResponseBody = Omit<UserScoresResponse, "scores"> & { scores: Record<string, ExactScoreObject> };
+export type UserScoresResponseBody = Omit<UserScoresResponse, "scores" | "balances"> & {
+  scores: Record<string, ExactScoreObject>;
+  balances: Record<string, ExactBalanceObject>;
+};

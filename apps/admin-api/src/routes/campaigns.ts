@@ -15,7 +15,7 @@ import { sessionOf } from "../session";
 
 // A campaign row under the field names of Prisma's model, for campaignJson inside a db transaction.
 const SELECT_CAMPAIGN = `SELECT id, project_id AS "projectId", name, currencies, primary_currency AS "primaryCurrency", starts_at AS "startsAt",
-  ends_at AS "endsAt", archived_at AS "archivedAt", bad_words AS "badWords", created_at AS "createdAt" FROM campaign`;
+  ends_at AS "endsAt", archived_at AS "archivedAt", bad_words AS "badWords", leaderboard_ranking AS "leaderboardRanking", created_at AS "createdAt" FROM campaign`;
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -51,6 +51,7 @@ const updateCampaignSchema = z
     primary_currency: z.string().optional(),
     starts_at: isoTime.nullable().optional(),
     ends_at: isoTime.nullable().optional(),
+    leaderboard_ranking: z.enum(["earned", "balance"], { message: "must be earned or balance" }).optional(),
   })
   .refine((c) => Object.keys(c).length > 0, { message: "must change at least one field" });
 
@@ -138,7 +139,8 @@ export function campaignRoutes(deps: Deps): Router {
       // PostgreSQL parses and rounds the times (to milliseconds), so "unchanged" means unchanged as stored.
       const { rows: after } = await client.query<Dates>(
         `UPDATE campaign SET name = coalesce($2, name), currencies = coalesce($3::jsonb, currencies), primary_currency = coalesce($4, primary_currency),
-                starts_at = CASE WHEN $5 THEN $6::timestamptz ELSE starts_at END, ends_at = CASE WHEN $7 THEN $8::timestamptz ELSE ends_at END
+                starts_at = CASE WHEN $5 THEN $6::timestamptz ELSE starts_at END, ends_at = CASE WHEN $7 THEN $8::timestamptz ELSE ends_at END,
+                leaderboard_ranking = coalesce($9, leaderboard_ranking)
           WHERE id = $1 RETURNING starts_at, ends_at`,
         [
           campaign.id,
@@ -149,6 +151,7 @@ export function campaignRoutes(deps: Deps): Router {
           body.starts_at ?? null,
           body.ends_at !== undefined,
           body.ends_at ?? null,
+          body.leaderboard_ranking ?? null,
         ],
       );
       const [was, now] = [before[0], after[0]];

@@ -106,3 +106,12 @@ export type AuditEntry = Schemas["AuditEntry"];
 
 /** A bad row of a list upload (exclusions, adjustments). */
 export type ListRowError = Schemas["ListRowError"];
+
+/** A reward of the catalogue. */
+export type Reward = Schemas["Reward"];
+
+/** A redemption with its lineage. */
+export type Redemption = Schemas["Redemption"];
+
+/** A token-claim epoch. */
+export type ClaimEpoch = Schemas["ClaimEpoch"];

@@ -1,8 +1,18 @@
 // The recompute stage: replays a campaign's log into shadow tables in the background, then switches them in under the apply lock.
-import { addAdjustmentScores, type Database, excludedUsers, type Queryable, readAdjustments, readCampaignLog, type Transaction } from "@pointwise/db";
+import {
+  addAdjustmentScores,
+  type Database,
+  excludedUsers,
+  type Queryable,
+  readAdjustments,
+  readCampaignLog,
+  readSpends,
+  setSpentScores,
+  type Transaction,
+} from "@pointwise/db";
 import { BaseError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
-import { adjustmentDeltas, type CampaignWindow, type RuleVersion } from "@pointwise/rules";
+import { adjustmentDeltas, type CampaignWindow, type RuleVersion, spendDeltas } from "@pointwise/rules";
 import type { ScoresChanged } from "@pointwise/schemas";
 import { describeFailure, isTransient } from "../failures";
 import { readCampaignWindow } from "../scoring/campaign-window";
@@ -155,6 +165,10 @@ async function switchIn(client: Transaction, job: RecomputeJob, rules: RuleVersi
   const excluded = await excludedUsers(client, job.campaignId);
   const adjustments = (await readAdjustments(client, job.campaignId)).filter((a) => !excluded.has(a.userId));
   await addAdjustmentScores(client, job.campaignId, adjustmentDeltas(rules, adjustments));
+  // Redemptions are not events either: every counted one is spent again from the recomputed rows, so a
+  // recompute never undoes a spend (where the replay earns less than was spent, the row shows a shortfall).
+  const spends = (await readSpends(client, job.campaignId)).filter((s) => !excluded.has(s.userId));
+  await setSpentScores(client, job.campaignId, spendDeltas(rules, spends));
   if (excluded.size > 0) await client.query("DELETE FROM score WHERE campaign_id = $1 AND user_id = ANY($2::uuid[])", [job.campaignId, [...excluded]]);
   await client.query("DELETE FROM user_state WHERE campaign_id = $1", [job.campaignId]);
   await client.query(

@@ -504,6 +504,11 @@ export interface paths {
                         starts_at?: string | null;
                         /** Format: date-time */
                         ends_at?: string | null;
+                        /**
+                         * @description What the public leaderboard ranks by, see docs/rewards.md.
+                         * @enum {string}
+                         */
+                        leaderboard_ranking?: "earned" | "balance";
                     };
                 };
             };
@@ -2578,6 +2583,546 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{campaign_id}/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's reward catalogue, oldest first (archived ones too) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every reward. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rewards: components["schemas"]["Reward"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        /**
+         * Add a reward to the catalogue
+         * @description A price in one of the campaign's currencies, an optional stock and per-user limit, an optional
+         *     window `[redeemable_from, redeemable_until)`. `token_amount` (token base units per redemption) is
+         *     required for `token-claim` rewards and refused for the others; `claim_method` (merkle, the default,
+         *     or burn-voucher) only applies to them. Audited as `reward.create`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        description?: string;
+                        /** @enum {string} */
+                        kind: "voucher" | "token-claim" | "manual";
+                        currency: string;
+                        price: components["schemas"]["Price"];
+                        stock?: number | null;
+                        per_user_limit?: number | null;
+                        /** Format: date-time */
+                        redeemable_from?: string | null;
+                        /** Format: date-time */
+                        redeemable_until?: string | null;
+                        token_amount?: string;
+                        /** @enum {string} */
+                        claim_method?: "merkle" | "burn-voucher";
+                    };
+                };
+            };
+            responses: {
+                /** @description The reward. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Reward"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/rewards/{reward_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                reward_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a reward, restock it, or archive it (status archived) so it can no longer be redeemed
+         * @description Kind, currency and token amount never change (make a new reward instead). Audited as `reward.update` with before and after.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    reward_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        description?: string;
+                        price?: components["schemas"]["Price"];
+                        stock?: number | null;
+                        per_user_limit?: number | null;
+                        /** Format: date-time */
+                        redeemable_from?: string | null;
+                        /** Format: date-time */
+                        redeemable_until?: string | null;
+                        /** @enum {string} */
+                        status?: "active" | "archived";
+                    };
+                };
+            };
+            responses: {
+                /** @description The reward. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Reward"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/rewards/{reward_id}/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                reward_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload voucher codes to a voucher reward's pool
+         * @description A CSV (`text/csv`, header `code`) or JSON `{"codes": [...]}` (at most 50,000). Each code is trimmed
+         *     and must be 1 to 200 characters, once in the upload and not yet in the pool (`duplicate-code`). Codes
+         *     are stored as a SHA-256 hash and an AES-256-GCM ciphertext under VOUCHER_CODE_KEY, never in plain
+         *     text, and are never answered to operators. `mode=all-or-nothing` (default) adds nothing when a row is
+         *     bad; `accept-valid` adds the good rows. Audited as `reward.codes-upload` with counts only.
+         *     Refused with `reward-not-voucher` for other kinds and `voucher-codes-unavailable` without VOUCHER_CODE_KEY.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    mode?: "all-or-nothing" | "accept-valid";
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    reward_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                    "application/json": {
+                        codes: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description What the upload did and its bad rows (CSV lines count the header as line 1; JSON lines are positions from 1). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "done" | "rejected";
+                            rows_read: number;
+                            rows_valid: number;
+                            rows_invalid: number;
+                            added: number;
+                            invalid_rows: components["schemas"]["ListRowError"][];
+                            invalid_rows_truncated: boolean;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's redemptions with their lineage, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "delivered" | "pending" | "fulfilled" | "rejected" | "claimable";
+                    reward_id?: string;
+                    user_id?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The redemptions (voucher codes are never shown to operators). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            redemptions: components["schemas"]["Redemption"][];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/redemptions/{redemption_id}/fulfil": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                redemption_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a pending (manual) redemption fulfilled, with an optional note the user sees
+         * @description Refused with `redemption-not-pending` unless the redemption is pending. Audited as `redemption.fulfil`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    redemption_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The redemption. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Redemption"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/redemptions/{redemption_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                redemption_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending (manual) redemption with a reason the user sees; its points and its stock come back
+         * @description Refused with `redemption-not-pending` unless the redemption is pending. Audited as `redemption.reject`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    redemption_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The redemption. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Redemption"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/claim-epochs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        /** The campaign's token-claim epochs, newest first, with the claim contract they are published to */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The epochs. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            epochs: components["schemas"]["ClaimEpoch"][];
+                            contract: string | null;
+                            chain_id: number | null;
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/claim-epochs/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the open epoch into a Merkle tree and publish its root on chain
+         * @description Under the campaign's apply lock the open epoch's claimable redemptions become one tree (one leaf per
+         *     account, amounts summed; OpenZeppelin StandardMerkleTree of `["address", "uint256"]`), stored with
+         *     its root (audited `claim-epoch.close`). The root is then published with CLAIMS_PUBLISHER_KEY to
+         *     CLAIMS_CONTRACT (audited `claim-epoch.publish`). Codes: `claim-epoch-not-found` (no open epoch),
+         *     `claim-epoch-empty`, `claims-not-configured`, `claims-wrong-chain`; when the chain fails the epoch
+         *     stays closed (`claims-publish-failed`, 503) and is published with the publish endpoint.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The published epoch. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClaimEpoch"];
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{campaign_id}/claim-epochs/{epoch}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: components["parameters"]["CampaignId"];
+                epoch: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a closed epoch's root again (after claims-publish-failed)
+         * @description Refused with `claim-epoch-not-closed` for an open or published epoch.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    campaign_id: components["parameters"]["CampaignId"];
+                    epoch: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The published epoch. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClaimEpoch"];
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2699,7 +3244,94 @@ export interface components {
             ends_at: components["schemas"]["NullableTime"];
             archived_at: components["schemas"]["NullableTime"];
             bad_words: string[];
+            /**
+             * @description The leaderboard ranks by total (earned) or by total - spent (balance).
+             * @enum {string}
+             */
+            leaderboard_ranking: "earned" | "balance";
             created_at: components["schemas"]["Time"];
+        };
+        /** @description Exact decimal text, more than 0. */
+        Price: string;
+        Reward: {
+            /** Format: uuid */
+            id: string;
+            campaign_id: components["schemas"]["CampaignId"];
+            name: string;
+            description: string;
+            /** @enum {string} */
+            kind: "voucher" | "token-claim" | "manual";
+            currency: string;
+            price: string;
+            /** @description Left in stock; null: unlimited. */
+            stock: number | null;
+            per_user_limit: number | null;
+            redeemable_from: components["schemas"]["NullableTime"];
+            redeemable_until: components["schemas"]["NullableTime"];
+            /** @description Token base units per redemption (token-claim). */
+            token_amount: string | null;
+            /** @enum {string|null} */
+            claim_method: "merkle" | "burn-voucher" | null;
+            /** @enum {string} */
+            status: "active" | "archived";
+            /** @description Voucher codes not yet handed out (voucher rewards). */
+            codes_available: number | null;
+            created_at: components["schemas"]["Time"];
+            updated_at: components["schemas"]["Time"];
+        };
+        Redemption: {
+            /** Format: uuid */
+            id: string;
+            campaign_id: components["schemas"]["CampaignId"];
+            /** Format: uuid */
+            user_id: string;
+            /** Format: uuid */
+            reward_id: string;
+            reward_name: string;
+            /** @enum {string} */
+            kind: "voucher" | "token-claim" | "manual";
+            idempotency_key: string;
+            /** @enum {string} */
+            channel: "portal" | "api-key";
+            currency: string;
+            price: string;
+            /** @description The user's balance in the currency just before */
+            balance_before: string;
+            /** @description balance_before - price. */
+            balance_after: string;
+            token_amount: string | null;
+            /** @description The EVM address a token-claim pays out to. */
+            account: string | null;
+            claim_epoch: string | null;
+            burn_voucher: null | {
+                user: string;
+                amount: string;
+                nonce: string;
+                /** @description Unix seconds. */
+                expiry: string;
+                signature: string;
+            };
+            /** @enum {string} */
+            status: "delivered" | "pending" | "fulfilled" | "rejected" | "claimable";
+            status_note: string | null;
+            status_at: components["schemas"]["Time"];
+            created_at: components["schemas"]["Time"];
+            /** @description Always null here; only the owner sees a voucher code (portal API). */
+            code: null;
+        };
+        ClaimEpoch: {
+            /** @description The epoch number on chain. */
+            epoch: string;
+            /** @enum {string} */
+            status: "open" | "closed" | "published";
+            root: string | null;
+            tx_hash: string | null;
+            block_number: string | null;
+            redemptions: number;
+            token_amount: string;
+            created_at: components["schemas"]["Time"];
+            closed_at: components["schemas"]["NullableTime"];
+            published_at: components["schemas"]["NullableTime"];
         };
         BadWords: {
             bad_words: string[];
@@ -2982,7 +3614,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Not found in the operator's project (operator-not-found, campaign-not-found, api-key-not-found, event-type-not-found, rule-version-not-found, recompute-job-not-found, user-not-found, identity-not-found, csv-import-not-found, exclusion-not-found, adjustment-not-found). Another project's things get the same answer. */
+        /** @description Not found in the operator's project (operator-not-found, campaign-not-found, api-key-not-found, event-type-not-found, rule-version-not-found, recompute-job-not-found, user-not-found, identity-not-found, csv-import-not-found, exclusion-not-found, adjustment-not-found, reward-not-found, redemption-not-found, claim-epoch-not-found). Another project's things get the same answer. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -2991,7 +3623,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal. */
+        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, epoch-root-already-set. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -3010,7 +3642,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency is unavailable for now (bus-unavailable), or the process is still reaching PostgreSQL at start-up (starting, with Retry-After 1); retrying later can succeed. */
+        /** @description A dependency is unavailable for now (bus-unavailable, claims-publish-failed), or the process is still reaching PostgreSQL at start-up (starting, with Retry-After 1); retrying later can succeed. */
         Unavailable: {
             headers: {
                 [name: string]: unknown;
@@ -3035,7 +3667,7 @@ export interface components {
         };
     };
     parameters: {
-        AuditAction: "campaign.create" | "campaign.update" | "campaign.archive" | "campaign.restore" | "campaign.bad-words" | "api-key.create" | "api-key.update" | "api-key.revoke" | "event-type.create" | "event-type.retire" | "rule-version.create" | "rule-version.activate" | "user.update" | "identity.link" | "identity.move" | "identity.update" | "identity.unlink" | "csv-import.events" | "exclusion.create" | "exclusion.lift" | "exclusion.import" | "adjustment.create" | "adjustment.import" | "operator.add" | "operator.remove";
+        AuditAction: "campaign.create" | "campaign.update" | "campaign.archive" | "campaign.restore" | "campaign.bad-words" | "api-key.create" | "api-key.update" | "api-key.revoke" | "event-type.create" | "event-type.retire" | "rule-version.create" | "rule-version.activate" | "user.update" | "identity.link" | "identity.move" | "identity.update" | "identity.unlink" | "csv-import.events" | "exclusion.create" | "exclusion.lift" | "exclusion.import" | "adjustment.create" | "adjustment.import" | "reward.create" | "reward.update" | "reward.codes-upload" | "redemption.fulfil" | "redemption.reject" | "claim-epoch.close" | "claim-epoch.publish" | "operator.add" | "operator.remove";
         CampaignId: components["schemas"]["CampaignId"];
         Version: number;
         UserId: string;

@@ -28,6 +28,13 @@ const ACTIONS = [
   "exclusion.import",
   "adjustment.create",
   "adjustment.import",
+  "reward.create",
+  "reward.update",
+  "reward.codes-upload",
+  "redemption.fulfil",
+  "redemption.reject",
+  "claim-epoch.close",
+  "claim-epoch.publish",
   "operator.add",
   "operator.remove",
 ];

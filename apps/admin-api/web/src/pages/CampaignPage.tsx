@@ -11,6 +11,7 @@ import { FairPlayTab } from "./FairPlayTab";
 import { ImportsTab } from "./ImportsTab";
 import { LeaderboardTab } from "./LeaderboardTab";
 import { OverviewTab } from "./OverviewTab";
+import { RewardsTab } from "./RewardsTab";
 import { RulesTab } from "./RulesTab";
 import { UsersTab } from "./UsersTab";
 
@@ -23,6 +24,7 @@ const TABS: [string, string][] = [
   ["leaderboard", "Leaderboard"],
   ["users", "Users"],
   ["fairplay", "Fair play"],
+  ["rewards", "Rewards"],
   ["audit", "Audit"],
 ];
 
@@ -78,6 +80,7 @@ export function CampaignPage(props: { campaignId: string; tab: string; me: Me; o
       {props.tab === "events" && <EventTypesTab ctx={ctx} />}
       {props.tab === "rules" && <RulesTab ctx={ctx} />}
       {props.tab === "imports" && <ImportsTab ctx={ctx} />}
+      {props.tab === "rewards" && <RewardsTab ctx={ctx} />}
       {props.tab === "leaderboard" && <LeaderboardTab ctx={ctx} />}
       {props.tab === "users" && <UsersTab ctx={ctx} />}
       {props.tab === "fairplay" && <FairPlayTab ctx={ctx} />}

@@ -1,0 +1,173 @@
+// admin-api rewards: the catalogue, voucher code uploads with per-row errors, manual fulfilment and rejection (refund), each audited.
+import { randomUUID } from "node:crypto";
+import { decryptVoucherCode, hashVoucherCode } from "@pointwise/auth";
+import { seedScore, seedUser } from "@pointwise/testkit";
+import { type Harness, type Operator, setUpCampaign, startHarness } from "./harness";
+
+const KEY = "7e57c0de7e57c0de7e57c0de7e57c0de7e57c0de7e57c0de7e57c0de7e57c0d1";
+let h: Harness;
+let op: Operator;
+let campaignId: string;
+beforeAll(async () => {
+  h = await startHarness({ VOUCHER_CODE_KEY: KEY });
+  op = await h.newProject();
+  campaignId = (await setUpCampaign(op)).campaignId;
+});
+afterAll(() => h.close());
+
+const url = () => `/api/campaigns/${campaignId}`;
+async function trail(action: string) {
+  const entries = (await op.call("GET", `${url()}/audit?limit=200`)).body.entries as { action: string; target: string; before: unknown; after: unknown }[];
+  return entries.filter((e) => e.action === action);
+}
+const csv = (_: string) => ({ "content-type": "text/csv" });
+
+describe("the rewards catalogue", () => {
+  it("creates, lists and changes a reward, each change audited with before and after", async () => {
+    const created = await op.call("POST", `${url()}/rewards`, {
+      name: "Mug",
+      kind: "manual",
+      currency: "xp",
+      price: "250.5",
+      stock: 3,
+      per_user_limit: 1,
+      redeemable_from: "2026-01-01T00:00:00Z",
+      redeemable_until: "2027-01-01T00:00:00Z",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: "Mug",
+      kind: "manual",
+      price: "250.5",
+      stock: 3,
+      per_user_limit: 1,
+      status: "active",
+      codes_available: null,
+      claim_method: null,
+    });
+    const patched = await op.call("PATCH", `${url()}/rewards/${created.body.id}`, { price: "300", stock: null, status: "archived" });
+    expect(patched.body).toMatchObject({ price: "300", stock: null, status: "archived" });
+    const list = await op.call("GET", `${url()}/rewards`);
+    expect(list.body.rewards.map((r: { id: string }) => r.id)).toContain(created.body.id);
+    expect((await trail("reward.create")).map((e) => e.target)).toContain(`reward:${created.body.id}`);
+    const update = (await trail("reward.update")).find((e) => e.target === `reward:${created.body.id}`);
+    expect([(update?.before as { price?: string } | undefined)?.price, (update?.after as { status?: string } | undefined)?.status]).toEqual([
+      "250.5",
+      "archived",
+    ]);
+  });
+
+  it.each([
+    [{ name: "x", kind: "gift", currency: "xp", price: "1" }, "kind: must be voucher, token-claim or manual"],
+    [{ name: "x", kind: "manual", currency: "nope", price: "1" }, "currency: must be one of the campaign's currencies (xp, gems)"],
+    [{ name: "x", kind: "manual", currency: "xp", price: "0" }, "price: must not be zero"],
+    [{ name: "x", kind: "manual", currency: "xp", price: "-1" }, 'price: must be a decimal string such as "100" or "2.5"'],
+    [{ name: "x", kind: "token-claim", currency: "xp", price: "1" }, "token_amount: required for token-claim rewards and refused for the others"],
+    [{ name: "x", kind: "manual", currency: "xp", price: "1", token_amount: "5" }, "token_amount: required for token-claim rewards and refused for the others"],
+    [{ name: "x", kind: "manual", currency: "xp", price: "1", claim_method: "merkle" }, "claim_method: only token-claim rewards have one"],
+    [{ name: "x", kind: "manual", currency: "xp", price: "1", stock: -1 }, "stock: must be a whole number from 0 to 100000000"],
+    [
+      { name: "x", kind: "manual", currency: "xp", price: "1", redeemable_from: "2026-02-01T00:00:00Z", redeemable_until: "2026-01-01T00:00:00Z" },
+      "redeemable_until: must be later than redeemable_from",
+    ],
+  ])("refuses %j with validation-failed naming the field", async (body, message) => {
+    const res = await op.call("POST", `${url()}/rewards`, body);
+    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, "validation-failed", message]);
+  });
+
+  it("answers reward-not-found for an unknown reward", async () => {
+    const res = await op.call("PATCH", `${url()}/rewards/${randomUUID()}`, { name: "y" });
+    expect([res.status, res.body.error.code]).toEqual([404, "reward-not-found"]);
+  });
+});
+
+describe("voucher codes", () => {
+  it("stores uploaded codes encrypted with their hash, reports bad rows by line, and audits counts only", async () => {
+    const reward = (await op.call("POST", `${url()}/rewards`, { name: "Gift card", kind: "voucher", currency: "xp", price: "10" })).body;
+    const strict = await op.call("POST", `${url()}/rewards/${reward.id}/codes`, "code\nAAA-1\n\nAAA-1\nBBB-2\n", csv(""));
+    expect(strict.body).toMatchObject({ status: "rejected", rows_read: 3, rows_invalid: 1, added: 0 });
+    expect(strict.body.invalid_rows).toEqual([{ line: 4, code: "duplicate-code", message: "code: appears earlier in this upload" }]);
+    const lenient = await op.call("POST", `${url()}/rewards/${reward.id}/codes?mode=accept-valid`, "code\nAAA-1\nAAA-1\nBBB-2\n", csv(""));
+    expect(lenient.body).toMatchObject({ status: "done", rows_read: 3, rows_invalid: 1, added: 2 });
+    const json = await op.call("POST", `${url()}/rewards/${reward.id}/codes?mode=accept-valid`, { codes: ["CCC-3", "AAA-1", "", "x".repeat(201)] });
+    expect(json.body.invalid_rows).toEqual([
+      { line: 2, code: "duplicate-code", message: "code: is already in this reward's pool" },
+      { line: 3, code: "validation-failed", message: "code: must not be empty" },
+      { line: 4, code: "validation-failed", message: "code: must be at most 200 characters" },
+    ]);
+    expect((await op.call("GET", `${url()}/rewards`)).body.rewards.find((r: { id: string }) => r.id === reward.id).codes_available).toBe(3);
+    const { rows } = await h.deps.db.query<{ code_hash: string; ciphertext: string }>(
+      "SELECT code_hash, ciphertext FROM reward_code WHERE reward_id = $1 ORDER BY id",
+      [reward.id],
+    );
+    // The hash is SHA-256 of the code; the ciphertext opens with the key to the code and holds no plain text.
+    expect(rows.map((r) => [r.code_hash, decryptVoucherCode(KEY, r.ciphertext)])).toEqual(["AAA-1", "BBB-2", "CCC-3"].map((c) => [hashVoucherCode(c), c]));
+    const audit = await trail("reward.codes-upload");
+    expect(JSON.stringify(audit)).not.toMatch(/AAA-1|BBB-2|CCC-3/);
+    expect(audit.map((e) => (e.after as { added: number }).added).sort()).toEqual([1, 2]);
+    const manual = (await op.call("POST", `${url()}/rewards`, { name: "m", kind: "manual", currency: "xp", price: "1" })).body;
+    const wrong = await op.call("POST", `${url()}/rewards/${manual.id}/codes`, { codes: ["A"] });
+    expect([wrong.status, wrong.body.error.code]).toEqual([409, "reward-not-voucher"]);
+    const header = await op.call("POST", `${url()}/rewards/${reward.id}/codes`, "voucher\nA\n", csv(""));
+    expect(header.body.error.code).toBe("csv-invalid-header");
+  });
+
+  it("refuses uploads without VOUCHER_CODE_KEY with voucher-codes-unavailable", async () => {
+    const bare = await startHarness();
+    try {
+      const o = await bare.newProject();
+      const c = (await setUpCampaign(o)).campaignId;
+      const r = (await o.call("POST", `/api/campaigns/${c}/rewards`, { name: "g", kind: "voucher", currency: "xp", price: "1" })).body;
+      const res = await o.call("POST", `/api/campaigns/${c}/rewards/${r.id}/codes`, { codes: ["A"] });
+      expect([res.status, res.body.error.code]).toEqual([409, "voucher-codes-unavailable"]);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe("manual fulfilment", () => {
+  /** A pending redemption of 40 xp as portal-api makes it (spent on the score row, stock taken). */
+  async function pending(stock: number | null) {
+    const reward = (await op.call("POST", `${url()}/rewards`, { name: "Hoodie", kind: "manual", currency: "xp", price: "40", stock })).body;
+    const userId = await seedUser(h.deps.db, campaignId);
+    await seedScore(h.deps.db, campaignId, userId, "xp", { score: "100" });
+    await h.deps.db.query("UPDATE score SET spent = 40 WHERE campaign_id = $1 AND user_id = $2", [campaignId, userId]);
+    if (stock !== null) await h.deps.db.query("UPDATE reward SET stock = stock - 1 WHERE id = $1", [reward.id]);
+    const { rows } = await h.deps.db.query<{ id: string }>(
+      `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
+       VALUES ($1, $2, $3, 'k', 'h', 'portal', 'manual', 'xp', 40, 100, 60, 'pending') RETURNING id`,
+      [campaignId, reward.id, userId],
+    );
+    return { id: rows[0]?.id as string, userId, rewardId: reward.id as string };
+  }
+  const balanceOf = async (userId: string) =>
+    (await h.deps.db.query<{ spent: string; balance: string }>("SELECT spent::text, balance::text FROM score WHERE user_id = $1", [userId])).rows[0];
+
+  it("fulfils a pending redemption once, with its note, and audits it", async () => {
+    const r = await pending(null);
+    const done = await op.call("POST", `${url()}/redemptions/${r.id}/fulfil`, { note: "shipped, tracking 42" });
+    expect(done.body).toMatchObject({ id: r.id, status: "fulfilled", status_note: "shipped, tracking 42", balance_after: "60" });
+    const again = await op.call("POST", `${url()}/redemptions/${r.id}/fulfil`, {});
+    expect([again.status, again.body.error.code]).toEqual([409, "redemption-not-pending"]);
+    expect(await balanceOf(r.userId)).toEqual({ spent: "40", balance: "60" });
+    expect((await trail("redemption.fulfil")).map((e) => e.target)).toContain(`redemption:${r.id}`);
+    const list = await op.call("GET", `${url()}/redemptions?status=fulfilled&user_id=${r.userId}`);
+    expect(list.body.redemptions.map((x: { id: string; code: unknown }) => [x.id, x.code])).toEqual([[r.id, null]]);
+  });
+
+  it("rejects with a reason, giving the points and the stock back", async () => {
+    const r = await pending(4);
+    const noReason = await op.call("POST", `${url()}/redemptions/${r.id}/reject`, {});
+    expect([noReason.status, noReason.body.error.message]).toEqual([400, "note: must say why (the user sees it)"]);
+    const done = await op.call("POST", `${url()}/redemptions/${r.id}/reject`, { note: "size out of stock" });
+    expect(done.body).toMatchObject({ status: "rejected", status_note: "size out of stock" });
+    // 40 given back: spent 40 - 40 = 0, balance 100; stock 4 - 1 + 1 = 4.
+    expect(await balanceOf(r.userId)).toEqual({ spent: "0", balance: "100" });
+    expect((await h.deps.db.query<{ stock: number }>("SELECT stock FROM reward WHERE id = $1", [r.rewardId])).rows[0]?.stock).toBe(4);
+    expect((await op.call("POST", `${url()}/redemptions/${randomUUID()}/reject`, { note: "x" })).body.error.code).toBe("redemption-not-found");
+    expect((await op.call("GET", `${url()}/redemptions?status=lost`)).body.error.message).toBe(
+      "status: must be one of delivered, pending, fulfilled, rejected, claimable",
+    );
+  });
+});

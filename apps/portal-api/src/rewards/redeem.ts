@@ -1,0 +1,213 @@
+// Redeeming a reward: the SQL shell around the pure decision (decideRedemption), in one transaction under the campaign's apply lock.
+import { createHash, randomBytes } from "node:crypto";
+import { decryptVoucherCode } from "@pointwise/auth";
+import { signBurnVoucher } from "@pointwise/claims";
+import {
+  addSpent,
+  excludedUsers,
+  lockSpendableRow,
+  REDEMPTION_COLUMNS,
+  type RedemptionRow,
+  type RewardRow,
+  redemptionJson,
+  type Transaction,
+} from "@pointwise/db";
+import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
+import { decideRedemption, parseRuleVersion, type RuleVersion, shownFactor, shownScore, storedSpend } from "@pointwise/rules";
+import type { Deps } from "../deps";
+
+/** Who redeems: the participant themself (portal token) or the campaign on their behalf (API key). */
+export type RedemptionChannel = "portal" | "api-key";
+
+/** One redemption request. */
+export interface RedeemInput {
+  campaignId: string;
+  userId: string;
+  rewardId: string;
+  idempotencyKey: string;
+  /** The EVM address a token-claim reward pays out to (required for those, refused for the others). */
+  account: string | null;
+  channel: RedemptionChannel;
+}
+
+/** The answer: the redemption (new, or the one this idempotency key made before) and its voucher code for the owner. */
+export interface RedeemOutcome {
+  created: boolean;
+  redemption: ReturnType<typeof redemptionJson>;
+}
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** The fingerprint of what was asked, so a reused idempotency key with another request is refused. */
+function requestHash(input: RedeemInput): string {
+  return createHash("sha256")
+    .update(JSON.stringify([input.rewardId, input.account?.toLowerCase() ?? null]))
+    .digest("hex");
+}
+
+async function activeRules(tx: Transaction, campaignId: string): Promise<RuleVersion | null> {
+  const { rows } = await tx.query<{ document: unknown }>("SELECT document FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1", [
+    campaignId,
+  ]);
+  return rows[0] ? parseRuleVersion(rows[0].document) : null;
+}
+
+async function existing(tx: Transaction, input: RedeemInput): Promise<RedemptionRow | null> {
+  const { rows } = await tx.query<RedemptionRow>(
+    `SELECT ${REDEMPTION_COLUMNS} FROM redemption r JOIN reward w ON w.id = r.reward_id
+      WHERE r.campaign_id = $1 AND r.user_id = $2 AND r.idempotency_key = $3`,
+    [input.campaignId, input.userId, input.idempotencyKey],
+  );
+  return rows[0] ?? null;
+}
+
+/** The code handed out with a voucher redemption, decrypted for its owner (null for other kinds). */
+async function codeOf(deps: Pick<Deps, "env">, tx: Transaction, redemptionId: string): Promise<string | null> {
+  const { rows } = await tx.query<{ ciphertext: string }>("SELECT ciphertext FROM reward_code WHERE redemption_id = $1", [redemptionId]);
+  const stored = rows[0]?.ciphertext;
+  if (stored === undefined) return null;
+  const key = deps.env.VOUCHER_CODE_KEY;
+  if (!key) throw new ConflictError("voucher-codes-unavailable", "this service has no VOUCHER_CODE_KEY, so it cannot show voucher codes");
+  return decryptVoucherCode(key, stored);
+}
+
+/**
+ * Signs the burn voucher of a burn-voucher redemption: the token amount for the account, a random
+ * 128-bit nonce (the contract redeems each once) and an expiry CLAIMS_VOUCHER_TTL_S from now.
+ */
+async function burnVoucher(deps: Pick<Deps, "env">, account: string, amount: string, now: Date) {
+  const { CLAIMS_VOUCHER_SIGNER_KEY: key, CLAIMS_CONTRACT: contract, CLAIMS_CHAIN_ID: chainId } = deps.env;
+  if (!key || !contract || !chainId)
+    throw new ConflictError(
+      "claims-not-configured",
+      "this service has no CLAIMS_VOUCHER_SIGNER_KEY, CLAIMS_CONTRACT and CLAIMS_CHAIN_ID, so it cannot sign burn vouchers",
+    );
+  const nonce = BigInt(`0x${randomBytes(16).toString("hex")}`);
+  const expiry = BigInt(Math.floor(now.getTime() / 1000) + deps.env.CLAIMS_VOUCHER_TTL_S);
+  const signature = await signBurnVoucher(
+    key,
+    { chainId: BigInt(chainId), verifyingContract: contract },
+    { user: account, amount: BigInt(amount), nonce, expiry },
+  );
+  return { nonce, expiry, signature };
+}
+
+function checkAccount(reward: RewardRow, account: string | null): string | null {
+  if (reward.kind === "token-claim") {
+    if (account === null) throw new ValidationError("account: a token-claim reward needs the EVM address (0x...) that claims the tokens", { field: "account" });
+    if (!EVM_ADDRESS.test(account)) throw new ValidationError("account: must be an EVM address (0x and 40 hex digits)", { field: "account" });
+    return account.toLowerCase();
+  }
+  if (account !== null) throw new ValidationError(`account: only token-claim rewards take an account; this reward is ${reward.kind}`, { field: "account" });
+  return null;
+}
+
+/**
+ * Redeems a reward for a user exactly once per idempotency key. Under the campaign's apply lock (so a
+ * recompute's switch sees the spend or runs before it, and redemptions of one campaign go one at a
+ * time) it reads the reward, the user's balance and their count, asks decideRedemption, then spends
+ * with a conditional UPDATE, takes one from stock, hands out a code or joins the open claim epoch, and
+ * appends the redemption. A refusal throws ConflictError with the decision's code.
+ */
+export async function redeem(deps: Pick<Deps, "db" | "env">, input: RedeemInput): Promise<RedeemOutcome> {
+  const hash = requestHash(input);
+  return deps.db.transaction(async (tx) => {
+    await tx.lockCampaign("apply", input.campaignId);
+    const before = await existing(tx, input);
+    if (before) {
+      if (before.request_hash !== hash)
+        throw new ConflictError("idempotency-key-reused", `Idempotency-Key ${input.idempotencyKey} was used for another request (reward or account differ)`);
+      return { created: false, redemption: redemptionJson(before, await codeOf(deps, tx, before.id)) };
+    }
+    const { rows: rewards } = await tx.query<RewardRow>("SELECT * FROM reward WHERE id = $1 AND campaign_id = $2 FOR UPDATE", [
+      input.rewardId,
+      input.campaignId,
+    ]);
+    const reward = rewards[0];
+    if (!reward) throw new NotFoundError(`reward ${input.rewardId} not found`, { code: "reward-not-found" });
+    const account = checkAccount(reward, input.account);
+    if ((await excludedUsers(tx, input.campaignId, [input.userId])).has(input.userId))
+      throw new ConflictError("user-excluded", "this user is excluded from the campaign and cannot redeem");
+
+    let stock = reward.stock;
+    if (reward.kind === "voucher") {
+      const { rows } = await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM reward_code WHERE reward_id = $1 AND redemption_id IS NULL", [reward.id]);
+      const free = rows[0]?.n ?? 0;
+      stock = stock === null ? free : Math.min(stock, free);
+    }
+    const { rows: counted } = await tx.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM redemption WHERE campaign_id = $1 AND user_id = $2 AND reward_id = $3 AND status <> 'rejected'",
+      [input.campaignId, input.userId, reward.id],
+    );
+    const rules = await activeRules(tx, input.campaignId);
+    const now = new Date();
+    const row = await lockSpendableRow(tx, input.campaignId, input.userId, reward.currency);
+    const config = rules?.currencies[reward.currency];
+    // The balance as the user is shown it now (decayed, at the currency's places); a shortfall shows as 0.
+    const stored = row && !row.storedBalance.startsWith("-") ? row.storedBalance : "0";
+    const balance = shownScore({ score: stored, referral_score: "0" }, shownFactor(now, config?.decay), config ? config.decimals : null).total;
+    const decision = decideRedemption(
+      {
+        status: reward.status,
+        price: reward.price,
+        stock,
+        perUserLimit: reward.per_user_limit,
+        redeemableFrom: reward.redeemable_from,
+        redeemableUntil: reward.redeemable_until,
+      },
+      { balance, redeemedByUser: counted[0]?.n ?? 0, now },
+    );
+    if (!decision.ok) throw new ConflictError(decision.code, decision.message);
+    // The stored spend may not exceed the stored balance either (the shown one is rounded to the currency's places).
+    if (!(await addSpent(tx, input.campaignId, input.userId, reward.currency, storedSpend(rules, reward.currency, reward.price, now))))
+      throw new ConflictError("insufficient-balance", `balance ${balance} is below the price ${reward.price}`);
+    if (reward.stock !== null) await tx.query("UPDATE reward SET stock = stock - 1 WHERE id = $1 AND stock > 0", [reward.id]);
+
+    const burn = reward.claim_method === "burn-voucher" ? await burnVoucher(deps, account as string, reward.token_amount as string, now) : null;
+    let epochId: string | null = null;
+    if (reward.kind === "token-claim" && !burn) {
+      await tx.query("INSERT INTO claim_epoch(campaign_id) VALUES ($1) ON CONFLICT (campaign_id) WHERE status = 'open' DO NOTHING", [input.campaignId]);
+      const { rows } = await tx.query<{ id: string }>("SELECT id::text FROM claim_epoch WHERE campaign_id = $1 AND status = 'open'", [input.campaignId]);
+      epochId = rows[0]?.id ?? null;
+    }
+    const status = reward.kind === "voucher" || burn ? "delivered" : reward.kind === "manual" ? "pending" : "claimable";
+    const { rows: inserted } = await tx.query<{ id: string }>(
+      `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price,
+                              balance_before, balance_after, token_amount, account, claim_epoch_id, status, status_at, created_at,
+                              voucher_nonce, voucher_expiry, voucher_signature)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $17, $18, $19) RETURNING id`,
+      [
+        input.campaignId,
+        reward.id,
+        input.userId,
+        input.idempotencyKey,
+        hash,
+        input.channel,
+        reward.kind,
+        reward.currency,
+        reward.price,
+        decision.balanceBefore,
+        decision.balanceAfter,
+        reward.token_amount,
+        account,
+        epochId,
+        status,
+        now,
+        burn?.nonce.toString() ?? null,
+        burn?.expiry.toString() ?? null,
+        burn?.signature ?? null,
+      ],
+    );
+    const id = inserted[0]?.id as string;
+    if (reward.kind === "voucher") {
+      const { rowCount } = await tx.query(
+        `UPDATE reward_code SET redemption_id = $2, handed_out_at = $3
+          WHERE id = (SELECT id FROM reward_code WHERE reward_id = $1 AND redemption_id IS NULL ORDER BY id LIMIT 1)`,
+        [reward.id, id, now],
+      );
+      if (rowCount !== 1) throw new ConflictError("out-of-stock", "reward is out of stock");
+    }
+    const created = await existing(tx, input);
+    return { created: true, redemption: redemptionJson(created as RedemptionRow, await codeOf(deps, tx, id)) };
+  });
+}

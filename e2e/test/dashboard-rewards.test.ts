@@ -1,0 +1,109 @@
+// The dashboard's Rewards tab in a real browser against the real services: catalogue, voucher codes, manual fulfilment, ranking setting.
+import { createTestDatabase, type Stack, startStack, waitUntil } from "@pointwise/testkit";
+import type { Page } from "playwright-core";
+import { OPERATOR, openBrowser, screenshot } from "./browser";
+
+jest.setTimeout(180_000);
+
+let stack: Stack;
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+let token = "";
+let campaignId = "";
+
+async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${stack.admin.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await res.json()) as T;
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    operator: OPERATOR,
+    name: "rwd",
+    env: { VOUCHER_CODE_KEY: "4b1d3c9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c", LOG_LEVEL: "warn" },
+  });
+  db = await createTestDatabase(stack.env.DATABASE_SCHEMA);
+  browser = await openBrowser();
+  page = browser.page;
+  page.setDefaultTimeout(15_000);
+  const login = await fetch(`${stack.admin.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(OPERATOR),
+  });
+  token = ((await login.json()) as { token: string }).token;
+  campaignId = (await admin<{ id: string }>("POST", "/api/campaigns", { name: "Shop", currencies: { xp: "XP" }, primary_currency: "xp" })).id;
+});
+afterAll(async () => {
+  await browser?.close();
+  await db?.close();
+  await stack?.stop();
+  await stack?.drop();
+});
+
+describe("the Rewards tab", () => {
+  it("adds rewards, uploads voucher codes, fulfils a manual redemption and switches the leaderboard to balance", async () => {
+    await page.goto(stack.admin.url);
+    await page.fill("input[name=email]", OPERATOR.email);
+    await page.fill("input[name=password]", OPERATOR.password);
+    await page.click("button[type=submit]");
+    await page.getByRole("heading", { name: "Campaigns" }).waitFor();
+    await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/rewards`);
+    await page.getByTestId("rewards").waitFor();
+
+    await page.fill("input[name=reward-name]", "Gift card");
+    await page.fill("input[name=reward-price]", "10");
+    await page.getByRole("button", { name: "Add reward" }).click();
+    await page.getByText("Gift card added.").waitFor();
+    await page.selectOption("select[name=codes-reward]", { label: "Gift card" });
+    await page.fill("textarea[name=codes]", "CODE-1\nCODE-2\nCODE-1");
+    await page.getByRole("button", { name: "Upload codes" }).click();
+    await page.getByText("2 codes added; refused: line 3: code: appears earlier in this upload.").waitFor();
+    const giftRow = page.getByTestId("reward-list").locator("tr", { hasText: "Gift card" });
+    // Price, unlimited stock, two codes left, active.
+    expect((await giftRow.locator("td").allTextContents()).slice(0, 6)).toEqual(["Gift card", "voucher", "10 xp", "unlimited", "2", "active"]);
+
+    await page.fill("input[name=reward-name]", "Mug");
+    await page.selectOption("select[name=reward-kind]", "manual");
+    await page.fill("input[name=reward-price]", "5");
+    await page.fill("input[name=reward-stock]", "3");
+    await page.getByRole("button", { name: "Add reward" }).click();
+    await page.getByText("Mug added.").waitFor();
+
+    // A participant's pending redemption of the mug, as portal-api writes it.
+    const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
+    const { rows: mug } = await db.query<{ id: string }>("SELECT id FROM reward WHERE campaign_id = $1 AND name = 'Mug'", [campaignId]);
+    await db.query(
+      `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
+       VALUES ($1, $2, $3, 'k', 'h', 'portal', 'manual', 'xp', 5, 20, 15, 'pending')`,
+      [campaignId, mug[0]?.id, users[0]?.id],
+    );
+    await page.reload();
+    const row = page.getByTestId("redemption-list").locator("tr", { hasText: "Mug" });
+    await row.getByText("pending").waitFor();
+    expect(await row.textContent()).toContain("20 → 15");
+    page.once("dialog", (d) => d.accept("posted today"));
+    await row.getByRole("button", { name: "Fulfil" }).click();
+    await row.getByText("fulfilled").waitFor();
+    expect(await row.textContent()).toContain("posted today");
+
+    await page.selectOption("select[name=leaderboard-ranking]", "balance");
+    await waitUntil(
+      async () => (await admin<{ leaderboard_ranking: string }>("GET", `/api/campaigns/${campaignId}`)).leaderboard_ranking === "balance",
+      15_000,
+      "the campaign to rank by balance",
+    );
+    expect(await page.locator("select[name=leaderboard-ranking]").inputValue()).toBe("balance");
+    await screenshot(page, "rewards-tab");
+    // The trail has each change.
+    const audit = await admin<{ entries: { action: string }[] }>("GET", `/api/campaigns/${campaignId}/audit?limit=50`);
+    expect(audit.entries.map((e) => e.action)).toEqual(
+      expect.arrayContaining(["reward.create", "reward.codes-upload", "redemption.fulfil", "campaign.update"]),
+    );
+  });
+});
