@@ -1,14 +1,14 @@
 // Indexer benchmark: logs per second through the engine's own block-range step (indexRange: the adapter, validation,
 // time-weighted balances with hourly flushes, pricing, the csv sink with its fsync, the state commit to Redis), beside
-// a baseline that decodes the same logs with ethers and nothing else, interleaved in the same run; for amm-v2 and
-// amm-v3 (subjects.ts), amm-v2 also at 10x the logs; peak RSS. The logs come from recorded pool histories; reading
+// a baseline that decodes the same logs with ethers and nothing else, interleaved in the same run; for amm-v2, amm-v3,
+// lending and vault (subjects.ts), amm-v2 also at 10x the logs; peak RSS. The logs come from recorded histories; reading
 // them is the RPC node's work and is outside both figures.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { emit, type Figure, main, median, quick } from "../lib/measure";
 import { engineRun, profiledRun, type SubjectRun } from "./engine-run";
-import { ammV2, ammV3, type Subject } from "./subjects";
+import { ammV2, ammV3, lending, type Subject, vault } from "./subjects";
 
 const LOGS = quick ? 20_000 : 100_000;
 const ROUNDS = quick ? 1 : 5;
@@ -28,6 +28,8 @@ main(async () => {
   for (const [subject, tenfold] of [
     [ammV2, true],
     [ammV3, false],
+    [lending, false],
+    [vault, false],
   ] as [Subject, boolean][]) {
     const one = subject.rangeFor(LOGS);
     // A long-running indexer runs JIT-compiled code: one short untimed run first, so round one is not the cold start.
