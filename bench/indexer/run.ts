@@ -25,12 +25,13 @@ main(async () => {
   const memory: { process: string; peakRssMb: number }[] = [];
   const notes: string[] = [];
   const bounds: string[] = [];
-  for (const [subject, tenfold] of [
-    [ammV2, true],
-    [ammV3, false],
-    [lending, false],
-    [vault, false],
-  ] as [Subject, boolean][]) {
+  // [subject, also at 10x the logs, held to TARGET]: lending and vault are reported without a target.
+  for (const [subject, tenfold, targeted] of [
+    [ammV2, true, true],
+    [ammV3, false, true],
+    [lending, false, false],
+    [vault, false, false],
+  ] as [Subject, boolean, boolean][]) {
     const one = subject.rangeFor(LOGS);
     // A long-running indexer runs JIT-compiled code: one short untimed run first, so round one is not the cold start.
     await engineRun(subject, subject.rangeFor(20_000).toBlock, dir);
@@ -38,7 +39,7 @@ main(async () => {
     for (let round = 0; round < ROUNDS; round++) runs.push(await engineRun(subject, one.toBlock, dir, { probeEvery: PROBE_EVERY }));
     const value = median(runs.map((r) => r.logsPerSec));
     const ratio = median(runs.map((r) => r.logsPerSec / r.baselineLogsPerSec));
-    const met = value >= TARGET.logsPerSec && ratio >= TARGET.ratio;
+    const met = !targeted || (value >= TARGET.logsPerSec && ratio >= TARGET.ratio);
     const first = runs[0] as SubjectRun;
     figures.push({
       name: `${subject.name} logs/s with time-weighted balances into csv`,
@@ -46,8 +47,7 @@ main(async () => {
       value,
       baseline: median(runs.map((r) => r.baselineLogsPerSec)),
       ratio,
-      target: `>= ${fmt(TARGET.logsPerSec)} logs/s and >= ${TARGET.ratio}x baseline`,
-      met,
+      ...(targeted ? { target: `>= ${fmt(TARGET.logsPerSec)} logs/s and >= ${TARGET.ratio}x baseline`, met } : {}),
       note: "baseline: ethers ABI decoding of the same logs only",
     });
     memory.push({ process: `${subject.name}, ${fmt(first.logs)} logs`, peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)) });
