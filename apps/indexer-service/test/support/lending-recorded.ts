@@ -6,7 +6,7 @@ import type { ChainLog } from "@pointwise/indexer-engine";
 import { seededUint32 } from "@pointwise/testkit";
 import { Interface } from "ethers";
 import { aaveArtifact } from "./aave";
-import { type BlockLogs, recordedBlockTs, recordedFingerprint, recordedRange } from "./recorded";
+import { abiWord, type BlockLogs, BlockWriter, recordedBlockTs, recordedFingerprint, recordedRange } from "./recorded";
 
 /** The recorded market's Pool. */
 export const LENDING_POOL = "0x00000000000000000000000000000000000005a0";
@@ -61,7 +61,7 @@ const TOKEN_T = topicsOf("AToken", ["Transfer", "Mint", "Burn", "BalanceTransfer
 /** The topics of the logs the lending adapter asks for (the rest of each transaction's logs are not served). */
 const READ = new Set([POOL_T.ReserveDataUpdated, TOKEN_T.Mint, TOKEN_T.Burn, TOKEN_T.BalanceTransfer]);
 
-const word = (v: bigint | string) => (typeof v === "string" ? v.slice(2).padStart(64, "0") : v.toString(16).padStart(64, "0"));
+const word = abiWord;
 const topic = (v: bigint | string) => `0x${word(v)}`;
 const user = (i: number) => `0x${(0xa000 + i).toString(16).padStart(40, "0")}`;
 
@@ -133,27 +133,14 @@ export class LendingHistory {
   #generate(block: number): { log: ChainLog; from: string }[] {
     const now = BigInt(recordedBlockTs(block) / 1000);
     const next = seededUint32(Math.imul(block, 0x9e3779b1) ^ 0x5a0);
-    const out: { log: ChainLog; from: string }[] = [];
-    let tx = 0;
-    let from = "";
-    const emit = (address: string, topics: string[], data: (bigint | string)[]) =>
-      out.push({
-        log: {
-          address,
-          topics,
-          data: `0x${data.map(word).join("")}`,
-          blockNumber: block,
-          transactionHash: `0x${block.toString(16).padStart(48, "0")}${tx.toString(16).padStart(16, "0")}`,
-          logIndex: out.length,
-        },
-        from,
-      });
+    const w = new BlockWriter(block);
+    const emit = w.emit.bind(w);
     const k = block - LENDING_FIRST_BLOCK;
     const opening = k < LENDING_USERS / 5;
     const count = opening ? 5 : 1 + (next() % 5);
-    for (; tx < count; tx++) {
-      const u = opening ? k * 5 + tx : next() % LENDING_USERS;
-      from = user(u);
+    for (; w.tx < count; w.tx++) {
+      const u = opening ? k * 5 + w.tx : next() % LENDING_USERS;
+      w.from = user(u);
       const r = this.#reserves[opening ? u % 2 : next() % 2] as ReserveSim;
       const kind = opening ? 0 : next() % 100;
       const amount = (scale: bigint) => (BigInt(1 + (next() % 50_000)) * 10n ** BigInt(r.decimals) * scale) / 10_000n + BigInt(next() % 1_000_000);
@@ -167,7 +154,7 @@ export class LendingHistory {
       else if (kind < 70 && balance > 10n ** 6n) this.#transfer(r, u, (u + 1 + (next() % (LENDING_USERS - 1))) % LENDING_USERS, now, share(balance), emit);
       else this.#supply(r, u, now, amount(r.decimals === 6 ? 10_000n : 1n), emit);
     }
-    return out;
+    return w.out;
   }
 
   /** Pool's updateState: the indices grow by the rates set at the last update (the debt index only with debt). */

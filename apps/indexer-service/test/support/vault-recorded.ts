@@ -4,7 +4,7 @@
 import type { ChainCalls, ChainLog } from "@pointwise/indexer-engine";
 import { seededUint32 } from "@pointwise/testkit";
 import { Interface, id } from "ethers";
-import { type BlockLogs, RecordedChain, recordedFingerprint, recordedRange } from "./recorded";
+import { abiWord, type BlockLogs, BlockWriter, RecordedChain, recordedFingerprint, recordedRange } from "./recorded";
 
 /** The vault (its own share token, 9 decimals), its 6-decimal underlying, and the strategy that sends it gains. */
 export const VAULT = "0x00000000000000000000000000000000000006a0";
@@ -20,7 +20,7 @@ const abi = new Interface((require("@openzeppelin/contracts/build/contracts/ERC4
 const topicOf = (name: string) => abi.getEvent(name)?.topicHash as string;
 const T = { Transfer: topicOf("Transfer"), Deposit: topicOf("Deposit"), Withdraw: topicOf("Withdraw") };
 const NULL = "0x0000000000000000000000000000000000000000";
-const word = (v: bigint | string) => (typeof v === "string" ? v.slice(2).padStart(64, "0") : v.toString(16).padStart(64, "0"));
+const word = abiWord;
 const topic = (v: string) => `0x${word(v)}`;
 const holder = (i: number) => `0x${(0xe000 + i).toString(16).padStart(40, "0")}`;
 const mulDiv = (a: bigint, b: bigint, c: bigint, up: boolean) => (up ? (a * b + c - 1n) / c : (a * b) / c);
@@ -71,34 +71,21 @@ export class VaultHistory {
 
   #generate(block: number): { log: ChainLog; from: string }[] {
     const next = seededUint32(Math.imul(block, 0x9e3779b1) ^ 0x6a0);
-    const out: { log: ChainLog; from: string }[] = [];
-    let tx = 0;
-    let from = "";
-    const emit = (address: string, topics: string[], data: (bigint | string)[]) =>
-      out.push({
-        log: {
-          address,
-          topics,
-          data: `0x${data.map(word).join("")}`,
-          blockNumber: block,
-          transactionHash: `0x${block.toString(16).padStart(48, "0")}${tx.toString(16).padStart(16, "0")}`,
-          logIndex: out.length,
-        },
-        from,
-      });
+    const w = new BlockWriter(block);
+    const emit = w.emit.bind(w);
     const k = block - VAULT_FIRST_BLOCK;
     const opening = k < VAULT_HOLDERS / 5;
     const count = opening ? 5 : 1 + (next() % 5);
-    for (; tx < count; tx++) {
-      const u = opening ? k * 5 + tx : next() % VAULT_HOLDERS;
-      from = holder(u);
+    for (; w.tx < count; w.tx++) {
+      const u = opening ? k * 5 + w.tx : next() % VAULT_HOLDERS;
+      w.from = holder(u);
       const who = topic(holder(u));
       const kind = opening ? 99 : next() % 100;
       const shares = this.#shares[u] as bigint;
       const half = (of: bigint) => (of * BigInt(1 + (next() % 50))) / 100n;
       if (kind < 5) {
         // A strategy's gain: underlying sent to the vault, 0.05 to 0.5 basis points of its assets; no vault log.
-        from = STRATEGY;
+        w.from = STRATEGY;
         const gain = (this.#assets * BigInt(5 + (next() % 46))) / 1_000_000n + 1n;
         this.#assets += gain;
         emit(VAULT_ASSET, [T.Transfer, topic(STRATEGY), topic(VAULT)], [gain]);
@@ -131,7 +118,7 @@ export class VaultHistory {
       }
     }
     this.#totals[block - VAULT_FIRST_BLOCK] = [this.#assets, this.#supply];
-    return out;
+    return w.out;
   }
 
   /** ERC4626._withdraw of the holder's own shares to themselves: burn, asset transfer, Withdraw. */
