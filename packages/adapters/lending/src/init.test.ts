@@ -3,7 +3,7 @@
 import { type AdapterRuntime, applyEvent, type ChainLog, type IndexerEvent, WindowBook } from "@pointwise/indexer-engine";
 import { AbiCoder, Interface, zeroPadValue } from "ethers";
 import { BALANCE_TRANSFER_TOPIC, BURN_TOPIC, GET_RESERVE_DATA, GET_RESERVES_LIST, MINT_TOPIC, RESERVE_DATA_UPDATED_TOPIC } from "./abi";
-import { BORROW_ACTIVITY, lendingAdapter, PROTOCOL_LABEL, PROTOCOL_PREFIX, RAY, SUPPLY_ACTIVITY } from "./index";
+import { BORROW_ACTIVITY, compoundedInterest, lendingAdapter, PROTOCOL_LABEL, PROTOCOL_PREFIX, RAY, SUPPLY_ACTIVITY } from "./index";
 
 const POOL = "0x00000000000000000000000000000000000000b0";
 const ASSET = "0x00000000000000000000000000000000000000c0";
@@ -148,7 +148,8 @@ describe("lending adapter start-up", () => {
 
   it("reads the reserves once and keeps them under the adapter-config hash", async () => {
     const first = await started({ trackSupply: true });
-    expect(first.kv.get(`h:${PROTOCOL_PREFIX}:${POOL}:reserves`)).toBe(JSON.stringify([{ asset: ASSET, aToken: ATOKEN, debtToken: DEBT, decimals: 6 }]));
+    expect(PROTOCOL_PREFIX).toBe("lending");
+    expect(first.kv.get(`h:lending:${POOL}:reserves`)).toBe(JSON.stringify([{ asset: ASSET, aToken: ATOKEN, debtToken: DEBT, decimals: 6 }]));
     const second = runtime();
     for (const [k, v] of first.kv) second.kv.set(k, v);
     const adapter = await lendingAdapter.create({ poolAddress: POOL, trackSupply: true }, second.rt);
@@ -178,6 +179,16 @@ describe("lending adapter start-up", () => {
     await expect(
       fail((_to, d) => (d.startsWith(GET_RESERVE_DATA) ? reserveData({ aToken: "0x1000000000000000000000000000000000000000" }) : undefined)),
     ).resolves.toBeDefined();
+    await expect(fail((_to, d) => (d.startsWith(GET_RESERVE_DATA) ? "0xzz" : undefined))).rejects.toMatchObject({ code: "contract-not-found" });
+    const reverted = new Error("execution reverted");
+    const thrown = await started({ trackSupply: true }, (_to, d) => {
+      if (d.startsWith(GET_RESERVE_DATA)) throw reverted;
+      return undefined;
+    }).catch((e: unknown) => e);
+    expect(thrown).toMatchObject({
+      code: "contract-not-found",
+      details: { reason: `${POOL} is not an Aave V3 Pool: getReserveData(address) failed`, address: POOL },
+    });
     const short = reserveData().slice(0, 2 + 14 * 64);
     await expect(fail((_to, d) => (d.startsWith(GET_RESERVE_DATA) ? short : undefined))).rejects.toMatchObject({
       code: "contract-not-found",
@@ -274,7 +285,8 @@ describe("lending adapter state", () => {
       [`${ASSET}|aave:updatedAt`, "1"],
       [`${ATOKEN}|scaled:${ALICE}`, "1000000"],
       [`${ATOKEN}|balance:${ALICE}`, "1000000"],
-      [`${ATOKEN}|scaled:${ASSET}`, "0"],
+      // A zero scaled balance is no holder: a leftover balance metric beside it is not revalued.
+      [`${ATOKEN}|scaled:${POOL}`, "0"],
       [`${ATOKEN}|balance:${POOL}`, "5"],
     ]);
     const { adapter } = await started({ trackSupply: true }, undefined, metrics);
@@ -288,5 +300,59 @@ describe("lending adapter state", () => {
     const metrics = new Map<string, string>([[`${ATOKEN}|scaled:${ALICE}`, "1000000"]]);
     const { adapter } = await started({ trackSupply: true }, undefined, metrics);
     expect(adapter.onFlush?.({ ts: 9_000_000, block: 9 }, 9_000_000)).toEqual([]);
+  });
+
+  it("moves balances at a ReserveDataUpdated only when time does not explain the index, on the supply and the debt side", async () => {
+    const rate = RAY / 10n;
+    const YEAR_MS = 31_536_000_000;
+    const { handle } = await started({ trackSupply: true, trackBorrow: true });
+    await handle(POOL, [RESERVE_DATA_UPDATED_TOPIC, topic(ASSET)], words(rate, 0n, rate, RAY, RAY), 1_000);
+    await handle(ATOKEN, [MINT_TOPIC, topic(ALICE), topic(ALICE)], words(1_000_000n, 0n, RAY), 1_000);
+    await handle(DEBT, [MINT_TOPIC, topic(ALICE), topic(ALICE)], words(1_000_000n, 0n, RAY), 1_000);
+    // A year later the indices are exactly what the rates say: the interest waits for the next flush.
+    const debtIndex = compoundedInterest(rate, 31_536_000n);
+    const explained = await handle(POOL, [RESERVE_DATA_UPDATED_TOPIC, topic(ASSET)], words(rate, 0n, rate, RAY + rate, debtIndex), 1_000 + YEAR_MS);
+    expect(deltas(explained)).toEqual([]);
+    // The same update again changes no state at all.
+    expect(await handle(POOL, [RESERVE_DATA_UPDATED_TOPIC, topic(ASSET)], words(rate, 0n, rate, RAY + rate, debtIndex), 1_000 + YEAR_MS)).toEqual([]);
+  });
+
+  it("ignores index jumps of the side it does not track", async () => {
+    for (const [side, token] of [
+      ["trackSupply", DEBT],
+      ["trackBorrow", ATOKEN],
+    ] as const) {
+      const { handle } = await started({ [side]: true });
+      await handle(POOL, [RESERVE_DATA_UPDATED_TOPIC, topic(ASSET)], words(0n, 0n, 0n, RAY, RAY), 1_000);
+      const jump = await handle(POOL, [RESERVE_DATA_UPDATED_TOPIC, topic(ASSET)], words(0n, 0n, 0n, 2n * RAY, 2n * RAY), 2_000);
+      expect(jump.filter((e) => e.type === "balanceDelta" && e.asset === token)).toEqual([]);
+      expect(jump.filter((e) => e.type === "balanceDelta")).toEqual([]);
+    }
+  });
+
+  it("values debt at flushes with compounded interest, and revalues holders in address order", async () => {
+    const rate = RAY / 10n;
+    const { handle, adapter } = await started({ trackBorrow: true });
+    await handle(POOL, [RESERVE_DATA_UPDATED_TOPIC, topic(ASSET)], words(0n, 0n, rate, RAY, RAY), 1_000);
+    const BOB = "0x00000000000000000000000000000000000000b2";
+    await handle(DEBT, [MINT_TOPIC, topic(BOB), topic(BOB)], words(10n ** 12n, 0n, RAY), 1_000);
+    await handle(DEBT, [MINT_TOPIC, topic(ALICE), topic(ALICE)], words(10n ** 12n, 0n, RAY), 1_000);
+    const at = 1_000 + 31_536_000_000;
+    const owed = (10n ** 12n * compoundedInterest(rate, 31_536_000n) + RAY / 2n) / RAY - 10n ** 12n;
+    const amount = `${owed / 1_000_000n}.${String(owed % 1_000_000n).padStart(6, "0")}`.replace(/\.?0+$/, "");
+    expect(deltas(adapter.onFlush?.({ ts: at, block: 9 }, at) ?? [])).toEqual([
+      { type: "balanceDelta", user: ALICE, asset: DEBT, amount, activity: BORROW_ACTIVITY },
+      { type: "balanceDelta", user: BOB, asset: DEBT, amount, activity: BORROW_ACTIVITY },
+    ]);
+  });
+
+  it("keeps a self-transfer's balance: the receiving side reads the sending side's change", async () => {
+    const { handle, metrics } = await started({ trackSupply: true });
+    await handle(POOL, [RESERVE_DATA_UPDATED_TOPIC, topic(ASSET)], words(0n, 0n, 0n, RAY, RAY), 1_000);
+    await handle(ATOKEN, [MINT_TOPIC, topic(ALICE), topic(ALICE)], words(1_000n, 0n, RAY), 1_000);
+    // Out and back in: two deltas that cancel.
+    const moved = deltas(await handle(ATOKEN, [BALANCE_TRANSFER_TOPIC, topic(ALICE), topic(ALICE)], words(400n, RAY), 1_000));
+    expect(moved.map((e) => e.type === "balanceDelta" && e.amount)).toEqual(["-0.0004", "0.0004"]);
+    expect(metrics.get(`${ATOKEN}|scaled:${ALICE}`)).toBe("1000");
   });
 });
