@@ -6,12 +6,15 @@ import { seededUint32 } from "@pointwise/testkit";
 import { Interface, id } from "ethers";
 import { abiWord, type BlockLogs, BlockWriter, RecordedChain, recordedFingerprint, recordedRange } from "./recorded";
 
-/** The vault (its own share token, 9 decimals), its 6-decimal underlying, and the strategy that sends it gains. */
+/** The vault, which is its own share token (9 decimals). */
 export const VAULT = "0x00000000000000000000000000000000000006a0";
+/** The vault's 6-decimal underlying asset. */
 export const VAULT_ASSET = "0x00000000000000000000000000000000000006f0";
+/** The strategy that sends the vault its gains. */
 const STRATEGY = "0x00000000000000000000000000000000000006c0";
 /** First block with logs; the holders' first deposits fill its first `VAULT_HOLDERS / 5` blocks, five per block. */
 export const VAULT_FIRST_BLOCK = 1_000;
+/** Number of holders (senders and share owners). */
 export const VAULT_HOLDERS = 1_000;
 /** OpenZeppelin's decimals offset of the vault: shares have 3 more decimals than the asset. */
 const OFFSET = 10n ** 3n;
