@@ -16,9 +16,11 @@ const PACKAGES = {
   "ingest-core": "packages/ingest-core",
   "amm-v2": "packages/adapters/amm-v2",
   "erc20-holdings": "packages/adapters/erc20-holdings",
+  lending: "packages/adapters/lending",
+  vault: "packages/adapters/vault",
 };
 /** Names that stand for several packages. */
-const GROUPS = { adapters: ["amm-v2", "erc20-holdings"] };
+const GROUPS = { adapters: ["amm-v2", "erc20-holdings", "lending", "vault"] };
 
 const args = process.argv.slice(2);
 const firstOption = args.findIndex((a) => a.startsWith("-"));

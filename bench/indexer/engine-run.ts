@@ -109,7 +109,9 @@ export async function engineRun(subject: Subject, toBlock: number, dir: string, 
     const noCalls = () => Promise.reject(new Error("the benchmark reads no chain state"));
     const calls = { call: chain.call?.bind(chain) ?? noCalls };
     const params = subject.adapter.paramsSchema.parse(subject.params);
-    const runtime = { chainId: 1, chain: calls, store: store.kv, labels: store.labels, adapterConfigHash: "bench", logger };
+    // The engine's live metrics, as it hands them to the adapter (an adapter whose state spans logs keeps it there).
+    const metrics = new Map<string, string>();
+    const runtime = { chainId: 1, chain: calls, store: store.kv, labels: store.labels, adapterConfigHash: "bench", logger, metrics };
     const adapter = await subject.adapter.create(params, runtime);
     await adapter.init?.();
     const pricer = new Pricer({
@@ -132,7 +134,7 @@ export async function engineRun(subject: Subject, toBlock: number, dir: string, 
       adapter,
       reader: chain,
       book: new WindowBook(),
-      metrics: new Map<string, string>(),
+      metrics,
       enricher,
       flushMs: FLUSH_MS,
       logger,

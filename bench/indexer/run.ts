@@ -1,14 +1,14 @@
 // Indexer benchmark: logs per second through the engine's own block-range step (indexRange: the adapter, validation,
 // time-weighted balances with hourly flushes, pricing, the csv sink with its fsync, the state commit to Redis), beside
-// a baseline that decodes the same logs with ethers and nothing else, interleaved in the same run; for amm-v2 and
-// amm-v3 (subjects.ts), amm-v2 also at 10x the logs; peak RSS. The logs come from recorded pool histories; reading
+// a baseline that decodes the same logs with ethers and nothing else, interleaved in the same run; for amm-v2, amm-v3,
+// lending and vault (subjects.ts), amm-v2 also at 10x the logs; peak RSS. The logs come from recorded histories; reading
 // them is the RPC node's work and is outside both figures.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { emit, type Figure, main, median, quick } from "../lib/measure";
 import { engineRun, profiledRun, type SubjectRun } from "./engine-run";
-import { ammV2, ammV3, type Subject } from "./subjects";
+import { ammV2, ammV3, lending, type Subject, vault } from "./subjects";
 
 const LOGS = quick ? 20_000 : 100_000;
 const ROUNDS = quick ? 1 : 5;
@@ -25,10 +25,13 @@ main(async () => {
   const memory: { process: string; peakRssMb: number }[] = [];
   const notes: string[] = [];
   const bounds: string[] = [];
-  for (const [subject, tenfold] of [
-    [ammV2, true],
-    [ammV3, false],
-  ] as [Subject, boolean][]) {
+  // [subject, also at 10x the logs, held to TARGET]: lending and vault are reported without a target.
+  for (const [subject, tenfold, targeted] of [
+    [ammV2, true, true],
+    [ammV3, false, true],
+    [lending, false, false],
+    [vault, false, false],
+  ] as [Subject, boolean, boolean][]) {
     const one = subject.rangeFor(LOGS);
     // A long-running indexer runs JIT-compiled code: one short untimed run first, so round one is not the cold start.
     await engineRun(subject, subject.rangeFor(20_000).toBlock, dir);
@@ -36,7 +39,7 @@ main(async () => {
     for (let round = 0; round < ROUNDS; round++) runs.push(await engineRun(subject, one.toBlock, dir, { probeEvery: PROBE_EVERY }));
     const value = median(runs.map((r) => r.logsPerSec));
     const ratio = median(runs.map((r) => r.logsPerSec / r.baselineLogsPerSec));
-    const met = value >= TARGET.logsPerSec && ratio >= TARGET.ratio;
+    const met = !targeted || (value >= TARGET.logsPerSec && ratio >= TARGET.ratio);
     const first = runs[0] as SubjectRun;
     figures.push({
       name: `${subject.name} logs/s with time-weighted balances into csv`,
@@ -44,8 +47,7 @@ main(async () => {
       value,
       baseline: median(runs.map((r) => r.baselineLogsPerSec)),
       ratio,
-      target: `>= ${fmt(TARGET.logsPerSec)} logs/s and >= ${TARGET.ratio}x baseline`,
-      met,
+      ...(targeted ? { target: `>= ${fmt(TARGET.logsPerSec)} logs/s and >= ${TARGET.ratio}x baseline`, met } : {}),
       note: "baseline: ethers ABI decoding of the same logs only",
     });
     memory.push({ process: `${subject.name}, ${fmt(first.logs)} logs`, peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)) });

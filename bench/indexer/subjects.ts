@@ -1,12 +1,17 @@
 // The indexer benchmark's subjects: each adapter with its recorded history, the pricing rules and stored facts a real
 // run would have, and the ABI types the ethers-only baseline decodes its logs with. The histories are generated
-// in the indexer service's test support (test/support/v2-recorded.ts and v3-recorded.ts); this file only wires them.
+// in the indexer service's test support (test/support/v2-recorded.ts, v3-recorded.ts, lending-recorded.ts and
+// vault-recorded.ts); this file only wires them.
 import { ammV2Adapter, poolKeyPrefix, SWAP_TOPIC, TRANSFER_TOPIC } from "@pointwise/adapter-amm-v2";
 import * as v3 from "@pointwise/adapter-amm-v3";
+import * as lend from "@pointwise/adapter-lending";
+import { ERC4626_DEPOSIT_TOPIC, ERC4626_WITHDRAW_TOPIC, vaultAdapter } from "@pointwise/adapter-vault";
 import type { AdapterDefinition, AssetFeedRule, BlockSource, ChainCalls, KeyValueStore, LogSource } from "@pointwise/indexer-engine";
-import { recordedFingerprint } from "../../apps/indexer-service/test/support/recorded";
+import * as lr from "../../apps/indexer-service/test/support/lending-recorded";
+import { RecordedChain, recordedFingerprint } from "../../apps/indexer-service/test/support/recorded";
 import { FIRST_BLOCK, fingerprint, POOL, rangeFor, recordedChain, TOKEN0, TOKEN1 } from "../../apps/indexer-service/test/support/v2-recorded";
 import * as rec from "../../apps/indexer-service/test/support/v3-recorded";
+import * as vr from "../../apps/indexer-service/test/support/vault-recorded";
 
 /** A recorded chain the engine reads, with the senders of the range it served last. */
 export type BenchChain = LogSource & BlockSource & Partial<ChainCalls> & { readonly senders: ReadonlyMap<string, string> };
@@ -79,4 +84,55 @@ export const ammV3: Subject = {
     [v3.DECREASE_TOPIC]: { data: ["uint128", "uint256", "uint256"], indexed: ["uint256"] },
   },
   describe: "one amm-v3 pool's swaps (a tick moving across position ranges), position mints, increases, decreases and transfers",
+};
+
+const [USD, ETH] = lr.LENDING_RESERVES as [lr.RecordedReserve, lr.RecordedReserve];
+const aave = (reserve: string, usd: number): AssetFeedRule => ({
+  match: { matchLabels: { protocol: lend.PROTOCOL_LABEL, reserve } },
+  config: { assetType: "erc20", priceFeed: pegged(usd) },
+});
+
+/** lending: an Aave V3 market's supplies, withdrawals, borrows, repays and aToken transfers; positions priced by reserve. */
+export const lending: Subject = {
+  name: "lending",
+  adapter: lend.lendingAdapter as AdapterDefinition,
+  params: { poolAddress: lr.LENDING_POOL, trackSupply: true, trackBorrow: true },
+  firstBlock: lr.LENDING_FIRST_BLOCK,
+  rangeFor: lr.lendingRangeFor,
+  fingerprint: lr.lendingFingerprint,
+  chain: () => new RecordedChain(lr.lendingBlockLogs()),
+  async prepare(kv) {
+    // The reserves the adapter reads from the Pool at init (getReservesList, getReserveData, decimals), as it caches them.
+    await kv.set(`bench:${lend.PROTOCOL_PREFIX}:${lr.LENDING_POOL}:reserves`, JSON.stringify(lr.LENDING_RESERVES));
+  },
+  pricing: [aave(USD.asset, 1), aave(ETH.asset, 2_451.37)],
+  abi: {
+    [lend.RESERVE_DATA_UPDATED_TOPIC]: { data: ["uint256", "uint256", "uint256", "uint256", "uint256"], indexed: ["address"] },
+    [lend.MINT_TOPIC]: { data: ["uint256", "uint256", "uint256"], indexed: ["address", "address"] },
+    [lend.BURN_TOPIC]: { data: ["uint256", "uint256", "uint256"], indexed: ["address", "address"] },
+    [lend.BALANCE_TRANSFER_TOPIC]: { data: ["uint256", "uint256"], indexed: ["address", "address"] },
+  },
+  describe:
+    "an Aave V3 market's ReserveDataUpdated, aToken and variable debt token Mint, Burn and BalanceTransfer logs (supplies, withdrawals, variable borrows, repays and aToken transfers of 1,000 users over two reserves)",
+};
+
+/** vault: an ERC-4626 vault's deposits, withdrawals and share transfers; shares priced through the vaultshare feed. */
+export const vault: Subject = {
+  name: "vault",
+  adapter: vaultAdapter as AdapterDefinition,
+  params: { vaultAddress: vr.VAULT, version: "v2" },
+  firstBlock: vr.VAULT_FIRST_BLOCK,
+  rangeFor: vr.vaultRangeFor,
+  fingerprint: vr.vaultFingerprint,
+  chain: (toBlock) => new vr.RecordedVaultChain(toBlock),
+  pricing: [
+    erc20(vr.VAULT_ASSET, 1),
+    { match: { matchLabels: { protocol: "vault" } }, config: { assetType: "erc20", priceFeed: { kind: "vaultshare", version: "v2", underlying: pegged(1) } } },
+  ],
+  abi: {
+    [TRANSFER_TOPIC]: { data: ["uint256"], indexed: ["address", "address"] },
+    [ERC4626_DEPOSIT_TOPIC]: { data: ["uint256", "uint256"], indexed: ["address", "address"] },
+    [ERC4626_WITHDRAW_TOPIC]: { data: ["uint256", "uint256"], indexed: ["address", "address", "address"] },
+  },
+  describe: "an ERC-4626 vault's deposits, withdrawals and share transfers by 1,000 holders, its share price raised by a strategy's gains between them",
 };

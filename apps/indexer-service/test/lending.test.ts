@@ -4,7 +4,7 @@ import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { IndexerConfig, IndexerConfigInput } from "@pointwise/indexer-engine";
-import { Contract, formatUnits } from "ethers";
+import { Contract, formatUnits, id, zeroPadValue } from "ethers";
 import { type AaveScenario, runAaveScenario } from "./support/aave";
 import { type LocalChain, startChain } from "./support/chain";
 import { parseCsv } from "./support/csv";
@@ -167,6 +167,44 @@ describe("lending adapter on an Aave V3 market", () => {
     const strip = (r: CsvRow) => ({ ...r, id: "", indexerId: "", priceUsd: "", valueUsd: "", usdHours: "" });
     const resumed = (parseCsv(await readFile(csv, "utf8")) as CsvRow[]).map(strip);
     expect(resumed).toEqual(rows.map(strip));
+  }, 120_000);
+});
+
+describe("lending adapter started after the market's last ReserveDataUpdated of a reserve", () => {
+  it("reads the reserve's state with getReserveData at the first log and carries the treasury's interest from it", async () => {
+    const { market } = scenario;
+    const [mintTopic, rduTopic] = ["Mint(address,address,uint256,uint256,uint256)", "ReserveDataUpdated(address,uint256,uint256,uint256,uint256,uint256)"].map(
+      id,
+    );
+    // mintToTreasury mints the treasury's first aUSDC with a Mint and no ReserveDataUpdated: starting there, the
+    // adapter has seen no index of the USDC reserve and must ask the Pool for it.
+    const [treasuryMint] = await chain.provider.getLogs({
+      address: market.usdc.aToken,
+      topics: [mintTopic as string, null, zeroPadValue(market.treasury, 32)],
+      fromBlock: market.deployBlock,
+      toBlock: scenario.endBlock,
+    });
+    const fromBlock = (treasuryMint as { blockNumber: number }).blockNumber;
+    const later = await chain.provider.getLogs({
+      address: market.poolAddress,
+      topics: [rduTopic as string, zeroPadValue(market.usdc.asset, 32)],
+      fromBlock,
+      toBlock: scenario.endBlock,
+    });
+    expect(later).toEqual([]);
+    const { config, csv } = csvConfig("lending-fallback", {
+      ...lending({ assets: [market.usdc.asset], trackBorrow: false }),
+      range: { fromBlock, toBlock: scenario.endBlock },
+    });
+    const { result } = await runInProcess(config, testEnv({ RPC_URL: chain.url }));
+    expect(result).toMatchObject({ finished: true });
+    const rows = parseCsv(await readFile(csv, "utf8")) as CsvRow[];
+    // 46 idle hours after the mint: every hourly window's balance is the interest the fallback state carries.
+    expect(rows.filter((r) => r.trigger === "flush").length).toBeGreaterThan(40);
+    expect(new Set(rows.map((r) => `${r.user}:${r.asset}`))).toEqual(new Set([`${market.treasury}:${market.usdc.aToken}`]));
+    const compared = await Promise.all(rows.map(async (r) => ({ startBlock: r.startBlock, window: r.amount, balanceOf: await balanceAtStart(r) })));
+    expect(compared.filter((c) => c.window !== c.balanceOf)).toEqual([]);
+    expect(BigInt(units((rows.at(-1) as CsvRow).amount))).toBeGreaterThan(BigInt(units((rows[0] as CsvRow).amount)));
   }, 120_000);
 });
 

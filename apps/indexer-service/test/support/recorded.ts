@@ -74,3 +74,33 @@ export class RecordedChain implements LogSource, BlockSource {
     return this.#senders.get(hash);
   }
 }
+
+/** A 32-byte ABI word of a uint256 or an address, without 0x. */
+export const abiWord = (v: bigint | string) => (typeof v === "string" ? v.slice(2).padStart(64, "0") : v.toString(16).padStart(64, "0"));
+
+/**
+ * Collects one block's logs in log-index order for a generator: `tx` (the transaction's index in the block, which
+ * makes its hash) and `from` (its sender) are set before each transaction's logs are emitted.
+ */
+export class BlockWriter {
+  readonly out: { log: ChainLog; from: string }[] = [];
+  tx = 0;
+  from = "";
+
+  constructor(private readonly block: number) {}
+
+  /** Appends a log with `data` as ABI words. */
+  emit(address: string, topics: string[], data: (bigint | string)[]): void {
+    this.out.push({
+      log: {
+        address,
+        topics,
+        data: `0x${data.map(abiWord).join("")}`,
+        blockNumber: this.block,
+        transactionHash: `0x${this.block.toString(16).padStart(48, "0")}${this.tx.toString(16).padStart(16, "0")}`,
+        logIndex: this.out.length,
+      },
+      from: this.from,
+    });
+  }
+}
