@@ -30,6 +30,10 @@ function runtime(answer: string, cached: Record<string, string> = {}) {
 }
 
 describe("erc20-holdings decimals", () => {
+  it("describes itself in the registry as ERC-20 token holdings", () => {
+    expect(erc20HoldingsAdapter.description).toMatch(/^ERC-20 token holdings/);
+  });
+
   it("accepts 77 decimals (10^77 is the largest power of ten below 2^256) and refuses 78 without caching it", async () => {
     const { rt, kv, logged } = runtime(word(77n));
     expect(await loadDecimals(TOKEN, rt)).toBe(77);
@@ -69,8 +73,12 @@ describe("erc20-holdings decimals", () => {
       transactionHash: `0x${"ab".repeat(32)}`,
       logIndex: 0,
     };
-    expect(() => adapter.handle(log, { ts: 0, height: 1, txHash: log.transactionHash, logIndex: 0 })).toThrow(
-      "erc20-holdings: token decimals were not loaded before the first transfer",
-    );
+    let caught: unknown;
+    try {
+      adapter.handle(log, { ts: 0, height: 1, txHash: log.transactionHash, logIndex: 0 });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toMatchObject({ code: "adapter-failed", message: "erc20-holdings: token decimals were not loaded before the first transfer" });
   });
 });
