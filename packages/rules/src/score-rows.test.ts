@@ -1,6 +1,7 @@
 // Score deltas and rows: sorted by user then currency, tiers replaced only when given, reached_at the latest, competition ranks.
 import { fx } from "@pointwise/fixed";
-import { combineScoreDeltas, DeltaBook, mergeScoreDeltas, rankRows, type ScoreDelta, type ScoreRow } from "./scores";
+import { scoreRow } from "../test/fixtures";
+import { combineScoreDeltas, DeltaBook, mergeScoreDeltas, rankRows, type ScoreDelta } from "./scores";
 
 const delta = (userId: string, currency: string, score: string, extra: Partial<ScoreDelta> = {}): ScoreDelta => ({
   userId,
@@ -11,16 +12,7 @@ const delta = (userId: string, currency: string, score: string, extra: Partial<S
   reachedAt: "2026-01-01T00:00:00.000Z",
   ...extra,
 });
-const row = (userId: string, total: string, reachedAt: string | null, currency = "xp"): ScoreRow => ({
-  userId,
-  currency,
-  score: total,
-  referralScore: "0",
-  total,
-  lifetime: total,
-  tier: null,
-  reachedAt,
-});
+const row = scoreRow;
 const T1 = "2026-01-01T00:00:01.000Z";
 const T2 = "2026-01-01T00:00:02.000Z";
 const T3 = "2026-01-01T00:00:03.000Z";
