@@ -33,7 +33,21 @@ describe("DeltaBook", () => {
   });
 });
 
+describe("DeltaBook tiers", () => {
+  it("leaves tier out of a delta that only received referral points, so the stored tier is kept", () => {
+    const book = new DeltaBook();
+    book.referral("alice", "xp", fx("1"), T1);
+    const [only] = book.list();
+    expect(only && Object.hasOwn(only, "tier")).toBe(false);
+  });
+});
+
 describe("combineScoreDeltas", () => {
+  it("keeps the latest reachedAt even when a later list carries an earlier one", () => {
+    const combined = combineScoreDeltas([[delta("alice", "xp", "1", { reachedAt: T3 })], [delta("alice", "xp", "1", { reachedAt: T1 })]]);
+    expect(combined.map((d) => d.reachedAt)).toEqual([T3]);
+  });
+
   it("gives a single list back as it is, and no rows for no lists", () => {
     const list = [delta("bob", "xp", "1"), delta("alice", "xp", "2")];
     expect(combineScoreDeltas([list])).toEqual(list);
@@ -73,6 +87,30 @@ describe("mergeScoreDeltas", () => {
 });
 
 describe("rankRows", () => {
+  it("orders equal totals reached at the same time by user id whatever order they come in", () => {
+    const ids = ["d", "b", "e", "a", "c"];
+    for (const order of [ids, [...ids].reverse(), ["c", "a", "e", "b", "d"]]) {
+      expect(
+        rankRows(
+          order.map((id) => row(id, "1", T1)),
+          "xp",
+        ).map((r) => r.userId),
+      ).toEqual(["a", "b", "c", "d", "e"]);
+    }
+  });
+
+  it("sorts deltas by currency within a user whatever order they were collected in", () => {
+    for (const currencies of [
+      ["xp", "gems", "coins"],
+      ["coins", "xp", "gems"],
+      ["gems", "coins", "xp"],
+    ]) {
+      const book = new DeltaBook();
+      for (const c of currencies) book.referral("alice", c, fx("1"), T1);
+      expect(book.list().map((d) => d.currency)).toEqual(["coins", "gems", "xp"]);
+    }
+  });
+
   it("orders by total descending, then who got there first (never-grown last), then user id, with competition ranks", () => {
     const ranked = rankRows(
       [
