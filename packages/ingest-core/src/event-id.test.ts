@@ -1,5 +1,5 @@
-// newEventId: UUIDv7 layout (RFC 9562), the Unix-millisecond prefix, time order and uniqueness across pool refills.
-import { newEventId } from "./event-id";
+// Event ids: newEventId's UUIDv7 layout (RFC 9562), time order and uniqueness; eventIdForKey's UUIDv8 from SHA-256.
+import { eventIdForKey, newEventId } from "./event-id";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -41,5 +41,21 @@ describe("newEventId", () => {
     expect(new Set(ids).size).toBe(5000);
     // 74 random bits per id: two equal random parts among 5000 would be a broken pool, not chance.
     expect(new Set(ids.map((id) => id.slice(15))).size).toBe(5000);
+  });
+});
+
+describe("eventIdForKey", () => {
+  // Digests from `printf 'pointwise-event\0<campaign>\0<key>' | sha256sum`; the id is its first 16 bytes with
+  // byte 6 = (b & 0x0f) | 0x80 (version 8) and byte 8 = (b & 0x3f) | 0x80 (RFC 9562 variant).
+  it("is the first 16 bytes of SHA-256 over the campaign and the key, stamped version 8 and the RFC 9562 variant", () => {
+    // 5fcf37e3 4fcd 2ac1 8530 f3b341885dfd...: 2a -> 8a, 85 -> 85.
+    expect(eventIdForKey("ab12-cd34", "order-1")).toBe("5fcf37e3-4fcd-8ac1-8530-f3b341885dfd");
+    // b36d4463 ac3e d710 7708 79356ca9d195...: d7 -> 87, 77 -> b7.
+    expect(eventIdForKey("ab12-cd34", "order-2")).toBe("b36d4463-ac3e-8710-b708-79356ca9d195");
+  });
+
+  it("names another event for the same key in another campaign", () => {
+    // 715db958 906a 4bb2 9b77 2ee33505647c...: 4b -> 8b, 9b -> 9b.
+    expect(eventIdForKey("zz99-yy88", "order-1")).toBe("715db958-906a-8bb2-9b77-2ee33505647c");
   });
 });

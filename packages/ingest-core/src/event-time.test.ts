@@ -53,4 +53,18 @@ describe("checkEventTime", () => {
     expect(code(NOW + H, { backfill: false, startsAt: null, endsAt: NOW })).toBe("occurred-at-in-future");
     expect(code(NOW - 48 * H, { backfill: false, startsAt: NOW - 24 * H, endsAt: null })).toBe("occurred-at-before-campaign");
   });
+  it("names each allowance in the largest unit that divides it: days, hours, seconds, else milliseconds", () => {
+    const skew = (maxSkewMs: number) => checkEventTime(NOW + maxSkewMs + 1, NOW, open, { ...limits, maxSkewMs })?.message;
+    const age = (maxAgeMs: number) => checkEventTime(NOW - maxAgeMs - 1, NOW, open, { ...limits, maxAgeMs })?.message;
+    // 2 h = 7,200,000 ms; 36 h is 1.5 d, so hours; 90,000 ms = 90 s; 1,500 ms is 1.5 s, so milliseconds.
+    expect(skew(2 * H)).toBe("occurred_at 2026-11-26T14:00:00.001Z is more than 2 h ahead of the service's clock (2026-11-26T12:00:00.000Z)");
+    expect(skew(90_000)).toBe("occurred_at 2026-11-26T12:01:30.001Z is more than 90 s ahead of the service's clock (2026-11-26T12:00:00.000Z)");
+    expect(skew(1500)).toBe("occurred_at 2026-11-26T12:00:01.501Z is more than 1500 ms ahead of the service's clock (2026-11-26T12:00:00.000Z)");
+    expect(age(36 * H)).toBe(
+      "occurred_at 2026-11-24T23:59:59.999Z is more than 36 h in the past; this API key may not backfill (an operator can allow it for the key)",
+    );
+    expect(age(2 * 24 * H)).toBe(
+      "occurred_at 2026-11-24T11:59:59.999Z is more than 2 d in the past; this API key may not backfill (an operator can allow it for the key)",
+    );
+  });
 });

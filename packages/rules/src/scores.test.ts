@@ -1,20 +1,11 @@
 // Score rows: reachedAt from the latest paid award, tie order by who got there first, competition ranks.
-import { ALICE, BOB, CAROL, LOGIN, log, rules, run } from "../test/fixtures";
-import { mergeScoreDeltas, rankRows, replayCampaign, type ScoreRow } from "./index";
+import { ALICE, BOB, CAROL, LOGIN, log, rules, run, scoreRow } from "../test/fixtures";
+import { mergeScoreDeltas, rankRows, replayCampaign } from "./index";
 
 const login = rules({
   rules: [{ id: "login", regEventId: LOGIN, currency: "xp", base: { kind: "fixed", points: "10" }, caps: [{ period: "day", limit: "10" }] }],
 });
-const row = (userId: string, total: string, reachedAt: string | null): ScoreRow => ({
-  userId,
-  currency: "xp",
-  score: total,
-  referralScore: "0",
-  total,
-  lifetime: total,
-  tier: null,
-  reachedAt,
-});
+const row = scoreRow;
 
 describe("score rows", () => {
   it("reachedAt is the latest paid award: 10 xp at 09:00 and next day 10:00; a login capped to 0 at 11:00 does not count", () => {

@@ -1,5 +1,5 @@
 // Test support for the engine: a campaign, event types, users, a default rule version and a log builder.
-import { type ApplyResult, applyEvents, parseRuleVersion, type RawEvent, type RuleVersion, type RuleVersionInput } from "../src/index";
+import { type ApplyResult, applyEvents, parseRuleVersion, type RawEvent, type RuleVersion, type RuleVersionInput, type ScoreRow } from "../src/index";
 
 /** The campaign every fixture belongs to. */
 export const CAMPAIGN = "camp-0001";
@@ -55,4 +55,9 @@ export function run(rv: RuleVersion, events: readonly RawEvent[]): ApplyResult {
 /** The paid amounts of a result's entries, in order. */
 export function paid(result: ApplyResult): string[] {
   return result.entries.map((e) => e.paid);
+}
+
+/** A score row with only a total (all of it own score) and when it was reached, in `xp` unless another currency is given. */
+export function scoreRow(userId: string, total: string, reachedAt: string | null, currency = "xp"): ScoreRow {
+  return { userId, currency, score: total, referralScore: "0", total, lifetime: total, tier: null, reachedAt };
 }

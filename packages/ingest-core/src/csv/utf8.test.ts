@@ -24,6 +24,18 @@ async function run(bytes: Uint8Array, cuts: number[]): Promise<{ ok: true; out: 
   }
 }
 
+/** Streams `chunks` through the check: "passed", or the error's message. */
+async function message(chunks: number[][]): Promise<string> {
+  try {
+    await pipeline(Readable.from(chunks.map((c) => Buffer.from(c))), utf8Check(), async (source: AsyncIterable<Buffer>) => {
+      for await (const _ of source);
+    });
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return "passed";
+}
+
 /** The independent verdict: WHATWG's fatal UTF-8 decoder over the whole input at once. */
 function decodes(bytes: Uint8Array): boolean {
   try {
@@ -60,16 +72,6 @@ describe("utf8Check", () => {
   });
 
   it("says after which byte the bad bytes start, counting every byte of the chunks that passed", async () => {
-    const message = async (chunks: number[][]) => {
-      try {
-        await pipeline(Readable.from(chunks.map((c) => Buffer.from(c))), utf8Check(), async (source: AsyncIterable<Buffer>) => {
-          for await (const _ of source);
-        });
-      } catch (err) {
-        return (err as Error).message;
-      }
-      return "passed";
-    };
     const at = (n: number) => `CSV file must be UTF-8 text: the bytes after byte ${n} are not valid UTF-8`;
     // "abc", "d", then a byte never valid in UTF-8.
     expect(await message([[0x61, 0x62, 0x63], [0x64], [0xff]])).toBe(at(4));
@@ -92,5 +94,11 @@ describe("utf8Check", () => {
 
   it("refuses a file that ends in the middle of a character", async () => {
     expect(await run(Uint8Array.from([0x61, 0xe2, 0x82]), [2])).toEqual({ ok: false, code: "invalid-utf8" });
+  });
+  it("holds back a chunk's last byte by its lead-byte bit pattern, C0 (110xxxxx) included, so the error names the byte it starts at", async () => {
+    // "a", then C0 80 (an overlong encoding of NUL, never valid) cut after the C0: "a" passes, the error is after byte 1.
+    expect(await message([[0x61, 0xc0], [0x80]])).toBe("CSV file must be UTF-8 text: the bytes after byte 1 are not valid UTF-8");
+    // C2 80 (U+0080, the lowest valid two-byte character) cut the same way passes.
+    expect(await message([[0x61, 0xc2], [0x80]])).toBe("passed");
   });
 });
