@@ -3,12 +3,13 @@
 import { BaseError } from "@pointwise/errors";
 import { id as keccakId } from "ethers";
 import type { FeedSelector } from "../config/schema";
-import { Dec } from "../decimal";
+import type { Dec } from "../decimal";
 import { wordAt } from "../erc20";
 import { Lru } from "../util/lru";
 import type { Point } from "../windows";
 import { amountsPerLiquidityBetween, type Ratio, rangeSqrtRatios } from "./clmath";
 import type { FeedReader } from "./feed-reader";
+import { divide, fromDec, integer, plus, round, type Scaled, times, toDec } from "./position-decimal";
 
 /** The labels a position asset must carry for the `ammv3position` feed (the amm-v3 adapter writes them). */
 export const POSITION_LABELS = ["pool", "token0", "token1", "decimals0", "decimals1", "tickLower", "tickUpper"] as const;
@@ -51,20 +52,12 @@ export function positionFacts(asset: string, labels: Readonly<Record<string, str
   };
 }
 
-/** 10^decimals as a decimal, by decimals (a token's decimals are a small integer, so this stays small). */
-const SCALES = new Map<number, Dec>();
-
-function scale(decimals: number): Dec {
-  let value = SCALES.get(decimals);
-  if (value === undefined) {
-    value = new Dec(10).pow(decimals);
-    SCALES.set(decimals, value);
-  }
-  return value;
-}
-
-function ratio(r: Ratio, decimals: number): Dec {
-  return new Dec(r.num.toString()).div(new Dec(r.den.toString()).times(scale(decimals)));
+/**
+ * A token amount per unit of liquidity in token units: num / (den x 10^decimals), each step rounded as the decimal
+ * type rounds it (den x 10^decimals, then the quotient).
+ */
+function units(r: Ratio, decimals: number): Scaled {
+  return divide(integer(r.num), round(r.den, decimals));
 }
 
 /** A position's facts with the sqrt prices of its range boundaries, which the protocol derives from the ticks. */
@@ -84,7 +77,9 @@ export function pricedRange(facts: PositionFacts): PricedRange {
  */
 export function valuePerLiquidity(range: PricedRange, sqrtPriceX96: bigint, price0: Dec, price1: Dec): Dec {
   const { amount0, amount1 } = amountsPerLiquidityBetween(sqrtPriceX96, range.sqrt);
-  return ratio(amount0, range.decimals0).times(price0).plus(ratio(amount1, range.decimals1).times(price1));
+  // In decimal.js terms: amount0 units x price0 + amount1 units x price1, at its precision and rounding; the bigint
+  // steps give the same decimal (position-decimal.ts) in a fraction of the time.
+  return toDec(plus(times(units(amount0, range.decimals0), fromDec(price0)), times(units(amount1, range.decimals1), fromDec(price1))));
 }
 
 /** A feed selector of kind `ammv3position`. */
