@@ -120,6 +120,7 @@ const same = (a: Dec, b: Dec) => a === b || a.eq(b);
 export class PositionFeed {
   readonly #positions = new Lru<string, Priced>(100_000);
   readonly #sqrtPrices = new Lru<string, Promise<bigint>>(10_000);
+  #lastSqrtPrice: { pool: string; block: number; price: Promise<bigint> } | undefined;
 
   constructor(
     private readonly reader: FeedReader,
@@ -160,13 +161,20 @@ export class PositionFeed {
 
   /** The pool's sqrt price (slot0's first word, a uint160) at `block`; a failed read is not kept. */
   #sqrtPrice(pool: string, block: number): Promise<bigint> {
+    // A flush asks for every position at one point: the last answer first, before building a key.
+    const last = this.#lastSqrtPrice;
+    if (last !== undefined && last.pool === pool && last.block === block) return last.price;
     const key = `${pool}|${block}`;
     let cached = this.#sqrtPrices.get(key);
     if (cached === undefined) {
       cached = this.reader.chain.call(pool, SLOT0_CALL, block).then((answer) => wordAt(answer, 0) & MAX_UINT160);
       this.#sqrtPrices.set(key, cached);
-      cached.catch(() => this.#sqrtPrices.delete(key));
+      cached.catch(() => {
+        this.#sqrtPrices.delete(key);
+        if (this.#lastSqrtPrice?.price === cached) this.#lastSqrtPrice = undefined;
+      });
     }
+    this.#lastSqrtPrice = { pool, block, price: cached };
     return cached;
   }
 }

@@ -49,6 +49,7 @@ export class Pricer implements FeedReader {
   readonly #facts = new Map<string, string>();
   readonly #pegs = new Map<number, Dec>();
   readonly #feedKeys = new WeakMap<FeedSelector, string>();
+  readonly #feedIds = new Map<string, string>();
   readonly #positions = new PositionFeed(this, (asset) => this.deps.labels.get(asset));
 
   constructor(private readonly deps: PricerDeps) {}
@@ -126,11 +127,19 @@ export class Pricer implements FeedReader {
     return cached;
   }
 
-  /** A feed's cache-key text, serialised once per feed object (feeds come from the parsed config and never change). */
+  /**
+   * A feed's cache-key text, found once per feed object (feeds come from the parsed config and never change): a short
+   * number per distinct serialised feed, so the point keys built for every lookup stay short.
+   */
   #feedKey(feed: FeedSelector): string {
     let key = this.#feedKeys.get(feed);
     if (key === undefined) {
-      key = JSON.stringify(feed);
+      const text = JSON.stringify(feed);
+      key = this.#feedIds.get(text);
+      if (key === undefined) {
+        key = String(this.#feedIds.size);
+        this.#feedIds.set(text, key);
+      }
       this.#feedKeys.set(feed, key);
     }
     return key;
