@@ -15,10 +15,11 @@ const PACKAGES = {
   "indexer-engine": "packages/indexer-engine",
   "ingest-core": "packages/ingest-core",
   "amm-v2": "packages/adapters/amm-v2",
+  "amm-v3": "packages/adapters/amm-v3",
   "erc20-holdings": "packages/adapters/erc20-holdings",
 };
 /** Names that stand for several packages. */
-const GROUPS = { adapters: ["amm-v2", "erc20-holdings"] };
+const GROUPS = { adapters: ["amm-v2", "amm-v3", "erc20-holdings"] };
 
 const args = process.argv.slice(2);
 const firstOption = args.findIndex((a) => a.startsWith("-"));
