@@ -15,12 +15,13 @@ const PACKAGES = {
   "indexer-engine": "packages/indexer-engine",
   "ingest-core": "packages/ingest-core",
   "amm-v2": "packages/adapters/amm-v2",
+  "amm-v3": "packages/adapters/amm-v3",
   "erc20-holdings": "packages/adapters/erc20-holdings",
   lending: "packages/adapters/lending",
   vault: "packages/adapters/vault",
 };
 /** Names that stand for several packages. */
-const GROUPS = { adapters: ["amm-v2", "erc20-holdings", "lending", "vault"] };
+const GROUPS = { adapters: ["amm-v2", "amm-v3", "erc20-holdings", "lending", "vault"] };
 
 const args = process.argv.slice(2);
 const firstOption = args.findIndex((a) => a.startsWith("-"));

@@ -155,6 +155,9 @@ export function v3RangeFor(logs: number): { toBlock: number; logs: number } {
 }
 
 const sel = (signature: string) => id(signature).slice(0, 10);
+const SLOT0 = sel("slot0()");
+const OWNER_OF = sel("ownerOf(uint256)");
+const POSITIONS = sel("positions(uint256)");
 const CALL_WORDS: [string, string, string][] = [
   [V3_POOL, sel("token0()"), word(BigInt(V3_TOKEN0))],
   [V3_POOL, sel("token1()"), word(BigInt(V3_TOKEN1))],
@@ -181,14 +184,14 @@ export class RecordedV3Chain extends RecordedChain implements ChainCalls {
     const block = blockTag ?? this.latestBlock;
     const fixed = this.#immutable.get(`${to}|${data}`);
     if (fixed !== undefined) return fixed;
-    if (to === V3_POOL && data === sel("slot0()")) {
+    if (to === V3_POOL && data === SLOT0) {
       const tick = v3TickAt(block);
       return `0x${[sqrtRatioAtTick(tick), BigInt(tick), 0n, 1n, 1n, 0n, 1n].map(word).join("")}`;
     }
     const tokenId = Number.parseInt(data.slice(10), 16);
     if (to === V3_MANAGER && tokenId >= 1 && tokenId <= V3_POSITIONS && block >= v3Position(tokenId).mintBlock) {
-      if (data.startsWith(sel("ownerOf(uint256)"))) return addressTopic(v3OwnerAt(tokenId, block) as string);
-      if (data.startsWith(sel("positions(uint256)"))) {
+      if (data.startsWith(OWNER_OF)) return addressTopic(v3OwnerAt(tokenId, block) as string);
+      if (data.startsWith(POSITIONS)) {
         const p = v3Position(tokenId);
         const fields = [0n, 0n, BigInt(V3_TOKEN0), BigInt(V3_TOKEN1), BigInt(V3_FEE), BigInt(p.tickLower), BigInt(p.tickUpper), v3LiquidityAt(tokenId, block)];
         return `0x${[...fields, 0n, 0n, 0n, 0n].map(word).join("")}`;

@@ -157,10 +157,19 @@ export interface Ratio {
  * ratios: the position's amounts are these times its liquidity, before the protocol rounds them down to whole units.
  */
 export function amountsPerLiquidity(sqrtPriceX96: bigint, tickLower: number, tickUpper: number): { amount0: Ratio; amount1: Ratio } {
+  return amountsPerLiquidityBetween(sqrtPriceX96, rangeSqrtRatios(tickLower, tickUpper));
+}
+
+/** The sqrt prices of a tick range's boundaries (TickMath), for amountsPerLiquidityBetween; tickLower must be below tickUpper. */
+export function rangeSqrtRatios(tickLower: number, tickUpper: number): { lower: bigint; upper: bigint } {
   if (tickLower >= tickUpper) throw mathError("tickLower must be below tickUpper", { tickLower, tickUpper });
+  return { lower: sqrtRatioAtTick(tickLower), upper: sqrtRatioAtTick(tickUpper) };
+}
+
+/** amountsPerLiquidity for a range given by its boundaries' sqrt prices (rangeSqrtRatios), so they are computed once per range. */
+export function amountsPerLiquidityBetween(sqrtPriceX96: bigint, range: { lower: bigint; upper: bigint }): { amount0: Ratio; amount1: Ratio } {
   if (sqrtPriceX96 <= 0n || sqrtPriceX96 > MAX_UINT160) throw mathError("sqrtPriceX96 must be a positive uint160", { sqrtPriceX96 });
-  const lower = sqrtRatioAtTick(tickLower);
-  const upper = sqrtRatioAtTick(tickUpper);
+  const { lower, upper } = range;
   const zero = { num: 0n, den: 1n };
   // amount0 = L * 2^96 * (upper - p) / (p * upper); amount1 = L * (p - lower) / 2^96, with p clamped to the range.
   const p = sqrtPriceX96 < lower ? lower : sqrtPriceX96 > upper ? upper : sqrtPriceX96;

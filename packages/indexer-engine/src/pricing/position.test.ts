@@ -1,6 +1,10 @@
-// The ammv3position feed's labels: a position asset without usable amm-v3 labels fails with position-labels-missing.
+// The ammv3position feed: a position asset without usable amm-v3 labels fails with position-labels-missing; what
+// positions share (the pool's price at a block, a position's value out of range) is read and computed once.
+import Decimal from "decimal.js";
+import { AbiCoder, id } from "ethers";
 import type { StateStore } from "../state/store";
 import { capturingLogger, testStore } from "../testing/fixtures";
+import { sqrtRatioAtTick } from "./clmath";
 import { POSITION_LABELS, positionFacts } from "./position";
 import { Pricer } from "./pricer";
 
@@ -85,5 +89,125 @@ describe("the ammv3position feed on an asset without position labels", () => {
       message: expect.stringContaining(`asset ${ASSET} has no usable position labels (pool is missing, token0 is missing`),
     });
     expect(calls).toBe(0);
+  });
+});
+
+describe("the ammv3position feed reads what positions share once", () => {
+  // Three positions of one pool (token0 6 decimals, token1 18): [-600, 600), [600, 1200) and [-1200, -600).
+  const RANGES = [
+    [-600, 600],
+    [600, 1_200],
+    [-1_200, -600],
+  ] as const;
+  const assets = RANGES.map((_, i) => `0x00000000000000000000000000000000000000e${i}`);
+  const SLOT0 = id("slot0()").slice(0, 10);
+  // The pool's tick at each block: inside the first range, then below the second and above the third throughout.
+  const TICKS: Record<number, number> = { 10: 0, 11: 59, 12: -300, 13: 300 };
+  const slot0At = (block: number) =>
+    `0x${[sqrtRatioAtTick(TICKS[block] as number), BigInt.asUintN(256, BigInt(TICKS[block] as number))].map((v) => v.toString(16).padStart(64, "0")).join("")}`;
+  let store: StateStore;
+  beforeAll(async () => {
+    store = await testStore("position-feed-reuse");
+    for (const [i, [tickLower, tickUpper]] of RANGES.entries())
+      await store.labels.set(assets[i] as string, { ...labels, tickLower: String(tickLower), tickUpper: String(tickUpper) });
+  });
+  afterAll(async () => {
+    await store.clearIndexer();
+    await store.close();
+  });
+
+  const feed = {
+    kind: "ammv3position" as const,
+    token0: { kind: "pegged" as const, usdPegValue: 1 },
+    token1: { kind: "pegged" as const, usdPegValue: 2_451.37 },
+  };
+  function pricer(call: (to: string, data: string, block?: number) => Promise<string>) {
+    return new Pricer({
+      rules: [{ match: { matchLabels: { role: "position" } }, config: { assetType: "erc20", priceFeed: feed } }],
+      pricingRange: undefined,
+      chain: { call },
+      labels: store.labels,
+      facts: store.kv,
+      market: undefined,
+      logger: capturingLogger().logger,
+    });
+  }
+  /**
+   * USD per unit of liquidity written out from the protocol's formulas: amount0 = 2^96 (√upper − √p) / (√p √upper),
+   * amount1 = (√p − √lower) / 2^96, √p clamped to the range, in token units times the pegged prices.
+   */
+  function expected(tickLower: number, tickUpper: number, tick: number): Decimal {
+    const D = Decimal.clone({ precision: 120 });
+    const [lower, upper, price] = [tickLower, tickUpper, tick].map((t) => new D(sqrtRatioAtTick(t).toString()));
+    const p = D.min(D.max(price as Decimal, lower as Decimal), upper as Decimal);
+    const q96 = new D(2).pow(96);
+    const amount0 = q96
+      .times((upper as Decimal).minus(p))
+      .div(p.times(upper as Decimal))
+      .div(1e6);
+    const amount1 = p
+      .minus(lower as Decimal)
+      .div(q96)
+      .div(new D(10).pow(18));
+    return amount0.plus(amount1.times("2451.37"));
+  }
+  const close = (value: Decimal | undefined, want: Decimal) => value?.minus(want).abs().lte(want.abs().times("1e-55")) === true;
+
+  it("calls slot0 once per pool and block however many positions are priced there, with each position's own value", async () => {
+    const calls: { to: string; data: string; block: number | undefined }[] = [];
+    const p = pricer(async (to, data, block) => {
+      calls.push({ to, data, block });
+      return slot0At(block as number);
+    });
+    const blocks = [10, 11, 12, 13];
+    const requests = blocks.flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
+    const values = await p.priceMany(requests);
+    expect(calls).toEqual(blocks.map((block) => ({ to: POOL, data: SLOT0, block })));
+    requests.forEach(({ asset, point }, i) => {
+      const [tickLower, tickUpper] = RANGES[assets.indexOf(asset)] as readonly [number, number];
+      const want = expected(tickLower, tickUpper, TICKS[point.block] as number);
+      if (!close(values[i], want)) throw new Error(`${asset} at block ${point.block}: ${values[i]?.toFixed()} is not ${want.toFixed()}`);
+    });
+    // Asked again, every value is the one a pricer that never saw the other points computes.
+    for (const [i, { asset, point }] of requests.entries())
+      expect((await pricer(async (_to, _data, block) => slot0At(block as number)).priceAt(asset, point))?.toFixed()).toBe(values[i]?.toFixed());
+  });
+
+  it("gives a position out of range the same value at every price on that side, and a new one inside its range", async () => {
+    const p = pricer(async (_to, _data, block) => slot0At(block as number));
+    const at = (asset: string, block: number) => p.priceAt(asset, { ts: block * 12_000, block });
+    const [inside, above, below] = assets as [string, string, string];
+    // Ticks 0, 59, -300 and 300 are all below [600, 1200) and all above [-1200, -600).
+    const aboveValues = await Promise.all([10, 11, 12, 13].map((b) => at(above, b)));
+    expect(new Set(aboveValues.map((v) => v?.toFixed())).size).toBe(1);
+    expect(close(aboveValues[0], expected(600, 1_200, 0))).toBe(true);
+    const belowValues = await Promise.all([10, 11, 12, 13].map((b) => at(below, b)));
+    expect(new Set(belowValues.map((v) => v?.toFixed())).size).toBe(1);
+    expect(close(belowValues[0], expected(-1_200, -600, 0))).toBe(true);
+    const insideValues = await Promise.all([10, 11, 12, 13].map((b) => at(inside, b)));
+    expect(new Set(insideValues.map((v) => v?.toFixed())).size).toBe(4);
+  });
+
+  it("reads slot0 again after a failed read instead of keeping the failure", async () => {
+    let calls = 0;
+    const p = pricer(async (_to, _data, block) => {
+      calls++;
+      if (calls === 1) throw new Error("connection reset");
+      return slot0At(block as number);
+    });
+    const point = { ts: 120_000, block: 10 };
+    await expect(p.priceAt(assets[0] as string, point)).rejects.toThrow("connection reset");
+    const value = await p.priceAt(assets[0] as string, point);
+    expect(close(value, expected(-600, 600, 0))).toBe(true);
+    expect(calls).toBe(2);
+  });
+
+  it("reads slot0's first word as a uint160, as ABI decoding does, and leaves the positions of an uninitialised pool unpriced", async () => {
+    const dirty = (block: number) => `0x${"f".repeat(24)}${slot0At(block).slice(26)}`;
+    expect(AbiCoder.defaultAbiCoder().decode(["uint160"], dirty(10).slice(0, 66))[0]).toBe(sqrtRatioAtTick(0));
+    const value = await pricer(async (_to, _data, block) => dirty(block as number)).priceAt(assets[0] as string, { ts: 120_000, block: 10 });
+    expect(close(value, expected(-600, 600, 0))).toBe(true);
+    const zero = `0x${"0".repeat(128)}`;
+    expect(await pricer(async () => zero).priceAt(assets[0] as string, { ts: 120_000, block: 10 })).toBeUndefined();
   });
 });

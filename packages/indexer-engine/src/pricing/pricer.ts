@@ -1,7 +1,7 @@
 // Prices assets in USD at chain points by pegged, market, AMM-v2 LP net-asset-value, AMM-v3 position, vault-share and Balancer V2 feeds.
 import { BaseError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
-import { AbiCoder, dataSlice, id as keccakId } from "ethers";
+import { AbiCoder, id as keccakId } from "ethers";
 import type { ChainCalls, KeyValueStore, LabelStore } from "../adapter";
 import type { AssetFeedRule, FeedSelector, IndexerConfig } from "../config/schema";
 import { Dec } from "../decimal";
@@ -12,7 +12,7 @@ import { balancerNav } from "./balancer";
 import type { FeedReader } from "./feed-reader";
 import type { MarketPriceClient } from "./market";
 import { findFeed } from "./match";
-import { positionFacts, valuePerLiquidity } from "./position";
+import { PositionFeed } from "./position";
 import { vaultSharePrice } from "./vault";
 
 const coder = AbiCoder.defaultAbiCoder();
@@ -23,7 +23,6 @@ const CALL = {
   decimals: selector("decimals()"),
   totalSupply: selector("totalSupply()"),
   getReserves: selector("getReserves()"),
-  slot0: selector("slot0()"),
 };
 
 /** What a pricer needs: the feed rules, where pricing starts, the chain, labels and a market client. */
@@ -50,6 +49,8 @@ export class Pricer implements FeedReader {
   readonly #facts = new Map<string, string>();
   readonly #pegs = new Map<number, Dec>();
   readonly #feedKeys = new WeakMap<FeedSelector, string>();
+  readonly #feedIds = new Map<string, string>();
+  readonly #positions = new PositionFeed(this, (asset) => this.deps.labels.get(asset));
 
   constructor(private readonly deps: PricerDeps) {}
 
@@ -126,11 +127,19 @@ export class Pricer implements FeedReader {
     return cached;
   }
 
-  /** A feed's cache-key text, serialised once per feed object (feeds come from the parsed config and never change). */
+  /**
+   * A feed's cache-key text, found once per feed object (feeds come from the parsed config and never change): a short
+   * number per distinct serialised feed, so the point keys built for every lookup stay short.
+   */
   #feedKey(feed: FeedSelector): string {
     let key = this.#feedKeys.get(feed);
     if (key === undefined) {
-      key = JSON.stringify(feed);
+      const text = JSON.stringify(feed);
+      key = this.#feedIds.get(text);
+      if (key === undefined) {
+        key = String(this.#feedIds.size);
+        this.#feedIds.set(text, key);
+      }
       this.#feedKeys.set(feed, key);
     }
     return key;
@@ -146,24 +155,12 @@ export class Pricer implements FeedReader {
       case "ammv2nav":
         return this.#nav(feed, asset, point);
       case "ammv3position":
-        return this.#position(feed, asset, point);
+        return this.#positions.price(feed, asset, point);
       case "vaultshare":
         return vaultSharePrice(this, feed, asset, point);
       case "balancerv2nav":
         return balancerNav(this, feed, asset, point);
     }
-  }
-
-  /** USD per unit of liquidity of a concentrated-liquidity position, at the pool's price at the point's block. */
-  async #position(feed: Extract<FeedSelector, { kind: "ammv3position" }>, asset: string, point: Point): Promise<Dec | undefined> {
-    const facts = positionFacts(asset, await this.deps.labels.get(asset));
-    const slot0 = await this.deps.chain.call(facts.pool, CALL.slot0, point.block);
-    const sqrtPriceX96 = coder.decode(["uint160"], dataSlice(slot0, 0, 32))[0] as bigint;
-    // A pool that is not initialised yet has no price, so its positions have no value.
-    if (sqrtPriceX96 === 0n) return undefined;
-    const [p0, p1] = await Promise.all([this.priceWith(feed.token0, facts.token0, point), this.priceWith(feed.token1, facts.token1, point)]);
-    if (p0 === undefined || p1 === undefined) return undefined;
-    return valuePerLiquidity(facts, sqrtPriceX96, p0, p1);
   }
 
   async #nav(feed: Extract<FeedSelector, { kind: "ammv2nav" }>, pool: string, point: Point): Promise<Dec | undefined> {
