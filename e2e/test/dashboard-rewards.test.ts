@@ -98,7 +98,8 @@ describe("the Rewards tab", () => {
       15_000,
       "the campaign to rank by balance",
     );
-    expect(await page.locator("select[name=leaderboard-ranking]").inputValue()).toBe("balance");
+    // The tab reloads the campaign after the change is stored, so the select follows a moment later.
+    await waitUntil(async () => (await page.locator("select[name=leaderboard-ranking]").inputValue()) === "balance", 15_000, "the select to show balance");
     await screenshot(page, "rewards-tab");
 
     // The Leaderboard tab ranks by balance now: 30 earned - 25 spent = 5 comes after 10 earned, nothing spent.
