@@ -98,8 +98,28 @@ describe("the Rewards tab", () => {
       15_000,
       "the campaign to rank by balance",
     );
-    expect(await page.locator("select[name=leaderboard-ranking]").inputValue()).toBe("balance");
+    // The tab reloads the campaign after the change is stored, so the select follows a moment later.
+    await waitUntil(async () => (await page.locator("select[name=leaderboard-ranking]").inputValue()) === "balance", 15_000, "the select to show balance");
     await screenshot(page, "rewards-tab");
+
+    // The Leaderboard tab ranks by balance now: 30 earned - 25 spent = 5 comes after 10 earned, nothing spent.
+    const { rows: second } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
+    await db.query(
+      `INSERT INTO score(campaign_id, user_id, currency, score, referral_score, total, lifetime, spent, updated_at)
+       VALUES ($1, $2, 'xp', 30, 0, 30, 30, 25, now()), ($1, $3, 'xp', 10, 0, 10, 10, 0, now())`,
+      [campaignId, users[0]?.id, second[0]?.id],
+    );
+    await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/leaderboard`);
+    await page.getByTestId("leaderboard-ranking").getByText("Ranked by balance").waitFor();
+    const board = page.getByTestId("leaderboard");
+    await board.locator("tbody tr").nth(1).waitFor();
+    expect(await board.locator("thead th").allTextContents()).toEqual(["Rank", "User", "XP", "Balance (XP)", "Tier"]);
+    const cells = async (n: number) => (await board.locator("tbody tr").nth(n).locator("td").allTextContents()).filter((_, i) => i !== 1);
+    // Rank, XP earned, balance, tier (the user column shows a generated name).
+    expect([await cells(0), await cells(1)]).toEqual([
+      ["1", "10", "10", "—"],
+      ["2", "30", "5", "—"],
+    ]);
     // The trail has each change.
     const audit = await admin<{ entries: { action: string }[] }>("GET", `/api/campaigns/${campaignId}/audit?limit=50`);
     expect(audit.entries.map((e) => e.action)).toEqual(

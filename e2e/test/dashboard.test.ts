@@ -223,6 +223,8 @@ describe("a campaign manager runs a campaign from the dashboard", () => {
     // Every event so far happened after the new start, so the recomputed scores are the same: 251 and 80.
     await page.getByRole("link", { name: "Leaderboard", exact: true }).click();
     await page.getByRole("button", { name: "Refresh" }).click();
+    // The tab loads the board after it opens: wait for its rows before reading them.
+    await page.getByTestId("leaderboard").locator("tbody tr").nth(1).waitFor();
     const rows = await page.getByTestId("leaderboard").locator("tbody tr").allTextContents();
     expect(rows[0]).toContain("251");
     expect(rows[1]).toContain("80");

@@ -32,6 +32,24 @@ export function readableScore(row: StoredScore, rules: RuleVersion | null, at: D
   return { ...row, score: shown.score, referral_score: shown.referral_score, total: shown.total, lifetime: trimDecimal(row.lifetime) };
 }
 
+/** What a score row leaves to spend as stored (decay-scaled): spent and balance (total - spent, never below zero). */
+export interface StoredBalance {
+  currency: string;
+  spent: string;
+  balance: string;
+}
+
+/**
+ * Spent and balance as people should read them, digit for digit what the read API's board shows: each
+ * decayed to `at` in one step from its stored value and rounded to the currency's decimals.
+ */
+export function readableBalance(row: StoredBalance, rules: RuleVersion | null, at: Date): { spent: string; balance: string } {
+  const currency = rules && Object.hasOwn(rules.currencies, row.currency) ? rules.currencies[row.currency] : undefined;
+  const factor = shownFactor(at, currency?.decay);
+  const one = (stored: string) => shownScore({ score: stored, referral_score: "0" }, factor, currency ? currency.decimals : null).score;
+  return { spent: one(row.spent), balance: one(row.balance) };
+}
+
 /** The active rule version of a campaign, or null when none is active (or its document no longer validates). */
 export async function activeRules(db: Database, campaignId: string): Promise<{ version: number; rules: RuleVersion | null } | null> {
   const row = await db.prisma.ruleVersion.findFirst({ where: { campaignId, status: "active" } });

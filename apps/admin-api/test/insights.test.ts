@@ -46,6 +46,72 @@ describe("leaderboard preview", () => {
     expect(byGems.body.entries.map((e: Json) => [e.rank, e.user_id])).toEqual([[1, c]]);
   });
 
+  /**
+   * Four users earning 2 xp per unit: 100, 80, 60 and 50 xp, of which rewards took 90, 0, 10 and 0, so
+   * balances 10, 80, 50 and 50. The last two tie on balance; the fourth reached its value first.
+   */
+  async function spendingCampaign(ranking: "earned" | "balance") {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const users = await logEvents(
+      suite.h.deps.db,
+      campaignId,
+      ["50", "40", "30", "25"].map((amount, i) => ({ identityType: "EVM_ADDRESS" as const, accountId: wallet(10 + i), amount, regEventId })),
+    );
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: xpAndGems(regEventId) });
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    const spentAndReached: [string, string][] = [
+      ["90", "2026-01-01T00:00:00Z"],
+      ["0", "2026-01-01T00:00:00Z"],
+      ["10", "2026-01-03T00:00:00Z"],
+      ["0", "2026-01-02T00:00:00Z"],
+    ];
+    for (const [i, [spent, reachedAt]] of spentAndReached.entries()) {
+      await suite.h.deps.db.query("UPDATE score SET spent = $3, reached_at = $4 WHERE campaign_id = $1 AND user_id = $2 AND currency = 'xp'", [
+        campaignId,
+        users[i],
+        spent,
+        reachedAt,
+      ]);
+    }
+    const patched = await suite.op.call("PATCH", `/api/campaigns/${campaignId}`, { leaderboard_ranking: ranking });
+    expect(patched.status).toBe(200);
+    return { campaignId, users: users as [string, string, string, string] };
+  }
+
+  it("ranks by balance (total - spent) when the campaign's leaderboard ranks by balance, ties earliest-to-reach first", async () => {
+    const { campaignId, users } = await spendingCampaign("balance");
+    const board = await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard`);
+    expect(board.status).toBe(200);
+    expect(board.body.ranking).toBe("balance");
+    const rows = board.body.entries.map((e: Json) => [e.rank, e.user_id, e.scores.xp.total, e.balances.xp.spent, e.balances.xp.balance]);
+    // Balances 80; 50 and 50 (the fourth user reached theirs on Jan 2, the third on Jan 3); 10.
+    expect(rows).toEqual([
+      [1, users[1], "80", "0", "80"],
+      [2, users[3], "50", "0", "50"],
+      [2, users[2], "60", "10", "50"],
+      [4, users[0], "100", "90", "10"],
+    ]);
+    const top2 = await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard?limit=2`);
+    expect(top2.body.entries.map((e: Json) => [e.rank, e.user_id])).toEqual([
+      [1, users[1]],
+      [2, users[3]],
+    ]);
+  });
+
+  it("ranks by the earned total when the campaign's leaderboard ranks by what was earned, and still shows spent and balance", async () => {
+    const { campaignId, users } = await spendingCampaign("earned");
+    const board = await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard`);
+    expect(board.body.ranking).toBe("earned");
+    expect(board.body.entries.map((e: Json) => [e.rank, e.user_id, e.scores.xp.total, e.balances.xp.spent, e.balances.xp.balance])).toEqual([
+      [1, users[0], "100", "90", "10"],
+      [2, users[1], "80", "0", "80"],
+      [3, users[2], "60", "10", "50"],
+      [4, users[3], "50", "0", "50"],
+    ]);
+    // A currency nobody spent in: spent 0, balance equal to the total (gems pay 1 per event).
+    expect(board.body.entries[0].balances.gems).toEqual({ spent: "0", balance: "1" });
+  });
+
   it("refuses a currency the campaign does not have and a limit out of range", async () => {
     const { campaignId } = await setUpCampaign(suite.op);
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/leaderboard?currency=gold`)).body.error.message).toBe(

@@ -1,4 +1,5 @@
 // Builds leaderboard and around-me responses: decayed totals, competition ranks, public profiles.
+import { rankingColumnOf } from "@pointwise/db";
 import { NotFoundError } from "@pointwise/errors";
 import type { LeaderboardResponseBody } from "@pointwise/schemas";
 import { type CampaignView, loadCampaign } from "./campaign";
@@ -22,7 +23,7 @@ export async function requireCampaign(deps: Pick<Deps, "db" | "badWords">, campa
 
 /** The score column a campaign's board ranks by: total when it ranks by what users earned, balance when by what they can spend. */
 export function rankingColumn(view: CampaignView): RankingColumn {
-  return view.ranking === "balance" ? "balance" : "total";
+  return rankingColumnOf(view.ranking);
 }
 
 async function boardOf(deps: Deps, view: CampaignView, ranked: RankedUser[], now: Date): Promise<LeaderboardResponseBody> {

@@ -1,5 +1,5 @@
 // The read API's SQL: top of a board, a user's neighbours, ranks and user records, index-friendly.
-import type { Queryable } from "@pointwise/db";
+import { type Queryable, type RankingColumn, topOfBoard, topOfBoardSql } from "@pointwise/db";
 import { fromDatabase } from "./db-errors";
 import type { StoredScore } from "./scores";
 
@@ -19,31 +19,18 @@ export interface UserRecord {
 }
 
 /** What a board ranks by: the stored total (`earned`) or the stored balance, total - spent floored at 0 (`balance`). */
-export type RankingColumn = "total" | "balance";
-
-// The board order everywhere: the ranking value descending, then earliest to reach it, then user id (a
-// stable last word). Stored values of a currency share one decay factor, so this is also the order of
-// the decayed values. `col` is one of the two column names above, never input.
-const topSql = (col: RankingColumn) => `
-  SELECT t.user_id, rank() OVER (ORDER BY t.total DESC) AS rank
-    FROM (SELECT user_id, ${col} AS total, reached_at FROM score
-           WHERE campaign_id = $1 AND currency = $2
-           ORDER BY ${col} DESC, reached_at ASC, user_id ASC
-           LIMIT $3) t
-   ORDER BY t.total DESC, t.reached_at ASC, t.user_id ASC`;
+export type { RankingColumn };
 
 /**
- * The first `limit` users of a campaign's board with competition ranks (1, 2, 2, 4). Only the top rows
- * are read, through the (campaign_id, currency, total DESC, reached_at) index (or its balance twin);
- * ranking inside them is exact because every row with a higher value than a top row is itself a top row.
+ * The first `limit` users of a campaign's board with competition ranks (1, 2, 2, 4), in the board order
+ * every leaderboard shares (@pointwise/db's `topOfBoard`).
  */
 export async function topUsers(pool: Queryable, campaignId: string, currency: string, limit: number, col: RankingColumn = "total"): Promise<RankedUser[]> {
-  const { rows } = await fromDatabase(() => pool.query<{ user_id: string; rank: string }>(topSql(col), [campaignId, currency, limit]));
-  return rows.map((r) => ({ user_id: r.user_id, rank: Number(r.rank) }));
+  return fromDatabase(() => topOfBoard(pool, campaignId, currency, limit, col));
 }
 
 /** The SQL of `topUsers` by total, for plan checks. */
-export const TOP_USERS_SQL = topSql("total");
+export const TOP_USERS_SQL = topOfBoardSql("total");
 
 // The user's own row is read once; its values are passed on as scalar subqueries (InitPlans), so
 // each neighbour branch is an index range scan that starts at the user instead of a filtered walk.

@@ -15,6 +15,7 @@ export {
   UniqueConstraintError,
 } from "./errors";
 export { type AdjustmentScoreDelta, addAdjustmentScores, excludedUsers, readAdjustments, type StoredAdjustment } from "./fair-play";
+export { type BoardPlace, type RankingColumn, rankingColumnOf, topOfBoard, topOfBoardSql } from "./leaderboard";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
 export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";
 export { queueRecompute, type RecomputeReason } from "./recompute";

@@ -1,4 +1,5 @@
 // Admin routes for what operators watch: live leaderboard preview, top users' points chart, user ledgers.
+import { rankingColumnOf, topOfBoard } from "@pointwise/db";
 import { NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { isBigintId, PG_BIGINT_MAX } from "@pointwise/schemas";
@@ -8,7 +9,7 @@ import { userLabels } from "../campaign-log";
 import { buildSeries, type ChartBucket, type CumulativeRow } from "../chart";
 import type { Deps } from "../deps";
 import { type Campaign, loadCampaign, uuidParam } from "../scope";
-import { activeRules, readableScore, type StoredScore, trimDecimal } from "../scores";
+import { activeRules, readableBalance, readableScore, type StoredScore, trimDecimal } from "../scores";
 import { sessionOf } from "../session";
 
 const intParam = (min: number, max: number) =>
@@ -53,17 +54,13 @@ export function insightRoutes(deps: Deps): Router {
     const campaign = await loadCampaign(deps, sessionOf(res.locals), req.params.id);
     const query = parseWith(leaderboardQuery, req.query);
     const currency = currencyOf(campaign, query.currency);
-    const { rows } = await db.query<{ user_id: string; rank: string }>(
-      `SELECT user_id, rank() OVER (ORDER BY total DESC)::text AS rank FROM (
-         SELECT user_id, total, reached_at FROM score WHERE campaign_id = $1 AND currency = $2
-          ORDER BY total DESC, reached_at ASC, user_id ASC LIMIT $3) top
-        ORDER BY total DESC, reached_at ASC, user_id ASC`,
-      [campaign.id, currency, query.limit ?? 50],
-    );
+    // The public board's order for the campaign's ranking setting (earned total or balance), from the one shared definition.
+    const ranking = campaign.leaderboardRanking === "balance" ? "balance" : "earned";
+    const rows = await topOfBoard(db, campaign.id, currency, query.limit ?? 50, rankingColumnOf(ranking));
     const userIds = rows.map((r) => r.user_id);
     const [scores, labels, active] = await Promise.all([
-      db.query<StoredScore & { user_id: string }>(
-        "SELECT user_id, currency, score::text, referral_score::text, total::text, lifetime::text, tier FROM score WHERE campaign_id = $1 AND user_id = ANY($2::uuid[])",
+      db.query<StoredScore & { user_id: string; spent: string; balance: string }>(
+        "SELECT user_id, currency, score::text, referral_score::text, total::text, lifetime::text, tier, spent::text, balance::text FROM score WHERE campaign_id = $1 AND user_id = ANY($2::uuid[])",
         [campaign.id, userIds],
       ),
       userLabels(db, campaign.id, userIds),
@@ -71,22 +68,28 @@ export function insightRoutes(deps: Deps): Router {
     ]);
     const now = new Date();
     const scoresOf = new Map<string, Record<string, StoredScore>>();
-    for (const { user_id, ...s } of scores.rows) {
+    const balancesOf = new Map<string, Record<string, { spent: string; balance: string }>>();
+    for (const { user_id, spent, balance, ...s } of scores.rows) {
       const m = scoresOf.get(user_id) ?? {};
       m[s.currency] = readableScore(s, active?.rules ?? null, now);
       scoresOf.set(user_id, m);
+      const b = balancesOf.get(user_id) ?? {};
+      b[s.currency] = readableBalance({ currency: s.currency, spent, balance }, active?.rules ?? null, now);
+      balancesOf.set(user_id, b);
     }
     res.json({
       campaign_id: campaign.id,
       currency,
       currency_names: campaign.currencies,
+      ranking,
       rule_version: active?.version ?? null,
       at: now.toISOString(),
       entries: rows.map((r) => ({
-        rank: Number(r.rank),
+        rank: r.rank,
         user_id: r.user_id,
         ...(labels.get(r.user_id) ?? { display_name: null, identity: null }),
         scores: scoresOf.get(r.user_id) ?? {},
+        balances: balancesOf.get(r.user_id) ?? {},
       })),
     });
   });

@@ -1766,8 +1766,10 @@ export interface paths {
         /**
          * A fresh leaderboard preview for operators
          * @description Read straight from the score table (no cache), with identities, for any currency of the
-         *     campaign. Ordered like the public board: total descending, ties sharing a rank (1, 1, 3) and
-         *     listed earliest-to-reach first. Decaying currencies show values decayed to now.
+         *     campaign. Ordered like the public board under the campaign's `leaderboard_ranking`: the chosen
+         *     currency's total (`earned`) or balance, total - spent floored at 0 (`balance`), descending, ties
+         *     sharing a rank (1, 1, 3) and listed earliest-to-reach first. Decaying currencies show values
+         *     decayed to now. Every entry shows spent and balance per currency next to its scores.
          */
         get: {
             parameters: {
@@ -3506,6 +3508,11 @@ export interface components {
             campaign_id: components["schemas"]["CampaignId"];
             currency: string;
             currency_names: components["schemas"]["Currencies"];
+            /**
+             * @description The campaign's leaderboard_ranking: what the entries are ordered by.
+             * @enum {string}
+             */
+            ranking: "earned" | "balance";
             rule_version: number | null;
             at: components["schemas"]["Time"];
             entries: (components["schemas"]["UserLabel"] & {
@@ -3514,6 +3521,14 @@ export interface components {
                 user_id: string;
                 scores: {
                     [key: string]: components["schemas"]["Score"];
+                };
+                /** @description Per currency the user has a score row in, what rewards took and what is left (decayed to now like the scores). */
+                balances: {
+                    [key: string]: {
+                        spent: components["schemas"]["Decimal"];
+                        /** @description total - spent, never below zero. */
+                        balance: components["schemas"]["Decimal"];
+                    };
                 };
             })[];
         };

@@ -15,6 +15,7 @@ export function LeaderboardTab({ ctx }: { ctx: CampaignContext }) {
   const board = useLoad(() => api<Leaderboard>("GET", `/api/campaigns/${c.id}/leaderboard?currency=${currency}&limit=100`), [c.id, currency]);
   const chart = useLoad(() => api<Chart>("GET", `/api/campaigns/${c.id}/chart?currency=${currency}&bucket=${bucket}&top=5`), [c.id, currency, bucket]);
   const currencies = Object.keys(c.currencies);
+  const byBalance = board.data?.ranking === "balance";
 
   return (
     <>
@@ -62,9 +63,20 @@ export function LeaderboardTab({ ctx }: { ctx: CampaignContext }) {
           Live from the scores (the public board is cached for about a minute and hides identities)
           {board.data?.rule_version ? `; rules v${board.data.rule_version}` : ""}.
         </p>
+        {board.data && (
+          <p className="small" data-testid="leaderboard-ranking">
+            {byBalance ? "Ranked by balance: points earned minus points spent on rewards." : "Ranked by points earned."}
+          </p>
+        )}
         <Notice kind="error">{board.error}</Notice>
         <DataTable
-          columns={["Rank", "User", ...currencies.map((k) => ({ key: `currency:${k}`, label: c.currencies[k] ?? "", className: "num" })), "Tier"]}
+          columns={[
+            "Rank",
+            "User",
+            ...currencies.map((k) => ({ key: `currency:${k}`, label: c.currencies[k] ?? "", className: "num" })),
+            ...(byBalance ? [{ key: "balance", label: `Balance (${c.currencies[currency] ?? currency})`, className: "num" }] : []),
+            "Tier",
+          ]}
           note={board.data?.entries.length === 0 && "Nobody has points in this currency yet."}
         >
           {board.data?.entries.map((e) => (
@@ -79,6 +91,7 @@ export function LeaderboardTab({ ctx }: { ctx: CampaignContext }) {
                   {e.scores[k] ? formatPoints(e.scores[k].total) : "0"}
                 </td>
               ))}
+              {byBalance && <td className="num">{e.balances[currency] ? formatPoints(e.balances[currency].balance) : "0"}</td>}
               <td>{e.scores[currency]?.tier ?? "—"}</td>
             </tr>
           ))}
