@@ -15,7 +15,7 @@ import {
 } from "@pointwise/indexer-engine";
 import type { Logger } from "@pointwise/logger";
 import type { RunEnv } from "./env";
-import { type IndexerMonitor, startIndexerMonitor } from "./metrics";
+import type { IndexerMonitor } from "./metrics";
 import { isPlaceholder } from "./placeholders";
 
 /** The dependencies of one indexer run. */
@@ -77,7 +77,8 @@ export async function runIndexer(deps: RunDeps): Promise<RunResult> {
   const monitor =
     env.METRICS_PORT === undefined
       ? undefined
-      : await startIndexerMonitor({
+      : // Loaded only when asked for: the HTTP framework and the metrics client cost a noticeable part of start-up.
+        await (await import("./metrics")).startIndexerMonitor({
           port: env.METRICS_PORT,
           host: env.METRICS_HOST,
           logger,

@@ -4,7 +4,7 @@ import { ConfigError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { Adapter, ChainLog } from "./adapter";
 import { readAhead } from "./chain/ahead";
-import { AdaptiveLogFetcher, type LogBatch } from "./chain/logs";
+import { AdaptiveLogFetcher } from "./chain/logs";
 import { ChainReader } from "./chain/reader";
 import { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
 import { adapterConfigHash, configHash } from "./config/hash";
@@ -13,7 +13,7 @@ import { Enricher } from "./enrich";
 import type { MarketPriceClient } from "./pricing/market";
 import { Pricer } from "./pricing/pricer";
 import type { ProgressReporter } from "./progress";
-import { indexRange } from "./range";
+import { commitRange, type ProcessedRange, processRange } from "./range";
 import type { AdapterRegistry } from "./registry";
 import { createSinks } from "./sinks";
 import type { Sink } from "./sinks/sink";
@@ -272,13 +272,28 @@ export class IndexerEngine {
       }
       const total = limit - this.#checkpoint.fromBlock + 1;
       const ranges = readAhead(fetcher, this.reader, ahead, this.#checkpoint.nextBlock, limit);
-      for await (const batch of ranges) {
-        await this.#commitBatch(batch);
-        this.deps.observer?.range(batch.to - batch.from + 1, batch.logs.length);
-        this.deps.observer?.head(safeHead, this.#checkpoint.nextBlock);
-        this.deps.progress?.update(this.#checkpoint.nextBlock - this.#checkpoint.fromBlock, total);
-        // Leaving the loop ends the generator; ranges it had read ahead are dropped and read again on restart.
-        if (stopping()) break;
+      // A range is processed while the one before it is still being written and committed (file writes, fsync, the
+      // Redis commit are waits, not work); its rows reach the sinks only once that commit is done, so ranges are
+      // still written and committed one after the other, in order.
+      let prev = this.#checkpoint.prev;
+      let committing: Promise<void> | undefined;
+      try {
+        for await (const batch of ranges) {
+          logger.info({ fromBlock: batch.from, toBlock: batch.to, logs: batch.logs.length }, `Processing block ${batch.from}`);
+          const done = await processRange(this.#batchDeps(), prev, batch);
+          prev = done.last;
+          await committing;
+          committing = this.#commit(done, batch.logs.length, safeHead, total);
+          // Its failure surfaces where it is awaited; until then it must not count as unhandled.
+          committing.catch(() => undefined);
+          // Leaving the loop ends the generator; ranges it had read ahead are dropped and read again on restart.
+          if (stopping()) break;
+        }
+      } finally {
+        // However the loop ends, the range already handed over is committed (or its failure surfaces) first.
+        const last = committing;
+        committing = undefined;
+        await last;
       }
     }
     this.deps.progress?.finish();
@@ -286,25 +301,30 @@ export class IndexerEngine {
     return result(false);
   }
 
-  async #commitBatch(batch: LogBatch): Promise<void> {
+  #batchDeps() {
     const { config, logger } = this.deps;
-    logger.info({ fromBlock: batch.from, toBlock: batch.to, logs: batch.logs.length }, `Processing block ${batch.from}`);
-    this.#checkpoint = await indexRange(
-      {
-        adapter: this.adapter,
-        reader: this.reader,
-        book: this.book,
-        metrics: this.metrics,
-        enricher: this.enricher,
-        flushMs: config.flushMs,
-        logger,
-        sinks: this.sinks,
-        store: this.store,
-        ...(this.deps.observer === undefined ? {} : { onSinkError: (id: string) => this.deps.observer?.sinkError(id) }),
-      },
+    return {
+      adapter: this.adapter,
+      reader: this.reader,
+      book: this.book,
+      metrics: this.metrics,
+      enricher: this.enricher,
+      flushMs: config.flushMs,
+      logger,
+    };
+  }
+
+  /** Writes and commits a processed range, then reports it. */
+  async #commit(done: ProcessedRange, logs: number, safeHead: number, total: number): Promise<void> {
+    const observer = this.deps.observer;
+    this.#checkpoint = await commitRange(
+      { sinks: this.sinks, store: this.store, ...(observer === undefined ? {} : { onSinkError: (id: string) => observer.sinkError(id) }) },
       this.#checkpoint,
-      batch,
+      done,
     );
+    observer?.range(done.range.to - done.range.from + 1, logs);
+    observer?.head(safeHead, this.#checkpoint.nextBlock);
+    this.deps.progress?.update(this.#checkpoint.nextBlock - this.#checkpoint.fromBlock, total);
   }
 
   /** Closes sinks, the state store and the RPC providers. */

@@ -1,6 +1,6 @@
 // The enrichment stage: validates events, prices windows (TWAP) and actions, dedupes, builds output rows.
 import { hash } from "node:crypto";
-import { addFixed, eqFixed, type Fixed, formatFixed, formatScaled, halveFixed, mulFixed, parseFixed } from "@pointwise/fixed";
+import { addFixed, eqFixed, type Fixed, formatFixed, formatScaled, fx, halveFixed, mulFixed, parseFixed } from "@pointwise/fixed";
 import type { Logger } from "@pointwise/logger";
 import { type Dec, OUTPUT_DECIMALS } from "./decimal";
 import { type ActionEvent, type EventContext, invalidEventReason } from "./events";
@@ -21,6 +21,8 @@ class PriceTable {
   readonly requests: { asset: string; point: Point }[] = [];
   readonly #index = new Map<string, Map<object, number>>();
   #values: (Fixed | undefined)[] = [];
+  /** Whether any request priced: a batch of assets no rule prices skips every lookup. */
+  #any = false;
   readonly #texts = new Map<Fixed, string>();
 
   /** Records that `asset` is needed at `point`, identified by the object `ref`. */
@@ -38,6 +40,7 @@ class PriceTable {
 
   /** Takes the pricer's answers, in request order, converting each distinct price to fixed point once. */
   fill(values: readonly (Dec | undefined)[]): void {
+    this.#any = values.some((value) => value !== undefined);
     const exact = new Map<Dec, Fixed>();
     this.#values = values.map((value) => {
       if (value === undefined) return undefined;
@@ -62,6 +65,7 @@ class PriceTable {
 
   /** The price of `asset` at the point `ref` stood for, if it priced. */
   get(asset: string, ref: object): Fixed | undefined {
+    if (!this.#any) return undefined;
     const index = this.#index.get(asset)?.get(ref);
     return index === undefined ? undefined : this.#values[index];
   }
@@ -171,7 +175,9 @@ export class Enricher {
     const { runner } = this.options;
     const durationMs = w.end.ts - w.start.ts;
     const twap = twapOf(prices.get(w.asset, w.start), prices.get(w.asset, w.end));
-    const value = twap === undefined ? undefined : mulFixed(parseFixed(w.balance), twap);
+    // A window's balance is the WindowBook's own plainDecimal text (positions restored from the store are parsed
+    // and checked when the book is built), so it is read without checking it again.
+    const value = twap === undefined ? undefined : mulFixed(fx(w.balance), twap);
     return {
       rowType: "window",
       id: windowId(runner.indexerId, w),

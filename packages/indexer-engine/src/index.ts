@@ -70,7 +70,7 @@ export { MarketPriceClient, type MarketPriceOptions } from "./pricing/market";
 export { findFeed, matches } from "./pricing/match";
 export { Pricer, type PricerDeps } from "./pricing/pricer";
 export { createProgressReporter, formatDuration, type ProgressReporter, type ProgressSnapshot, progressSnapshot, renderBar } from "./progress";
-export { indexRange, type RangeDeps } from "./range";
+export { commitRange, indexRange, type ProcessedRange, processRange, type RangeDeps } from "./range";
 export { AdapterRegistry, isSemver } from "./registry";
 export { type OutputRow, ROW_COLUMNS, type RunnerInfo } from "./rows";
 export { createSinks, type SinkDeps } from "./sinks";

@@ -1,8 +1,10 @@
 // Indexes one block range as a unit: rows to every sink, then state and checkpoint committed together.
 import { type BatchDeps, processBatch } from "./batch";
 import type { LogBatch } from "./chain/logs";
-import type { Sink } from "./sinks/sink";
+import type { OutputRow } from "./rows";
+import type { BatchRef, Sink } from "./sinks/sink";
 import type { Checkpoint, StateStore } from "./state/store";
+import type { Point, Position } from "./windows";
 
 /** What indexing one block range needs: the batch pipeline, the sinks, and where state is committed. */
 export interface RangeDeps extends BatchDeps {
@@ -12,20 +14,39 @@ export interface RangeDeps extends BatchDeps {
   onSinkError?(sinkId: string): void;
 }
 
+/** A block range run through the adapter and the state: its rows, and the state it leaves, ready to commit. */
+export interface ProcessedRange {
+  range: BatchRef;
+  rows: OutputRow[];
+  /** The last block the range reached and its timestamp: where the next range's flush boundaries start. */
+  last: Point;
+  /** Positions the range changed, as they stand after it. */
+  positions: Position[];
+  metrics: ReadonlyMap<string, string>;
+}
+
 /**
- * Indexes one block range as a unit and returns the checkpoint after it: logs through the adapter and the state,
- * rows through enrichment to every sink, then state and checkpoint committed together, then the sinks told.
+ * Runs one block range through the adapter, the state and enrichment, starting after `prev`; writes nothing. The
+ * positions it changed are taken as they stand now, so the next range may be processed before this one commits.
+ */
+export async function processRange(deps: BatchDeps, prev: Point, range: LogBatch): Promise<ProcessedRange> {
+  const batch = await processBatch(deps, range.logs, range.to, prev, range);
+  const rows = await deps.enricher.rows(batch.items);
+  return { range: { from: range.from, to: range.to }, rows, last: batch.last, positions: deps.book.takeDirty(), metrics: batch.dirtyMetrics };
+}
+
+/**
+ * Writes a processed range's rows to every sink, then commits its state changes and the checkpoint after it
+ * together, then tells the sinks; returns that checkpoint. `checkpoint` must be the one committed just before.
  * Rows reach the sinks before the checkpoint moves; each sink's cursor is committed with it, and `recover` undoes
  * anything a sink holds past its last committed cursor.
  */
-export async function indexRange(deps: RangeDeps, checkpoint: Checkpoint, range: LogBatch): Promise<Checkpoint> {
-  const batch = await processBatch(deps, range.logs, range.to, checkpoint.prev, range);
-  const rows = await deps.enricher.rows(batch.items);
+export async function commitRange(deps: Pick<RangeDeps, "sinks" | "store" | "onSinkError">, checkpoint: Checkpoint, done: ProcessedRange): Promise<Checkpoint> {
   const cursors: Record<string, string> = { ...checkpoint.sinks };
   for (const sink of deps.sinks) {
     let cursor: string | undefined;
     try {
-      cursor = await sink.write(rows, { from: range.from, to: range.to });
+      cursor = await sink.write(done.rows, done.range);
     } catch (err) {
       deps.onSinkError?.(sink.id);
       throw err;
@@ -34,12 +55,20 @@ export async function indexRange(deps: RangeDeps, checkpoint: Checkpoint, range:
   }
   const next: Checkpoint = {
     ...checkpoint,
-    nextBlock: range.to + 1,
-    prev: batch.last,
+    nextBlock: done.range.to + 1,
+    prev: done.last,
     sinks: cursors,
-    rowsWritten: checkpoint.rowsWritten + rows.length,
+    rowsWritten: checkpoint.rowsWritten + done.rows.length,
   };
-  await deps.store.commit({ positions: deps.book.takeDirty(), metrics: batch.dirtyMetrics, checkpoint: next });
+  await deps.store.commit({ positions: done.positions, metrics: done.metrics, checkpoint: next });
   for (const sink of deps.sinks) await sink.committed(cursors[sink.id]);
   return next;
+}
+
+/**
+ * Indexes one block range as a unit and returns the checkpoint after it: logs through the adapter and the state,
+ * rows through enrichment to every sink, then state and checkpoint committed together, then the sinks told.
+ */
+export async function indexRange(deps: RangeDeps, checkpoint: Checkpoint, range: LogBatch): Promise<Checkpoint> {
+  return commitRange(deps, checkpoint, await processRange(deps, checkpoint.prev, range));
 }

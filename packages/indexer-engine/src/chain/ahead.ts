@@ -46,6 +46,35 @@ export function knownHeaders(
 }
 
 /**
+ * A block source whose `timestamps` calls made in the same turn of the event loop go to the chain as one call, so
+ * the flush-boundary searches of a range, which start together and step together, share their requests.
+ */
+export function coalescedTimestamps(chain: Pick<BlockSource, "timestamp" | "timestamps">): Pick<BlockSource, "timestamp" | "timestamps"> {
+  let queued: { blocks: readonly number[]; resolve(stamps: Map<number, number>): void; reject(err: unknown): void }[] = [];
+  const send = () => {
+    const waiting = queued;
+    queued = [];
+    chain.timestamps([...new Set(waiting.flatMap((w) => w.blocks))]).then(
+      (stamps) => {
+        for (const w of waiting) w.resolve(new Map(w.blocks.map((b) => [b, stamps.get(b) as number])));
+      },
+      (err: unknown) => {
+        for (const w of waiting) w.reject(err);
+      },
+    );
+  };
+  return {
+    timestamp: (block) => chain.timestamp(block),
+    timestamps(blocks) {
+      return new Promise((resolve, reject) => {
+        queued.push({ blocks, resolve, reject });
+        if (queued.length === 1) setImmediate(send);
+      });
+    },
+  };
+}
+
+/**
  * Reads one range completely: its logs, the timestamps of the block before it, of its blocks with logs and of its
  * last block, the senders the adapter wants, and the block of every flush boundary the range crosses, found
  * exactly as processing will look for it (between the same known blocks), so processing asks the chain nothing.
@@ -61,7 +90,7 @@ export async function readRange(fetcher: AdaptiveLogFetcher, chain: AheadSource,
   if (blocks[blocks.length - 1] !== to) blocks.push(to);
   const [stamps, senders] = await Promise.all([chain.timestamps(blocks), hashes.length > 0 ? chain.transactionsFrom(hashes) : new Map<string, string>()]);
   const headers = new Map(stamps);
-  const known = knownHeaders(chain, headers);
+  const known = knownHeaders(coalescedTimestamps(chain), headers);
   const searches: Promise<void>[] = [];
   for (let i = 1; i < blocks.length; i++) {
     const prev = { block: blocks[i - 1] as number, ts: stamps.get(blocks[i - 1] as number) as number };

@@ -17,13 +17,47 @@ export function csvField(value: unknown): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** A text column: quoted only when it needs it (the same answer as csvField for a string or null). */
+function textField(value: string | null): string {
+  if (value === null || value === undefined) return "";
+  return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** A number or boolean column: never quoted (the same answer as csvField for those or null). */
+function plainField(value: number | boolean | null): string | number | boolean {
+  return value === null || value === undefined ? "" : value;
+}
+
+// The runner columns are the same on every row of a run: their text is kept for the last runner seen.
+let runnerOf: { indexerId: string; chainId: number; adapterId: string; adapterVersion: string } | undefined;
+let runnerText = "";
+
+/** The four runner columns (indexerId, chainId, adapterId, adapterVersion) of a row, joined. */
+function runnerFields(r: OutputRow): string {
+  const last = runnerOf;
+  if (
+    last !== undefined &&
+    last.indexerId === r.indexerId &&
+    last.chainId === r.chainId &&
+    last.adapterId === r.adapterId &&
+    last.adapterVersion === r.adapterVersion
+  )
+    return runnerText;
+  runnerText = `${csvField(r.indexerId)},${csvField(r.chainId)},${csvField(r.adapterId)},${csvField(r.adapterVersion)}`;
+  runnerOf = { indexerId: r.indexerId, chainId: r.chainId, adapterId: r.adapterId, adapterVersion: r.adapterVersion };
+  return runnerText;
+}
+
 /**
  * One CSV line of a row, in ROW_COLUMNS order, ending in a newline. Written out column by column (a test holds
  * it to ROW_COLUMNS): reading each property by name is several times cheaper than looking columns up by key.
+ * Only text columns are scanned for characters that need quotes; numbers and booleans go in as they print, and
+ * the runner columns, the same on every row, are joined once.
  */
 export function csvLine(r: OutputRow): string {
-  const f = csvField;
-  return `${f(r.rowType)},${f(r.id)},${f(r.indexerId)},${f(r.chainId)},${f(r.adapterId)},${f(r.adapterVersion)},${f(r.user)},${f(r.asset)},${f(r.activity)},${f(r.amount)},${f(r.priceable)},${f(r.active)},${f(r.startTs)},${f(r.endTs)},${f(r.durationMs)},${f(r.startBlock)},${f(r.endBlock)},${f(r.ts)},${f(r.height)},${f(r.txHash)},${f(r.logIndex)},${f(r.trigger)},${f(r.priceUsd)},${f(r.valueUsd)},${f(r.usdHours)},${f(r.meta)}\n`;
+  const t = textField;
+  const p = plainField;
+  return `${t(r.rowType)},${t(r.id)},${runnerFields(r)},${t(r.user)},${t(r.asset)},${t(r.activity)},${t(r.amount)},${p(r.priceable)},${p(r.active)},${p(r.startTs)},${p(r.endTs)},${p(r.durationMs)},${p(r.startBlock)},${p(r.endBlock)},${p(r.ts)},${p(r.height)},${t(r.txHash)},${p(r.logIndex)},${t(r.trigger)},${t(r.priceUsd)},${t(r.valueUsd)},${t(r.usdHours)},${t(r.meta)}\n`;
 }
 
 /** A larger copy of `buffer` holding `size` bytes, with its first `used` bytes kept. */
