@@ -157,6 +157,8 @@ describe("a dependency that comes up during the wait", () => {
       const { key, regEventId } = await seedCampaignWithKey(db);
       const app = await start("ingest-api", { ...testServiceEnv(db.schema, { natsUrl: nats.url }), STARTUP_TIMEOUT_MS: "30000" });
       await waitUntil(() => lines(app).some((l) => l.level === "warn" && l.dependency === "nats"), 15_000, "a failed attempt at NATS");
+      // PostgreSQL is up from the start, but on a busy machine its first connection can still be under way.
+      await waitUntil(() => lines(app).some((l) => l.msg === "postgres reachable"), 15_000, "PostgreSQL to be reached");
       expect((await getJson(`${app.url}/readyz`)).body).toMatchObject({ status: "starting", waiting: ["nats"] });
       await nats.start();
       await waitUntil(async () => (await getJson(`${app.url}/readyz`)).status === 200, 20_000, "ingest-api to be ready");
