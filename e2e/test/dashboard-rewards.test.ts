@@ -65,6 +65,8 @@ describe("the Rewards tab", () => {
     await page.getByRole("button", { name: "Upload codes" }).click();
     await page.getByText("2 codes added; refused: line 3: code: appears earlier in this upload.").waitFor();
     const giftRow = page.getByTestId("reward-list").locator("tr", { hasText: "Gift card" });
+    // The list reloads after the upload's answer is shown: wait for the row to count the new codes.
+    await giftRow.locator("td:nth-child(5)", { hasText: /^2$/ }).waitFor();
     // Price, unlimited stock, two codes left, active.
     expect((await giftRow.locator("td").allTextContents()).slice(0, 6)).toEqual(["Gift card", "voucher", "10 xp", "unlimited", "2", "active"]);
 
