@@ -21,10 +21,12 @@ const user = {
   currency_names: { xp: "Experience" },
   scores: { xp: score },
   tiers: { xp: { key: "gold", name: "Gold" }, gems: null },
+  // What was spent on rewards beside what was earned (docs/rewards.md): always in a user's scores.
+  balances: { xp: { spent: 3, balance: 10, shortfall: 0 } },
 };
 
 describe("read API response schemas", () => {
-  it("accept the spec's leaderboard and user-scores bodies unchanged", () => {
+  it("accept the spec's leaderboard and user-scores bodies (with the service's tiers and balances) unchanged", () => {
     const board = { campaign_id: "ab12-cd34", cached_at: "2026-11-26T12:00:00.000Z", currency_names: { xp: "Experience" }, entries: [entry] };
     expect(leaderboardResponseSchema.parse(board)).toEqual(board);
     expect(userScoresResponseSchema.parse(user)).toEqual(user);
@@ -36,6 +38,7 @@ describe("read API response schemas", () => {
     expect(leaderboardEntrySchema.safeParse({ ...entry, identities: { x_username: "alice", email: "a@example.com" } }).success).toBe(false);
     expect(tierViewSchema.safeParse({ key: "gold", name: "Gold", rank: 1 }).success).toBe(false);
     expect(userScoresResponseSchema.safeParse({ ...user, email: "a@example.com" }).success).toBe(false);
+    expect(userScoresResponseSchema.safeParse({ ...user, balances: { xp: { spent: 3, balance: 10, shortfall: 0, total: 13 } } }).success).toBe(false);
   });
 
   it("refuse a rank below 1 or not whole, a user id that is not a UUID and a cached_at that is not an ISO time", () => {
