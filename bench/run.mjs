@@ -1,8 +1,9 @@
-// `npm run bench [-- --quick] [-- --only=ingest,read] [-- --soak]`: prepares services and a bench database, builds
-// the apps, runs every benchmark (each beside its baseline in the same run, in a process of its own)
+// `npm run bench [-- --quick] [-- --only=ingest,read [--docs]] [-- --soak]`: prepares services and a bench database,
+// builds the apps, runs every benchmark (each beside its baseline in the same run, in a process of its own)
 // and writes bench/results/latest.{json,md} and the results section of docs/performance.md. A quick
-// run writes bench/results/quick.*, an `--only` run bench/results/only.*, and neither touches the docs. `--soak` runs
-// scripts/soak.ts (also `npm run soak`; its other flags are passed on) instead of the benchmarks.
+// run writes bench/results/quick.*, an `--only` run bench/results/only.*; neither touches the docs, except an `--only`
+// run with `--docs`, which puts its paths' sections in place of theirs in the docs (each dated as a run of its own).
+// `--soak` runs scripts/soak.ts (also `npm run soak`; its other flags are passed on) instead of the benchmarks.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +14,11 @@ const only = process.argv
   .find((a) => a.startsWith("--only="))
   ?.slice(7)
   .split(",");
+const docs = process.argv.includes("--docs");
+if (docs && (!only || quick)) {
+  process.stderr.write("bench: --docs goes with --only (a full run always writes the docs; a quick run never does)\n");
+  process.exit(2);
+}
 const env = {
   DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pointwise_bench",
   REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
@@ -24,7 +30,7 @@ Object.assign(process.env, env);
 ensureDependencies();
 // TypeScript helpers load only now: a fresh clone has no tsx until ensureDependencies has installed it.
 const { tsImport } = await import("tsx/esm/api");
-const { runMarkdown, replaceSection } = await tsImport("./lib/report.ts", import.meta.url);
+const { runMarkdown, replaceSection, readSection, mergePaths } = await tsImport("./lib/report.ts", import.meta.url);
 const { beginRun } = await tsImport("./lib/leftovers.ts", import.meta.url);
 const { runScript } = await tsImport("./lib/child.ts", import.meta.url);
 ensureServices(env);
@@ -61,16 +67,18 @@ async function runBench(name) {
 const startedAt = new Date().toISOString();
 const results = [];
 for (const p of ["ingest", "scoring", "read", "indexer", "backfill"].filter((p) => !only || only.includes(p))) results.push(await runBench(p));
-const record = { startedAt, quick, machine, results };
+const record = { startedAt, quick, machine, results, ...(only ? { only } : {}) };
 const md = runMarkdown(record);
 const file = path.join(root, "bench", "results", quick ? "quick" : only ? "only" : "latest");
 mkdirSync(path.dirname(file), { recursive: true });
 writeFileSync(`${file}.json`, JSON.stringify(record, null, 2));
 writeFileSync(`${file}.md`, md);
 const written = [`${path.relative(root, file)}.{json,md}`];
-if (!quick && !only) {
+if (!quick && (!only || docs)) {
   const docPath = path.join(root, "docs", "performance.md");
-  const doc = replaceSection(readFileSync(docPath, "utf8"), "results", md);
+  const current = readFileSync(docPath, "utf8");
+  const section = only ? readSection(current, "results") : md;
+  const doc = section === null ? null : replaceSection(current, "results", only ? mergePaths(section, record) : section);
   if (doc === null) process.stderr.write("docs/performance.md has no bench:results markers; it was not written\n");
   else {
     writeFileSync(docPath, doc);

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { pairedRatio } from "./measure";
 import { pacedLoad } from "./paced-load";
-import { formatNumber, replaceSection } from "./report";
+import { formatNumber, mergePaths, type PathResult, readSection, replaceSection, runMarkdown } from "./report";
 
 describe("pairedRatio", () => {
   it("is the geometric mean of each round's ratio to the baseline just before it", () => {
@@ -34,6 +34,52 @@ describe("replaceSection", () => {
     const doc = "a\n<!-- bench:results:start -->\nold\n<!-- bench:results:end -->\nb";
     expect(replaceSection(doc, "results", "new")).toBe("a\n<!-- bench:results:start -->\nnew\n<!-- bench:results:end -->\nb");
     expect(replaceSection("a", "results", "new")).toBeNull();
+  });
+});
+
+const machine = { cpu: "Test CPU", cores: 2, memoryGiB: 24, node: "20.20.2" };
+const result = (path: string, value: number, met: boolean): PathResult => ({
+  path,
+  figures: [{ name: `${path} figure`, unit: "req/s", value, baseline: 100, ratio: value / 100, target: ">= 1.0x baseline", met }],
+  memory: [{ process: `${path}-app`, peakRssMb: 10 }],
+  notes: [`${path} note`],
+  bounds: [`${path} bound`],
+});
+
+describe("runMarkdown and mergePaths", () => {
+  const full = runMarkdown({ startedAt: "2026-11-26T18:00:00Z", quick: false, machine, results: [result("ingest", 90, false), result("read", 120, true)] });
+
+  it("writes a full run's header once and each path's section with its missed targets and bounds", () => {
+    expect(full.startsWith("Run 2026-11-26 18:00 UTC on Test CPU, 2 cores, 24 GiB, Node 20.20.2.")).toBe(true);
+    expect(full).toContain("<!-- bench:path:ingest -->\n### ingest");
+    expect(full).toContain("- missed: ingest figure (>= 1.0x baseline)\n- what bounds it: ingest bound");
+    // A path that met its target lists no bound.
+    expect(full).not.toContain("read bound");
+  });
+
+  it("puts an --only run's path in place of its earlier section, dated as a run of its own, and keeps the others", () => {
+    const only = { startedAt: "2026-11-29T10:00:00Z", quick: false, machine, results: [result("ingest", 130, true)], only: ["ingest"] };
+    const merged = mergePaths(full, only);
+    expect(merged.startsWith("Run 2026-11-26 18:00 UTC")).toBe(true);
+    expect(merged).toContain("### ingest\n\nRun of this path alone (`--only=ingest`) 2026-11-29 10:00 UTC on Test CPU");
+    expect(merged).toContain("| ingest figure | 130 req/s |");
+    expect(merged).not.toContain("| ingest figure | 90 req/s |");
+    expect(merged).not.toContain("ingest bound");
+    // The read section is untouched and still follows.
+    expect(merged.slice(merged.indexOf("<!-- bench:path:read -->"))).toBe(full.slice(full.indexOf("<!-- bench:path:read -->")).replace(/\n+$/, ""));
+  });
+
+  it("adds a path the section did not have at its end, and merging the same run twice changes nothing", () => {
+    const only = { startedAt: "2026-11-29T10:00:00Z", quick: false, machine, results: [result("backfill", 50, false)], only: ["backfill"] };
+    const once = mergePaths(full, only);
+    expect(once.indexOf("<!-- bench:path:backfill -->")).toBeGreaterThan(once.indexOf("<!-- bench:path:read -->"));
+    expect(mergePaths(once, only)).toBe(once);
+  });
+
+  it("reads the section between the markers back, or null without them", () => {
+    const doc = replaceSection("a\n<!-- bench:results:start -->\n<!-- bench:results:end -->\nb", "results", full) as string;
+    expect(readSection(doc, "results")).toBe(full.trim());
+    expect(readSection("a", "results")).toBeNull();
   });
 });
 

@@ -27,36 +27,76 @@ export function formatNumber(n: number | undefined, figure: Pick<Figure, "met" |
   return Number((away(Number((n * scale).toPrecision(12))) / scale).toPrecision(3)).toString();
 }
 
-/** The run's report in Markdown: the machine, a table per path, peak RSS, notes, and every missed target with what bounds it. */
-export function runMarkdown(run: { startedAt: string; quick: boolean; machine: Machine; results: readonly PathResult[] }): string {
+/** A run as bench/run.mjs records it. */
+export interface RunRecord {
+  startedAt: string;
+  quick: boolean;
+  machine: Machine;
+  results: readonly PathResult[];
+  /** The paths an `--only` run was limited to. */
+  only?: readonly string[];
+}
+
+const pathMarker = (name: string) => `<!-- bench:path:${name} -->`;
+
+function runLine(run: RunRecord): string {
   const { machine } = run;
-  const lines = [
-    `Run ${run.startedAt.slice(0, 16).replace("T", " ")} UTC${run.quick ? " (quick: short runs, rough figures)" : ""} on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}.`,
-    "",
-  ];
+  return `${run.startedAt.slice(0, 16).replace("T", " ")} UTC${run.quick ? " (quick: short runs, rough figures)" : ""} on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}.`;
+}
+
+/** One path's section: its marker, table, peak RSS, notes, and each missed target with what bounds it. */
+function pathMarkdown(r: PathResult, alone: RunRecord | undefined): string[] {
+  const lines = [pathMarker(r.path), `### ${r.path}`, ""];
+  if (alone) lines.push(`Run of this path alone (\`--only=${(alone.only ?? [r.path]).join(",")}\`) ${runLine(alone)}`, "");
+  if (r.failed) return [...lines, `The benchmark failed (${r.failed}); see the run's output.`, ""];
   const missed: string[] = [];
+  lines.push("| figure | value | baseline (same run) | ratio | target | met |", "|---|---:|---:|---:|---|---|");
+  for (const f of r.figures ?? []) {
+    const ratio = f.ratio === undefined ? "" : `${formatNumber(f.ratio, f.target?.includes("x") ? f : {})}x`;
+    const baseline = f.baseline === undefined ? "" : `${formatNumber(f.baseline)} ${f.unit}`;
+    const met = f.met === undefined ? "" : f.met ? "yes" : "**no**";
+    lines.push(`| ${f.name}${f.note ? ` (${f.note})` : ""} | ${formatNumber(f.value, f)} ${f.unit} | ${baseline} | ${ratio} | ${f.target ?? ""} | ${met} |`);
+    if (f.met === false) missed.push(`missed: ${f.name} (${f.target})`);
+  }
+  lines.push("", `Peak RSS: ${(r.memory ?? []).map((m) => `${m.process} ${m.peakRssMb} MiB`).join(", ")}.`, "");
+  for (const n of r.notes ?? []) lines.push(`- ${n}`);
+  if (missed.length > 0) for (const m of [...missed, ...(r.bounds ?? []).map((b) => `what bounds it: ${b}`)]) lines.push(`- ${m}`);
+  lines.push("");
+  return lines;
+}
+
+/** The run's report in Markdown: the machine, then a section per path (an `--only` run's sections say so). */
+export function runMarkdown(run: RunRecord): string {
+  const lines = run.only ? [] : [`Run ${runLine(run)}`, ""];
+  for (const r of run.results) lines.push(...pathMarkdown(r, run.only ? run : undefined));
+  return lines.join("\n");
+}
+
+/**
+ * The results section with the paths of an `--only` run put in place of their earlier sections (each section runs
+ * from its path marker to the next one); a path the section did not have yet is added at its end.
+ */
+export function mergePaths(section: string, run: RunRecord): string {
+  let out = section.replace(/\n+$/, "");
   for (const r of run.results) {
-    lines.push(`### ${r.path}`, "");
-    if (r.failed) {
-      lines.push(`The benchmark failed (${r.failed}); see the run's output.`, "");
-      missed.push(`${r.path}: the benchmark failed`);
+    const body = pathMarkdown(r, run).join("\n").replace(/\n+$/, "");
+    const i = out.indexOf(pathMarker(r.path));
+    if (i < 0) {
+      out = `${out}\n\n${body}`;
       continue;
     }
-    lines.push("| figure | value | baseline (same run) | ratio | target | met |", "|---|---:|---:|---:|---|---|");
-    for (const f of r.figures ?? []) {
-      const ratio = f.ratio === undefined ? "" : `${formatNumber(f.ratio, f.target?.includes("x") ? f : {})}x`;
-      const baseline = f.baseline === undefined ? "" : `${formatNumber(f.baseline)} ${f.unit}`;
-      const met = f.met === undefined ? "" : f.met ? "yes" : "**no**";
-      lines.push(`| ${f.name}${f.note ? ` (${f.note})` : ""} | ${formatNumber(f.value, f)} ${f.unit} | ${baseline} | ${ratio} | ${f.target ?? ""} | ${met} |`);
-      if (f.met === false) missed.push(`${r.path}: ${f.name} missed ${f.target}`);
-    }
-    lines.push("", `Peak RSS: ${(r.memory ?? []).map((m) => `${m.process} ${m.peakRssMb} MiB`).join(", ")}.`, "");
-    for (const n of r.notes ?? []) lines.push(`- ${n}`);
-    if (r.figures?.some((f) => f.met === false)) for (const b of r.bounds ?? []) missed.push(`${r.path}, what bounds it: ${b}`);
-    lines.push("");
+    const next = out.indexOf("<!-- bench:path:", i + 1);
+    out = next < 0 ? `${out.slice(0, i)}${body}` : `${out.slice(0, i)}${body}\n\n${out.slice(next)}`;
   }
-  if (missed.length) lines.push("### Missed targets", "", ...missed.map((m) => `- ${m}`), "");
-  return lines.join("\n");
+  return out;
+}
+
+/** What stands between `<!-- bench:NAME:start -->` and its end marker, trimmed; null when the markers are missing. */
+export function readSection(doc: string, name: string): string | null {
+  const start = `<!-- bench:${name}:start -->`;
+  const i = doc.indexOf(start);
+  const j = doc.indexOf(`<!-- bench:${name}:end -->`);
+  return i < 0 || j < i ? null : doc.slice(i + start.length, j).trim();
 }
 
 /** Replaces what stands between `<!-- bench:NAME:start -->` and its end marker; null when the markers are missing. */
