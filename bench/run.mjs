@@ -36,8 +36,9 @@ const { runScript } = await tsImport("./lib/child.ts", import.meta.url);
 ensureServices(env);
 ensurePrismaClient();
 ensureDatabase(env);
-// One run at a time, and what interrupted runs left (their schemas, streams and keys) goes first.
-const runLock = await beginRun({ database: env.DATABASE_URL, nats: env.NATS_URL, redis: env.REDIS_URL }).catch((err) => {
+// One run at a time (a second waits for the first), and what interrupted runs left (their schemas, streams and keys) goes first.
+const waiting = () => step("another `npm run bench` is running on this machine; waiting for it to end (two runs would measure each other)");
+const runLock = await beginRun({ database: env.DATABASE_URL, nats: env.NATS_URL, redis: env.REDIS_URL }, waiting).catch((err) => {
   process.stderr.write(`bench: ${err.message}\n`);
   process.exit(1);
 });

@@ -59,11 +59,14 @@ export async function removeLeftovers({ pool, nats, redis, prefix = "bench" }: L
 
 /**
  * What bench/run.mjs does before its first benchmark: takes the lock of a bench run on the bench database, held on
- * one connection until `release` (or the end of the process), and removes what interrupted runs left behind. Throws
- * when another run holds the lock: two runs on one machine would measure each other, and the second would remove
- * the first's schemas.
+ * one connection until `release` (or the end of the process), and removes what interrupted runs left behind. When
+ * another run holds the lock it calls `onWait` once and waits for that run to end: two runs on one machine would
+ * measure each other, and the second would remove the first's schemas.
  */
-export async function beginRun(urls: { database: string; nats: string; redis: string }): Promise<{ removed: Removed; release(): Promise<void> }> {
+export async function beginRun(
+  urls: { database: string; nats: string; redis: string },
+  onWait: () => void = () => undefined,
+): Promise<{ removed: Removed; release(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: urls.database, max: 2 });
   const client = await pool.connect();
   const release = async () => {
@@ -73,8 +76,10 @@ export async function beginRun(urls: { database: string; nats: string; redis: st
   };
   try {
     const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS ok", [LOCK]);
-    if (!rows[0]?.ok)
-      throw new Error("another `npm run bench` is running against this database; wait for it to end (two runs on one machine measure each other)");
+    if (!rows[0]?.ok) {
+      onWait();
+      await client.query("SELECT pg_advisory_lock(hashtext($1))", [LOCK]);
+    }
     const nats = await connect({ servers: urls.nats });
     const redis: RedisClientType = createClient({ url: urls.redis });
     try {
