@@ -96,6 +96,9 @@ describe("leaderboard preview", () => {
       [1, users[1]],
       [2, users[3]],
     ]);
+    // The chart follows the board: its top two are the two best balances, not the two best totals.
+    const chart = await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?top=2`);
+    expect(chart.body.series.map((s: Json) => s.user_id)).toEqual([users[1], users[3]]);
   });
 
   it("ranks by the earned total when the campaign's leaderboard ranks by what was earned, and still shows spent and balance", async () => {
@@ -110,6 +113,8 @@ describe("leaderboard preview", () => {
     ]);
     // A currency nobody spent in: spent 0, balance equal to the total (gems pay 1 per event).
     expect(board.body.entries[0].balances.gems).toEqual({ spent: "0", balance: "1" });
+    const chart = await suite.op.call("GET", `/api/campaigns/${campaignId}/chart?top=2`);
+    expect(chart.body.series.map((s: Json) => s.user_id)).toEqual([users[0], users[1]]);
   });
 
   it("refuses a currency the campaign does not have and a limit out of range", async () => {

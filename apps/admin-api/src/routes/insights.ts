@@ -56,7 +56,7 @@ export function insightRoutes(deps: Deps): Router {
     const currency = currencyOf(campaign, query.currency);
     // The public board's order for the campaign's ranking setting (earned total or balance), from the one shared definition.
     const ranking = campaign.leaderboardRanking === "balance" ? "balance" : "earned";
-    const rows = await topOfBoard(db, campaign.id, currency, query.limit ?? 50, rankingColumnOf(ranking));
+    const rows = await topOfBoard(db, campaign.id, currency, query.limit ?? 50, rankingColumnOf(campaign.leaderboardRanking));
     const userIds = rows.map((r) => r.user_id);
     const [scores, labels, active] = await Promise.all([
       db.query<StoredScore & { user_id: string; spent: string; balance: string }>(
@@ -103,10 +103,8 @@ export function insightRoutes(deps: Deps): Router {
     const active = await activeRules(deps.db, campaign.id);
     const now = new Date();
     const from = new Date(now.getTime() - (count - 1) * (bucket === "day" ? 86_400_000 : 3_600_000));
-    const { rows: top } = await db.query<{ user_id: string }>(
-      "SELECT user_id FROM score WHERE campaign_id = $1 AND currency = $2 ORDER BY total DESC, reached_at ASC, user_id ASC LIMIT $3",
-      [campaign.id, currency, query.top ?? 5],
-    );
+    // The top users of the campaign's board, in its order (earned total or balance), like the preview above.
+    const top = await topOfBoard(db, campaign.id, currency, query.top ?? 5, rankingColumnOf(campaign.leaderboardRanking));
     const userIds = top.map((t) => t.user_id);
     // Points are placed at the time their event happened (occurred_at: what "activity on that day" means, and
     // what the rules evaluated it at; a backfilled event lands on its own day, not on the day it arrived), not
