@@ -55,6 +55,20 @@ describe("RpcTransport", () => {
     await expect(transport(server.url).call("big", [])).resolves.toBe(text);
   });
 
+  it("reads a large ASCII answer streamed in many small chunks exactly", async () => {
+    // Every printable ASCII character and the JSON escapes of control characters, repeated past one chunk.
+    const text = `${Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("")}\n\t\u0001`.repeat(20_000);
+    const server = await startTestServer((_req, res, body) => {
+      const { id } = JSON.parse(body) as Request;
+      const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, result: text }));
+      res.writeHead(200, { "content-type": "application/json" });
+      for (let i = 0; i < bytes.length; i += 513) res.write(bytes.subarray(i, i + 513));
+      res.end();
+    });
+    servers.push(server);
+    await expect(transport(server.url).call("big", [])).resolves.toBe(text);
+  });
+
   it("sends calls in batches of batchSize and returns answers in call order, whatever order the node answers in", async () => {
     const rpc = await node((c) => `r${(c.params[0] as number) * 2}`);
     const t = transport(rpc.url, { batchSize: 4 });
