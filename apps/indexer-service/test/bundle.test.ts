@@ -1,9 +1,11 @@
-// The built indexer (dist/main.js, `npm run build`): runs on its own, loads no file besides itself, maps to our sources.
+// The built indexer (dist/main.js, `npm run build`): runs on its own, loads no file besides itself (the metrics server's
+// dist/metrics.js only when asked for), maps to our sources.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { freePort } from "./support/net";
 
 const APP = join(__dirname, "..");
 const MAIN = join(APP, "dist", "main.js");
@@ -17,8 +19,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the bundle with `args`, from a folder with no node_modules, and a clean environment. */
-function runBundle(args: string[], nodeArgs: string[] = []) {
-  return spawnSync(process.execPath, [...nodeArgs, MAIN, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "" }, encoding: "utf8" });
+function runBundle(args: string[], nodeArgs: string[] = [], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [...nodeArgs, MAIN, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" });
 }
 
 describe("the built indexer", () => {
@@ -33,6 +35,41 @@ describe("the built indexer", () => {
     const result = runBundle(["run", "--config", EXAMPLE]);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("POINTWISE_API_KEY");
+  });
+
+  it("starts the health and metrics server from its own bundle, dist/metrics.js, when METRICS_PORT is set", async () => {
+    const config = join(dir, "unreachable.json");
+    // An RPC endpoint nothing listens on: the server starts first, then the run stops at its first request.
+    const token = "0x00000000000000000000000000000000000000c1";
+    writeFileSync(
+      config,
+      JSON.stringify({
+        kind: "evm",
+        indexerId: "bundle",
+        flushMs: 3_600_000,
+        stateStoreUrl: "redis://127.0.0.1:6379",
+        network: { chainId: 31337, finality: 0 },
+        range: { fromBlock: 1, toBlock: 2 },
+        sinkConfig: { sinks: [{ sinkType: "csv", path: join(dir, "rows.csv") }] },
+        adapterConfig: { adapterId: "erc20-holdings", params: { tokenAddress: token } },
+      }),
+    );
+    const env = {
+      POINTWISE_API_KEY: "k",
+      PRICE_API_KEY: "k",
+      RPC_URL: `http://127.0.0.1:${await freePort()}`,
+      METRICS_PORT: String(await freePort()),
+      INDEXER_RPC_MAX_ATTEMPTS: "1",
+      STATE_KEY_PREFIX: "pwt-bundle",
+    };
+    const result = runBundle(["run", "--config", config], [], env);
+    const messages = result.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages[0]).toBe("indexer health and metrics listening");
+    expect(messages.at(-1)).toBe("RPC Connection Failed");
+    expect(result.status).toBe(1);
   });
 
   it("loads no module file besides itself: third-party packages are inside the bundle", () => {
