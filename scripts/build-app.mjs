@@ -52,4 +52,6 @@ const options = {
 const plugins = bundleDependencies ? [] : [externalThirdParty];
 await build({ ...options, entryPoints: [path.join(cwd, "src", "main.ts")], outfile: path.join(cwd, "dist", "main.js"), plugins: [lazyModules, ...plugins] });
 for (const file of lazy) await build({ ...options, entryPoints: [file], outfile: path.join(cwd, "dist", `${path.basename(file, ".ts")}.js`), plugins });
-console.log(`built ${pkg.name} -> dist/main.js${lazy.map((f) => `, dist/${path.basename(f, ".ts")}.js`).join("")}${bundleDependencies ? " (dependencies bundled)" : ""}`);
+console.log(
+  `built ${pkg.name} -> dist/main.js${lazy.map((f) => `, dist/${path.basename(f, ".ts")}.js`).join("")}${bundleDependencies ? " (dependencies bundled)" : ""}`,
+);
