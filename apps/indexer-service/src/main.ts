@@ -11,7 +11,15 @@ async function main(): Promise<void> {
   process.once("SIGTERM", stop);
   process.on("SIGINT", stop);
   const code = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signal: controller.signal, terminal: process.stderr });
-  process.exitCode = code;
+  // Everything the run opened is closed by now. Exiting here, once the last lines are out, skips tearing down a heap of
+  // a few hundred MB, which a natural exit does after the work is done (about 0.4 s measured at the end of a backfill).
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
+/** Resolves once everything written to `stream` so far is handed to the system. */
+function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => stream.write("", () => resolve()));
 }
 
 void main();

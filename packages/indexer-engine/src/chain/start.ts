@@ -4,10 +4,15 @@ import { type ChainReader, RpcResponseError } from "./reader";
 
 /** Checks that the endpoint serves the configured chain and that every contract has code; else Contract Not Found. */
 export async function checkContracts(reader: ChainReader, chainId: number, contracts: readonly string[]): Promise<void> {
+  // Asked together, since start-up waits for every answer and each is a round trip to a hosted endpoint; read in the
+  // same order as before, so the chain id is judged first and the first missing contract is the one named.
+  const codes = contracts.map((address) => reader.code(address));
+  // A failure surfaces where its answer is awaited below; one never awaited (an earlier check failed) stays quiet.
+  for (const code of codes) code.catch(() => undefined);
   const served = await reader.chainId();
   if (served !== chainId) throw contractNotFound({ details: { reason: `RPC serves chain ${served}, config says ${chainId}`, chainId, served } });
-  for (const address of contracts) {
-    const code = await reader.code(address);
+  for (const [i, address] of contracts.entries()) {
+    const code = await codes[i];
     if (code === "0x" || code === "") throw contractNotFound({ details: { reason: `no contract at ${address} on chain ${chainId}`, address, chainId } });
   }
 }

@@ -34,6 +34,19 @@ async function node(answer: (call: Request, res: ServerResponse, n: number) => u
   return { url: server.url, requests };
 }
 
+/** A JSON-RPC endpoint answering every call with `text`, its body streamed in 513-byte chunks; its URL. */
+async function chunkedNode(text: string): Promise<string> {
+  const server = await startTestServer((_req, res, body) => {
+    const { id } = JSON.parse(body) as Request;
+    const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, result: text }));
+    res.writeHead(200, { "content-type": "application/json" });
+    for (let i = 0; i < bytes.length; i += 513) res.write(bytes.subarray(i, i + 513));
+    res.end();
+  });
+  servers.push(server);
+  return server.url;
+}
+
 const transport = (url: string, options: Partial<ConstructorParameters<typeof RpcTransport>[0]> = {}) => {
   const t = new RpcTransport({ url, logger: silent, retryBaseMs: 1, ...options });
   transports.push(t);
@@ -42,17 +55,15 @@ const transport = (url: string, options: Partial<ConstructorParameters<typeof Rp
 
 describe("RpcTransport", () => {
   it("reads a large answer streamed in many small chunks, multi-byte characters split across them", async () => {
+    // 513-byte chunks, as hardhat streams: boundaries fall inside the three-byte ✓ and the two-byte ü.
     const text = "Zürich ✓ ".repeat(20_000);
-    const server = await startTestServer((_req, res, body) => {
-      const { id } = JSON.parse(body) as Request;
-      const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, result: text }));
-      res.writeHead(200, { "content-type": "application/json" });
-      // 513-byte chunks, as hardhat streams: boundaries fall inside the three-byte ✓ and the two-byte ü.
-      for (let i = 0; i < bytes.length; i += 513) res.write(bytes.subarray(i, i + 513));
-      res.end();
-    });
-    servers.push(server);
-    await expect(transport(server.url).call("big", [])).resolves.toBe(text);
+    await expect(transport(await chunkedNode(text)).call("big", [])).resolves.toBe(text);
+  });
+
+  it("reads a large ASCII answer streamed in many small chunks exactly", async () => {
+    // Every printable ASCII character and the JSON escapes of control characters, repeated past one chunk.
+    const text = `${Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("")}\n\t\u0001`.repeat(20_000);
+    await expect(transport(await chunkedNode(text)).call("big", [])).resolves.toBe(text);
   });
 
   it("sends calls in batches of batchSize and returns answers in call order, whatever order the node answers in", async () => {

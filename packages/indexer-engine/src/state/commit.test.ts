@@ -1,6 +1,7 @@
-// The state store's commit of many positions at once: every one stored or removed, a position named twice keeps its last state.
-
-import { testStore } from "../testing/fixtures";
+// The state store's commit of many positions at once: every one stored or removed, a position named twice keeps its
+// last state; how a position is stored in its hash field, and values written with the whole position still load.
+import { createClient } from "redis";
+import { REDIS_URL, testStore } from "../testing/fixtures";
 import type { Position } from "../windows";
 import type { StateStore } from "./store";
 
@@ -43,4 +44,39 @@ describe("state store commit", () => {
     const stored = (await store.loadPositions()).filter((p) => p.user === a.user || p.user === b.user);
     expect(stored).toEqual([{ ...b, balance: "7" }]);
   });
+
+  it("stores a position's value without the user, asset and activity its field names, and loads it back whole", async () => {
+    const p = held(91_001);
+    await store.commit({ positions: [p], metrics: new Map(), checkpoint });
+    const raw = await rawPositions();
+    expect(raw[`${p.user}|0xa|hold`]).toBe('{"balance":"91001.5","active":true,"openSince":{"ts":92001,"block":91001}}');
+    expect((await store.loadPositions()).find((q) => q.user === p.user)).toEqual(p);
+  });
+
+  it("keeps the whole position in the value when its user or asset holds the field separator, and loads it back", async () => {
+    const odd: Position = { user: "a|b", asset: "0xa|x", activity: "hold|lp", balance: "3", active: false };
+    await store.commit({ positions: [odd], metrics: new Map(), checkpoint });
+    expect(JSON.parse((await rawPositions())["a|b|0xa|x|hold|lp"] as string)).toEqual(odd);
+    expect((await store.loadPositions()).find((q) => q.user === "a|b")).toEqual(odd);
+  });
+
+  it("loads a value that names the user, asset and activity itself, as positions were stored before", async () => {
+    const old = held(91_002);
+    await withClient((c) => c.hSet(store.key("positions"), `${old.user}|0xa|hold`, JSON.stringify(old)));
+    expect((await store.loadPositions()).find((q) => q.user === old.user)).toEqual(old);
+  });
 });
+
+/** Runs `use` with a Redis connection of its own, to read and write the store's keys directly. */
+async function withClient<T>(use: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.quit();
+  }
+}
+
+/** The positions hash as Redis holds it. */
+const rawPositions = () => withClient((c) => c.hGetAll(store.key("positions")));

@@ -61,6 +61,31 @@ function labelConflict(asset: string, conflicts: readonly { label: string; store
   return new ConflictError(LABEL_IMMUTABLE, each.join("; "), { details: { asset, conflicts } });
 }
 
+/** The hash field of a position: user, asset and activity, which identify it. */
+function positionField(p: Position): string {
+  return `${p.user}|${p.asset}|${p.activity}`;
+}
+
+/**
+ * The stored value of a position: its JSON without the user, asset and activity its field already names, when the
+ * field can be split back into them (no '|' in user or asset); a flush rewrites every open position, so these bytes
+ * are most of what a commit sends to Redis. A value that still names them (written otherwise, or earlier) is read as is.
+ */
+function positionValue(p: Position): string {
+  if (p.user.includes("|") || p.asset.includes("|")) return JSON.stringify(p);
+  const { user: _user, asset: _asset, activity: _activity, ...rest } = p;
+  return JSON.stringify(rest);
+}
+
+/** A stored position back from its field and value (positionValue). */
+function parsePosition(field: string, value: string): Position {
+  const stored = JSON.parse(value) as Partial<Position>;
+  if (stored.user !== undefined) return stored as Position;
+  const first = field.indexOf("|");
+  const second = field.indexOf("|", first + 1);
+  return { user: field.slice(0, first), asset: field.slice(first + 1, second), activity: field.slice(second + 1), ...stored } as Position;
+}
+
 /** Hides the password of a Redis URL for logs and errors. */
 export function redactUrl(url: string): string {
   return url.replace(/\/\/([^@/]*)@/, "//***@");
@@ -111,7 +136,7 @@ export class StateStore {
   /** Every stored position. */
   async loadPositions(): Promise<Position[]> {
     const raw = await this.client.hGetAll(this.key("positions"));
-    return Object.values(raw).map((v) => JSON.parse(v) as Position);
+    return Object.entries(raw).map(([field, value]) => parsePosition(field, value));
   }
 
   /** Every stored metric value, keyed `asset|metric`. */
@@ -127,9 +152,8 @@ export class StateStore {
     // more in the client than the rest of the commit. A field named twice keeps its last state, as in sequence.
     const fields = new Map<string, string | undefined>();
     for (const p of commit.positions) {
-      const field = `${p.user}|${p.asset}|${p.activity}`;
       // A position with nothing held, no open window and the default status carries no information.
-      fields.set(field, p.balance === "0" && p.openSince === undefined && p.active ? undefined : JSON.stringify(p));
+      fields.set(positionField(p), p.balance === "0" && p.openSince === undefined && p.active ? undefined : positionValue(p));
     }
     const removed: string[] = [];
     const written: string[] = [];
