@@ -464,7 +464,7 @@ describe("start-up", () => {
       { waitReady: false },
     );
     try {
-      await waitUntil(() => app.output().includes("waiting for nats"), 15_000, "ingest-api to wait for NATS");
+      await waitUntil(() => app.output().includes("waiting for nats"), 45_000, "ingest-api to wait for NATS");
       const res = await fetch(`${app.url}${ONE}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       expect(res.status).toBe(200);
       expect(res.headers.get("retry-after")).toBe("1");

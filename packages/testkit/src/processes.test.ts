@@ -40,3 +40,10 @@ it("kills an app a failing script left running when that script exits", async ()
   for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
   expect(alive(pid)).toBe(false);
 });
+
+it("fails at once with the app's exit code and output when the app exits before it is ready", async () => {
+  const { spawnApp } = await import("./index");
+  // Without DATABASE_URL the read API stops at start with a message naming the variable.
+  const started = spawnApp("read-api", { LOG_LEVEL: "info" });
+  await expect(started).rejects.toThrow(/read-api did not become ready: read-api exited with 1\n[\s\S]*DATABASE_URL/);
+});

@@ -94,14 +94,18 @@ export async function spawnApp(name: AppName, env: Record<string, string>, optio
   };
   if (options.waitReady !== false) {
     try {
+      // The wait is long because two test files each starting a stack of apps on two cores can take that long to
+      // load them; an app that exits ends the wait at once (waitUntil takes a failing check for "not yet").
+      let exitCode: number | null = null;
       await waitUntil(
         async () => {
-          if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${out}`);
-          return (await fetch(`${app.url}/readyz`)).status === 200;
+          exitCode = child.exitCode;
+          return exitCode !== null || (await fetch(`${app.url}/readyz`)).status === 200;
         },
-        20_000,
+        45_000,
         `${name} to be ready`,
       );
+      if (exitCode !== null) throw new Error(`${name} exited with ${exitCode}`);
     } catch (err) {
       await app.stop("SIGKILL");
       throw new Error(`${name} did not become ready: ${(err as Error).message}\n${out}`);
