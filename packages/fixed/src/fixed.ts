@@ -160,6 +160,8 @@ export function halveFixed(a: Fixed): Fixed {
 
 /** True when both hold the same value, whatever their scales. */
 export function eqFixed(a: Fixed, b: Fixed): boolean {
+  // Same scale (the common case: prices from one feed): compare the coefficients without building a difference.
+  if (a.scale === b.scale) return a.units === b.units;
   return addFixed(a, new Fixed(-b.units, b.scale)).units === 0n;
 }
 

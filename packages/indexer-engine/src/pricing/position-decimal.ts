@@ -1,5 +1,6 @@
 // The decimal arithmetic of the ammv3position feed's value in bigint: each step rounded to the configured decimal
 // type's precision (half-even) as decimal.js rounds it, so the value is the same decimal, several times faster.
+import { Fixed } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 import { Dec } from "../decimal";
 
@@ -102,4 +103,9 @@ export function fromDec(value: Dec): Scaled {
 /** The decimal of the decimal type with this value. */
 export function toDec(value: Scaled): Dec {
   return new Dec(value.e === 0 ? value.c.toString() : `${value.c}e${value.e}`);
+}
+
+/** The same value as an exact fixed-point decimal. */
+export function toFixed(value: Scaled): Fixed {
+  return value.e >= 0 ? new Fixed(value.c * pow10(value.e), 0) : new Fixed(value.c, -value.e);
 }
