@@ -38,6 +38,9 @@ export interface ClosedWindow {
   key?: string;
 }
 
+/** The event that closed a window (ClosedWindow's `cause`). */
+type Cause = ClosedWindow["cause"];
+
 /** The identity of a position. */
 export function positionKey(user: string, asset: string, activity: string): string {
   return `${user}|${asset}|${activity}`;
@@ -132,15 +135,7 @@ export class WindowBook {
    * Applies a balance change at `at`; returns the window it closed, if any, appended to `out`. A zero amount changes
    * nothing. (Every method that closes windows takes `out`, so a caller can collect a whole batch in one array.)
    */
-  applyDelta(
-    user: string,
-    asset: string,
-    activity: string,
-    amount: string,
-    at: Point,
-    cause?: ClosedWindow["cause"],
-    out: ClosedWindow[] = [],
-  ): ClosedWindow[] {
+  applyDelta(user: string, asset: string, activity: string, amount: string, at: Point, cause?: Cause, out: ClosedWindow[] = []): ClosedWindow[] {
     const delta = parseFixed(amount);
     if (delta.units === 0n) return out;
     const slot = this.#slot(user, asset, activity);
@@ -152,22 +147,14 @@ export class WindowBook {
   }
 
   /** Forces a new window for a position without a balance change. */
-  positionUpdate(user: string, asset: string, activity: string, at: Point, cause?: ClosedWindow["cause"], out: ClosedWindow[] = []): ClosedWindow[] {
+  positionUpdate(user: string, asset: string, activity: string, at: Point, cause?: Cause, out: ClosedWindow[] = []): ClosedWindow[] {
     const slot = this.#slot(user, asset, activity);
     this.#cut(slot, at, "positionUpdate", cause, out);
     return out;
   }
 
   /** Marks a position active or inactive; the open window closes so each window has one status. */
-  setStatus(
-    user: string,
-    asset: string,
-    activity: string,
-    active: boolean,
-    at: Point,
-    cause?: ClosedWindow["cause"],
-    out: ClosedWindow[] = [],
-  ): ClosedWindow[] {
+  setStatus(user: string, asset: string, activity: string, active: boolean, at: Point, cause?: Cause, out: ClosedWindow[] = []): ClosedWindow[] {
     const slot = this.#slot(user, asset, activity);
     if (slot.position.active === active) return out;
     this.#cut(slot, at, "statusChange", cause, out);
@@ -176,7 +163,7 @@ export class WindowBook {
   }
 
   /** Closes and reopens every open window of `asset` so its price is sampled at `at`. */
-  reprice(asset: string, at: Point, cause?: ClosedWindow["cause"], out: ClosedWindow[] = []): ClosedWindow[] {
+  reprice(asset: string, at: Point, cause?: Cause, out: ClosedWindow[] = []): ClosedWindow[] {
     for (const slot of this.#openInKeyOrder()) if (slot.position.asset === asset) this.#cut(slot, at, "reprice", cause, out);
     return out;
   }

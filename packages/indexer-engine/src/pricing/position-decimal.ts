@@ -17,6 +17,8 @@ export interface Scaled {
 }
 
 const POWERS: bigint[] = [];
+/** digits() searches the powers of ten up to this one; larger values are printed. */
+const POWER_SEARCH = 399;
 
 function pow10(n: number): bigint {
   let value = POWERS[n];
@@ -27,8 +29,19 @@ function pow10(n: number): bigint {
   return value;
 }
 
-function digits(c: bigint): number {
-  return (c < 0n ? -c : c).toString().length;
+/** Number of decimal digits of |c| (1 for 0), found by comparing with powers of ten rather than printing it. */
+export function digits(c: bigint): number {
+  const m = c < 0n ? -c : c;
+  if (m >= pow10(POWER_SEARCH)) return m.toString().length;
+  // The smallest k with m < 10^k, by binary search over the cached powers: no string per call.
+  let lo = 1;
+  let hi = POWER_SEARCH;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (m < pow10(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
