@@ -17,6 +17,15 @@ const fixedArb = fc
   .map(({ units, scale }) => new Fixed(units, scale));
 
 describe("fixed-point decimals", () => {
+  it("eqFixed compares values, at the same scale and across scales", () => {
+    expect(eqFixed(new Fixed(125n, 2), new Fixed(125n, 2))).toBe(true);
+    expect(eqFixed(new Fixed(125n, 2), new Fixed(126n, 2))).toBe(false);
+    // 1.25 = 1.250 and 0 = 0.0, but 1.25 is not 12.5.
+    expect(eqFixed(new Fixed(125n, 2), new Fixed(1250n, 3))).toBe(true);
+    expect(eqFixed(new Fixed(0n, 0), new Fixed(0n, 1))).toBe(true);
+    expect(eqFixed(new Fixed(125n, 2), new Fixed(125n, 1))).toBe(false);
+  });
+
   it("parses and prints plain decimals exactly, without exponent or trailing zeros", () => {
     expect(parseFixed("-12.50")).toEqual({ units: -1250n, scale: 2 });
     expect(plainDecimal(-1250n, 2)).toBe("-12.5");

@@ -160,13 +160,16 @@ export function halveFixed(a: Fixed): Fixed {
 
 /** True when both hold the same value, whatever their scales. */
 export function eqFixed(a: Fixed, b: Fixed): boolean {
+  // Same scale (the common case: prices from one feed): compare the coefficients without building a difference.
+  if (a.scale === b.scale) return a.units === b.units;
   return addFixed(a, new Fixed(-b.units, b.scale)).units === 0n;
 }
 
 /** `n / d` rounded half to even (banker's rounding, symmetric around zero); `d` must be positive. */
 export function divRoundHalfEven(n: bigint, d: bigint): bigint {
   const q = n / d;
-  const r = n - q * d;
+  // bigint % truncates like /, so this is n - q x d without the product.
+  const r = n % d;
   const twice = (r < 0n ? -r : r) * 2n;
   if (twice < d || (twice === d && q % 2n === 0n)) return q;
   return n < 0n ? q - 1n : q + 1n;

@@ -71,10 +71,13 @@ export async function processBatch(
     }
   };
 
-  const ingest = (event: IndexerEvent, ctx: EventContext, at: Point) => {
-    const applied = applyEvent(book, deps.metrics, event, ctx, at);
+  // One array for the windows each event closes, emptied after every event.
+  const closed: ClosedWindow[] = [];
+  const ingest = (event: IndexerEvent, ctx: EventContext, at: Point, cause?: NonNullable<ClosedWindow["cause"]>) => {
+    const applied = applyEvent(book, deps.metrics, event, ctx, at, cause, closed);
     if (applied.metric !== undefined) dirtyMetrics.set(applied.metric.key, applied.metric.value);
-    for (const window of applied.windows) items.push({ kind: "window", window });
+    for (const window of closed) items.push({ kind: "window", window });
+    closed.length = 0;
     if (applied.action !== undefined) items.push({ kind: "action", action: applied.action, ctx });
   };
 
@@ -87,11 +90,13 @@ export async function processBatch(
       last = point;
     }
     const ctx: EventContext = { ts: point.ts, height: point.block, txHash: log.transactionHash, logIndex: log.logIndex };
+    // Shared by every window this log's events close.
+    const cause = { txHash: log.transactionHash, logIndex: log.logIndex };
     const from = senders.get(log.transactionHash);
     const handled = adapter.handle(log, from === undefined ? ctx : { ...ctx, transaction: { from } });
     // Most adapters answer synchronously; awaiting a plain array would still cost a trip through the microtask queue.
     const events = Array.isArray(handled) ? handled : await handled;
-    for (const event of events) if (enricher.accept(event, ctx)) ingest(event, ctx, point);
+    for (const event of events) if (enricher.accept(event, ctx)) ingest(event, ctx, point, cause);
   }
   const end = { block: to, ts: timestamps.get(to) as number };
   if (end.block !== last.block) {
@@ -111,7 +116,8 @@ export interface Applied {
 /**
  * Applies one validated event to the state (pure): balance deltas move windows (the null address is ignored,
  * so mints and burns need no filtering), position events cut windows, measure deltas add to a metric, actions
- * pass through to enrichment.
+ * pass through to enrichment. The windows closed are appended to `windows`, and `cause` is the closing event's
+ * place (both may be passed in, so that a batch allocates them once rather than per event).
  */
 export function applyEvent(
   book: WindowBook,
@@ -119,25 +125,27 @@ export function applyEvent(
   event: IndexerEvent,
   ctx: EventContext,
   at: Point = { ts: ctx.ts, block: ctx.height },
+  cause: NonNullable<ClosedWindow["cause"]> = { txHash: ctx.txHash, logIndex: ctx.logIndex },
+  windows: ClosedWindow[] = [],
 ): Applied {
-  const cause = { txHash: ctx.txHash, logIndex: ctx.logIndex };
   switch (event.type) {
     case "balanceDelta":
-      return { windows: event.user === NULL_ADDRESS ? [] : book.applyDelta(event.user, event.asset, event.activity, event.amount, at, cause) };
+      if (event.user !== NULL_ADDRESS) book.applyDelta(event.user, event.asset, event.activity, event.amount, at, cause, windows);
+      return { windows };
     case "positionUpdate":
-      return { windows: book.positionUpdate(event.user, event.asset, event.activity, at, cause) };
+      return { windows: book.positionUpdate(event.user, event.asset, event.activity, at, cause, windows) };
     case "positionStatusChange":
-      return { windows: book.setStatus(event.user, event.asset, event.activity, event.active, at, cause) };
+      return { windows: book.setStatus(event.user, event.asset, event.activity, event.active, at, cause, windows) };
     case "reprice":
-      return { windows: book.reprice(event.asset, at, cause) };
+      return { windows: book.reprice(event.asset, at, cause, windows) };
     case "measureDelta": {
       const key = `${event.asset}|${event.metric}`;
       const sum = addFixed(parseFixed(metrics.get(key) ?? "0"), parseFixed(event.amount));
       const value = plainDecimal(sum.units, sum.scale);
       metrics.set(key, value);
-      return { windows: [], metric: { key, value } };
+      return { windows, metric: { key, value } };
     }
     case "action":
-      return { windows: [], action: event };
+      return { windows, action: event };
   }
 }

@@ -1,5 +1,5 @@
 // The 60-digit decimal type used for prices, and exact formatting of token amounts for output.
-import { isPlainDecimal, plainDecimal } from "@pointwise/fixed";
+import { type Fixed, isPlainDecimal, parseFixed, plainDecimal } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 
 /**
@@ -30,4 +30,17 @@ export function unitsFromRaw(raw: bigint, decimals: number): string {
 /** True when `text` is a plain decimal number (optional minus, digits, optional fraction), the wire form of amounts. */
 export function isDecimalString(text: string): boolean {
   return isPlainDecimal(text);
+}
+
+// Decimal objects are immutable, so a conversion made once holds for the object's lifetime.
+const EXACT = new WeakMap<Dec, Fixed>();
+
+/** The exact fixed-point value of a decimal, converted once per decimal object. */
+export function fixedOfDec(value: Dec): Fixed {
+  let fixed = EXACT.get(value);
+  if (fixed === undefined) {
+    fixed = parseFixed(value.toFixed());
+    EXACT.set(value, fixed);
+  }
+  return fixed;
 }

@@ -1,4 +1,5 @@
 // Enriching indexer rows: which leg of an action is kept, dropped invalid items, and exact TWAP-priced windows.
+import { createHash } from "node:crypto";
 import { parseFixed, plainDecimal } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 import fc from "fast-check";
@@ -7,7 +8,7 @@ import type { ActionEvent, EventContext } from "./events";
 import { Pricer } from "./pricing/pricer";
 import type { StateStore } from "./state/store";
 import { capturingLogger, testStore } from "./testing/fixtures";
-import type { ClosedWindow } from "./windows";
+import { type ClosedWindow, WindowBook } from "./windows";
 
 const PRICED = "0x00000000000000000000000000000000000000a1";
 const UNPRICED = "0x00000000000000000000000000000000000000a2";
@@ -126,6 +127,20 @@ describe("enrichment", () => {
     };
     const [r] = await e.rows([{ kind: "window", window: w }]);
     expect([r?.priceUsd, r?.valueUsd, r?.usdHours, r?.durationMs, r?.startBlock, r?.endBlock]).toEqual(["2.5", "7.5", "11.25", 5_400_000, 1, 9]);
+  });
+
+  it("gives a window the book closed (with its exact balance and key) the same row as one built by hand", async () => {
+    const book = new WindowBook();
+    book.applyDelta(USER, PRICED, "hold", "3", { ts: 0, block: 1 });
+    const [closed] = book.flush({ ts: 5_400_000, block: 9 });
+    if (closed === undefined) throw new Error("the flush closed no window");
+    const { exact: _exact, key: _key, ...byHand } = closed;
+    const [fromBook] = await enricher().e.rows([{ kind: "window", window: closed }]);
+    const [fromHand] = await enricher().e.rows([{ kind: "window", window: byHand }]);
+    expect(fromBook).toEqual(fromHand);
+    // The id: the first 32 hex digits of SHA-256 over indexer id, user, asset, activity and start, joined by "|".
+    expect(fromBook?.id).toBe(createHash("sha256").update(`idx|${USER}|${PRICED}|hold|0`).digest("hex").slice(0, 32));
+    expect([fromBook?.amount, fromBook?.valueUsd, fromBook?.usdHours]).toEqual(["3", "7.5", "11.25"]);
   });
 
   it("values a window exactly and rounds USD x hours once, at 18 places (property)", async () => {

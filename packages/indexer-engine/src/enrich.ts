@@ -2,7 +2,7 @@
 import { hash } from "node:crypto";
 import { addFixed, eqFixed, type Fixed, formatFixed, formatScaled, fx, halveFixed, mulFixed, parseFixed } from "@pointwise/fixed";
 import type { Logger } from "@pointwise/logger";
-import { type Dec, OUTPUT_DECIMALS } from "./decimal";
+import { OUTPUT_DECIMALS } from "./decimal";
 import { type ActionEvent, type EventContext, invalidEventReason } from "./events";
 import type { Pricer } from "./pricing/pricer";
 import type { OutputRow, RunnerInfo } from "./rows";
@@ -38,19 +38,10 @@ class PriceTable {
     }
   }
 
-  /** Takes the pricer's answers, in request order, converting each distinct price to fixed point once. */
-  fill(values: readonly (Dec | undefined)[]): void {
+  /** Takes the pricer's exact answers, in request order. */
+  fill(values: (Fixed | undefined)[]): void {
     this.#any = values.some((value) => value !== undefined);
-    const exact = new Map<Dec, Fixed>();
-    this.#values = values.map((value) => {
-      if (value === undefined) return undefined;
-      let fixed = exact.get(value);
-      if (fixed === undefined) {
-        fixed = parseFixed(value.toFixed());
-        exact.set(value, fixed);
-      }
-      return fixed;
-    });
+    this.#values = values;
   }
 
   /** A price as output text, formatted once per distinct value object (steady prices repeat on every row). */
@@ -93,7 +84,8 @@ export interface EnricherOptions {
 
 /** A window's row id: stable for the same user, asset, activity and start. */
 export function windowId(indexerId: string, w: ClosedWindow): string {
-  return hash("sha256", `${indexerId}|${w.user}|${w.asset}|${w.activity}|${w.start.ts}`, "hex").slice(0, 32);
+  // The book's position key is user|asset|activity already, so the id's text is built from it when the window has it.
+  return hash("sha256", `${indexerId}|${w.key ?? `${w.user}|${w.asset}|${w.activity}`}|${w.start.ts}`, "hex").slice(0, 32);
 }
 
 /**
@@ -141,7 +133,7 @@ export class Enricher {
         prices.want(item.action.amount.asset, item.ctx, { ts: item.ctx.ts, block: item.ctx.height });
       }
     }
-    prices.fill(await pricer.priceMany(prices.requests, this.options.concurrency ?? 16));
+    prices.fill(await pricer.priceManyExact(prices.requests, this.options.concurrency ?? 16));
     const kept = this.#chooseLegs(items, prices);
     const rows: OutputRow[] = [];
     items.forEach((item, index) => {
@@ -176,8 +168,8 @@ export class Enricher {
     const durationMs = w.end.ts - w.start.ts;
     const twap = twapOf(prices.get(w.asset, w.start), prices.get(w.asset, w.end));
     // A window's balance is the WindowBook's own plainDecimal text (positions restored from the store are parsed
-    // and checked when the book is built), so it is read without checking it again.
-    const value = twap === undefined ? undefined : mulFixed(fx(w.balance), twap);
+    // and checked when the book is built), so it is read without checking it again; the book hands its exact value.
+    const value = twap === undefined ? undefined : mulFixed(w.exact ?? fx(w.balance), twap);
     return {
       rowType: "window",
       id: windowId(runner.indexerId, w),

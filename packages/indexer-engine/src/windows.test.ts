@@ -73,6 +73,35 @@ describe("time-weighted balance windows", () => {
     expect(book.get(U, A, "stake")?.balance).toBe(new R(big).plus(tiny).toFixed());
   });
 
+  it("appends the windows it closes to a given array, each with its exact balance and position key", () => {
+    const book = new WindowBook();
+    const out: ClosedWindow[] = [];
+    const cause = { txHash: "0x1", logIndex: 3 };
+    book.applyDelta(U, A, "hold", "1.25", at(1_000), cause, out);
+    expect(book.applyDelta(U, A, "hold", "0.75", at(2_000), cause, out)).toBe(out);
+    book.setStatus(U, A, "hold", false, at(3_000), cause, out);
+    expect(out.map(span)).toEqual([
+      ["1.25", 1_000, 2_000, "balanceDelta"],
+      ["2", 2_000, 3_000, "statusChange"],
+    ]);
+    // 1.25 is 125 hundredths; 1.25 + 0.75 = 2, held at the larger scale as 200 hundredths.
+    expect(out.map((w) => [w.exact?.units, w.exact?.scale, w.key, w.cause])).toEqual([
+      [125n, 2, `${U}|${A}|hold`, cause],
+      [200n, 2, `${U}|${A}|hold`, cause],
+    ]);
+  });
+
+  it("applyEvent appends to a given windows array and records the given cause", () => {
+    const book = new WindowBook();
+    const windows: ClosedWindow[] = [];
+    const ctx = { ts: 1_000, height: 1, txHash: "0xa", logIndex: 0 };
+    const cause = { txHash: "0xb", logIndex: 7 };
+    applyEvent(book, new Map(), { type: "balanceDelta", user: U, asset: A, amount: "4", activity: "hold" }, ctx, at(1_000), cause, windows);
+    const applied = applyEvent(book, new Map(), { type: "positionUpdate", user: U, asset: A, activity: "hold" }, ctx, at(2_000), cause, windows);
+    expect(applied.windows).toBe(windows);
+    expect(windows.map((w) => [...span(w), w.cause])).toEqual([["4", 1_000, 2_000, "positionUpdate", cause]]);
+  });
+
   it("adds measure deltas to the asset's metric", () => {
     const metrics = new Map<string, string>();
     const ctx = { ts: 1, height: 1, txHash: "0x1", logIndex: 0 };

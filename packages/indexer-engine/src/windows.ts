@@ -31,8 +31,15 @@ export interface ClosedWindow {
   end: Point;
   trigger: WindowTrigger;
   /** The event that closed the window, when one did (not for flushes). */
-  cause?: { txHash: string; logIndex: number };
+  cause?: { txHash: string; logIndex: number } | undefined;
+  /** `balance` as an exact decimal, as the WindowBook held it (so enrichment need not parse the text again). */
+  exact?: Fixed;
+  /** positionKey(user, asset, activity), as the WindowBook keyed the position. */
+  key?: string;
 }
+
+/** The event that closed a window (ClosedWindow's `cause`). */
+type Cause = ClosedWindow["cause"];
 
 /** The identity of a position. */
 export function positionKey(user: string, asset: string, activity: string): string {
@@ -100,7 +107,7 @@ export class WindowBook {
     if (open !== undefined && at.ts > open.ts) {
       const { user, asset, activity, balance, active } = position;
       // Every window has the same properties (cause may be undefined), so V8 keeps one shape for all of them.
-      out.push({ user, asset, activity, balance, active, start: open, end: at, trigger, cause });
+      out.push({ user, asset, activity, balance, active, start: open, end: at, trigger, cause, exact: slot.balance, key: slot.key });
     }
   }
 
@@ -124,12 +131,14 @@ export class WindowBook {
     this.#reopen(slot, at);
   }
 
-  /** Applies a balance change at `at`; returns the window it closed, if any. A zero amount changes nothing. */
-  applyDelta(user: string, asset: string, activity: string, amount: string, at: Point, cause?: ClosedWindow["cause"]): ClosedWindow[] {
+  /**
+   * Applies a balance change at `at`; returns the window it closed, if any, appended to `out`. A zero amount changes
+   * nothing. (Every method that closes windows takes `out`, so a caller can collect a whole batch in one array.)
+   */
+  applyDelta(user: string, asset: string, activity: string, amount: string, at: Point, cause?: Cause, out: ClosedWindow[] = []): ClosedWindow[] {
     const delta = parseFixed(amount);
-    if (delta.units === 0n) return [];
+    if (delta.units === 0n) return out;
     const slot = this.#slot(user, asset, activity);
-    const out: ClosedWindow[] = [];
     this.#close(slot, at, "balanceDelta", cause, out);
     slot.balance = addFixed(slot.balance, delta);
     slot.position.balance = plainDecimal(slot.balance.units, slot.balance.scale);
@@ -138,26 +147,23 @@ export class WindowBook {
   }
 
   /** Forces a new window for a position without a balance change. */
-  positionUpdate(user: string, asset: string, activity: string, at: Point, cause?: ClosedWindow["cause"]): ClosedWindow[] {
+  positionUpdate(user: string, asset: string, activity: string, at: Point, cause?: Cause, out: ClosedWindow[] = []): ClosedWindow[] {
     const slot = this.#slot(user, asset, activity);
-    const out: ClosedWindow[] = [];
     this.#cut(slot, at, "positionUpdate", cause, out);
     return out;
   }
 
   /** Marks a position active or inactive; the open window closes so each window has one status. */
-  setStatus(user: string, asset: string, activity: string, active: boolean, at: Point, cause?: ClosedWindow["cause"]): ClosedWindow[] {
+  setStatus(user: string, asset: string, activity: string, active: boolean, at: Point, cause?: Cause, out: ClosedWindow[] = []): ClosedWindow[] {
     const slot = this.#slot(user, asset, activity);
-    if (slot.position.active === active) return [];
-    const out: ClosedWindow[] = [];
+    if (slot.position.active === active) return out;
     this.#cut(slot, at, "statusChange", cause, out);
     slot.position.active = active;
     return out;
   }
 
   /** Closes and reopens every open window of `asset` so its price is sampled at `at`. */
-  reprice(asset: string, at: Point, cause?: ClosedWindow["cause"]): ClosedWindow[] {
-    const out: ClosedWindow[] = [];
+  reprice(asset: string, at: Point, cause?: Cause, out: ClosedWindow[] = []): ClosedWindow[] {
     for (const slot of this.#openInKeyOrder()) if (slot.position.asset === asset) this.#cut(slot, at, "reprice", cause, out);
     return out;
   }

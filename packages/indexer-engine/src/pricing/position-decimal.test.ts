@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { Dec } from "../decimal";
 import { MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK, rangeSqrtRatios } from "./clmath";
 import { pricedRange, valuePerLiquidity } from "./position";
-import { divide, fromDec, integer, plus, round, type Scaled, times, toDec } from "./position-decimal";
+import { digits, divide, fromDec, integer, plus, round, type Scaled, times, toDec } from "./position-decimal";
 
 const RUNS = { numRuns: 500 };
 const text = (s: Scaled) => toDec(s).toFixed();
@@ -94,5 +94,21 @@ describe("a position's value per unit of liquidity", () => {
       ),
       RUNS,
     );
+  });
+});
+
+describe("digits", () => {
+  it("counts the decimal digits of any integer as its printed form does (property)", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 450n), max: 10n ** 450n }), (c) => {
+        expect(digits(c)).toBe((c < 0n ? -c : c).toString().length);
+      }),
+    );
+    // Around each power of ten: 10^k - 1 has k digits, 10^k has k + 1.
+    for (const k of [1, 2, 59, 60, 61, 398, 399, 400]) {
+      expect(digits(10n ** BigInt(k) - 1n)).toBe(k);
+      expect(digits(10n ** BigInt(k))).toBe(k + 1);
+    }
+    expect(digits(0n)).toBe(1);
   });
 });

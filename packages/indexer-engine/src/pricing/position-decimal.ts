@@ -1,5 +1,6 @@
 // The decimal arithmetic of the ammv3position feed's value in bigint: each step rounded to the configured decimal
 // type's precision (half-even) as decimal.js rounds it, so the value is the same decimal, several times faster.
+import { Fixed } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 import { Dec } from "../decimal";
 
@@ -16,6 +17,8 @@ export interface Scaled {
 }
 
 const POWERS: bigint[] = [];
+/** digits() searches the powers of ten up to this one; larger values are printed. */
+const POWER_SEARCH = 399;
 
 function pow10(n: number): bigint {
   let value = POWERS[n];
@@ -26,8 +29,19 @@ function pow10(n: number): bigint {
   return value;
 }
 
-function digits(c: bigint): number {
-  return (c < 0n ? -c : c).toString().length;
+/** Number of decimal digits of |c| (1 for 0), found by comparing with powers of ten rather than printing it. */
+export function digits(c: bigint): number {
+  const m = c < 0n ? -c : c;
+  if (m >= pow10(POWER_SEARCH)) return m.toString().length;
+  // The smallest k with m < 10^k, by binary search over the cached powers: no string per call.
+  let lo = 1;
+  let hi = POWER_SEARCH;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (m < pow10(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
@@ -102,4 +116,9 @@ export function fromDec(value: Dec): Scaled {
 /** The decimal of the decimal type with this value. */
 export function toDec(value: Scaled): Dec {
   return new Dec(value.e === 0 ? value.c.toString() : `${value.c}e${value.e}`);
+}
+
+/** The same value as an exact fixed-point decimal. */
+export function toFixed(value: Scaled): Fixed {
+  return value.e >= 0 ? new Fixed(value.c * pow10(value.e), 0) : new Fixed(value.c, -value.e);
 }

@@ -173,6 +173,49 @@ describe("the ammv3position feed reads what positions share once", () => {
       expect((await pricer(async (_to, _data, block) => slot0At(block as number)).priceAt(asset, point))?.toFixed()).toBe(values[i]?.toFixed());
   });
 
+  it("prices positions exactly in priceManyExact, reading slot0 once per block, with the values priceMany gives", async () => {
+    const calls: (number | undefined)[] = [];
+    const p = pricer(async (_to, _data, block) => {
+      calls.push(block);
+      return slot0At(block as number);
+    });
+    const blocks = [10, 11, 12, 13];
+    // Each position at each block twice (a window's end and the next one's start), in an order mixing the blocks.
+    const requests = [...blocks, ...[...blocks].reverse()].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
+    const exact = await p.priceManyExact(requests);
+    expect(calls).toEqual(blocks);
+    requests.forEach(({ asset, point }, i) => {
+      const [tickLower, tickUpper] = RANGES[assets.indexOf(asset)] as readonly [number, number];
+      const value = exact[i];
+      if (value === undefined) throw new Error(`${asset} at block ${point.block} is unpriced`);
+      const D = Decimal.clone({ precision: 200 });
+      const decimal = new D(value.units.toString()).div(new D(10).pow(value.scale));
+      if (!close(decimal, expected(tickLower, tickUpper, TICKS[point.block] as number))) throw new Error(`${asset} at block ${point.block}: ${decimal}`);
+    });
+    const viaDecimals = await pricer(async (_to, _data, block) => slot0At(block as number)).priceMany(requests);
+    expect(exact.map((v) => v?.toString())).toEqual(viaDecimals.map((v) => v?.toFixed()));
+  });
+
+  /** A pricer whose first chain call fails with a reset connection, and which counts its calls. */
+  function failingOnce() {
+    const seen = { calls: 0 };
+    const p = pricer(async (_to, _data, block) => {
+      seen.calls++;
+      if (seen.calls === 1) throw new Error("connection reset");
+      return slot0At(block as number);
+    });
+    return { p, seen };
+  }
+
+  it("fails priceManyExact when a slot0 read fails, and reads it again on the next call", async () => {
+    const { p, seen } = failingOnce();
+    const requests = [{ asset: assets[0] as string, point: { ts: 120_000, block: 10 } }];
+    await expect(p.priceManyExact(requests)).rejects.toThrow("connection reset");
+    const [value] = await p.priceManyExact(requests);
+    expect(value?.toString()).toBe((await p.priceAt(assets[0] as string, requests[0]?.point as { ts: number; block: number }))?.toFixed());
+    expect(seen.calls).toBe(2);
+  });
+
   it("gives a position out of range the same value at every price on that side, and a new one inside its range", async () => {
     const p = pricer(async (_to, _data, block) => slot0At(block as number));
     const at = (asset: string, block: number) => p.priceAt(asset, { ts: block * 12_000, block });
@@ -189,17 +232,12 @@ describe("the ammv3position feed reads what positions share once", () => {
   });
 
   it("reads slot0 again after a failed read instead of keeping the failure", async () => {
-    let calls = 0;
-    const p = pricer(async (_to, _data, block) => {
-      calls++;
-      if (calls === 1) throw new Error("connection reset");
-      return slot0At(block as number);
-    });
+    const { p, seen } = failingOnce();
     const point = { ts: 120_000, block: 10 };
     await expect(p.priceAt(assets[0] as string, point)).rejects.toThrow("connection reset");
     const value = await p.priceAt(assets[0] as string, point);
     expect(close(value, expected(-600, 600, 0))).toBe(true);
-    expect(calls).toBe(2);
+    expect(seen.calls).toBe(2);
   });
 
   it("reads slot0's first word as a uint160, as ABI decoding does, and leaves the positions of an uninitialised pool unpriced", async () => {

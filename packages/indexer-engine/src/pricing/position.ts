@@ -1,15 +1,17 @@
 // The `ammv3position` feed: a concentrated-liquidity position's USD value per unit of liquidity, from its labels, the
 // pool's sqrt price at the point's block and the two tokens' prices.
 import { BaseError } from "@pointwise/errors";
+import type { Fixed } from "@pointwise/fixed";
 import { id as keccakId } from "ethers";
 import type { FeedSelector } from "../config/schema";
 import type { Dec } from "../decimal";
 import { wordAt } from "../erc20";
 import { Lru } from "../util/lru";
+import { mapLimit } from "../util/retry";
 import type { Point } from "../windows";
 import { amountsPerLiquidityBetween, type Ratio, rangeSqrtRatios } from "./clmath";
 import type { FeedReader } from "./feed-reader";
-import { divide, fromDec, integer, plus, round, type Scaled, times, toDec } from "./position-decimal";
+import { divide, fromDec, integer, plus, round, type Scaled, times, toDec, toFixed } from "./position-decimal";
 
 /** The labels a position asset must carry for the `ammv3position` feed (the amm-v3 adapter writes them). */
 export const POSITION_LABELS = ["pool", "token0", "token1", "decimals0", "decimals1", "tickLower", "tickUpper"] as const;
@@ -76,10 +78,15 @@ export function pricedRange(facts: PositionFacts): PricedRange {
  * manager pays out) in token units, times each token's USD price. A window's balance is the position's liquidity.
  */
 export function valuePerLiquidity(range: PricedRange, sqrtPriceX96: bigint, price0: Dec, price1: Dec): Dec {
+  return toDec(scaledValuePerLiquidity(range, sqrtPriceX96, price0, price1));
+}
+
+/** valuePerLiquidity's value as the coefficient and exponent it is computed in, before it becomes a decimal object. */
+function scaledValuePerLiquidity(range: PricedRange, sqrtPriceX96: bigint, price0: Dec, price1: Dec): Scaled {
   const { amount0, amount1 } = amountsPerLiquidityBetween(sqrtPriceX96, range.sqrt);
   // In decimal.js terms: amount0 units x price0 + amount1 units x price1, at its precision and rounding; the bigint
   // steps give the same decimal (position-decimal.ts) in a fraction of the time.
-  return toDec(plus(times(units(amount0, range.decimals0), fromDec(price0)), times(units(amount1, range.decimals1), fromDec(price1))));
+  return plus(times(units(amount0, range.decimals0), fromDec(price0)), times(units(amount1, range.decimals1), fromDec(price1)));
 }
 
 /** A feed selector of kind `ammv3position`. */
@@ -89,12 +96,20 @@ const MAX_UINT160 = (1n << 160n) - 1n;
 /** Calldata of the pool's `slot0()`. */
 const SLOT0_CALL = keccakId("slot0()").slice(0, 10);
 
-/** A value of a position with what it was computed from. */
+/** A value of a position with what it was computed from: exact, and as a decimal object once one is asked for. */
 interface Valued {
   clamped: bigint;
   price0: Dec;
   price1: Dec;
-  value: Dec;
+  scaled: Scaled;
+  exact: Fixed;
+  value: Dec | undefined;
+}
+
+/** The decimal object of a value, made on first use (enrichment reads only the exact value). */
+function decOf(valued: Valued): Dec {
+  valued.value ??= toDec(valued.scaled);
+  return valued.value;
 }
 
 /**
@@ -110,6 +125,9 @@ interface Priced {
 
 const same = (a: Dec, b: Dec) => a === b || a.eq(b);
 
+/** What `PositionFeed.priceNow` answers when something it needs has to be read first. */
+export const NOT_READY: unique symbol = Symbol("not ready");
+
 /**
  * The `ammv3position` feed for one pricer. A flush prices every open position at one point, so what does not depend
  * on the position is read once: the pool's `slot0` once per pool and block (a call at a fixed block always answers
@@ -120,6 +138,8 @@ const same = (a: Dec, b: Dec) => a === b || a.eq(b);
 export class PositionFeed {
   readonly #positions = new Lru<string, Priced>(100_000);
   readonly #sqrtPrices = new Lru<string, Promise<bigint>>(10_000);
+  // The answers already read, per pool and block, so pricing a window needs no promise once they are in.
+  readonly #sqrtKnown = new Map<string, Lru<number, bigint>>();
   #lastSqrtPrice: { pool: string; block: number; price: Promise<bigint> } | undefined;
 
   constructor(
@@ -130,24 +150,76 @@ export class PositionFeed {
   /** USD per unit of liquidity of position `asset` at `point`, or undefined while the pool has no price or a token is unpriced. */
   async price(feed: PositionFeedSelector, asset: string, point: Point): Promise<Dec | undefined> {
     const position = await this.#position(asset);
-    const { range } = position;
-    const sqrtPriceX96 = await this.#sqrtPrice(range.pool, point.block);
-    // A pool that is not initialised yet has no price, so its positions have no value.
+    const sqrtPriceX96 = await this.#sqrtPrice(position.range.pool, point.block);
     if (sqrtPriceX96 === 0n) return undefined;
     const [price0, price1] = await Promise.all([
-      this.reader.priceWith(feed.token0, range.token0, point),
-      this.reader.priceWith(feed.token1, range.token1, point),
+      this.reader.priceWith(feed.token0, position.range.token0, point),
+      this.reader.priceWith(feed.token1, position.range.token1, point),
     ]);
+    const valued = this.#value(position, sqrtPriceX96, price0, price1);
+    return valued === undefined ? undefined : decOf(valued);
+  }
+
+  /**
+   * Reads what pricing these requests needs and is not held yet, each thing once: the facts of positions not seen
+   * before, then the pool's sqrt price at each block not read before; at most `concurrency` reads at a time.
+   */
+  async prepare(requests: readonly { asset: string; point: Point }[], concurrency: number): Promise<void> {
+    const unknown = new Set<string>();
+    for (const { asset } of requests) if (!this.#positions.has(asset)) unknown.add(asset);
+    await mapLimit([...unknown], concurrency, (asset) => this.#position(asset));
+    const reads: { pool: string; block: number }[] = [];
+    const seen = new Map<string, Set<number>>();
+    for (const { asset, point } of requests) {
+      // A position evicted again since (more positions than the cache holds) is left to the general path.
+      const pool = this.#positions.get(asset)?.range.pool;
+      if (pool === undefined || this.#knownSqrtPrice(pool, point.block) !== undefined) continue;
+      let blocks = seen.get(pool);
+      if (blocks === undefined) {
+        blocks = new Set();
+        seen.set(pool, blocks);
+      }
+      if (blocks.has(point.block)) continue;
+      blocks.add(point.block);
+      reads.push({ pool, block: point.block });
+    }
+    await mapLimit(reads, concurrency, ({ pool, block }) => this.#sqrtPrice(pool, block));
+  }
+
+  /**
+   * The same value as `price`, exact, computed without waiting when the position's facts and the pool's sqrt price at
+   * the block are held (see `prepare`) and both token prices are known now (`tokenPrice`); otherwise NOT_READY.
+   */
+  priceNow(
+    feed: PositionFeedSelector,
+    asset: string,
+    point: Point,
+    tokenPrice: (feed: FeedSelector) => Dec | undefined | typeof NOT_READY,
+  ): Fixed | undefined | typeof NOT_READY {
+    const position = this.#positions.get(asset);
+    if (position === undefined) return NOT_READY;
+    const sqrtPriceX96 = this.#knownSqrtPrice(position.range.pool, point.block);
+    if (sqrtPriceX96 === undefined) return NOT_READY;
+    if (sqrtPriceX96 === 0n) return undefined;
+    const price0 = tokenPrice(feed.token0);
+    const price1 = tokenPrice(feed.token1);
+    if (price0 === NOT_READY || price1 === NOT_READY) return NOT_READY;
+    return this.#value(position, sqrtPriceX96, price0, price1)?.exact;
+  }
+
+  /** The value at a pool price that is not 0 (a pool not initialised yet has no price, so its positions have no value). */
+  #value(position: Priced, sqrtPriceX96: bigint, price0: Dec | undefined, price1: Dec | undefined): Valued | undefined {
     if (price0 === undefined || price1 === undefined) return undefined;
+    const { range } = position;
     const { lower, upper } = range.sqrt;
-    // biome-ignore lint/complexity/useMathMinMax: Math.min and Math.max do not take bigints.
     const clamped = sqrtPriceX96 < lower ? lower : sqrtPriceX96 > upper ? upper : sqrtPriceX96;
     const side = clamped === lower ? "below" : clamped === upper ? "above" : "inside";
     const last = position[side];
-    if (last !== undefined && last.clamped === clamped && same(last.price0, price0) && same(last.price1, price1)) return last.value;
-    const value = valuePerLiquidity(range, clamped, price0, price1);
-    position[side] = { clamped, price0, price1, value };
-    return value;
+    if (last !== undefined && last.clamped === clamped && same(last.price0, price0) && same(last.price1, price1)) return last;
+    const scaled = scaledValuePerLiquidity(range, clamped, price0, price1);
+    const valued: Valued = { clamped, price0, price1, scaled, exact: toFixed(scaled), value: undefined };
+    position[side] = valued;
+    return valued;
   }
 
   async #position(asset: string): Promise<Priced> {
@@ -159,6 +231,20 @@ export class PositionFeed {
     return position;
   }
 
+  /** The pool's sqrt price at `block` when it has been read, without waiting. */
+  #knownSqrtPrice(pool: string, block: number): bigint | undefined {
+    return this.#sqrtKnown.get(pool)?.get(block);
+  }
+
+  #knownOf(pool: string): Lru<number, bigint> {
+    let known = this.#sqrtKnown.get(pool);
+    if (known === undefined) {
+      known = new Lru(10_000);
+      this.#sqrtKnown.set(pool, known);
+    }
+    return known;
+  }
+
   /** The pool's sqrt price (slot0's first word, a uint160) at `block`; a failed read is not kept. */
   #sqrtPrice(pool: string, block: number): Promise<bigint> {
     // A flush asks for every position at one point: the last answer first, before building a key.
@@ -167,7 +253,11 @@ export class PositionFeed {
     const key = `${pool}|${block}`;
     let cached = this.#sqrtPrices.get(key);
     if (cached === undefined) {
-      cached = this.reader.chain.call(pool, SLOT0_CALL, block).then((answer) => wordAt(answer, 0) & MAX_UINT160);
+      cached = this.reader.chain.call(pool, SLOT0_CALL, block).then((answer) => {
+        const price = wordAt(answer, 0) & MAX_UINT160;
+        this.#knownOf(pool).set(block, price);
+        return price;
+      });
       this.#sqrtPrices.set(key, cached);
       cached.catch(() => {
         this.#sqrtPrices.delete(key);

@@ -1,10 +1,11 @@
 // Prices assets in USD at chain points by pegged, market, AMM-v2 LP net-asset-value, AMM-v3 position, vault-share and Balancer V2 feeds.
 import { BaseError } from "@pointwise/errors";
+import type { Fixed } from "@pointwise/fixed";
 import type { Logger } from "@pointwise/logger";
 import { AbiCoder, id as keccakId } from "ethers";
 import type { ChainCalls, KeyValueStore, LabelStore } from "../adapter";
 import type { AssetFeedRule, FeedSelector, IndexerConfig } from "../config/schema";
-import { Dec } from "../decimal";
+import { Dec, fixedOfDec } from "../decimal";
 import { Lru } from "../util/lru";
 import { mapLimit } from "../util/retry";
 import type { Point } from "../windows";
@@ -12,7 +13,7 @@ import { balancerNav } from "./balancer";
 import type { FeedReader } from "./feed-reader";
 import type { MarketPriceClient } from "./market";
 import { findFeed } from "./match";
-import { PositionFeed } from "./position";
+import { NOT_READY, PositionFeed, type PositionFeedSelector } from "./position";
 import { vaultSharePrice } from "./vault";
 
 const coder = AbiCoder.defaultAbiCoder();
@@ -75,25 +76,84 @@ export class Pricer implements FeedReader {
    */
   async priceMany(requests: readonly { asset: string; point: Point }[], concurrency = 16): Promise<(Dec | undefined)[]> {
     const out = new Array<Dec | undefined>(requests.length).fill(undefined);
-    const feeds = new Map<string, FeedSelector | undefined>();
+    const feeds = await this.#feedsOf(requests);
     const pending: number[] = [];
     for (let i = 0; i < requests.length; i++) {
-      const { asset, point } = requests[i] as { asset: string; point: Point };
-      if (!this.isActive(point)) continue;
-      if (!feeds.has(asset)) feeds.set(asset, await this.#feedOf(asset));
-      const feed = feeds.get(asset);
+      const feed = feeds[i];
       if (feed === undefined) continue;
       if (feed.kind === "pegged") out[i] = this.#peg(feed.usdPegValue);
       else pending.push(i);
     }
-    const values = await mapLimit(pending, concurrency, (i) => {
-      const { asset, point } = requests[i] as { asset: string; point: Point };
-      return this.priceWith(feeds.get(asset) as FeedSelector, asset, point);
-    });
-    pending.forEach((index, k) => {
-      out[index] = values[k];
+    await this.#priceEach(requests, pending, feeds, concurrency, (i, value) => {
+      out[i] = value;
     });
     return out;
+  }
+
+  /**
+   * priceMany's prices as exact fixed-point decimals, what enrichment multiplies with. Positions of the
+   * `ammv3position` feed are priced without a promise each (PositionFeed.priceNow): a flush or a swap crossing many
+   * ranges asks for hundreds of positions at a handful of blocks, so the facts and pool prices they need are read
+   * first, once each, and every value is then computed in place.
+   */
+  async priceManyExact(requests: readonly { asset: string; point: Point }[], concurrency = 16): Promise<(Fixed | undefined)[]> {
+    const out = new Array<Fixed | undefined>(requests.length).fill(undefined);
+    const feeds = await this.#feedsOf(requests);
+    const pending: number[] = [];
+    const positions: { asset: string; point: Point }[] = [];
+    const positionIndices: number[] = [];
+    for (let i = 0; i < requests.length; i++) {
+      const feed = feeds[i];
+      if (feed === undefined) continue;
+      if (feed.kind === "pegged") out[i] = this.#pegExact(feed.usdPegValue);
+      else if (feed.kind === "ammv3position") {
+        positions.push(requests[i] as { asset: string; point: Point });
+        positionIndices.push(i);
+      } else pending.push(i);
+    }
+    if (positions.length > 0) {
+      await this.#positions.prepare(positions, concurrency);
+      const tokenPrice = (feed: FeedSelector) => (feed.kind === "pegged" ? this.#peg(feed.usdPegValue) : NOT_READY);
+      for (const i of positionIndices) {
+        const { asset, point } = requests[i] as { asset: string; point: Point };
+        const value = this.#positions.priceNow(feeds[i] as PositionFeedSelector, asset, point, tokenPrice);
+        // A token priced by a feed that is not pegged takes the general path.
+        if (value === NOT_READY) pending.push(i);
+        else out[i] = value;
+      }
+    }
+    await this.#priceEach(requests, pending, feeds, concurrency, (i, value) => {
+      out[i] = value === undefined ? undefined : fixedOfDec(value);
+    });
+    return out;
+  }
+
+  /** Each request's feed (undefined when no rule prices it or pricing has not started there), resolved once per asset. */
+  async #feedsOf(requests: readonly { asset: string; point: Point }[]): Promise<(FeedSelector | undefined)[]> {
+    const byAsset = new Map<string, FeedSelector | undefined>();
+    const feeds = new Array<FeedSelector | undefined>(requests.length).fill(undefined);
+    for (let i = 0; i < requests.length; i++) {
+      const { asset, point } = requests[i] as { asset: string; point: Point };
+      if (!this.isActive(point)) continue;
+      if (!byAsset.has(asset)) byAsset.set(asset, await this.#feedOf(asset));
+      feeds[i] = byAsset.get(asset);
+    }
+    return feeds;
+  }
+
+  /** Prices the requests at `indices` through their feeds, at most `concurrency` at a time, handing each to `put`. */
+  async #priceEach(
+    requests: readonly { asset: string; point: Point }[],
+    indices: readonly number[],
+    feeds: readonly (FeedSelector | undefined)[],
+    concurrency: number,
+    put: (index: number, value: Dec | undefined) => void,
+  ): Promise<void> {
+    const values = await mapLimit(indices, concurrency, (i) => {
+      const { asset, point } = requests[i] as { asset: string; point: Point };
+      return this.priceWith(feeds[i] as FeedSelector, asset, point);
+    });
+    for (const [k, index] of indices.entries()) put(index, values[k]);
   }
 
   async #feedOf(asset: string): Promise<FeedSelector | undefined> {
@@ -103,6 +163,11 @@ export class Pricer implements FeedReader {
       this.#unpriced.add(asset);
     }
     return feed;
+  }
+
+  /** A pegged price as an exact fixed-point decimal, converted once per peg. */
+  #pegExact(value: number): Fixed {
+    return fixedOfDec(this.#peg(value));
   }
 
   #peg(value: number): Dec {

@@ -4,18 +4,12 @@ import { dirname } from "node:path";
 import { BaseError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import { type OutputRow, ROW_COLUMNS } from "../rows";
+import { CsvEncoder, csvField } from "./csv-encode";
 import type { Sink } from "./sink";
 
-const NEEDS_QUOTES = /[",\r\n]/;
+export { csvField };
 
-/** One CSV field: quoted when it holds a comma, quote or line break; null is empty. */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  // Numbers and booleans never need quotes; only text is scanned.
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  const text = String(value);
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+const NEEDS_QUOTES = /[",\r\n]/;
 
 /** A text column: quoted only when it needs it (the same answer as csvField for a string or null). */
 function textField(value: string | null): string {
@@ -60,13 +54,6 @@ export function csvLine(r: OutputRow): string {
   return `${t(r.rowType)},${t(r.id)},${runnerFields(r)},${t(r.user)},${t(r.asset)},${t(r.activity)},${t(r.amount)},${p(r.priceable)},${p(r.active)},${p(r.startTs)},${p(r.endTs)},${p(r.durationMs)},${p(r.startBlock)},${p(r.endBlock)},${p(r.ts)},${p(r.height)},${t(r.txHash)},${p(r.logIndex)},${t(r.trigger)},${t(r.priceUsd)},${t(r.valueUsd)},${t(r.usdHours)},${t(r.meta)}\n`;
 }
 
-/** A larger copy of `buffer` holding `size` bytes, with its first `used` bytes kept. */
-function grow(buffer: Buffer, used: number, size: number): Buffer {
-  const next = Buffer.allocUnsafe(size);
-  buffer.copy(next, 0, 0, used);
-  return next;
-}
-
 /** The header line. */
 export const CSV_HEADER = `${ROW_COLUMNS.join(",")}\n`;
 
@@ -78,7 +65,7 @@ export const CSV_HEADER = `${ROW_COLUMNS.join(",")}\n`;
 export class CsvSink implements Sink {
   #file: FileHandle | undefined;
   #offset = 0;
-  #buffer: Buffer = Buffer.allocUnsafe(1 << 20);
+  readonly #encoder = new CsvEncoder();
 
   constructor(
     readonly id: string,
@@ -111,16 +98,11 @@ export class CsvSink implements Sink {
 
   async write(rows: readonly OutputRow[]): Promise<string> {
     if (rows.length > 0) {
-      // Lines are encoded one by one into a buffer kept between batches: joining a batch into one string first and
-      // encoding that cost more than building the lines themselves.
-      let length = 0;
-      for (const row of rows) {
-        const line = csvLine(row);
-        const room = length + line.length * 3; // at most three UTF-8 bytes per UTF-16 unit
-        if (room > this.#buffer.length) this.#buffer = grow(this.#buffer, length, Math.max(room, this.#buffer.length * 2));
-        length += this.#buffer.write(line, length, "utf8");
-      }
-      await this.#appendBytes(this.#buffer, length);
+      // Rows are encoded field by field into a buffer kept between batches (csv-encode.ts): no line strings at all.
+      const encoder = this.#encoder;
+      encoder.reset();
+      for (const row of rows) encoder.row(row);
+      await this.#appendBytes(encoder.bytes, encoder.length);
     }
     return String(this.#offset);
   }
