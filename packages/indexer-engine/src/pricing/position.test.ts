@@ -4,7 +4,9 @@ import Decimal from "decimal.js";
 import { AbiCoder, id } from "ethers";
 import type { StateStore } from "../state/store";
 import { capturingLogger, testStore } from "../testing/fixtures";
+import { json, startTestServer } from "../testing/http";
 import { sqrtRatioAtTick } from "./clmath";
+import { MarketPriceClient } from "./market";
 import { POSITION_LABELS, positionFacts } from "./position";
 import { Pricer } from "./pricer";
 
@@ -194,6 +196,44 @@ describe("the ammv3position feed reads what positions share once", () => {
     });
     const viaDecimals = await pricer(async (_to, _data, block) => slot0At(block as number)).priceMany(requests);
     expect(exact.map((v) => v?.toString())).toEqual(viaDecimals.map((v) => v?.toFixed()));
+  });
+
+  it("prices positions whose token is priced by the market (not pegged) in priceManyExact, through the general path", async () => {
+    // A stand-in market API answering 2451.37 USD for every hour asked, the price the pegged feed gives token1 above.
+    const server = await startTestServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      const [from, to] = ["from", "to"].map((k) => Number(url.searchParams.get(k)) * 1000) as [number, number];
+      const prices: [number, number][] = [];
+      for (let t = Math.floor(from / 3_600_000) * 3_600_000; t <= to; t += 3_600_000) prices.push([t, 2_451.37]);
+      json(res, 200, { prices });
+    });
+    try {
+      const market = new MarketPriceClient({ baseUrl: server.url, apiKey: "test-key", ratePerMinute: 60_000, logger: capturingLogger().logger });
+      const p = new Pricer({
+        rules: [
+          { match: { matchLabels: { role: "position" } }, config: { assetType: "erc20", priceFeed: { ...feed, token1: { kind: "market", id: "eth" } } } },
+        ],
+        pricingRange: undefined,
+        chain: { call: async (_to, _data, block) => slot0At(block as number) },
+        labels: store.labels,
+        facts: store.kv,
+        market,
+        logger: capturingLogger().logger,
+      });
+      const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
+      const exact = await p.priceManyExact(requests);
+      requests.forEach(({ asset, point }, i) => {
+        const [tickLower, tickUpper] = RANGES[assets.indexOf(asset)] as readonly [number, number];
+        const value = exact[i];
+        if (value === undefined) throw new Error(`${asset} at block ${point.block} is unpriced`);
+        const D = Decimal.clone({ precision: 200 });
+        const decimal = new D(value.units.toString()).div(new D(10).pow(value.scale));
+        if (!close(decimal, expected(tickLower, tickUpper, TICKS[point.block] as number))) throw new Error(`${asset} at block ${point.block}: ${decimal}`);
+      });
+      expect(exact.map((v) => v?.toString())).toEqual((await p.priceMany(requests)).map((v) => v?.toFixed()));
+    } finally {
+      await server.close();
+    }
   });
 
   /** A pricer whose first chain call fails with a reset connection, and which counts its calls. */
