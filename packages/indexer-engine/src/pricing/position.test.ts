@@ -1,5 +1,6 @@
 // The ammv3position feed: a position asset without usable amm-v3 labels fails with position-labels-missing; what
 // positions share (the pool's price at a block, a position's value out of range) is read and computed once.
+import type { Fixed } from "@pointwise/fixed";
 import Decimal from "decimal.js";
 import { AbiCoder, id } from "ethers";
 import type { StateStore } from "../state/store";
@@ -154,6 +155,17 @@ describe("the ammv3position feed reads what positions share once", () => {
     return amount0.plus(amount1.times("2451.37"));
   }
   const close = (value: Decimal | undefined, want: Decimal) => value?.minus(want).abs().lte(want.abs().times("1e-55")) === true;
+  /** Every exact value equals the formulas' value (expected) for its position and block, to 55 significant digits. */
+  function expectWrittenOut(requests: readonly { asset: string; point: { block: number } }[], exact: readonly (Fixed | undefined)[]): void {
+    const D = Decimal.clone({ precision: 200 });
+    requests.forEach(({ asset, point }, i) => {
+      const [tickLower, tickUpper] = RANGES[assets.indexOf(asset)] as readonly [number, number];
+      const value = exact[i];
+      if (value === undefined) throw new Error(`${asset} at block ${point.block} is unpriced`);
+      const decimal = new D(value.units.toString()).div(new D(10).pow(value.scale));
+      if (!close(decimal, expected(tickLower, tickUpper, TICKS[point.block] as number))) throw new Error(`${asset} at block ${point.block}: ${decimal}`);
+    });
+  }
 
   it("calls slot0 once per pool and block however many positions are priced there, with each position's own value", async () => {
     const calls: { to: string; data: string; block: number | undefined }[] = [];
@@ -186,14 +198,7 @@ describe("the ammv3position feed reads what positions share once", () => {
     const requests = [...blocks, ...[...blocks].reverse()].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
     const exact = await p.priceManyExact(requests);
     expect(calls).toEqual(blocks);
-    requests.forEach(({ asset, point }, i) => {
-      const [tickLower, tickUpper] = RANGES[assets.indexOf(asset)] as readonly [number, number];
-      const value = exact[i];
-      if (value === undefined) throw new Error(`${asset} at block ${point.block} is unpriced`);
-      const D = Decimal.clone({ precision: 200 });
-      const decimal = new D(value.units.toString()).div(new D(10).pow(value.scale));
-      if (!close(decimal, expected(tickLower, tickUpper, TICKS[point.block] as number))) throw new Error(`${asset} at block ${point.block}: ${decimal}`);
-    });
+    expectWrittenOut(requests, exact);
     const viaDecimals = await pricer(async (_to, _data, block) => slot0At(block as number)).priceMany(requests);
     expect(exact.map((v) => v?.toString())).toEqual(viaDecimals.map((v) => v?.toFixed()));
   });
@@ -222,14 +227,7 @@ describe("the ammv3position feed reads what positions share once", () => {
       });
       const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
       const exact = await p.priceManyExact(requests);
-      requests.forEach(({ asset, point }, i) => {
-        const [tickLower, tickUpper] = RANGES[assets.indexOf(asset)] as readonly [number, number];
-        const value = exact[i];
-        if (value === undefined) throw new Error(`${asset} at block ${point.block} is unpriced`);
-        const D = Decimal.clone({ precision: 200 });
-        const decimal = new D(value.units.toString()).div(new D(10).pow(value.scale));
-        if (!close(decimal, expected(tickLower, tickUpper, TICKS[point.block] as number))) throw new Error(`${asset} at block ${point.block}: ${decimal}`);
-      });
+      expectWrittenOut(requests, exact);
       expect(exact.map((v) => v?.toString())).toEqual((await p.priceMany(requests)).map((v) => v?.toFixed()));
     } finally {
       await server.close();
