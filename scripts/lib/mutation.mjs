@@ -27,7 +27,10 @@ export function mutationConfig({ packageDir, name, mutate, testMatch, ignoreStat
       projectType: "custom",
       configFile: "jest.config.js",
       enableFindRelatedTests: true,
-      ...(testMatch ? { config: { testMatch: testMatch.map((p) => `<rootDir>/${p}`) } } : {}),
+      config: {
+        setupFiles: [path.join(root, "scripts", "lib", "mutation-jest-setup.cjs")],
+        ...(testMatch ? { testMatch: testMatch.map((p) => `<rootDir>/${p}`) } : {}),
+      },
     },
     coverageAnalysis: "perTest",
     // The machine's two cores are shared; more workers only queue.
