@@ -1,6 +1,8 @@
 // `npm run mutate`: Stryker mutation testing of the pure packages, one package after the other.
 // `npm run mutate -- schemas` runs one package; options after the names go to Stryker, for example
-// `npm run mutate -- indexer-engine --mutate src/windows.ts`. Reports: reports/mutation/<package>/.
+// `npm run mutate -- indexer-engine --mutate src/windows.ts`; options other than --mutate may follow
+// several names and go to each package's run (`npm run mutate -- adapters --concurrency 1`).
+// Reports: reports/mutation/<package>/.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -35,8 +37,11 @@ for (const name of selected) {
     process.exit(2);
   }
 }
-if (strykerArgs.length > 0 && selected.length > 1) {
-  process.stderr.write("Stryker options (such as --mutate) need exactly one package: npm run mutate -- <package> --mutate src/<file>.ts\n");
+// Options such as --concurrency or --incremental apply to every selected package alike, but a file
+// list names the files of one package: the same paths in another package would mutate other files.
+const FILE_OPTIONS = ["--mutate", "-m"];
+if (selected.length > 1 && strykerArgs.some((a) => FILE_OPTIONS.some((o) => a === o || a.startsWith(`${o}=`)))) {
+  process.stderr.write("--mutate needs exactly one package: npm run mutate -- <package> --mutate src/<file>.ts\n");
   process.exit(2);
 }
 

@@ -27,15 +27,22 @@ export function mutationConfig({ packageDir, name, mutate, testMatch, ignoreStat
       projectType: "custom",
       configFile: "jest.config.js",
       enableFindRelatedTests: true,
-      ...(testMatch ? { config: { testMatch: testMatch.map((p) => `<rootDir>/${p}`) } } : {}),
+      config: {
+        setupFiles: [path.join(root, "scripts", "lib", "mutation-jest-setup.cjs")],
+        ...(testMatch ? { testMatch: testMatch.map((p) => `<rootDir>/${p}`) } : {}),
+      },
     },
     coverageAnalysis: "perTest",
     // The machine's two cores are shared; more workers only queue.
     concurrency: 2,
-    // A mutant counts as detected when its tests run past 3x their time without mutants plus a minute
-    // (Stryker's score counts timeouts as killed). The margin is wide so that a machine busy with other
-    // work does not pass off a surviving mutant as a timeout; only a real endless loop gets that far.
-    timeoutMS: 60000,
+    // A mutant counts as detected (a timeout, which Stryker's score counts as killed) when its tests run
+    // past 3x their own time in the run without mutants, plus that run's jest overhead, plus 10 s.
+    // The factor absorbs a machine slowed evenly by other work (three busy processes on two cores make
+    // a test at most ~2x slower), and the 10 s absorb a pause of the test process (garbage collection,
+    // a burst of a benchmark) far longer than any pure test file takes, so a surviving mutant is not
+    // passed off as a timeout. A mutant that loops forever still stops there, each costing 10 s and not
+    // the minute that made a package with a few dozen timeouts take an hour more.
+    timeoutMS: 10000,
     timeoutFactor: 3,
     mutate,
     ignoreStatic,

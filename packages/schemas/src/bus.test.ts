@@ -96,4 +96,12 @@ describe("the raw event message on the bus", () => {
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.message).join("; ")).toContain(message);
   });
+
+  it.each([
+    ["version 2 without occurred_at", { v: 2 }, "occurred_at is required in version 2"],
+    ["version 1 with occurred_at", { occurred_at: "2026-02-01T08:30:00.000Z" }, "occurred_at is not part of version 1"],
+  ])("refuses %s as a custom issue on the occurred_at field alone", (_what, change, message) => {
+    const result = rawEventMessageSchema.safeParse({ ...valid, ...change });
+    expect(result.error?.issues.map((i) => ({ code: i.code, path: i.path, message: i.message }))).toEqual([{ code: "custom", path: ["occurred_at"], message }]);
+  });
 });

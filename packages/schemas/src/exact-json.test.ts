@@ -55,6 +55,17 @@ describe("stringifyJson", () => {
     }
     expect(() => JSON.stringify({ score: new JsonDecimal("1") })).toThrow(/stringifyJson/);
     expect(() => stringifyJson({ n: 1n })).toThrow(TypeError);
-    expect(() => stringifyJson(undefined)).toThrow(TypeError);
+    expect(() => stringifyJson(undefined)).toThrow(new TypeError("stringifyJson needs a value JSON can represent"));
+  });
+
+  it("writes negative figures and fractions below one with their sign and leading zero", () => {
+    const body = { loss: new JsonDecimal("-3.5"), small: new JsonDecimal("0.05"), zero: new JsonDecimal("-0"), whole: new JsonDecimal("-12") };
+    expect(stringifyJson(body)).toBe('{"loss":-3.5,"small":0.05,"zero":-0,"whole":-12}');
+  });
+
+  it("names the refused text in its message, cut to its first 64 characters", () => {
+    expect(() => new JsonDecimal("1e5")).toThrow('a JSON decimal must be a plain decimal number such as "12" or "0.5", got "1e5"');
+    const long = `${"9".repeat(64)}x${"9".repeat(35)}`;
+    expect(() => new JsonDecimal(long)).toThrow(`a JSON decimal must be a plain decimal number such as "12" or "0.5", got "${"9".repeat(64)}"`);
   });
 });
