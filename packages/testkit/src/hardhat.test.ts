@@ -1,7 +1,9 @@
 // The hardhat node helper: chain id, funded well-known accounts, JSON-RPC, and a stop that frees the port.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import net from "node:net";
 import { parseEther } from "ethers";
-import { startHardhatNode } from "./hardhat";
+import { localChainProvider, startHardhatNode } from "./hardhat";
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -35,4 +37,33 @@ it("runs a chain with the chosen id and funded accounts, and stops cleanly", asy
     await node.stop();
   }
   expect(await portOpen(port)).toBe(false);
+});
+
+describe("localChainProvider", () => {
+  it("opens a connection per request, so no call picks an idle connection the node is closing", async () => {
+    let connections = 0;
+    const server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => {
+        body += d;
+      });
+      req.on("end", () => {
+        const { id } = JSON.parse(body) as { id: number };
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ jsonrpc: "2.0", id, result: "0x10" }));
+      });
+    });
+    server.on("connection", () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const provider = localChainProvider(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 31337);
+    try {
+      expect(await provider.getBlockNumber()).toBe(16);
+      expect(await provider.getBlockNumber()).toBe(16);
+      expect(await provider.getBlockNumber()).toBe(16);
+      expect(connections).toBe(3);
+    } finally {
+      provider.destroy();
+      server.close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 // Entry point of @pointwise/testkit: real services, app processes, seeding and OpenAPI checks for tests.
-export { HARDHAT_MNEMONIC, type HardhatAccount, type HardhatNode, type HardhatNodeOptions, startHardhatNode } from "./hardhat";
+export { HARDHAT_MNEMONIC, type HardhatAccount, type HardhatNode, type HardhatNodeOptions, localChainProvider, startHardhatNode } from "./hardhat";
 export { postJson } from "./http";
 export { type NatsCluster, type NatsNode, startNatsCluster } from "./nats-cluster";
 export { loadOpenApi, type OpenApi, type OpenApiName } from "./openapi";

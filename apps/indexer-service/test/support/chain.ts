@@ -1,7 +1,8 @@
 // Test support for the indexer: a local hardhat node started as a child process on a free port.
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { JsonRpcProvider, Network } from "ethers";
+import { localChainProvider } from "@pointwise/testkit";
+import type { JsonRpcProvider } from "ethers";
 import { freePort } from "./net";
 
 /** A local hardhat node run as a child process on 127.0.0.1. */
@@ -32,8 +33,7 @@ export async function startChain(): Promise<LocalChain> {
     output += d.toString();
   });
   const url = `http://127.0.0.1:${port}`;
-  const network = Network.from(31337);
-  const provider = new JsonRpcProvider(url, network, { staticNetwork: network, cacheTimeout: -1 });
+  const provider = localChainProvider(url, 31337);
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`hardhat node exited: ${output}`);

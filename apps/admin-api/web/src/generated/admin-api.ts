@@ -1820,7 +1820,8 @@ export interface paths {
          * Points over time of the top users
          * @description Running totals of paid points (ledger entries of the active version) per UTC hour or day, placed
          *     at the time each event happened (`occurred_at`, so a backfilled event counts on its own day, not
-         *     on the day it arrived), for the `top` users of the currency. A bucket without points shows the
+         *     on the day it arrived), for the `top` users of the currency's board, in the board's order (the
+         *     campaign's `leaderboard_ranking`: earned total or balance). A bucket without points shows the
          *     total so far.
          */
         get: {
