@@ -2,7 +2,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import { type NatsServer, startNatsServer } from "@pointwise/testkit";
 import { seed } from "../../test/fixtures";
 import { createIngestPipeline } from "../pipeline";
@@ -67,6 +67,21 @@ describe("importCsv (as admin-api calls it)", () => {
     expect(body.data.invalid_rows.map((r: { line: number }) => r.line)).toEqual(Array.from({ length: 5000 }, (_, i) => i + 2));
     expect((await getCsvImport(s.db, s.campaignId, result.importId))?.sample_errors).toHaveLength(100);
     await result.dispose();
+  });
+
+  it("fails with the error of an input that failed before it was read, instead of waiting for it to end", async () => {
+    const input = new PassThrough();
+    // As admin-api's gate does, a listener keeps the stream's error from counting as unhandled.
+    input.on("error", () => undefined);
+    const refused = new Error("the upload's audit entry could not be written");
+    const result = importCsv(pipeline, {
+      campaignId: s.campaignId,
+      input,
+      origin: "admin-api",
+      // The input fails (and emits its error) as the job starts, before the import reads it.
+      onStart: () => input.destroy(refused),
+    });
+    await expect(result).rejects.toMatchObject({ code: "invalid-body", message: "the CSV upload could not be read to its end", cause: refused });
   });
 
   it("stops reading a stream past maxBytes with payload-too-large", async () => {

@@ -203,6 +203,9 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
     // csv-parse would decode bytes that are not UTF-8 as U+FFFD without a word; they fail the file instead.
     const utf8 = utf8Check();
     const onInputError = (err: Error) => limit.destroy(err);
+    // A stream that failed before this pass began listening (its 'error' already emitted, as when the caller's gate
+    // refuses the upload while the job is being set up) never ends: fail with its error instead of waiting on it.
+    if (options.input.errored) throw options.input.errored;
     options.input.on("error", onInputError);
     options.input.pipe(limit).pipe(utf8).pipe(parser);
     limit.on("error", (err) => utf8.destroy(err));
