@@ -70,28 +70,9 @@ export class Pricer implements FeedReader {
   }
 
   /**
-   * USD prices of many (asset, point) pairs, in order. The feed is resolved once per asset, and a feed whose price
-   * does not depend on the point (pegged) is asked once: a batch of windows needs a handful of lookups, not two per
-   * window. Point-dependent lookups run at most `concurrency` at a time.
-   */
-  async priceMany(requests: readonly { asset: string; point: Point }[], concurrency = 16): Promise<(Dec | undefined)[]> {
-    const out = new Array<Dec | undefined>(requests.length).fill(undefined);
-    const feeds = await this.#feedsOf(requests);
-    const pending: number[] = [];
-    for (let i = 0; i < requests.length; i++) {
-      const feed = feeds[i];
-      if (feed === undefined) continue;
-      if (feed.kind === "pegged") out[i] = this.#peg(feed.usdPegValue);
-      else pending.push(i);
-    }
-    await this.#priceEach(requests, pending, feeds, concurrency, (i, value) => {
-      out[i] = value;
-    });
-    return out;
-  }
-
-  /**
-   * priceMany's prices as exact fixed-point decimals, what enrichment multiplies with. Positions of the
+   * USD prices of many (asset, point) pairs, in order, as exact fixed-point decimals, what enrichment multiplies
+   * with. The feed is resolved once per asset, and a pegged price is converted once: a batch of windows needs a
+   * handful of lookups, not two per window. Point-dependent lookups run at most `concurrency` at a time. Positions of the
    * `ammv3position` feed are priced without a promise each (PositionFeed.priceNow): a flush or a swap crossing many
    * ranges asks for hundreds of positions at a handful of blocks, so the facts and pool prices they need are read
    * first, once each, and every value is then computed in place.
