@@ -4,7 +4,8 @@ import { mutationConfig } from "../../scripts/lib/mutation.mjs";
 export default mutationConfig({
   packageDir: import.meta.dirname,
   name: "indexer-engine",
-  // Code that only talks to Redis, an RPC node or an HTTP endpoint is left to the service tests.
+  // Code that only talks to Redis, an RPC node or an HTTP endpoint is left to the service tests, and so is
+  // pricing/clmath.ts: its tests hold it to the Uniswap V3 SDK, a dependency of apps/indexer-service only.
   mutate: [
     "src/windows.ts",
     "src/events.ts",
@@ -15,6 +16,9 @@ export default mutationConfig({
     "src/progress.ts",
     "src/config/*.ts",
     "src/pricing/match.ts",
+    "src/pricing/position-decimal.ts",
+    "src/sinks/csv-encode.ts",
+    "src/chain/boundary.ts",
     "src/util/lru.ts",
   ],
   testMatch: [
@@ -25,6 +29,10 @@ export default mutationConfig({
     "src/progress.test.ts",
     "src/config/*.test.ts",
     "src/pricing/match.test.ts",
+    "src/pricing/position-decimal.test.ts",
+    "src/sinks/csv-encode.test.ts",
+    "src/sinks/csv-line.test.ts",
+    "src/chain/boundary.test.ts",
     "src/util/lru.test.ts",
   ],
 });
