@@ -110,17 +110,16 @@ describe("event validation without zod", () => {
   );
 
   it("accepts and rejects exactly what the schemas accept and reject, with the same reason (property)", () => {
-    let valid = 0;
     fc.assert(
       fc.property(event, (e) => {
-        const reason = schemaReason(e);
-        if (reason === undefined) valid++;
-        expect(invalidEventReason(e)).toBe(reason);
+        expect(invalidEventReason(e)).toBe(schemaReason(e));
       }),
       { numRuns: 1_500 },
     );
-    // The generator must reach both sides, or the property says little.
-    expect(valid).toBeGreaterThan(15);
+    // The generator must reach both sides, or the property says little: counted on a fixed sample as large as the
+    // property's run, so the count does not depend on how many cases a run makes.
+    const valid = fc.sample(event, { numRuns: 1_500, seed: 1 }).filter((e) => schemaReason(e) === undefined);
+    expect(valid.length).toBeGreaterThan(15);
   });
 
   it("vouches for every well-formed event of each type itself, without asking zod", () => {
