@@ -36,13 +36,13 @@ export function mutationConfig({ packageDir, name, mutate, testMatch, ignoreStat
     // The machine's two cores are shared; more workers only queue.
     concurrency: 2,
     // A mutant counts as detected (a timeout, which Stryker's score counts as killed) when its tests run
-    // past 3x their own time in the run without mutants, plus that run's jest overhead, plus 10 s.
-    // The factor absorbs a machine slowed evenly by other work (three busy processes on two cores make
-    // a test at most ~2x slower), and the 10 s absorb a pause of the test process (garbage collection,
-    // a burst of a benchmark) far longer than any pure test file takes, so a surviving mutant is not
-    // passed off as a timeout. A mutant that loops forever still stops there, each costing 10 s and not
-    // the minute that made a package with a few dozen timeouts take an hour more.
-    timeoutMS: 10000,
+    // past 3x their own time in the run without mutants, plus that run's jest overhead, plus 30 s. A
+    // surviving mutant must not be passed off as a timeout: the rules package's tests load every test
+    // file again for a mutant, which on a machine busy with other runs took over 3x the dry run's time
+    // plus 10 s, and mutants that change nothing (a shortcut removed) came out as timeouts. A mutant
+    // that loops forever still stops, each costing about 30 s. Scores of record come from a run with
+    // nothing else busy on the machine.
+    timeoutMS: 30000,
     timeoutFactor: 3,
     mutate,
     ignoreStatic,

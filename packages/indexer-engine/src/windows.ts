@@ -116,6 +116,7 @@ export class WindowBook {
     this.#dirty.set(slot.key, slot);
     if (slot.balance.units > 0n) {
       slot.position.openSince = at;
+      // Stryker disable next-line ConditionalExpression: setting an open slot again keeps its place and only drops the cached order, which is rebuilt the same
       if (!this.#open.has(slot.key)) {
         this.#open.set(slot.key, slot);
         this.#ordered = undefined;
