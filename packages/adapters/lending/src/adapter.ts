@@ -166,8 +166,12 @@ export function createLendingAdapter(params: LendingParams, runtime: AdapterRunt
       // Rebuild who holds what from the committed state, so a restart revalues the same positions.
       for (const [key, value] of metrics) {
         const [asset, metric] = key.split("|") as [string, string];
-        // Stryker disable next-line StringLiteral: equivalent, any other metric read as a holder names no one with a scaled balance or a balance, so revaluing it emits nothing
-        if (value !== "0" && metric.startsWith("scaled:")) holders.get(asset)?.add(metric.slice("scaled:".length));
+        if (
+          value !== "0" &&
+          // Stryker disable next-line StringLiteral: equivalent, any other metric read as a holder names no one with a scaled balance or a balance, so revaluing it emits nothing
+          metric.startsWith("scaled:")
+        )
+          holders.get(asset)?.add(metric.slice("scaled:".length));
       }
       filters = out;
     },
