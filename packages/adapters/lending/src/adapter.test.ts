@@ -146,6 +146,6 @@ describe("lending adapter", () => {
       message: "Contract Not Found",
       details: { reason: `${ALICE} is not an Aave V3 Pool: getReservesList() failed` },
     });
-    expect(() => adapter.filters).toThrow("lending: filters are known after init");
+    expect(() => adapter.filters).toThrow(expect.objectContaining({ code: "adapter-failed", message: "lending: filters are known after init" }));
   });
 });

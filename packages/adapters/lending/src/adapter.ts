@@ -153,23 +153,25 @@ export function createLendingAdapter(params: LendingParams, runtime: AdapterRunt
         byAsset.set(reserve.asset, reserve);
         const decimals = String(reserve.decimals);
         await runtime.labels.set(reserve.asset, { decimals });
-        const common = { protocol: PROTOCOL_LABEL, pool, reserve: reserve.asset, decimals };
-        if (params.trackSupply === true) {
-          tokens.set(reserve.aToken, { reserve, side: "supply", activity: SUPPLY_ACTIVITY });
-          await runtime.labels.set(reserve.aToken, { ...common, side: "supply" });
-          out.push({ address: reserve.aToken, topics: [MINT_TOPIC, BURN_TOPIC, BALANCE_TRANSFER_TOPIC], withTransaction: false });
-        }
-        if (params.trackBorrow === true) {
-          tokens.set(reserve.debtToken, { reserve, side: "borrow", activity: BORROW_ACTIVITY });
-          await runtime.labels.set(reserve.debtToken, { ...common, side: "borrow" });
-          out.push({ address: reserve.debtToken, topics: [MINT_TOPIC, BURN_TOPIC], withTransaction: false });
-        }
+        /** Follows one of the reserve's tokens: its state, its labels (the side among them) and its log filter. */
+        const track = async (token: string, side: Tracked["side"], activity: string, topics: string[]) => {
+          tokens.set(token, { reserve, side, activity });
+          await runtime.labels.set(token, { protocol: PROTOCOL_LABEL, pool, reserve: reserve.asset, decimals, side });
+          out.push({ address: token, topics, withTransaction: false });
+        };
+        if (params.trackSupply === true) await track(reserve.aToken, "supply", SUPPLY_ACTIVITY, [MINT_TOPIC, BURN_TOPIC, BALANCE_TRANSFER_TOPIC]);
+        if (params.trackBorrow === true) await track(reserve.debtToken, "borrow", BORROW_ACTIVITY, [MINT_TOPIC, BURN_TOPIC]);
       }
       for (const token of tokens.keys()) holders.set(token, new Set());
       // Rebuild who holds what from the committed state, so a restart revalues the same positions.
       for (const [key, value] of metrics) {
         const [asset, metric] = key.split("|") as [string, string];
-        if (value !== "0" && metric.startsWith("scaled:")) holders.get(asset)?.add(metric.slice("scaled:".length));
+        if (
+          value !== "0" &&
+          // Stryker disable next-line StringLiteral: equivalent, any other metric read as a holder names no one with a scaled balance or a balance, so revaluing it emits nothing
+          metric.startsWith("scaled:")
+        )
+          holders.get(asset)?.add(metric.slice("scaled:".length));
       }
       filters = out;
     },

@@ -296,6 +296,22 @@ describe("lending adapter state", () => {
     ]);
   });
 
+  it("starts beside committed balances of a token this config does not follow, and never revalues them", async () => {
+    const metrics = new Map<string, string>([
+      [`${ASSET}|aave:liquidityIndex`, String(RAY)],
+      [`${ASSET}|aave:liquidityRate`, String(RAY / 10n)],
+      [`${ASSET}|aave:variableBorrowIndex`, String(RAY)],
+      [`${ASSET}|aave:variableBorrowRate`, String(RAY / 10n)],
+      [`${ASSET}|aave:updatedAt`, "1"],
+      // Debt of an index that tracked both sides; this one follows only the supply side.
+      [`${DEBT}|scaled:${ALICE}`, "1000000"],
+      [`${DEBT}|balance:${ALICE}`, "1000000"],
+    ]);
+    const { adapter } = await started({ trackSupply: true }, undefined, metrics);
+    const year = (1 + 31_536_000) * 1000;
+    expect(adapter.onFlush?.({ ts: year, block: 9 }, year)).toEqual([]);
+  });
+
   it("flushes nothing for a token whose reserve was never seen", async () => {
     const metrics = new Map<string, string>([[`${ATOKEN}|scaled:${ALICE}`, "1000000"]]);
     const { adapter } = await started({ trackSupply: true }, undefined, metrics);
@@ -354,5 +370,17 @@ describe("lending adapter state", () => {
     const moved = deltas(await handle(ATOKEN, [BALANCE_TRANSFER_TOPIC, topic(ALICE), topic(ALICE)], words(400n, RAY), 1_000));
     expect(moved.map((e) => e.type === "balanceDelta" && e.amount)).toEqual(["-0.0004", "0.0004"]);
     expect(metrics.get(`${ATOKEN}|scaled:${ALICE}`)).toBe("1000");
+  });
+
+  it("values a self-transfer's way back in from the balance its way out left, so rounding cannot create units", async () => {
+    const index = (105n * RAY) / 100n; // 1.05
+    const { handle, metrics } = await started({ trackSupply: true });
+    await handle(POOL, [RESERVE_DATA_UPDATED_TOPIC, topic(ASSET)], words(0n, 0n, 0n, index, RAY), 1_000);
+    // 1 USDC at 1.05: scaled round(1_000_000 / 1.05) = 952_381, balance round(952_381 x 1.05) = round(1_000_000.05) = 1_000_000.
+    await handle(ATOKEN, [MINT_TOPIC, topic(ALICE), topic(ALICE)], words(1_000_000n, 0n, index), 1_000);
+    // Out: 476_191 scaled left, round(500_000.55) = 500_001, so -499_999; back in: 952_381 again, 1_000_000, so +499_999.
+    const moved = deltas(await handle(ATOKEN, [BALANCE_TRANSFER_TOPIC, topic(ALICE), topic(ALICE)], words(476_190n, index), 1_000));
+    expect(moved.map((e) => e.type === "balanceDelta" && e.amount)).toEqual(["-0.499999", "0.499999"]);
+    expect([metrics.get(`${ATOKEN}|scaled:${ALICE}`), metrics.get(`${ATOKEN}|balance:${ALICE}`)]).toEqual(["952381", "1000000"]);
   });
 });

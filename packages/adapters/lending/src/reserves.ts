@@ -1,7 +1,7 @@
 // Reads the market's reserves from its Pool once (aToken, variable debt token, decimals) and caches them.
 import { BaseError } from "@pointwise/errors";
 import { type AdapterRuntime, contractNotFound, DECIMALS_CALL, decodeAddress, decodeUint, wordAt } from "@pointwise/indexer-engine";
-import { AbiCoder } from "ethers";
+import { AbiCoder, ZeroAddress } from "ethers";
 import { GET_RESERVE_DATA, GET_RESERVES_LIST, RESERVE_DATA_WORDS } from "./abi";
 import type { ReserveState } from "./ray";
 
@@ -64,7 +64,8 @@ async function readDecimals(runtime: AdapterRuntime, asset: string): Promise<num
   } catch (err) {
     throw new BaseError("adapter-init-failed", `lending: could not read decimals() of reserve asset ${asset}`, { cause: err, details: { asset } });
   }
-  if (!Number.isInteger(decimals) || decimals > MAX_DECIMALS)
+  // A 32-byte word read as a Number is always a whole number (at most about 1.2e77), so the bound alone decides.
+  if (decimals > MAX_DECIMALS)
     throw new BaseError("adapter-init-failed", `lending: reserve asset ${asset} answered decimals() with ${decimals}, which no ERC-20 uses`, {
       details: { asset },
     });
@@ -86,7 +87,8 @@ export async function loadReserves(runtime: AdapterRuntime, pool: string, assets
     const data = await readReserveData(runtime, pool, asset);
     const aToken = decodeAddress(word(data, RESERVE_DATA_WORDS.aToken));
     const debtToken = decodeAddress(word(data, RESERVE_DATA_WORDS.variableDebtToken));
-    if (/^0x0{40}$/.test(aToken))
+    // getReserveData answers an empty ReserveData (the zero address as aToken) for an asset that is no reserve.
+    if (aToken === ZeroAddress)
       throw new BaseError("reserve-not-found", `lending: ${asset} is not a reserve of the Aave V3 Pool ${pool}`, { details: { pool, asset } });
     reserves.push({ asset, aToken, debtToken, decimals: await readDecimals(runtime, asset) });
   }

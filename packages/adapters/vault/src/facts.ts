@@ -23,7 +23,8 @@ export function vaultKeyPrefix(adapterConfigHash: string, vault: string): string
 }
 
 function initFailed(message: string, vault: string, cause?: unknown): BaseError {
-  return new BaseError("adapter-init-failed", message, { ...(cause === undefined ? {} : { cause }), details: { vault } });
+  // BaseError leaves `cause` unset when it is undefined.
+  return new BaseError("adapter-init-failed", message, { cause, details: { vault } });
 }
 
 /**
