@@ -103,4 +103,14 @@ describe("amm-v3 pool Mints and the position manager's Transfers", () => {
     const events = await feed(adapter, [initializeLog(0, { block: 10, tx: 1 }), mintLog(NPM, -60, 60, 500n, { block: 11, tx: 2, index: 0 }), other]);
     expect(events.flat()).toEqual([]);
   });
+
+  it("with trackSwaps only ignores the position manager's logs, even when its address is given", async () => {
+    const { adapter } = await start({ ...LP, trackLP: false, trackSwaps: true });
+    const events = await feed(adapter, [
+      mintLog(NPM, -60, 60, 500n, { block: 11, tx: 2, index: 0 }),
+      nftTransferLog(NULL, BOB, 2n, { block: 11, tx: 2, index: 1 }),
+      liquidityLog("Increase", 2n, 500n, { block: 11, tx: 2, index: 2 }),
+    ]);
+    expect(events).toEqual([[], [], []]);
+  });
 });
