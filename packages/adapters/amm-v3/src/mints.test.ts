@@ -15,6 +15,7 @@ import {
   NPM,
   NULL,
   nftTransferLog,
+  positionMintLogs,
   status,
 } from "../test/support";
 
@@ -24,12 +25,7 @@ const start = adapterHarness();
 /** The pool initialised at tick 0 and position 1 [-60, 60) of ALICE with 1000 liquidity. */
 async function withPositionOne() {
   const env = await start(LP);
-  await feed(env.adapter, [
-    initializeLog(0, { block: 10, tx: 1 }),
-    mintLog(NPM, -60, 60, 1000n, { block: 11, tx: 2, index: 0 }),
-    nftTransferLog(NULL, ALICE, 1n, { block: 11, tx: 2, index: 1 }),
-    liquidityLog("Increase", 1n, 1000n, { block: 11, tx: 2, index: 2 }),
-  ]);
+  await feed(env.adapter, [initializeLog(0, { block: 10, tx: 1 }), ...positionMintLogs(ALICE, 1n, -60, 60, 1000n, { block: 11, tx: 2 })]);
   return env;
 }
 

@@ -84,6 +84,15 @@ export function nftTransferLog(from: string, to: string, tokenId: bigint, at: At
   };
 }
 
+/** The three logs of a position manager mint in one transaction: the pool's Mint, the NFT's Transfer from null and IncreaseLiquidity. */
+export function positionMintLogs(owner: string, tokenId: bigint, tickLower: number, tickUpper: number, liquidity: bigint, at: At): ChainLog[] {
+  return [
+    mintLog(NPM, tickLower, tickUpper, liquidity, { ...at, index: 0 }),
+    nftTransferLog(NULL, owner, tokenId, { ...at, index: 1 }),
+    liquidityLog("Increase", tokenId, liquidity, { ...at, index: 2 }),
+  ];
+}
+
 /** The position manager's IncreaseLiquidity or DecreaseLiquidity log. */
 export function liquidityLog(kind: "Increase" | "Decrease", tokenId: bigint, liquidity: bigint, at: At): ChainLog {
   return {
