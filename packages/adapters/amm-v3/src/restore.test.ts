@@ -31,6 +31,14 @@ describe("amm-v3 restore", () => {
     expect(chain.calls).toEqual([]);
   });
 
+  it("with trackSwaps only restores nothing: no chain read and no log line while handling logs", async () => {
+    const { adapter, chain, logs } = await start({ poolAddress: POOL, trackSwaps: true });
+    chain.calls.length = 0;
+    await feed(adapter, [swapLog(1n, -1n, 5, { block: 50, tx: 1 })]);
+    expect(chain.calls).toEqual([]);
+    expect(logs.filter((l) => l.msg === "amm-v3 positions restored")).toEqual([]);
+  });
+
   it("takes the pool's tick from slot0 at the block before: a position in range there is restored active", async () => {
     const chain = chainWith([1n]);
     chain.set(POOL, call.slot0, slot0Answer(0), 49);
