@@ -35,6 +35,7 @@ const int256 = fc.oneof(signed(256), fc.constantFrom(-(1n << 255n), (1n << 255n)
 const int24 = fc.oneof(fc.integer({ min: -(2 ** 23), max: 2 ** 23 - 1 }), fc.constantFrom(-887272, 887272, -1, 0, 1, -(2 ** 23), 2 ** 23 - 1));
 const address = bits(160).map((v) => `0x${v.toString(16).padStart(40, "0")}`);
 const RUNS = { numRuns: 300 };
+const ADDRESS_A = "0x00000000000000000000000000000000000000a1";
 
 describe("amm-v3 log decoding agrees with ethers' ABI decoding", () => {
   it("topic hashes are the events' and functions' own selectors", () => {
@@ -126,6 +127,18 @@ describe("amm-v3 log decoding agrees with ethers' ABI decoding", () => {
         });
       }),
       RUNS,
+    );
+  });
+
+  it("a log missing an indexed topic fails with abi-decode-failed, the missing topic read as empty", () => {
+    const mint = pool.encodeEventLog("Mint", [ADDRESS_A, ADDRESS_A, -60, 60, 5n, 1n, 1n]);
+    for (const n of [1, 2, 3])
+      expect(() => decodeMint(mint.topics.slice(0, n), mint.data)).toThrow(
+        expect.objectContaining({ code: "abi-decode-failed", message: "expected a 32-byte word at index 0", details: { hex: "" } }),
+      );
+    const increase = manager.encodeEventLog("IncreaseLiquidity", [7n, 5n, 1n, 1n]);
+    expect(() => decodeLiquidityChange(increase.topics.slice(0, 1), increase.data)).toThrow(
+      expect.objectContaining({ code: "abi-decode-failed", details: { hex: "" } }),
     );
   });
 });

@@ -4,6 +4,7 @@ import type { Adapter, ChainLog } from "@pointwise/indexer-engine";
 import { formatUnits } from "ethers";
 import {
   ALICE,
+  adapterHarness,
   assetOf,
   BOB,
   balance,
@@ -24,8 +25,6 @@ import {
   swapLog,
   T0,
   T1,
-  TableChain,
-  testRuntime,
   tx,
 } from "../test/support";
 import { ammV3Adapter } from "./index";
@@ -35,19 +34,7 @@ const md5 = (s: string) => createHash("md5").update(s).digest("hex");
 const units = (raw: bigint, decimals: number) => formatUnits(raw, decimals).replace(/\.0$/, "");
 const LP = { poolAddress: POOL, positionManagerAddress: NPM, trackLP: true };
 
-let opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const o of opened) await o.close();
-  opened = [];
-});
-
-async function start(params: Record<string, unknown>, chain = new TableChain()) {
-  const env = await testRuntime(chain);
-  opened.push(env);
-  const adapter: Adapter = await ammV3Adapter.create(ammV3Adapter.paramsSchema.parse(params), env.runtime);
-  await adapter.init?.();
-  return { adapter, ...env };
-}
+const start = adapterHarness();
 
 describe("amm-v3 swaps", () => {
   it("turns a swap paying token0 in (amount0 > 0, amount1 < 0) into a sold token0 leg and a bought token1 leg with one key", async () => {
@@ -89,12 +76,14 @@ describe("amm-v3 swaps", () => {
       expect(swapEvents(facts, swapLog(a0, a1, 0, { block: 3, tx: 9 }), ctx)).toEqual([]);
   });
 
-  it("fails with adapter-failed when the transaction sender is not known", async () => {
+  it("fails with adapter-failed naming the log when the transaction sender is missing or empty", async () => {
     const { swapEvents } = await import("./adapter");
-    const ctx = { ts: 1, height: 3, txHash: tx(9), logIndex: 0 };
-    expect(() => swapEvents(facts, swapLog(1n, -1n, 0, { block: 3, tx: 9 }), ctx)).toThrow(
-      expect.objectContaining({ code: "adapter-failed", message: "amm-v3: transaction.from not found" }),
-    );
+    for (const transaction of [undefined, { from: "" }]) {
+      const ctx = { ts: 1, height: 3, txHash: tx(9), logIndex: 4, transaction };
+      expect(() => swapEvents(facts, swapLog(1n, -1n, 0, { block: 3, tx: 9, index: 4 }), ctx)).toThrow(
+        expect.objectContaining({ code: "adapter-failed", message: "amm-v3: transaction.from not found", details: { txHash: tx(9), logIndex: 4 } }),
+      );
+    }
   });
 
   it("with trackSwaps only reads only the pool's Swap logs (with the sender) and keys legs by transaction hash and log index", async () => {
@@ -344,9 +333,8 @@ describe("amm-v3 restore at a restart", () => {
   });
 
   it("refuses to handle a log before init with adapter-failed", async () => {
-    const env = await testRuntime();
-    opened.push(env);
-    const adapter = await ammV3Adapter.create(ammV3Adapter.paramsSchema.parse(LP), env.runtime);
+    const { runtime } = await start({ poolAddress: POOL, trackSwaps: true });
+    const adapter = await ammV3Adapter.create(ammV3Adapter.paramsSchema.parse(LP), runtime);
     await expect(feed(adapter, [swapLog(1n, -1n, 0, { block: 5, tx: 5 })])).rejects.toMatchObject({
       code: "adapter-failed",
       message: "amm-v3: pool facts were not loaded before the first log",

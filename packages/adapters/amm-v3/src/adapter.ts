@@ -67,17 +67,20 @@ export function swapEvents(facts: Pick<PoolFacts, "token0" | "token1" | "decimal
 /** Positions restored in parallel at a restart (two calls each). */
 const RESTORE_BATCH = 32;
 
-/** A pool Mint by the position manager, waiting in its transaction for the position it belongs to. */
+/**
+ * A pool Mint by the position manager, waiting for the manager's next log: its Transfer from the null address when
+ * it mints a new position, or its IncreaseLiquidity when it adds to an existing one.
+ */
 interface PendingMint {
+  txHash: string;
   tickLower: number;
   tickUpper: number;
-  amount: bigint;
-  claimed: boolean;
 }
 
 /** Creates the amm-v3 adapter for one pool. */
 export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime): Adapter {
   const pool = params.poolAddress;
+  // Stryker disable next-line StringLiteral: without trackLP the manager's address is never called nor matched by a log's address; with it the schema requires one
   const manager = params.positionManagerAddress ?? "";
   const trackLP = params.trackLP === true;
   const trackSwaps = params.trackSwaps === true;
@@ -86,11 +89,10 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
   const known = new KnownPositions(runtime.store, `${poolKeyPrefix(runtime.adapterConfigHash, pool)}:${manager}:positions`);
   let facts: PoolFacts | undefined;
   let hydrated = false;
-  let pendingTx = "";
-  let pending: PendingMint[] = [];
+  let pending: PendingMint | undefined;
 
-  const filters = [];
-  if (trackSwaps || trackLP) filters.push({ address: pool, topics: [SWAP_TOPIC], withTransaction: trackSwaps });
+  // The schema requires trackSwaps or trackLP, and either needs the pool's swaps (trackLP for the tick).
+  const filters = [{ address: pool, topics: [SWAP_TOPIC], withTransaction: trackSwaps }];
   if (trackLP) {
     filters.push({ address: pool, topics: [INITIALIZE_TOPIC, MINT_TOPIC], withTransaction: false });
     filters.push({ address: manager, topics: [TRANSFER_TOPIC, INCREASE_TOPIC, DECREASE_TOPIC], withTransaction: false });
@@ -113,18 +115,18 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
     for (let start = 0; start < live.length; start += RESTORE_BATCH) {
       const slice = live.slice(start, start + RESTORE_BATCH);
       const answers = await Promise.all(
-        slice.map(({ tokenId }) =>
-          Promise.all([
-            runtime.chain.call(manager, CALLS.positions(tokenId), at).catch(() => undefined),
-            runtime.chain.call(manager, CALLS.ownerOf(tokenId), at).catch(() => undefined),
-          ]),
-        ),
+        slice.map(async (p) => {
+          const [position, owner] = await Promise.all([
+            runtime.chain.call(manager, CALLS.positions(p.tokenId), at).catch(() => undefined),
+            runtime.chain.call(manager, CALLS.ownerOf(p.tokenId), at).catch(() => undefined),
+          ]);
+          return { ...p, position, owner };
+        }),
       );
-      slice.forEach(({ tokenId, tickLower, tickUpper }, k) => {
-        const [position, owner] = answers[k] ?? [];
-        if (position === undefined || owner === undefined) return;
+      for (const { tokenId, tickLower, tickUpper, position, owner } of answers) {
+        if (position === undefined || owner === undefined) continue;
         book.add({ tokenId, asset: positionAsset(manager, tokenId), tickLower, tickUpper, owner: decodeAddress(owner), liquidity: wordAt(position, 7) });
-      });
+      }
     }
     runtime.logger.info({ pool, block, known: known.size, positions: book.size, tick: book.tick }, "amm-v3 positions restored");
   }
@@ -152,10 +154,9 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
 
   async function handleManager(log: ChainLog): Promise<IndexerEvent[]> {
     const topic = log.topics[0];
-    if (log.transactionHash !== pendingTx) {
-      pendingTx = log.transactionHash;
-      pending = [];
-    }
+    // The manager's next log after a pool Mint is that Mint's Transfer or IncreaseLiquidity: whichever it is ends the wait.
+    const mint = pending;
+    pending = undefined;
     if (topic === TRANSFER_TOPIC) {
       // The position manager's Transfer is ERC-721: from, to and the token id are all indexed.
       if (log.topics.length !== 4) return [];
@@ -163,10 +164,9 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
       const to = decodeAddress(log.topics[2] as string);
       const tokenId = wordAt(log.topics[3] as string, 0);
       if (from === NULL_ADDRESS) {
-        // A new NFT of this pool: the pool's Mint for the position manager came just before, in the same transaction.
-        const mint = [...pending].reverse().find((m) => !m.claimed);
-        if (mint === undefined) return [];
-        mint.claimed = true;
+        // A new NFT of this pool when the pool's Mint for the position manager came just before, in the same
+        // transaction; otherwise a position of another pool of the same manager.
+        if (mint?.txHash !== log.transactionHash) return [];
         return register(tokenId, mint, to);
       }
       if (book.get(tokenId) === undefined) return [];
@@ -179,14 +179,7 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
     }
     if (topic === INCREASE_TOPIC || topic === DECREASE_TOPIC) {
       const { tokenId, liquidity } = decodeLiquidityChange(log.topics, log.data);
-      const position = book.get(tokenId);
-      if (position === undefined) return [];
-      if (topic === INCREASE_TOPIC) {
-        const index = pending.findIndex((m) => m.amount === liquidity && m.tickLower === position.tickLower && m.tickUpper === position.tickUpper);
-        if (index >= 0) pending.splice(index, 1);
-        return book.changeLiquidity(tokenId, liquidity);
-      }
-      return book.changeLiquidity(tokenId, -liquidity);
+      return book.changeLiquidity(tokenId, topic === INCREASE_TOPIC ? liquidity : -liquidity);
     }
     return [];
   }
@@ -202,12 +195,7 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
     if (topic === INITIALIZE_TOPIC) return book.moveTick(decodeInitializeTick(log.data));
     if (topic === MINT_TOPIC) {
       const mint = decodeMint(log.topics, log.data);
-      if (mint.owner !== manager) return [];
-      if (log.transactionHash !== pendingTx) {
-        pendingTx = log.transactionHash;
-        pending = [];
-      }
-      pending.push({ tickLower: mint.tickLower, tickUpper: mint.tickUpper, amount: mint.amount, claimed: false });
+      if (mint.owner === manager) pending = { txHash: log.transactionHash, tickLower: mint.tickLower, tickUpper: mint.tickUpper };
     }
     return [];
   }

@@ -126,4 +126,25 @@ describe("PositionBook", () => {
       { numRuns: 500 },
     );
   });
+
+  it("a transfer of a position it does not track changes nothing", () => {
+    const book = new PositionBook();
+    expect(book.transfer(1n, owners[0] as string)).toEqual([]);
+    expect(book.size).toBe(0);
+  });
+
+  it("when one tick move changes several positions, their status events come in token id order, not in boundary order", () => {
+    const book = new PositionBook();
+    const a = owners[0] as string;
+    book.moveTick(-20);
+    // Lower boundaries -10 (token 3), -5 (token 2) and 0 (token 1): a scan from -20 up to 2 meets them as 3, 2, 1.
+    book.add({ tokenId: 1n, asset: asset(1n), tickLower: 0, tickUpper: 20, owner: a, liquidity: 1n });
+    book.add({ tokenId: 2n, asset: asset(2n), tickLower: -5, tickUpper: 20, owner: a, liquidity: 1n });
+    book.add({ tokenId: 3n, asset: asset(3n), tickLower: -10, tickUpper: 20, owner: a, liquidity: 1n });
+    expect(book.moveTick(2).map((e) => e.type === "positionStatusChange" && [e.asset, e.active])).toEqual([
+      [asset(1n), true],
+      [asset(2n), true],
+      [asset(3n), true],
+    ]);
+  });
 });

@@ -33,6 +33,8 @@ describe("KnownPositions", () => {
     ]);
     const reloaded = new KnownPositions(store, "p");
     expect(await reloaded.load(64)).toBe(150);
+    // Loading again adds no position twice.
+    expect([await reloaded.load(64), reloaded.size]).toEqual([150, 150]);
     expect(reloaded.values().map((p) => p.tokenId)).toEqual(Array.from({ length: 150 }, (_, i) => BigInt(i + 1)));
     expect(reloaded.get(7n)).toEqual({ tokenId: 7n, tickLower: -7, tickUpper: 7, burnedAt: 300 });
     // Appending after a reload continues the list.
@@ -65,6 +67,9 @@ describe("KnownPositions", () => {
     await expect(new KnownPositions(store, "q").load()).rejects.toMatchObject({
       code: "adapter-failed",
       message: "amm-v3: stored position record q:1 is unreadable (missing)",
+      details: { key: "q:1", value: undefined },
     });
+    await store.set("q:1", "x");
+    await expect(new KnownPositions(store, "q").load()).rejects.toMatchObject({ details: { key: "q:1", value: "x" } });
   });
 });

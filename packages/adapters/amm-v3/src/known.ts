@@ -87,8 +87,9 @@ export class KnownPositions {
   /** Records the block in which a known position was burned, so a later restore reads nothing for it. */
   async burn(tokenId: bigint, block: number): Promise<void> {
     const i = this.#index.get(tokenId);
-    const p = i === undefined ? undefined : this.#records[i];
-    if (i === undefined || p === undefined || p.burnedAt !== undefined) return;
+    if (i === undefined) return;
+    const p = this.#records[i] as KnownPosition;
+    if (p.burnedAt !== undefined) return;
     p.burnedAt = block;
     await this.store.set(`${this.prefix}:${i}`, encodeKnown(p));
   }

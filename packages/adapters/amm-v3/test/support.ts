@@ -1,7 +1,8 @@
 // Test support for the amm-v3 unit tests: hand-encoded V3 pool and position manager logs, a table-driven chain, a real Redis store.
 import { randomBytes } from "node:crypto";
-import { type AdapterRuntime, type ChainLog, type IndexerEvent, StateStore } from "@pointwise/indexer-engine";
+import { type Adapter, type AdapterRuntime, type ChainLog, type IndexerEvent, StateStore } from "@pointwise/indexer-engine";
 import { AbiCoder, id, keccak256, toBeHex, zeroPadValue } from "ethers";
+import { ammV3Adapter } from "../src/index";
 
 /** The pool, its position manager, factory, tokens and users of the unit tests. */
 export const POOL = "0x00000000000000000000000000000000000000a0";
@@ -56,6 +57,24 @@ export function mintLog(owner: string, tickLower: number, tickUpper: number, amo
   };
 }
 
+/** The pool's Burn log (the same indexed owner and ticks as Mint): `owner` removes `amount` liquidity from [tickLower, tickUpper). */
+export function burnLog(owner: string, tickLower: number, tickUpper: number, amount: bigint, at: At): ChainLog {
+  return {
+    ...base(POOL, at),
+    topics: [id("Burn(address,int24,int24,uint128,uint256,uint256)"), addressTopic(owner), intTopic(tickLower), intTopic(tickUpper)],
+    data: coder.encode(["uint128", "uint256", "uint256"], [amount, 11n, 13n]),
+  };
+}
+
+/** The position manager's Collect log: the fees of `tokenId` paid to `recipient`. */
+export function collectLog(tokenId: bigint, recipient: string, at: At): ChainLog {
+  return {
+    ...base(NPM, at),
+    topics: [id("Collect(uint256,address,uint256,uint256)"), uintTopic(tokenId)],
+    data: coder.encode(["address", "uint256", "uint256"], [recipient, 5n, 7n]),
+  };
+}
+
 /** The position manager's ERC-721 Transfer log. */
 export function nftTransferLog(from: string, to: string, tokenId: bigint, at: At): ChainLog {
   return {
@@ -63,6 +82,15 @@ export function nftTransferLog(from: string, to: string, tokenId: bigint, at: At
     topics: [id("Transfer(address,address,uint256)"), addressTopic(from), addressTopic(to), uintTopic(tokenId)],
     data: "0x",
   };
+}
+
+/** The three logs of a position manager mint in one transaction: the pool's Mint, the NFT's Transfer from null and IncreaseLiquidity. */
+export function positionMintLogs(owner: string, tokenId: bigint, tickLower: number, tickUpper: number, liquidity: bigint, at: At): ChainLog[] {
+  return [
+    mintLog(NPM, tickLower, tickUpper, liquidity, { ...at, index: 0 }),
+    nftTransferLog(NULL, owner, tokenId, { ...at, index: 1 }),
+    liquidityLog("Increase", tokenId, liquidity, { ...at, index: 2 }),
+  ];
 }
 
 /** The position manager's IncreaseLiquidity or DecreaseLiquidity log. */
@@ -146,11 +174,23 @@ export class TableChain {
   };
 }
 
-/** A runtime on the real Redis state store (its own key prefix) and a table chain; `close` removes what it wrote. */
+/** A log line the adapter wrote: its level, its object and its message. */
+export interface LogLine {
+  level: string;
+  obj: unknown;
+  msg: string;
+}
+
+/**
+ * A runtime on the real Redis state store (its own key prefix) and a table chain, recording the adapter's log lines in
+ * `logs`; `close` removes what it wrote.
+ */
 export async function testRuntime(
   chain = new TableChain(),
-): Promise<{ runtime: AdapterRuntime; store: StateStore; chain: TableChain; close(): Promise<void> }> {
-  const logger = { info: () => {}, warn: () => {}, debug: () => {}, error: () => {} } as never;
+): Promise<{ runtime: AdapterRuntime; store: StateStore; chain: TableChain; logs: LogLine[]; close(): Promise<void> }> {
+  const logs: LogLine[] = [];
+  const line = (level: string) => (obj: unknown, msg: string) => logs.push({ level, obj, msg });
+  const logger = { info: line("info"), warn: line("warn"), debug: line("debug"), error: line("error") } as never;
   const store = await StateStore.connect(
     { url: "redis://127.0.0.1:6379", keyPrefix: `pwt-${randomBytes(4).toString("hex")}`, indexerId: "amm-v3-unit", configHash: "cfg" },
     logger,
@@ -160,6 +200,7 @@ export async function testRuntime(
     runtime,
     store,
     chain,
+    logs,
     close: async () => {
       await store.clearIndexer();
       await store.close();
@@ -179,4 +220,26 @@ export async function feed(
       await adapter.handle(log, { ts: 0, height: log.blockNumber, txHash: log.transactionHash, logIndex: log.logIndex, transaction: { from } } as never),
     );
   return out;
+}
+
+/**
+ * The adapter on a test runtime, created and initialised: call once at a test file's top level, then `start` in each
+ * test; every runtime started is closed after each test.
+ */
+export function adapterHarness(): (
+  params: Record<string, unknown>,
+  chain?: TableChain,
+) => Promise<{ adapter: Adapter } & Awaited<ReturnType<typeof testRuntime>>> {
+  let opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const o of opened) await o.close();
+    opened = [];
+  });
+  return async (params, chain = new TableChain()) => {
+    const env = await testRuntime(chain);
+    opened.push(env);
+    const adapter: Adapter = await ammV3Adapter.create(ammV3Adapter.paramsSchema.parse(params), env.runtime);
+    await adapter.init?.();
+    return { adapter, ...env };
+  };
 }
