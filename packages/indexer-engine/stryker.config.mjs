@@ -4,13 +4,13 @@ import { mutationConfig } from "../../scripts/lib/mutation.mjs";
 export default mutationConfig({
   packageDir: import.meta.dirname,
   name: "indexer-engine",
-  // Code that only talks to Redis, an RPC node or an HTTP endpoint is left to the service tests, and so is
-  // pricing/clmath.ts: its tests hold it to the Uniswap V3 SDK, a dependency of apps/indexer-service only.
+  // Code that talks to Redis, an RPC node or an HTTP endpoint, or runs a range through them (range.ts), is left
+  // to the service tests, and so is pricing/clmath.ts: its tests hold it to the Uniswap V3 SDK, a dependency of
+  // apps/indexer-service only.
   mutate: [
     "src/windows.ts",
     "src/events.ts",
     "src/decimal.ts",
-    "src/range.ts",
     "src/registry.ts",
     "src/erc20.ts",
     "src/progress.ts",
@@ -23,6 +23,8 @@ export default mutationConfig({
   ],
   testMatch: [
     "src/windows.test.ts",
+    "src/windows-order.test.ts",
+    "src/decimal.test.ts",
     "src/events.test.ts",
     "src/registry.test.ts",
     "src/erc20.test.ts",
@@ -32,6 +34,7 @@ export default mutationConfig({
     "src/pricing/position-decimal.test.ts",
     "src/sinks/csv-encode.test.ts",
     "src/sinks/csv-line.test.ts",
+    "src/sinks/csv.test.ts",
     "src/chain/boundary.test.ts",
     "src/util/lru.test.ts",
   ],

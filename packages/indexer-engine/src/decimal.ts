@@ -1,4 +1,4 @@
-// The 60-digit decimal type used for prices, and exact formatting of token amounts for output.
+// The 60-digit decimal type used for prices, and exact conversions of token amounts for output.
 import { type Fixed, isPlainDecimal, parseFixed, plainDecimal } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 
@@ -12,15 +12,8 @@ export const Dec = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HA
 /** An instance of the configured decimal type. */
 export type Dec = DecimalJs;
 
-/** Number of decimal places kept in USD values written to sinks. */
+/** Number of decimal places kept in USD values and amounts written to sinks. */
 export const OUTPUT_DECIMALS = 18;
-
-/** Formats a decimal for output: at most `dp` places, no exponent, no trailing zeros ("1.5", "0", "-2"). */
-export function formatDecimal(value: Dec, dp = OUTPUT_DECIMALS): string {
-  // decimal.js keeps no trailing zeros, so toFixed() without places prints exactly the rounded digits.
-  const fixed = (value.decimalPlaces() <= dp ? value : value.toDecimalPlaces(dp)).toFixed();
-  return fixed === "-0" ? "0" : fixed;
-}
 
 /** Converts an integer amount in base units (wei-like) to token units exactly: 1500000 with 6 decimals is "1.5". */
 export function unitsFromRaw(raw: bigint, decimals: number): string {

@@ -1,7 +1,7 @@
 // Indexer event validation and decimal formatting; the zod-free validator agrees with the schemas.
 import fc from "fast-check";
-import { Dec, formatDecimal, isDecimalString, unitsFromRaw } from "./decimal";
-import { ACTION_KINDS, eventSchemas, invalidEventReason } from "./events";
+import { isDecimalString, unitsFromRaw } from "./decimal";
+import { ACTION_KINDS, eventSchemas, invalidEventReason, NULL_ADDRESS } from "./events";
 
 const U = "0x00000000000000000000000000000000000000aa";
 
@@ -14,14 +14,6 @@ describe("decimals", () => {
     expect(unitsFromRaw(42n, 0)).toBe("42");
   });
 
-  it("formats without exponent or trailing zeros, rounding half to even at 18 places", () => {
-    expect(formatDecimal(new Dec("1e-20"))).toBe("0");
-    expect(formatDecimal(new Dec("12345678901234567890123"))).toBe("12345678901234567890123");
-    expect(formatDecimal(new Dec("2.5000"))).toBe("2.5");
-    expect(formatDecimal(new Dec("0.0000000000000000025"))).toBe("0.000000000000000002");
-    expect(formatDecimal(new Dec(1).div(3))).toBe("0.333333333333333333");
-  });
-
   it("recognises plain decimal strings only", () => {
     expect(["1", "-0.5", "100.000"].every(isDecimalString)).toBe(true);
     expect(["1e5", ".5", "1.", "", "NaN", "0x10"].some(isDecimalString)).toBe(false);
@@ -29,6 +21,10 @@ describe("decimals", () => {
 });
 
 describe("event validation", () => {
+  it("calls the zero address the null address, the address whose balance deltas the engine ignores", () => {
+    expect(NULL_ADDRESS).toBe(`0x${"0".repeat(40)}`);
+  });
+
   it("accepts well-formed events", () => {
     expect(invalidEventReason({ type: "balanceDelta", user: U, asset: U, amount: "-1.5", activity: "hold" })).toBeUndefined();
     expect(invalidEventReason({ type: "action", key: "k", activity: "claim", user: U, priceable: false })).toBeUndefined();
@@ -140,6 +136,35 @@ describe("event validation without zod", () => {
       for (const spy of spies) expect(spy).not.toHaveBeenCalled();
     } finally {
       for (const spy of spies) spy.mockRestore();
+    }
+  });
+
+  it("refuses, with the schemas' reason, inputs the fast path must not vouch for", () => {
+    const A = "0x00000000000000000000000000000000000000bb";
+    const TYPES = "type must be one of balanceDelta, measureDelta, positionUpdate, positionStatusChange, reprice, action";
+    const ADDRESS = "must be a lowercase 0x-prefixed 20-byte address";
+    const claim = { type: "action", key: "k", activity: "claim", user: U, priceable: false };
+    const cases: [unknown, string][] = [
+      // Text before or after an address.
+      [{ type: "reprice", asset: `0${A}` }, `reprice.asset ${ADDRESS}`],
+      [{ type: "reprice", asset: `${A}0` }, `reprice.asset ${ADDRESS}`],
+      // An array whose only element is an address prints as that address.
+      [{ type: "reprice", asset: [A] }, "reprice.asset Invalid input: expected string, received array"],
+      [{ ...claim, activity: "teleport" }, "action.activity must be one of swap, mint, bridge, claim, custom"],
+      [{ type: "positionUpdate", user: U, asset: A, activity: "" }, "positionUpdate.activity must not be empty"],
+      [{ ...claim, amount: { asset: "0xabc", amount: "1" } }, `action.amount.asset ${ADDRESS}`],
+      [{ ...claim, meta: { pool: 1 } }, "action.meta.pool Invalid input: expected string, received number"],
+      [{ ...claim, activity: "swap", priceable: true }, "action.amount a priceable action must carry amount.asset and amount.amount"],
+      // An array carrying an event's fields is not an event.
+      [Object.assign([], { type: "reprice", asset: A }), "reprice. Invalid input: expected object, received array"],
+      [null, TYPES],
+      [42, TYPES],
+      [{ type: ["reprice"], asset: A }, TYPES],
+      [{ type: "toString" }, TYPES],
+    ];
+    for (const [event, reason] of cases) {
+      expect([event, invalidEventReason(event)]).toEqual([event, reason]);
+      if (reason !== TYPES) expect(reason).toBe(schemaReason(event as Record<string, unknown>));
     }
   });
 

@@ -137,6 +137,7 @@ function plainlyValid(e: Record<string, unknown>): boolean {
       return isAddress(e.user) && isAddress(e.asset) && isName(e.activity) && typeof e.active === "boolean";
     case "reprice":
       return isAddress(e.asset);
+    // Stryker disable next-line ConditionalExpression: without the default an unknown type falls out of the switch as undefined, also not valid
     default:
       return false;
   }
@@ -150,6 +151,7 @@ export function invalidEventReason(event: unknown): string | undefined {
   if (schema === undefined) return `type must be one of ${Object.keys(eventSchemas).join(", ")}`;
   const result = schema.safeParse(event);
   if (result.success) return undefined;
-  const first = result.error.issues[0];
-  return `${type}.${first?.path.join(".") ?? ""} ${first?.message ?? "is invalid"}`;
+  // A failed parse has at least one issue.
+  const first = result.error.issues[0] as (typeof result.error.issues)[number];
+  return `${type}.${first.path.join(".")} ${first.message}`;
 }

@@ -28,7 +28,7 @@ export {
   type SinkConfig,
 } from "./config/schema";
 export { type ConfigIssue, type ConfigResult, formatPath, parseConfigBase64, parseConfigText, unwrapConfig, validateConfig } from "./config/validate";
-export { Dec, formatDecimal, isDecimalString, unitsFromRaw } from "./decimal";
+export { Dec, isDecimalString, unitsFromRaw } from "./decimal";
 export { DEFAULT_TUNING, type EngineDeps, type EngineObserver, type EngineTuning, IndexerEngine, type RunResult } from "./engine";
 export { type BatchItem, Enricher, type EnricherOptions, windowId } from "./enrich";
 export { DECIMALS_CALL, decodeAddress, decodeTransferValue, decodeUint, TRANSFER_TOPIC, transferDeltas, wordAt } from "./erc20";

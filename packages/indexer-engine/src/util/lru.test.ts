@@ -18,6 +18,22 @@ describe("LRU map", () => {
     expect(() => new Lru(0)).toThrow("capacity must be at least 1");
   });
 
+  it("set on a present key replaces its value and refreshes it; delete in the middle keeps the order of the rest", () => {
+    const lru = new Lru<string, number>(3);
+    lru.set("a", 1);
+    lru.set("b", 2);
+    lru.set("c", 3);
+    lru.set("a", 10);
+    lru.delete("c");
+    lru.set("d", 4);
+    lru.set("e", 5);
+    // Recency before e: b (oldest), a, d; e evicts b.
+    expect([lru.get("a"), lru.has("b"), lru.get("d"), lru.get("e"), lru.size]).toEqual([10, false, 4, 5, 3]);
+    lru.set("f", 6);
+    // a, d and e were read in that order, so a is the oldest now.
+    expect([lru.has("a"), lru.has("d"), lru.has("e"), lru.has("f")]).toEqual([false, true, true, true]);
+  });
+
   it("behaves like a list kept in recency order, for any operations (property)", () => {
     const op: fc.Arbitrary<Op> = fc.oneof(
       fc.record({ op: fc.constantFrom("get" as const, "has" as const, "delete" as const), key: fc.integer({ min: 0, max: 6 }) }),
@@ -46,6 +62,7 @@ describe("LRU map", () => {
           expect(lru.size).toBe(model.length);
         }
       }),
+      { numRuns: 400 },
     );
   });
 });

@@ -76,9 +76,10 @@ export class Lru<K, V> {
   #touch(entry: Entry<K, V>): void {
     if (entry === this.#newest) return;
     this.#unlink(entry);
-    entry.older = this.#newest;
-    if (this.#newest === undefined) this.#oldest = entry;
-    else this.#newest.newer = entry;
+    // The entry was not the newest, so another entry still is.
+    const newest = this.#newest as Entry<K, V>;
+    entry.older = newest;
+    newest.newer = entry;
     this.#newest = entry;
   }
 }
