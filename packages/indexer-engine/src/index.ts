@@ -5,6 +5,7 @@ export { type Applied, applyEvent, type BatchDeps, type BatchResult, processBatc
 export { lastBlockBefore } from "./chain/boundary";
 export { AdaptiveLogFetcher, type LogBatch, type LogRangeOptions } from "./chain/logs";
 export { type BlockSource, ChainReader, type ChainReaderOptions, type LogSource } from "./chain/reader";
+export { isCallRevert } from "./chain/revert";
 export { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
 export { type RpcCall, type RpcOutcome, RpcResponseError, RpcTransport, type RpcTransportOptions, retryAfterMs } from "./chain/transport";
 export { CHAINS, type ChainInfo, findChain } from "./config/chains";

@@ -5,6 +5,7 @@ import {
   type AdapterRuntime,
   type ChainLog,
   type IndexerEvent,
+  isCallRevert,
   type LogContext,
   NULL_ADDRESS,
   unitsFromRaw,
@@ -64,6 +65,16 @@ export function swapEvents(facts: Pick<PoolFacts, "token0" | "token1" | "decimal
   ];
 }
 
+/**
+ * A restore call's failure: undefined when the contract reverted (a position minted after that block, or burned),
+ * rethrown when no answer came (a lost connection, a timeout), so a restart fails and is tried again rather than
+ * silently dropping a live position.
+ */
+function unlessReverted(err: unknown): undefined {
+  if (isCallRevert(err)) return undefined;
+  throw err;
+}
+
 /** Positions restored in parallel at a restart (two calls each). */
 const RESTORE_BATCH = 32;
 
@@ -106,7 +117,7 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
     hydrated = true;
     if (block === 0) return;
     const at = block - 1;
-    const slot0 = await runtime.chain.call(pool, CALLS.slot0, at).catch(() => undefined);
+    const slot0 = await runtime.chain.call(pool, CALLS.slot0, at).catch(unlessReverted);
     if (slot0 !== undefined && slot0.length >= 2 + 64 * 2 && wordAt(slot0, 0) !== 0n) book.moveTick(Number(signedAt(slot0, 1)));
     await known.load();
     // Positions burned by then are skipped without a call; one minted later (its record written ahead of the
@@ -117,8 +128,8 @@ export function createAmmV3Adapter(params: AmmV3Params, runtime: AdapterRuntime)
       const answers = await Promise.all(
         slice.map(async (p) => {
           const [position, owner] = await Promise.all([
-            runtime.chain.call(manager, CALLS.positions(p.tokenId), at).catch(() => undefined),
-            runtime.chain.call(manager, CALLS.ownerOf(p.tokenId), at).catch(() => undefined),
+            runtime.chain.call(manager, CALLS.positions(p.tokenId), at).catch(unlessReverted),
+            runtime.chain.call(manager, CALLS.ownerOf(p.tokenId), at).catch(unlessReverted),
           ]);
           return { ...p, position, owner };
         }),

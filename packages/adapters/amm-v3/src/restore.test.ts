@@ -91,6 +91,26 @@ describe("amm-v3 restore", () => {
     expect(events).toEqual([[], [], [balance(DAVE, 3n, "-1")]]);
   });
 
+  it("fails the first log with the call's error when a read gets no answer (a lost connection), instead of dropping the position", async () => {
+    const chain = chainWith([1n]);
+    chain.set(POOL, call.slot0, slot0Answer(0), 49);
+    const reset = Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+    const answer = chain.call;
+    // The same table, but ownerOf(1) at block 49 loses its connection instead of answering.
+    const lossy = Object.assign(Object.create(chain) as TableChain, {
+      call: (to: string, data: string, block?: number) => (data === call.ownerOf(1n) ? Promise.reject(reset) : answer(to, data, block)),
+    });
+    const { adapter, runtime } = await start(LP, lossy);
+    await storeRecords(runtime.store, ["1:-60:60"]);
+    await expect(feed(adapter, [liquidityLog("Decrease", 1n, 1n, { block: 50, tx: 50 })])).rejects.toBe(reset);
+    // slot0 losing its connection fails the same way, rather than leaving the tick unknown.
+    const noTick = Object.assign(Object.create(chainWith([1n])) as TableChain, {
+      call: (to: string, data: string, block?: number) => (data === call.slot0 ? Promise.reject(reset) : answer(to, data, block)),
+    });
+    const second = await start(LP, noTick);
+    await expect(feed(second.adapter, [swapLog(1n, -1n, 5, { block: 50, tx: 1 })])).rejects.toBe(reset);
+  });
+
   it("reads each of more than a batch of 32 positions once, and logs how many it knew and restored and the tick", async () => {
     const ids = Array.from({ length: 70 }, (_, i) => BigInt(i + 1));
     const chain = chainWith(ids.slice(0, 69)); // the 70th reverts: known, not restored

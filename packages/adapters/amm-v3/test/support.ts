@@ -169,7 +169,8 @@ export class TableChain {
   readonly call = async (to: string, data: string, block?: number): Promise<string> => {
     this.calls.push(`${to}|${data}|${block ?? "latest"}`);
     const answer = this.answers.get(`${to}|${data}|${block}`) ?? this.answers.get(`${to}|${data}`);
-    if (answer === undefined) throw new Error("execution reverted");
+    // What the chain reader passes on for a contract's revert: ethers' CALL_EXCEPTION.
+    if (answer === undefined) throw Object.assign(new Error("execution reverted"), { code: "CALL_EXCEPTION" });
     return answer;
   };
 }

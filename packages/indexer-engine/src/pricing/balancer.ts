@@ -1,7 +1,7 @@
 // The `balancerv2nav` feed: a Balancer V2 pool token valued from the Vault's pool balances and the pool's supply at the point's block.
 import { BaseError } from "@pointwise/errors";
 import { AbiCoder, id as keccakId } from "ethers";
-import { RpcResponseError } from "../chain/reader";
+import { isCallRevert } from "../chain/revert";
 import type { FeedSelector } from "../config/schema";
 import { Dec } from "../decimal";
 import type { Point } from "../windows";
@@ -46,7 +46,7 @@ export async function balancerPoolFacts(reader: FeedReader, pool: string): Promi
         answer = await reader.chain.call(pool, CALL.getActualSupply);
       } catch (err) {
         // Only a revert (no such function) means "not this version"; a lost connection must not be cached as a fact.
-        if (isRevert(err)) return "totalSupply";
+        if (isCallRevert(err)) return "totalSupply";
         throw err;
       }
       // A contract with a fallback answers an unknown function with no data.
@@ -93,16 +93,4 @@ export async function balancerNav(reader: FeedReader, feed: BalancerFeed, pool: 
   if (parts.some((p) => p === undefined)) return undefined;
   const value = (parts as Dec[]).reduce((sum, p) => sum.plus(p), new Dec(0));
   return value.div(new Dec(supply.toString()).div(new Dec(10).pow(await reader.decimals(pool))));
-}
-
-/**
- * True when a call failed because the contract reverted. A node's JSON-RPC error arrives as RpcResponseError; ethers
- * reports a revert without data as CALL_EXCEPTION, which the chain reader retries and then wraps (as the cause of
- * its connection error), so the cause chain is searched for it.
- */
-function isRevert(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof RpcResponseError || (e as { code?: unknown }).code === "CALL_EXCEPTION") return true;
-  }
-  return false;
 }

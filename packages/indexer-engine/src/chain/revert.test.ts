@@ -1,0 +1,21 @@
+// isCallRevert: a contract's refusal, however the reader wrapped it, and never a call that got no answer.
+import { BaseError } from "@pointwise/errors";
+import { isCallRevert } from "./revert";
+import { RpcResponseError } from "./transport";
+
+describe("isCallRevert", () => {
+  it("is true for a node's JSON-RPC error and for ethers' CALL_EXCEPTION, also as the cause of the reader's error", () => {
+    const callException = Object.assign(new Error("execution reverted"), { code: "CALL_EXCEPTION" });
+    expect(isCallRevert(new RpcResponseError(3, "execution reverted"))).toBe(true);
+    expect(isCallRevert(callException)).toBe(true);
+    expect(isCallRevert(new BaseError("rpc-unavailable", "eth_call failed after 5 attempts", { cause: callException }))).toBe(true);
+  });
+
+  it("is false for a lost connection, a timeout or nothing at all", () => {
+    const reset = Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+    expect(isCallRevert(reset)).toBe(false);
+    expect(isCallRevert(new BaseError("rpc-unavailable", "eth_call failed after 5 attempts", { cause: reset }))).toBe(false);
+    expect(isCallRevert(Object.assign(new Error("request timed out"), { code: "TIMEOUT" }))).toBe(false);
+    expect(isCallRevert(undefined)).toBe(false);
+  });
+});
