@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { type OutputRow, ROW_COLUMNS } from "../rows";
 import { row } from "../testing/fixtures";
-import { CsvEncoder } from "./csv-encode";
+import { CsvEncoder, csvField } from "./csv-encode";
 
 /** RFC 4180, section 2, rules 6 and 7: enclose a field with a comma, quote, CR or LF in quotes and double its quotes. */
 function expectedField(value: unknown): string {
@@ -47,6 +47,42 @@ describe("CsvEncoder", () => {
     const tsColumn = ROW_COLUMNS.indexOf("ts");
     const lines = encoded(encoder).toString("utf8").trimEnd().split("\n");
     expect(lines.map((line) => line.split(",")[tsColumn])).toEqual(["0", "7", "10", "1700000000123", "9007199254740991"]);
+  });
+
+  it("quotes any text column holding a comma, a quote, a CR or a LF, and writes booleans as true and false", () => {
+    const textColumns = ROW_COLUMNS.filter((c) => !NUMBER_COLUMNS.has(c) && !BOOLEAN_COLUMNS.has(c));
+    const rows = textColumns.flatMap((c) => [",", '"', "\r", "\n"].map((special) => row({ [c]: `a${special}b` })));
+    rows.push(row({ priceable: false, active: true }));
+    const encoder = new CsvEncoder(1);
+    for (const r of rows) encoder.row(r);
+    expect(encoded(encoder)).toEqual(expectedBytes(rows));
+    expect(encoded(encoder).toString("utf8").endsWith(",swap,1,false,true,,,,,,1700000000000,10,0xabc,0,,2,2,,\n")).toBe(true);
+  });
+
+  it("writes text of thousands of multi-byte characters, quoted, from a one-byte buffer", () => {
+    // 3,000 euro signs (3 bytes each in UTF-8) around a comma: 9,001 bytes plus the two quotes.
+    const long = `${"€".repeat(1_500)},${"€".repeat(1_500)}`;
+    const rows = [row({ meta: long }), row({ activity: long, meta: long })];
+    const encoder = new CsvEncoder(1);
+    for (const r of rows) encoder.row(r);
+    expect(encoded(encoder)).toEqual(expectedBytes(rows));
+  });
+
+  it("writes the runner columns again when only one of them changes", () => {
+    const rows = [
+      row({}),
+      row({ indexerId: "other" }),
+      row({ indexerId: "other", chainId: 10 }),
+      row({ indexerId: "other", chainId: 10, adapterId: "vault" }),
+      row({ indexerId: "other", chainId: 10, adapterId: "vault", adapterVersion: "0.0.2" }),
+    ];
+    const encoder = new CsvEncoder();
+    for (const r of rows) encoder.row(r);
+    expect(encoded(encoder)).toEqual(expectedBytes(rows));
+  });
+
+  it("gives an absent field as empty, as null", () => {
+    expect([csvField(undefined), csvField(null)]).toEqual(["", ""]);
   });
 
   it("starts over after reset and writes the runner columns again when they change", () => {
