@@ -38,10 +38,10 @@ export function mutationConfig({ packageDir, name, mutate, testMatch, ignoreStat
     // A mutant counts as detected (a timeout, which Stryker's score counts as killed) when its tests run
     // past 3x their own time in the run without mutants, plus that run's jest overhead, plus 30 s. A
     // surviving mutant must not be passed off as a timeout: the rules package's tests load every test
-    // file again for a mutant, which on a machine busy with other runs took over 3x the dry run's time
-    // plus 10 s, and mutants that change nothing (a shortcut removed) came out as timeouts. A mutant
-    // that loops forever still stops, each costing about 30 s. Scores of record come from a run with
-    // nothing else busy on the machine.
+    // file again for each mutant, and on a machine busy with other runs that alone can pass 3x the dry
+    // run's time plus 10 s, so a mutant that changes nothing would count as killed. A mutant that loops
+    // forever still stops, each costing about 30 s. Scores of record come from a run with nothing else
+    // busy on the machine.
     timeoutMS: 30000,
     timeoutFactor: 3,
     mutate,

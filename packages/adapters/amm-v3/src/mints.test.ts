@@ -31,7 +31,7 @@ async function withPositionOne() {
 
 describe("amm-v3 pool Mints and the position manager's Transfers", () => {
   it("a multicall adding to a position the adapter does not track, then minting in another pool, starts no position of this pool", async () => {
-    // Before the fix, the Mint of the untracked position 7 waited in the transaction and the other pool's new NFT took it.
+    // The Mint of the untracked position 7 ends with its IncreaseLiquidity; the other pool's new NFT must not take it.
     const { adapter, runtime } = await start(LP);
     const events = await feed(adapter, [
       initializeLog(0, { block: 10, tx: 1 }),
