@@ -15,6 +15,7 @@ export default mutationConfig({
     "src/erc20.ts",
     "src/progress.ts",
     "src/config/*.ts",
+    "!src/config/*.test.ts",
     "src/pricing/match.ts",
     "src/pricing/position-decimal.ts",
     "src/sinks/csv-encode.ts",

@@ -24,7 +24,8 @@ export async function loadDecimals(token: string, runtime: AdapterRuntime): Prom
   } catch (err) {
     throw new BaseError("adapter-init-failed", `erc20-holdings: could not read decimals() of token ${token}`, { cause: err, details: { token } });
   }
-  if (!Number.isInteger(decimals) || decimals > MAX_DECIMALS) {
+  // Number() of any uint256 is an integer (a large one rounds to a whole float), so only the size needs checking.
+  if (decimals > MAX_DECIMALS) {
     throw new BaseError("adapter-init-failed", `erc20-holdings: token ${token} answered decimals() with ${decimals}, which no ERC-20 uses`, {
       details: { token },
     });

@@ -46,4 +46,52 @@ describe("lastBlockBefore", () => {
       { numRuns: 200 },
     );
   });
+  it("counts a block stamped exactly at the boundary as past it", async () => {
+    // Blocks 12 s apart; block 300 is stamped at the boundary itself, so the answer is block 299.
+    const stamps = Array.from({ length: 1_001 }, (_, n) => 5_000 + n * 12_000);
+    const boundary = 5_000 + 300 * 12_000;
+    for (const [from, to] of [[0, 1_000], [0, 301], [298, 1_000], [299, 300]] as const) {
+      const chain = timeline(stamps);
+      const at = await lastBlockBefore(chain, boundary, { block: from, ts: stamps[from] as number }, { block: to, ts: stamps[to] as number });
+      expect(at).toBe(299);
+    }
+  });
+
+  it("falls back to bisection when interpolation crawls: one long stall keeps the step count logarithmic", async () => {
+    // 4,000 blocks one second apart, then one block a year later: a straight line from block 0 to the last block puts
+    // every guess next to the lower end, so interpolation alone would move a block or two per step.
+    const stamps = Array.from({ length: 4_001 }, (_, n) => (n < 4_000 ? n * 1_000 : 365 * 86_400_000));
+    const boundary = 3_000 * 1_000 + 500;
+    const chain = timeline(stamps);
+    const at = await lastBlockBefore(chain, boundary, { block: 0, ts: 0 }, { block: 4_000, ts: stamps[4_000] as number });
+    expect(at).toBe(3_000);
+    expect(chain.steps).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(4_001)) + 2);
+  });
+
+  it("asks only for blocks strictly between the two it knows", async () => {
+    const stamps = Array.from({ length: 2_001 }, (_, n) => n * n * 7 + n * 3_000);
+    const asked: number[][] = [];
+    const source = {
+      async timestamps(blocks: readonly number[]) {
+        asked.push([...blocks]);
+        return new Map(blocks.map((b) => [b, stamps[b] as number]));
+      },
+    };
+    const boundary = (stamps[1_234] as number) + 1;
+    const at = await lastBlockBefore(source, boundary, { block: 10, ts: stamps[10] as number }, { block: 2_000, ts: stamps[2_000] as number });
+    expect(at).toBe(1_234);
+    let lo = 10;
+    let hi = 2_000;
+    for (const blocks of asked) {
+      expect(blocks.length).toBeGreaterThan(0);
+      for (const b of blocks) {
+        expect(b).toBeGreaterThan(lo);
+        expect(b).toBeLessThan(hi);
+      }
+      for (const b of blocks) {
+        if ((stamps[b] as number) < boundary) lo = Math.max(lo, b);
+        else hi = Math.min(hi, b);
+      }
+    }
+  });
 });

@@ -23,11 +23,15 @@ export async function lastBlockBefore(reader: Pick<BlockSource, "timestamps">, b
     const g = Math.min(hi.block - 1, Math.max(lo.block, guess));
     const probes = [g, g + 1].filter((b) => b > lo.block && b < hi.block);
     const ts = await reader.timestamps(probes);
+    // Probes ascend, so a probe before the boundary is always a later `lo`, and the first at or past it is the new
+    // `hi`: the probe after it is no closer.
     for (const block of probes) {
       const t = ts.get(block) as number;
-      if (t < boundaryTs) {
-        if (block > lo.block) lo = { block, ts: t };
-      } else if (block < hi.block) hi = { block, ts: t };
+      if (t >= boundaryTs) {
+        hi = { block, ts: t };
+        break;
+      }
+      lo = { block, ts: t };
     }
     interpolate = hi.block - lo.block <= gap / 2;
   }

@@ -96,4 +96,41 @@ describe("CsvEncoder", () => {
     expect(line.startsWith('action,id,"a,b",1,amm-v2,2.0.0,')).toBe(true);
     expect(encoded(encoder)).toEqual(expectedBytes([second]));
   });
+
+  it("keeps its buffer when a row fills it to the last byte", () => {
+    const r = row({ meta: "m" });
+    const size = expectedBytes([r]).length;
+    const encoder = new CsvEncoder(size);
+    const buffer = encoder.bytes;
+    encoder.row(r);
+    expect(encoder.length).toBe(size);
+    expect(encoder.bytes).toBe(buffer);
+    expect(encoded(encoder)).toEqual(expectedBytes([r]));
+  });
+
+  it("grows its buffer at least twofold each time, keeping what it holds, and keeps it after a reset", () => {
+    const rows = [row({}), row({ meta: `{"note":"${"x".repeat(300)}"}` }), row({ activity: "€,€", ts: 2 ** 40 })];
+    const encoder = new CsvEncoder(4);
+    let size = encoder.bytes.length;
+    let growths = 0;
+    for (const r of rows) {
+      encoder.row(r);
+      if (encoder.bytes.length !== size) {
+        expect(encoder.bytes.length).toBeGreaterThanOrEqual(2 * size);
+        size = encoder.bytes.length;
+        growths++;
+      }
+    }
+    expect(growths).toBeGreaterThan(0);
+    expect(encoded(encoder)).toEqual(expectedBytes(rows));
+    const buffer = encoder.bytes;
+    encoder.reset();
+    encoder.row(rows[0] as OutputRow);
+    expect(encoder.bytes).toBe(buffer);
+    expect(encoded(encoder)).toEqual(expectedBytes([rows[0] as OutputRow]));
+  });
+
+  it("writes numbers and booleans as String() does, without quotes", () => {
+    expect([0, -0, 7, -12, 0.5, 1e21, Number.NaN, true, false].map(csvField)).toEqual(["0", "0", "7", "-12", "0.5", "1e+21", "NaN", "true", "false"]);
+  });
 });

@@ -6,8 +6,6 @@ const NEEDS_QUOTES = /[",\r\n]/;
 /** One CSV field: quoted when it holds a comma, quote or line break; null is empty. */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return "";
-  // Numbers and booleans never need quotes; only text is scanned.
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
   const text = String(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -16,10 +14,6 @@ const COMMA = 44;
 const NEWLINE = 10;
 const QUOTE = 34;
 const CR = 13;
-/** Bytes a text field may take beyond 3 per UTF-16 unit: the two enclosing quotes (doubled quotes are within 3 per unit). */
-const QUOTES_ROOM = 2;
-/** Room kept free for one row's number, boolean and separator bytes (each at most 24 bytes, 26 columns). */
-const ROW_ROOM = 26 * 24;
 
 const TRUE = Buffer.from("true", "latin1");
 const FALSE = Buffer.from("false", "latin1");
@@ -29,7 +23,8 @@ const FALSE = Buffer.from("false", "latin1");
  * costs a template of 26 parts and a flattening copy per row, which made the csv sink the largest source of garbage
  * of a run; here ASCII text is copied byte by byte while it is scanned for characters that need quotes, integers
  * are written digit by digit, and only a field that needs quoting or holds other characters goes through csvField
- * and the UTF-8 encoder. The bytes equal csvLine's line encoded as UTF-8 (a test holds the two together).
+ * and the UTF-8 encoder. The bytes equal csvLine's line encoded as UTF-8 (a test holds the two together). Every
+ * write first makes room for exactly the bytes it writes.
  */
 export class CsvEncoder {
   #buffer: Buffer;
@@ -59,7 +54,6 @@ export class CsvEncoder {
 
   /** Appends one row's line, ending in a newline. */
   row(r: OutputRow): void {
-    this.#room(ROW_ROOM);
     this.#text(r.rowType);
     this.#comma();
     this.#text(r.id);
@@ -105,15 +99,19 @@ export class CsvEncoder {
     this.#text(r.usdHours);
     this.#comma();
     this.#text(r.meta);
-    this.#room(1);
-    this.#buffer[this.#at++] = NEWLINE;
+    this.#byte(NEWLINE);
   }
 
   #comma(): void {
-    this.#buffer[this.#at++] = COMMA;
+    this.#byte(COMMA);
   }
 
-  /** Makes sure `bytes` more fit, growing the buffer (keeping what it holds) when they would not. */
+  #byte(byte: number): void {
+    this.#room(1);
+    this.#buffer[this.#at++] = byte;
+  }
+
+  /** Makes sure `bytes` more fit, growing the buffer (keeping what it holds) at least twofold when they would not. */
   #room(bytes: number): void {
     const need = this.#at + bytes;
     if (need <= this.#buffer.length) return;
@@ -126,7 +124,8 @@ export class CsvEncoder {
   #text(value: string | null): void {
     if (value === null || value === undefined) return;
     const n = value.length;
-    this.#room(n * 3 + QUOTES_ROOM + ROW_ROOM);
+    // Room for the text as it is, one byte per character: all that plain ASCII takes.
+    this.#room(n);
     const buffer = this.#buffer;
     const start = this.#at;
     let at = start;
@@ -134,7 +133,7 @@ export class CsvEncoder {
       const c = value.charCodeAt(i);
       if (c > 0x7f || c === COMMA || c === QUOTE || c === NEWLINE || c === CR) {
         // Rare: quoting or multi-byte characters; written from the start of the field by the general path.
-        this.#at = start + buffer.write(csvField(value), start, "utf8");
+        this.#encoded(csvField(value));
         return;
       }
       buffer[at++] = c;
@@ -142,13 +141,17 @@ export class CsvEncoder {
     this.#at = at;
   }
 
+  /** Text of any characters, as UTF-8. */
+  #encoded(text: string): void {
+    this.#room(Buffer.byteLength(text, "utf8"));
+    this.#at += this.#buffer.write(text, this.#at, "utf8");
+  }
+
   /** A number or boolean column, never quoted; null is empty. */
   #plain(value: number | boolean | null): void {
     if (value === null || value === undefined) return;
     if (typeof value === "boolean") {
-      const bytes = value ? TRUE : FALSE;
-      bytes.copy(this.#buffer, this.#at);
-      this.#at += bytes.length;
+      this.#copy(value ? TRUE : FALSE);
       return;
     }
     if (Number.isSafeInteger(value) && value >= 0) {
@@ -156,16 +159,20 @@ export class CsvEncoder {
       return;
     }
     // Negative numbers, fractions and the like print as String() prints them (-0 prints as 0).
-    const text = String(value);
-    this.#room(text.length + ROW_ROOM);
-    this.#at += this.#buffer.write(text, this.#at, "latin1");
+    this.#encoded(String(value));
+  }
+
+  #copy(bytes: Buffer): void {
+    this.#room(bytes.length);
+    this.#at += bytes.copy(this.#buffer, this.#at);
   }
 
   /** A non-negative safe integer in decimal, as String() prints it. */
   #digits(value: number): void {
-    const buffer = this.#buffer;
     let width = 1;
     for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) width++;
+    this.#room(width);
+    const buffer = this.#buffer;
     let at = this.#at + width;
     this.#at = at;
     let rest = value;
@@ -189,7 +196,6 @@ export class CsvEncoder {
       this.#runner = { indexerId: r.indexerId, chainId: r.chainId, adapterId: r.adapterId, adapterVersion: r.adapterVersion };
       this.#runnerBytes = Buffer.from(`${csvField(r.indexerId)},${csvField(r.chainId)},${csvField(r.adapterId)},${csvField(r.adapterVersion)}`, "utf8");
     }
-    this.#room(this.#runnerBytes.length + ROW_ROOM);
-    this.#at += this.#runnerBytes.copy(this.#buffer, this.#at);
+    this.#copy(this.#runnerBytes);
   }
 }
