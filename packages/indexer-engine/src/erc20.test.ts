@@ -31,6 +31,22 @@ describe("ERC-20 decoding", () => {
     expect(() => decodeTransferValue(`0x${"0".repeat(62)}1 `)).toThrow("expected a 32-byte word at index 0");
     expect(() => decodeTransferValue(`0x${"0".repeat(31)}g${"0".repeat(32)}`)).toThrow("expected a 32-byte word at index 0");
     expect(() => decodeTransferValue("0x")).toThrow("expected a 32-byte word at index 0");
+    // 31 bytes of valid hex: one byte short of a word.
+    expect(() => decodeTransferValue(`0x${"ab".repeat(31)}`)).toThrow("expected a 32-byte word at index 0");
+  });
+
+  it("refuses a word ending in any whitespace BigInt would trim, and names the data in the error", () => {
+    for (const space of [" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u2028", "\ufeff"]) {
+      expect(() => decodeUint(`0x${"0".repeat(63)}${space}`)).toThrow("expected a 32-byte word at index 0");
+    }
+    const long = `0x${"0".repeat(300)}`;
+    expect(() => wordAt(long, 5)).toThrow(expect.objectContaining({ code: "abi-decode-failed", details: { hex: long.slice(0, 200) } }));
+  });
+
+  it("refuses address words that are short, longer before the 0x, or not hex, whatever their shape", () => {
+    for (const word of [`0x0${"ab".repeat(20)}`, `0x${"0".repeat(24)}a`, `0x${"0".repeat(24)}${"g".repeat(40)}`, `zz0x${"0".repeat(24)}${"ab".repeat(20)}`]) {
+      expect(() => decodeAddress(word)).toThrow(expect.objectContaining({ code: "abi-decode-failed" }));
+    }
   });
 
   it("knows the Transfer topic and the decimals() selector as every ERC-20 tool spells them", () => {
@@ -84,6 +100,9 @@ describe("ERC-20 decoding", () => {
     const log = transferLog(1n);
     expect(() => transferDeltas({ ...log, topics: [TRANSFER_TOPIC, topic(ALICE)] }, TOKEN, 18)).toThrow(
       `a Transfer of ${TOKEN} has 2 topics, an ERC-20 Transfer has 3 (is it an ERC-721?)`,
+    );
+    expect(() => transferDeltas({ ...log, topics: [...log.topics, topic(BOB)], logIndex: 4 }, TOKEN, 18)).toThrow(
+      expect.objectContaining({ code: "abi-decode-failed", details: { txHash: "0x01", logIndex: 4 } }),
     );
   });
 });

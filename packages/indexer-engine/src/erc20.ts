@@ -17,9 +17,11 @@ export const DECIMALS_CALL = id("decimals()").slice(0, 10);
 export function wordAt(hex: string, index: number): bigint {
   const start = 2 + index * 64;
   const word = hex.slice(start, start + 64);
-  // BigInt itself rejects every non-hex character except whitespace at the very end, which the last-character
-  // check rules out; a separate pattern test per word cost as much as the parse.
-  if (word.length === 64 && isHexDigit(word.charCodeAt(63))) {
+  // BigInt itself rejects every non-hex character but whitespace at the very end. Hex digits lie between "0" (48) and
+  // "f" (102) and every character BigInt trims lies outside that range, so checking the last one rules the whitespace
+  // out; a separate pattern test per word cost as much as the parse.
+  const last = word.charCodeAt(63);
+  if (word.length === 64 && last >= 48 && last <= 102) {
     try {
       return BigInt(`0x${word}`);
     } catch {
@@ -27,10 +29,6 @@ export function wordAt(hex: string, index: number): bigint {
     }
   }
   throw new BaseError("abi-decode-failed", `expected a 32-byte word at index ${index}`, { details: { hex: hex.slice(0, 200) } });
-}
-
-function isHexDigit(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
 }
 
 const ADDRESS_WORD = /^0x0{24}[0-9a-fA-F]{40}$/;

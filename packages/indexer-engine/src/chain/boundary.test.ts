@@ -50,7 +50,12 @@ describe("lastBlockBefore", () => {
     // Blocks 12 s apart; block 300 is stamped at the boundary itself, so the answer is block 299.
     const stamps = Array.from({ length: 1_001 }, (_, n) => 5_000 + n * 12_000);
     const boundary = 5_000 + 300 * 12_000;
-    for (const [from, to] of [[0, 1_000], [0, 301], [298, 1_000], [299, 300]] as const) {
+    for (const [from, to] of [
+      [0, 1_000],
+      [0, 301],
+      [298, 1_000],
+      [299, 300],
+    ] as const) {
       const chain = timeline(stamps);
       const at = await lastBlockBefore(chain, boundary, { block: from, ts: stamps[from] as number }, { block: to, ts: stamps[to] as number });
       expect(at).toBe(299);

@@ -1,9 +1,10 @@
 // The ammv3position feed's bigint decimal steps give exactly what decimal.js gives for the same steps, at its precision and rounding.
+import DecimalJs from "decimal.js";
 import fc from "fast-check";
 import { Dec } from "../decimal";
 import { MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK, rangeSqrtRatios } from "./clmath";
 import { pricedRange, valuePerLiquidity } from "./position";
-import { digits, divide, fromDec, integer, plus, round, type Scaled, times, toDec } from "./position-decimal";
+import { digits, divide, fromDec, integer, plus, round, type Scaled, times, toDec, toFixed } from "./position-decimal";
 
 const RUNS = { numRuns: 500 };
 const text = (s: Scaled) => toDec(s).toFixed();
@@ -14,6 +15,10 @@ const decimal = fc
 const nonZero = decimal.filter((d) => !d.isZero());
 
 describe("decimal steps in bigint", () => {
+  it("follows a decimal type of 60 significant digits that rounds half to even", () => {
+    expect([Dec.precision, Dec.rounding]).toEqual([60, DecimalJs.ROUND_HALF_EVEN]);
+  });
+
   it("reads a decimal exactly and writes it back as the same decimal", () => {
     fc.assert(
       fc.property(decimal, (d) => {
@@ -47,6 +52,13 @@ describe("decimal steps in bigint", () => {
       [round(-(10n ** 60n + 15n), -3), new Dec(`-${10n ** 60n + 15n}e-3`).plus(0).toFixed()],
     ];
     for (const [got, want] of cases) expect(text(got)).toBe(want);
+    // Exponents far apart scale by powers of ten past 10^400.
+    expect(text(plus({ c: 1n, e: 450 }, integer(3n)))).toBe(new Dec("1e450").plus(3).toFixed());
+    const huge = { c: 10n ** 420n + 1n, e: 0 };
+    expect(text(divide(integer(7n), huge))).toBe(new Dec(7).div(new Dec((10n ** 420n + 1n).toString())).toFixed());
+    // 10^61 - 1 rounds up to 10^61, kept as a 60-digit coefficient: 10^59 x 10^2.
+    expect(round(nines, 0)).toEqual({ c: 10n ** 59n, e: 2 });
+    expect(round(-nines, -5)).toEqual({ c: -(10n ** 59n), e: -3 });
     // 1/8 = 0.125 is exact, and 2 x (10^60 + 5) / 2 is an exact tie in its last kept digit.
     expect(text(divide(integer(1n), integer(8n)))).toBe("0.125");
     expect(text(divide(integer(2n * (10n ** 60n + 5n)), integer(20n)))).toBe(new Dec((10n ** 60n + 5n).toString()).div(10).toFixed());
@@ -94,6 +106,25 @@ describe("a position's value per unit of liquidity", () => {
       ),
       RUNS,
     );
+  });
+});
+
+describe("coefficients and fixed-point output", () => {
+  it("keeps every result of times, plus and divide to at most 60 significant digits (property)", () => {
+    fc.assert(
+      fc.property(decimal, decimal, nonZero, (a, b, c) => {
+        const [x, y, z] = [fromDec(a), fromDec(b), fromDec(c)];
+        for (const r of [times(x, y), plus(x, y), divide(x, z)]) expect(digits(r.c)).toBeLessThanOrEqual(60);
+      }),
+      RUNS,
+    );
+  });
+
+  it("writes a value as the exact fixed-point decimal, with a positive, zero or negative exponent", () => {
+    expect(toFixed({ c: 12_345n, e: -2 }).toString()).toBe("123.45");
+    expect(toFixed({ c: -12n, e: 3 }).toString()).toBe("-12000");
+    expect(toFixed({ c: 7n, e: 0 }).toString()).toBe("7");
+    expect(toFixed({ c: 5n, e: -30 }).toString()).toBe(`0.${"0".repeat(29)}5`);
   });
 });
 

@@ -1,10 +1,7 @@
 // The decimal arithmetic of the ammv3position feed's value in bigint: each step rounded to the configured decimal
 // type's precision (half-even) as decimal.js rounds it, so the value is the same decimal, several times faster.
 import { Fixed } from "@pointwise/fixed";
-import DecimalJs from "decimal.js";
 import { Dec } from "../decimal";
-
-if (Dec.rounding !== DecimalJs.ROUND_HALF_EVEN) throw new Error("position-decimal rounds half-even, as the decimal type must");
 
 /** Significant digits each step keeps: the decimal type's precision. */
 const PRECISION = Dec.precision;
@@ -16,17 +13,13 @@ export interface Scaled {
   e: number;
 }
 
-const POWERS: bigint[] = [];
 /** digits() searches the powers of ten up to this one; larger values are printed. */
 const POWER_SEARCH = 399;
+/** 10^0 to 10^POWER_SEARCH, built once: digits() and nearly every scaling need only these. */
+const POWERS: readonly bigint[] = Array.from({ length: POWER_SEARCH + 1 }, (_, n) => 10n ** BigInt(n));
 
 function pow10(n: number): bigint {
-  let value = POWERS[n];
-  if (value === undefined) {
-    value = 10n ** BigInt(n);
-    if (n < 400) POWERS[n] = value;
-  }
-  return value;
+  return POWERS[n] ?? 10n ** BigInt(n);
 }
 
 /** Number of decimal digits of |c| (1 for 0), found by comparing with powers of ten rather than printing it. */
@@ -105,9 +98,9 @@ export function fromDec(value: Dec): Scaled {
   if (scaled === undefined) {
     const match = PLAIN.exec(value.toString());
     if (match === null) throw new RangeError(`not a finite decimal: ${value.toString()}`);
-    const [, sign, whole, fraction = "", exponent = "0"] = match;
+    const [, sign, whole, fraction = "", exponent] = match;
     const c = BigInt(`${sign}${whole}${fraction}`);
-    scaled = { c, e: Number(exponent) - fraction.length };
+    scaled = { c, e: Number(exponent ?? 0) - fraction.length };
     FROM_DEC.set(value, scaled);
   }
   return scaled;
@@ -115,7 +108,7 @@ export function fromDec(value: Dec): Scaled {
 
 /** The decimal of the decimal type with this value. */
 export function toDec(value: Scaled): Dec {
-  return new Dec(value.e === 0 ? value.c.toString() : `${value.c}e${value.e}`);
+  return new Dec(`${value.c}e${value.e}`);
 }
 
 /** The same value as an exact fixed-point decimal. */
