@@ -14,7 +14,7 @@ function req(fragment: string) {
   return { error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : fragment) };
 }
 
-const httpUrl = z.string(req("must be a string")).refine((v) => /^https?:\/\/[^\s/]+/.test(v), "must be an http:// or https:// URL");
+const httpUrl = z.string(req("must be a string")).refine((v) => /^https?:\/\/[^\s/]/.test(v), "must be an http:// or https:// URL");
 
 /** An EVM address given in any case, returned lowercased; the config and adapters' params check addresses with it. */
 export const evmAddress = z
