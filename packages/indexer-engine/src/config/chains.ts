@@ -1,3 +1,4 @@
+// The EVM chains `network.chainId` may name; docs/indexer-config.md lists the same table, held to it by chains.test.ts.
 /** An EVM chain the indexer supports. */
 export interface ChainInfo {
   id: number;

@@ -14,7 +14,7 @@ function req(fragment: string) {
   return { error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : fragment) };
 }
 
-const httpUrl = z.string(req("must be a string")).refine((v) => /^https?:\/\/[^\s/]+/.test(v), "must be an http:// or https:// URL");
+const httpUrl = z.string(req("must be a string")).refine((v) => /^https?:\/\/[^\s/]/.test(v), "must be an http:// or https:// URL");
 
 /** An EVM address given in any case, returned lowercased; the config and adapters' params check addresses with it. */
 export const evmAddress = z
@@ -50,7 +50,8 @@ const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
       z
         .object({
           kind: z.literal("pegged"),
-          usdPegValue: z.number(req("must be a number")).nonnegative("must not be negative").refine(Number.isFinite, "must be finite"),
+          // z.number() already refuses Infinity and NaN.
+          usdPegValue: z.number(req("must be a number")).nonnegative("must not be negative"),
         })
         .strict(),
       z.object({ kind: z.literal("ammv2nav"), token0: feedSelector, token1: feedSelector }).strict(),
@@ -189,7 +190,16 @@ const sink = z.discriminatedUnion(
           .max(MAX_EARN_BATCH, `must be at most ${MAX_EARN_BATCH}`)
           .default(MAX_EARN_BATCH),
         events: z
-          .record(z.string().regex(/^[a-z][a-z0-9_-]*$/, "keys must be lowercase activity names"), earnMapping, req("must be an object"))
+          .record(z.string().regex(/^[a-z][a-z0-9_-]*$/), earnMapping, {
+            // A bad key reaches this error function as an invalid_key issue, not through the key's own message; without
+            // this case it would read "events.Swap must be an object" for a mapping that is one.
+            error: (issue) =>
+              issue.code === "invalid_key"
+                ? "must be a lowercase activity name (a letter, then lowercase letters, digits, '_' or '-')"
+                : issue.input === undefined
+                  ? "is required"
+                  : "must be an object",
+          })
           .refine((e) => Object.keys(e).length > 0, "must map at least one activity"),
       })
       .strict(),

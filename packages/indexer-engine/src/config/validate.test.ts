@@ -1,46 +1,6 @@
-// Indexer config validation: defaults, the exact message for each rule, JSON and base64 input, config hashing.
-import { z } from "zod";
-import { defineAdapter } from "../adapter";
-import { AdapterRegistry } from "../registry";
-import { configHash } from "./hash";
-import type { IndexerConfigInput } from "./schema";
-import { parseConfigBase64, parseConfigText, unwrapConfig, validateConfig } from "./validate";
-
-// biome-ignore lint/suspicious/noExplicitAny: tests edit arbitrary parts of a config to break one rule at a time.
-type Config = Record<string, any>;
-
-const holdTest = defineAdapter({
-  id: "hold-test",
-  version: "1.0.0",
-  description: "test adapter",
-  paramsSchema: z.object({ token: z.string().regex(/^0x[0-9a-f]{40}$/, "must be a lowercase address") }).strict(),
-  create: () => ({ filters: [], contracts: [], handle: () => [] }),
-});
-const registry = new AdapterRegistry([holdTest]);
-const TOKEN = "0x1111111111111111111111111111111111111111";
-
-function base(): Record<string, unknown> {
-  return {
-    kind: "evm",
-    indexerId: "my-indexer",
-    flushMs: 3_600_000,
-    stateStoreUrl: "redis://127.0.0.1:6379",
-    network: { chainId: 1, gatewayUrl: "https://gateway.example.org", rpcUrl: "https://rpc.example.org" },
-    range: { fromBlock: 100, toBlock: 200 },
-    pricingRange: { type: "block", fromBlock: 150 },
-    sinkConfig: { sinks: [{ sinkType: "stdout", json: true }] },
-    adapterConfig: { adapterId: "hold-test", params: { token: TOKEN } },
-    assetFeedConfig: [{ match: { key: TOKEN }, config: { assetType: "erc20", priceFeed: { kind: "pegged", usdPegValue: 1 } } }],
-  };
-}
-
-/** Applies `edit` to a fresh valid config and returns the messages of the issues found. */
-function messages(edit: (c: Config) => void): string[] {
-  const config = base();
-  edit(config);
-  const result = validateConfig(config, registry);
-  return result.ok ? [] : result.issues.map((i) => i.message);
-}
+// Indexer config validation: each rule with a valid example and an invalid one and its exact message.
+import { base, type Config, messages, registry, TOKEN } from "../testing/config";
+import { validateConfig } from "./validate";
 
 describe("indexer config validation", () => {
   it("accepts a complete valid config and applies defaults", () => {
@@ -189,7 +149,7 @@ describe("indexer config validation", () => {
         ]),
       "sinkConfig.sinks[0].campaignId must be a campaign id of the form xxxx-xxxx (lowercase letters and digits)",
     ],
-    ["adapterId registered", () => {}, (c) => (c.adapterConfig.adapterId = "foo"), "Unknown adapter: foo. Available adapters: hold-test"],
+    ["adapterId registered", () => {}, (c) => (c.adapterConfig.adapterId = "foo"), "Unknown adapter: foo. Available adapters: hold-test, no-params"],
     ["adapter params", () => {}, (c) => (c.adapterConfig.params = { token: "0xABC" }), "adapterConfig.params.token must be a lowercase address"],
     [
       "match key",
@@ -390,34 +350,5 @@ describe("indexer config validation", () => {
   it("lists the supported chains in the chainId message", () => {
     const [message] = messages((c) => (c.network.chainId = 5));
     expect(message).toMatch(/^network\.chainId must be a supported chain id \(got 5\); supported: 1, 10, .*31337$/);
-  });
-
-  it("reports invalid JSON and invalid base64 as issues", () => {
-    const bad = parseConfigText("{ not json", registry);
-    expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.issues[0]?.message).toMatch(/^config is not valid JSON: /);
-    const notBase64 = parseConfigBase64("%%%", registry);
-    expect(!notBase64.ok && notBase64.issues[0]?.message).toBe("INDEXER_CONFIG must be base64 of the config file");
-    const good = parseConfigBase64(Buffer.from(JSON.stringify(base())).toString("base64"), registry);
-    expect(good.ok).toBe(true);
-  });
-
-  it("throws a ConfigError naming every issue", () => {
-    const config = { ...base(), flushMs: 10, stateStoreUrl: "memcached://x" };
-    expect(() => unwrapConfig(validateConfig(config, registry))).toThrow(
-      "Invalid indexer config: flushMs must be at least 3600000; stateStoreUrl must begin with redis:// or rediss://",
-    );
-  });
-
-  it("hashes configs by content, ignoring connection details and toBlock", () => {
-    const a = unwrapConfig(validateConfig(base(), registry));
-    const reordered = unwrapConfig(validateConfig(JSON.parse(JSON.stringify({ ...base(), kind: "evm" })) as IndexerConfigInput, registry));
-    const moved = unwrapConfig(
-      validateConfig({ ...base(), network: { chainId: 1, rpcUrl: "https://other.example.org" }, range: { fromBlock: 100, toBlock: 900 } }, registry),
-    );
-    const changed = unwrapConfig(validateConfig({ ...base(), flushMs: 7_200_000 }, registry));
-    expect(configHash(reordered)).toBe(configHash(a));
-    expect(configHash(moved)).toBe(configHash(a));
-    expect(configHash(changed)).not.toBe(configHash(a));
   });
 });

@@ -58,9 +58,9 @@ export function parseConfigText(text: string, registry: AdapterRegistry): Config
 
 /** Decodes `INDEXER_CONFIG` (base64 of the config file) and validates it. */
 export function parseConfigBase64(encoded: string, registry: AdapterRegistry): ConfigResult {
-  const compact = encoded.replace(/\s+/g, "");
-  if (compact === "" || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact))
-    return { ok: false, issues: [{ path: "", message: "INDEXER_CONFIG must be base64 of the config file" }] };
+  const compact = encoded.replace(/\s/g, "");
+  // At least one character, so an empty value is refused too; Node decodes the url-safe `-` and `_` as well, so they pass.
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return { ok: false, issues: [{ path: "", message: "INDEXER_CONFIG must be base64 of the config file" }] };
   return parseConfigText(Buffer.from(compact, "base64").toString("utf8"), registry);
 }
 

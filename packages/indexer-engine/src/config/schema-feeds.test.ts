@@ -1,0 +1,130 @@
+// Pricing rules (assetFeedConfig): how a rule matches assets and which feed selectors it may name, with the exact message for each rule.
+import { type Config, messages, TOKEN, validateEdited } from "../testing/config";
+
+const HEX40 = "aAbBcCdDeEfF0123456789aabbccddeeff001122";
+const MIXED = `0x${HEX40}`;
+const ADDRESS = "must be a 0x-prefixed 20-byte hex address";
+const KEYED = "must be keyed by a 0x-prefixed 20-byte hex token address";
+const B2 = "0x00000000000000000000000000000000000000b2";
+const PEG = { kind: "pegged", usdPegValue: 1 };
+
+/** Sets the first rule's match. */
+function match(c: Config, m: unknown): void {
+  c.assetFeedConfig[0].match = m;
+}
+
+/** Sets the first rule's price feed. */
+function feed(c: Config, selector: unknown): void {
+  c.assetFeedConfig[0].config.priceFeed = selector;
+}
+
+// Each row: what the user wrote (an edit of a valid config) and every message the docs promise for it; [] means accepted.
+const rows: [string, (c: Config) => void, string[]][] = [
+  ["refuses a rule that is not an object", (c) => (c.assetFeedConfig = [TOKEN]), ["assetFeedConfig[0] must be an object"]],
+  ["refuses a rule without a match", (c) => delete c.assetFeedConfig[0].match, ["assetFeedConfig[0].match is required"]],
+  ["refuses a match that is not an object", (c) => match(c, TOKEN), ["assetFeedConfig[0].match must be an object"]],
+  ["refuses a rule config that is not an object", (c) => (c.assetFeedConfig[0].config = "erc20"), ["assetFeedConfig[0].config must be an object"]],
+  ["accepts a key in mixed case", (c) => match(c, { key: MIXED }), []],
+  ["refuses a numeric key", (c) => match(c, { key: 1 }), ["assetFeedConfig[0].match.key must be a string"]],
+  ["refuses a key with a 21st byte", (c) => match(c, { key: `${MIXED}00` }), [`assetFeedConfig[0].match.key ${ADDRESS}`]],
+  ["refuses a key with a character before 0x", (c) => match(c, { key: `a${MIXED}` }), [`assetFeedConfig[0].match.key ${ADDRESS}`]],
+  ["refuses a key with 39 hex digits", (c) => match(c, { key: MIXED.slice(0, -1) }), [`assetFeedConfig[0].match.key ${ADDRESS}`]],
+  ["refuses a non-text label value", (c) => match(c, { matchLabels: { decimals: 18 } }), ["assetFeedConfig[0].match.matchLabels.decimals must be a string"]],
+  [
+    "refuses matchLabels that are not an object",
+    (c) => match(c, { matchLabels: "protocol=amm-v2" }),
+    ["assetFeedConfig[0].match.matchLabels must be an object of label values"],
+  ],
+  [
+    "refuses matchExpressions that are not an array",
+    (c) => match(c, { matchExpressions: { key: "p", operator: "Exists" } }),
+    ["assetFeedConfig[0].match.matchExpressions must be an array"],
+  ],
+  ["refuses an empty matchExpressions", (c) => match(c, { matchExpressions: [] }), ["assetFeedConfig[0].match.matchExpressions must not be empty"]],
+  [
+    "refuses an expression without a key",
+    (c) => match(c, { matchExpressions: [{ operator: "Exists" }] }),
+    ["assetFeedConfig[0].match.matchExpressions[0].key is required"],
+  ],
+  [
+    "refuses an expression with an empty key",
+    (c) => match(c, { matchExpressions: [{ key: "", operator: "Exists" }] }),
+    ["assetFeedConfig[0].match.matchExpressions[0].key must not be empty"],
+  ],
+  [
+    "refuses values that are not an array",
+    (c) => match(c, { matchExpressions: [{ key: "p", operator: "In", values: "amm-v2" }] }),
+    ["assetFeedConfig[0].match.matchExpressions[0].values must be an array of strings"],
+  ],
+  [
+    "refuses a non-text value",
+    (c) => match(c, { matchExpressions: [{ key: "decimals", operator: "In", values: ["6", 18] }] }),
+    ["assetFeedConfig[0].match.matchExpressions[0].values[1] must be a string"],
+  ],
+  [
+    "refuses In without values",
+    (c) => match(c, { matchExpressions: [{ key: "p", operator: "In" }] }),
+    ["assetFeedConfig[0].match.matchExpressions[0].values must list at least one value for operator In"],
+  ],
+  [
+    "refuses NotIn with an empty values list",
+    (c) => match(c, { matchExpressions: [{ key: "p", operator: "NotIn", values: [] }] }),
+    ["assetFeedConfig[0].match.matchExpressions[0].values must list at least one value for operator NotIn"],
+  ],
+  ["accepts In with values", (c) => match(c, { matchExpressions: [{ key: "p", operator: "In", values: ["a", "b"] }] }), []],
+  ["accepts Exists with an empty values list", (c) => match(c, { matchExpressions: [{ key: "p", operator: "Exists", values: [] }] }), []],
+  [
+    "refuses DoesNotExist with values",
+    (c) => match(c, { matchExpressions: [{ key: "p", operator: "DoesNotExist", values: ["a"] }] }),
+    ["assetFeedConfig[0].match.matchExpressions[0].values must be empty for operator DoesNotExist"],
+  ],
+  ["refuses a rule config without assetType", (c) => delete c.assetFeedConfig[0].config.assetType, ["assetFeedConfig[0].config.assetType is required"]],
+  ["refuses a rule config without priceFeed", (c) => delete c.assetFeedConfig[0].config.priceFeed, ["assetFeedConfig[0].config.priceFeed is required"]],
+  ["accepts a market feed", (c) => feed(c, { kind: "market", id: "weth" }), []],
+  ["refuses a market feed without an id", (c) => feed(c, { kind: "market" }), ["assetFeedConfig[0].config.priceFeed.id is required"]],
+  ["refuses a numeric market id", (c) => feed(c, { kind: "market", id: 1 }), ["assetFeedConfig[0].config.priceFeed.id must be a string"]],
+  ["accepts a peg of 0", (c) => feed(c, { kind: "pegged", usdPegValue: 0 }), []],
+  ["refuses a peg without a value", (c) => feed(c, { kind: "pegged" }), ["assetFeedConfig[0].config.priceFeed.usdPegValue is required"]],
+  ["refuses a peg given as text", (c) => feed(c, { kind: "pegged", usdPegValue: "1" }), ["assetFeedConfig[0].config.priceFeed.usdPegValue must be a number"]],
+  [
+    "refuses an infinite peg",
+    (c) => feed(c, { kind: "pegged", usdPegValue: Number.POSITIVE_INFINITY }),
+    ["assetFeedConfig[0].config.priceFeed.usdPegValue must be a number"],
+  ],
+  ["accepts an ammv2nav feed", (c) => feed(c, { kind: "ammv2nav", token0: PEG, token1: PEG }), []],
+  ["accepts an ammv3position feed", (c) => feed(c, { kind: "ammv3position", token0: PEG, token1: PEG }), []],
+  ["accepts a v1 vaultshare feed", (c) => feed(c, { kind: "vaultshare", version: "v1", underlying: PEG }), []],
+  ["accepts a v2 vaultshare feed", (c) => feed(c, { kind: "vaultshare", version: "v2", underlying: PEG }), []],
+  ["accepts a balancerv2nav feed keyed in any case", (c) => feed(c, { kind: "balancerv2nav", tokens: { [MIXED]: PEG, [B2]: PEG } }), []],
+  [
+    "refuses balancerv2nav tokens that are not an object",
+    (c) => feed(c, { kind: "balancerv2nav", tokens: [PEG, PEG] }),
+    ["assetFeedConfig[0].config.priceFeed.tokens must be an object of feed selectors keyed by token address"],
+  ],
+  [
+    "refuses a balancerv2nav token key with a 21st byte",
+    (c) => feed(c, { kind: "balancerv2nav", tokens: { [`${MIXED}00`]: PEG, [B2]: PEG } }),
+    [`assetFeedConfig[0].config.priceFeed.tokens.${MIXED}00 ${KEYED}`],
+  ],
+  [
+    "refuses a balancerv2nav token key with a character before 0x",
+    (c) => feed(c, { kind: "balancerv2nav", tokens: { [`a${MIXED}`]: PEG, [B2]: PEG } }),
+    [`assetFeedConfig[0].config.priceFeed.tokens.a${MIXED} ${KEYED}`],
+  ],
+  [
+    "refuses balancerv2nav tokens naming one address twice in different case",
+    (c) => feed(c, { kind: "balancerv2nav", tokens: { [MIXED]: PEG, [MIXED.toLowerCase()]: PEG } }),
+    ["assetFeedConfig[0].config.priceFeed.tokens must name each token once (addresses compare in any case)"],
+  ],
+];
+
+describe("asset feed config", () => {
+  it.each(rows)("%s", (_name, edit, expected) => {
+    expect(messages(edit)).toEqual(expected);
+  });
+
+  it("returns a match key lowercased", () => {
+    const result = validateEdited((c) => match(c, { key: MIXED }));
+    expect(result.ok && result.config.assetFeedConfig[0]?.match).toEqual({ key: "0xaabbccddeeff0123456789aabbccddeeff001122" });
+  });
+});
