@@ -19,9 +19,9 @@ export function wordAt(hex: string, index: number): bigint {
   const word = hex.slice(start, start + 64);
   // BigInt itself rejects every non-hex character but whitespace at the very end. Hex digits lie between "0" (48) and
   // "f" (102) and every character BigInt trims lies outside that range, so checking the last one rules the whitespace
-  // out; a separate pattern test per word cost as much as the parse.
+  // out, and a word cut short has no 64th character (NaN) to pass; a pattern test per word cost as much as the parse.
   const last = word.charCodeAt(63);
-  if (word.length === 64 && last >= 48 && last <= 102) {
+  if (last >= 48 && last <= 102) {
     try {
       return BigInt(`0x${word}`);
     } catch {
@@ -36,6 +36,7 @@ const ADDRESS_WORD = /^0x0{24}[0-9a-fA-F]{40}$/;
 /** Decodes an address from an indexed topic or a returned word, lowercased. */
 export function decodeAddress(word: string): string {
   // The usual word is 12 zero bytes and the address: slicing it skips a bigint round trip per topic.
+  // Stryker disable next-line ConditionalExpression: without the shortcut the bigint path decodes the same address
   if (ADDRESS_WORD.test(word)) return `0x${word.slice(26).toLowerCase()}`;
   const value = wordAt(word, 0);
   if (value >> 160n !== 0n) throw new BaseError("abi-decode-failed", "an address word has non-zero upper bytes");

