@@ -1,6 +1,7 @@
 // The campaign window: edges (start inclusive, end exclusive, null open), what an outside event leaves untouched, bad windows.
 import { ValidationError } from "@pointwise/errors";
 import { ALICE, BOB, log, rules, type run, SWAP } from "../test/fixtures";
+import { compileWindow } from "./campaign-window";
 import { type ApplyInput, applyEvents, type CampaignWindow, dryRunDiff, emptyCampaignState, emptyUserState, replayCampaign } from "./index";
 
 const rv = rules({
@@ -132,8 +133,22 @@ describe("campaign window", () => {
       "campaignWindow.endsAt must be later than campaignWindow.startsAt",
     ],
     ["2025", "campaignWindow", "campaignWindow must be an object { startsAt, endsAt } or null"],
+    [
+      { startsAt: `x${"9".repeat(60)}`, endsAt: null },
+      "campaignWindow.startsAt",
+      `campaignWindow.startsAt must be an ISO 8601 time or null, got "x${"9".repeat(39)}"`,
+    ],
   ])("refuses the window %j with campaign-window-invalid naming %s", (window, field, message) => {
     const err = errorOf(() => apply(at("2025-03-06T00:00:00Z"), window as unknown as CampaignWindow));
     expect({ code: err.code, field: err.field, message: err.message }).toEqual({ code: "campaign-window-invalid", field, message });
+  });
+});
+
+describe("compileWindow", () => {
+  it("gives no window for both sides open, and the instants in milliseconds otherwise", () => {
+    expect(compileWindow({ startsAt: null, endsAt: null })).toBeUndefined();
+    expect(compileWindow(null)).toBeUndefined();
+    expect(compileWindow({ startsAt: "2025-03-05T00:00:00Z", endsAt: null })).toEqual({ from: Date.UTC(2025, 2, 5), until: Number.POSITIVE_INFINITY });
+    expect(compileWindow({ startsAt: null, endsAt: "2025-03-06T00:00:00Z" })).toEqual({ from: Number.NEGATIVE_INFINITY, until: Date.UTC(2025, 2, 6) });
   });
 });

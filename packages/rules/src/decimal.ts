@@ -41,16 +41,5 @@ export function str(d: Dec): string {
   return d.toFixed();
 }
 
-/** Rounds towards zero to `places` decimal places, so nothing is ever paid that was not earned. */
-export function floorTo(d: Dec, places: number): Dec {
-  return d.toDecimalPlaces(places, Decimal.ROUND_DOWN);
-}
-
-/** Number of digits after the decimal point in a canonical or plain decimal string. */
-export function decimalPlaces(s: string): number {
-  const dot = s.indexOf(".");
-  return dot < 0 ? 0 : s.length - dot - 1;
-}
-
 /** The zero of the engine's decimal context. */
 export const ZERO: Dec = new D(0);

@@ -70,6 +70,30 @@ describe("dryRunDiff", () => {
     ]);
   });
 
+  it("orders users who leave the board by their rank before, and users tied on both ranks by user id", () => {
+    // Bob's logins come first in the log, so he is seen before Alice; Carol's bridge is the only rule left after.
+    const log2 = log([
+      { userId: BOB, regEventId: LOGIN },
+      { userId: CAROL, regEventId: SWAP, amount: "1" },
+      { userId: CAROL, regEventId: BRIDGE, amount: "1" },
+      { userId: ALICE, regEventId: SWAP, amount: "10" },
+    ]);
+    const before = version(1, { rules: [swapRule, loginRule("1")] });
+    const after = version(2, { rules: [{ id: "bridge", regEventId: BRIDGE, currency: "xp", base: { kind: "fixed", points: "2" } }] });
+    // Before: Alice 10 (rank 1), Bob 1 and Carol 1 (rank 2 each); after: Carol 2 (rank 1), Alice and Bob gone.
+    expect(dryRunDiff({ before, after, events: log2, at: AT }).moves.map((m) => [m.userId, m.rankBefore, m.rankAfter])).toEqual([
+      [CAROL, 2, 1],
+      [ALICE, 1, null],
+      [BOB, 2, null],
+    ]);
+    // A new currency for swaps only: Carol (seen first) and Alice tie at rank 1 after and have no rank before.
+    const gems = version(2, {
+      currencies: { xp: { name: "Experience" }, gems: { name: "Gems", decimals: 0 } },
+      rules: [swapRule, { id: "gems", regEventId: SWAP, currency: "gems", base: { kind: "fixed", points: "7" } }],
+    });
+    expect(dryRunDiff({ before, after: gems, events: log2, at: AT, currency: "gems" }).moves.map((m) => m.userId)).toEqual([ALICE, CAROL]);
+  });
+
   it("rejects an `at` that is not a time", () => {
     const rv = version(1, { rules: [swapRule] });
     expect(() => dryRunDiff({ before: rv, after: rv, events, at: "later" })).toThrow(ValidationError);

@@ -1,7 +1,8 @@
 // The redemption decision: each refusal with its code, and properties over every input (never below zero, limits hold).
 import fc from "fast-check";
+import { rules } from "../test/fixtures";
 import { D } from "./decimal";
-import { decideRedemption, type RewardTerms, spendDeltas } from "./redemption";
+import { decideRedemption, type RewardTerms, spendDeltas, storedSpend } from "./redemption";
 
 const NOW = new Date("2026-06-01T00:00:00Z");
 const open: RewardTerms = { status: "active", price: "10", stock: null, perUserLimit: null, redeemableFrom: null, redeemableUntil: null };
@@ -9,6 +10,11 @@ const open: RewardTerms = { status: "active", price: "10", stock: null, perUserL
 describe("decideRedemption", () => {
   it("spends the price from the balance", () => {
     expect(decideRedemption(open, { balance: "25.5", redeemedByUser: 0, now: NOW })).toEqual({ ok: true, balanceBefore: "25.5", balanceAfter: "15.5" });
+  });
+
+  it("allows redeeming from the first moment of its window, up to the last moment before its end", () => {
+    const from = { ...open, redeemableFrom: NOW, redeemableUntil: new Date(NOW.getTime() + 1) };
+    expect(decideRedemption(from, { balance: "10", redeemedByUser: 0, now: NOW })).toEqual({ ok: true, balanceBefore: "10", balanceAfter: "0" });
   });
 
   it("allows spending the whole balance", () => {
@@ -103,5 +109,13 @@ describe("spendDeltas", () => {
       { userId: "u1", currency: "xp", spent: "12.5" },
       { userId: "u2", currency: "xp", spent: "1" },
     ]);
+  });
+
+  it("stores a spend as the price itself without decay, and scaled by its own time with decay", () => {
+    const at = new Date("2026-01-02T00:00:00Z");
+    expect(storedSpend(null, "xp", "10", at)).toBe("10");
+    // One half-life after the epoch the stored form of 10 points is 10 x 2^1 = 20, as for points earned then.
+    const halving = rules({ currencies: { xp: { name: "XP", decay: { halfLifeSeconds: 86_400, epoch: "2026-01-01T00:00:00Z" } } } });
+    expect(storedSpend(halving, "xp", "10", at)).toBe("20");
   });
 });
