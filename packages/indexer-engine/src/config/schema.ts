@@ -196,9 +196,7 @@ const sink = z.discriminatedUnion(
             error: (issue) =>
               issue.code === "invalid_key"
                 ? "must be a lowercase activity name (a letter, then lowercase letters, digits, '_' or '-')"
-                : issue.input === undefined
-                  ? "is required"
-                  : "must be an object",
+                : req("must be an object").error(issue),
           })
           .refine((e) => Object.keys(e).length > 0, "must map at least one activity"),
       })
