@@ -35,9 +35,11 @@ export function dec(s: string): Dec {
   return new D(s);
 }
 
-/** The canonical string form of a decimal: plain notation, no exponent, no trailing zeros, never "-0". */
+/**
+ * The canonical string form of a decimal: plain notation, no exponent, no trailing zeros, never "-0"
+ * (decimal.js's `toFixed()` without places writes a negative zero as "0").
+ */
 export function str(d: Dec): string {
-  if (d.isZero()) return "0";
   return d.toFixed();
 }
 

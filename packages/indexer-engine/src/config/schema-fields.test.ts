@@ -34,6 +34,13 @@ const rows: [string, (c: Config) => void, string[]][] = [
     ["network.rpcUrl must be an http:// or https:// URL"],
   ],
   ["refuses an rpcUrl without a host", (c) => (c.network.rpcUrl = "https:///path"), ["network.rpcUrl must be an http:// or https:// URL"]],
+  ["refuses an rpcUrl with a space in its host", (c) => (c.network.rpcUrl = "https://rpc.exa mple.org"), ["network.rpcUrl must be an http:// or https:// URL"]],
+  [
+    "refuses a gatewayUrl with an unclosed IPv6 host",
+    (c) => (c.network.gatewayUrl = "http://[::1:8545"),
+    ["network.gatewayUrl must be an http:// or https:// URL"],
+  ],
+  ["accepts an rpcUrl with a port, a path and a query", (c) => (c.network.rpcUrl = "http://127.0.0.1:8545/v1?key=not-a-real-key"), []],
   ["refuses a missing range", (c) => delete c.range, ["range is required"]],
   ["refuses a range that is not an object", (c) => (c.range = 100), ["range must be an object"]],
   ["accepts an empty range (follow the chain from the adapter's deployment)", (c) => (c.range = {}), []],

@@ -14,7 +14,9 @@ function req(fragment: string) {
   return { error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : fragment) };
 }
 
-const httpUrl = z.string(req("must be a string")).refine((v) => /^https?:\/\/[^\s/]/.test(v), "must be an http:// or https:// URL");
+// The scheme is checked as written (URL would accept "HTTPS:" and add a missing host's slashes); the
+// WHATWG parser then refuses what no request could reach, such as a space inside the host.
+const httpUrl = z.string(req("must be a string")).refine((v) => /^https?:\/\/[^\s/]/.test(v) && URL.canParse(v), "must be an http:// or https:// URL");
 
 /** An EVM address given in any case, returned lowercased; the config and adapters' params check addresses with it. */
 export const evmAddress = z
