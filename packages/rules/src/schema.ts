@@ -91,13 +91,19 @@ const currencySchema = z.strictObject({
 
 type Ctx = z.RefinementCtx;
 
+/** Adds one problem found across fields; only its path and message reach a caller (see RuleIssue). */
+function addProblem(ctx: Ctx, path: PropertyKey[], message: string): void {
+  // Stryker disable next-line StringLiteral: equivalent, an issue's code never leaves this module (describe keeps path and message)
+  ctx.addIssue({ code: "custom", path, message });
+}
+
 function uniqueBy<T>(items: readonly T[], pick: (t: T) => string, ctx: Ctx, path: (i: number) => PropertyKey[], what: string): void {
   const seen = new Map<string, number>();
   items.forEach((item, i) => {
     const k = pick(item);
     const first = seen.get(k);
     if (first === undefined) seen.set(k, i);
-    else ctx.addIssue({ code: "custom", path: path(i), message: `must be unique: ${what} "${k}" is also used at index ${first}` });
+    else addProblem(ctx, path(i), `must be unique: ${what} "${k}" is also used at index ${first}`);
   });
 }
 
@@ -110,6 +116,23 @@ function checkCaps(caps: readonly { period: string }[] | undefined, ctx: Ctx, at
       (i) => [...at, i, "period"],
       "period",
     );
+}
+
+/** Tier keys are unique and each tier starts above the one before it. */
+function checkTiers(tiers: readonly { key: string; minLifetime: string }[], ctx: Ctx, at: PropertyKey[]): void {
+  uniqueBy(
+    tiers,
+    (t) => t.key,
+    ctx,
+    (i) => [...at, i, "key"],
+    "tier key",
+  );
+  tiers.forEach((t, i) => {
+    const prev = tiers[i - 1];
+    if (prev && isDecimalString(prev.minLifetime) && isDecimalString(t.minLifetime) && !dec(t.minLifetime).gt(dec(prev.minLifetime))) {
+      addProblem(ctx, [...at, i, "minLifetime"], "must be greater than the previous tier's minLifetime");
+    }
+  });
 }
 
 /** The zod schema of a rule version; `parseRuleVersion` wraps it with path-naming errors. */
@@ -125,30 +148,11 @@ export const ruleVersionSchema = z
   .superRefine((rv, ctx) => {
     const currencyKeys = Object.keys(rv.currencies);
     const known = currencyKeys.join(", ");
-    if (currencyKeys.length === 0) ctx.addIssue({ code: "custom", path: ["currencies"], message: "must define at least one currency" });
-    if (!Object.hasOwn(rv.currencies, rv.primaryCurrency)) {
-      ctx.addIssue({ code: "custom", path: ["primaryCurrency"], message: `must be one of the currencies (${known})` });
-    }
+    if (currencyKeys.length === 0) addProblem(ctx, ["currencies"], "must define at least one currency");
+    if (!Object.hasOwn(rv.currencies, rv.primaryCurrency)) addProblem(ctx, ["primaryCurrency"], `must be one of the currencies (${known})`);
     for (const [ck, cur] of Object.entries(rv.currencies)) {
       checkCaps(cur.caps, ctx, ["currencies", ck, "caps"]);
-      const tiers = cur.tiers ?? [];
-      uniqueBy(
-        tiers,
-        (t) => t.key,
-        ctx,
-        (i) => ["currencies", ck, "tiers", i, "key"],
-        "tier key",
-      );
-      tiers.forEach((t, i) => {
-        const prev = tiers[i - 1];
-        if (prev && isDecimalString(prev.minLifetime) && isDecimalString(t.minLifetime) && !dec(t.minLifetime).gt(dec(prev.minLifetime))) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["currencies", ck, "tiers", i, "minLifetime"],
-            message: "must be greater than the previous tier's minLifetime",
-          });
-        }
-      });
+      if (cur.tiers) checkTiers(cur.tiers, ctx, ["currencies", ck, "tiers"]);
     }
     uniqueBy(
       rv.rules,
@@ -160,41 +164,38 @@ export const ruleVersionSchema = z
     rv.rules.forEach((rule, i) => {
       const at = (...p: PropertyKey[]) => ["rules", i, ...p];
       const cur = Object.hasOwn(rv.currencies, rule.currency) ? rv.currencies[rule.currency] : undefined;
-      if (!cur) ctx.addIssue({ code: "custom", path: at("currency"), message: `must be one of the currencies (${known})` });
-      if (!rule.base && !rule.milestones?.length) ctx.addIssue({ code: "custom", path: at("base"), message: "must be set when the rule has no milestones" });
+      if (!cur) addProblem(ctx, at("currency"), `must be one of the currencies (${known})`);
+      if (!rule.base && !rule.milestones?.length) addProblem(ctx, at("base"), "must be set when the rule has no milestones");
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, a missing time parses as NaN and no comparison with NaN is true; the guard says what is compared
       if (rule.activeFrom && rule.activeUntil && Date.parse(rule.activeFrom) >= Date.parse(rule.activeUntil)) {
-        ctx.addIssue({ code: "custom", path: at("activeUntil"), message: "must be later than activeFrom" });
+        addProblem(ctx, at("activeUntil"), "must be later than activeFrom");
       }
-      uniqueBy(
-        rule.milestones ?? [],
-        (m) => m.id,
-        ctx,
-        (j) => at("milestones", j, "id"),
-        "milestone id",
-      );
+      if (rule.milestones) {
+        uniqueBy(
+          rule.milestones,
+          (m) => m.id,
+          ctx,
+          (j) => at("milestones", j, "id"),
+          "milestone id",
+        );
+      }
       checkCaps(rule.caps, ctx, at("caps"));
       rule.multipliers?.forEach((m, j) => {
-        if (m.kind === "window" && Date.parse(m.from) >= Date.parse(m.until)) {
-          ctx.addIssue({ code: "custom", path: at("multipliers", j, "until"), message: "must be later than from" });
-        }
+        // Stryker disable next-line ConditionalExpression: equivalent, other kinds have no from or until, which parse as NaN, and no comparison with NaN is true; the check narrows the type
+        if (m.kind === "window" && Date.parse(m.from) >= Date.parse(m.until)) addProblem(ctx, at("multipliers", j, "until"), "must be later than from");
         if (m.kind === "tier" && cur) {
-          const tierKeys = (cur.tiers ?? []).map((t) => t.key);
+          const tierKeys = cur.tiers?.map((t) => t.key) ?? [];
           for (const tk of Object.keys(m.factors)) {
             if (!tierKeys.includes(tk)) {
-              ctx.addIssue({
-                code: "custom",
-                path: at("multipliers", j, "factors", tk),
-                message: `must name a tier of currency ${rule.currency} (${tierKeys.join(", ") || "it has none"})`,
-              });
+              addProblem(ctx, at("multipliers", j, "factors", tk), `must name a tier of currency ${rule.currency} (${tierKeys.join(", ") || "it has none"})`);
             }
           }
         }
       });
     });
     for (const [ck, share] of Object.entries(rv.referral?.shares ?? {})) {
-      if (!Object.hasOwn(rv.currencies, ck))
-        ctx.addIssue({ code: "custom", path: ["referral", "shares", ck], message: `must name one of the currencies (${known})` });
-      if (isDecimalString(share) && dec(share).gt(1)) ctx.addIssue({ code: "custom", path: ["referral", "shares", ck], message: "must be at most 1" });
+      if (!Object.hasOwn(rv.currencies, ck)) addProblem(ctx, ["referral", "shares", ck], `must name one of the currencies (${known})`);
+      if (isDecimalString(share) && dec(share).gt(1)) addProblem(ctx, ["referral", "shares", ck], "must be at most 1");
     }
   });
 
@@ -259,6 +260,7 @@ export function safeParseRuleVersion(input: unknown): { ok: true; value: RuleVer
 export function parseRuleVersion(input: unknown): RuleVersion {
   const result = safeParseRuleVersion(input);
   if (result.ok) return result.value;
+  // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent, a failed parse has at least one issue; the fallback is for the index type
   const first = result.issues[0] ?? { path: "", message: "is invalid" };
   const more = result.issues.length > 1 ? ` (and ${result.issues.length - 1} more)` : "";
   throw new ValidationError(`Invalid rule version: ${issueText(first)}${more}`, {
