@@ -4,16 +4,9 @@ import fc from "fast-check";
 import { logArb, ruleVersionArb, timeLimitedRuleVersionArb } from "../test/arbitraries";
 import { ALICE, LOGIN, log, rules, SWAP } from "../test/fixtures";
 import { applyEvents as referenceApply } from "../test/reference/engine";
+import { viaSchema } from "../test/via-schema";
 import { applyEvents, parseCampaignState, parseUserState, STATE_FORMAT, type UserState } from "./index";
-
-/** A deep copy whose objects have no prototype: the fast check passes such input to the zod schema. */
-function viaSchema(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(viaSchema);
-  if (typeof value !== "object" || value === null) return value;
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(value)) out[k] = viaSchema(v);
-  return out;
-}
+import { fastUserState } from "./state";
 
 function errorOf(fn: () => unknown): ValidationError {
   try {
@@ -84,14 +77,14 @@ describe("stored user state", () => {
     expect(result.users[ALICE]?.rules.login?.spans).toEqual([[Date.parse("2025-03-05T10:00:00Z"), Date.parse("2025-03-05T11:00:00Z")]]);
   });
 
-  it("the fast check and the schema give the same copy of every state the engine writes, in both formats", () => {
+  it("the fast check accepts every state the engine writes, in both formats, with the schema's copy", () => {
     const arb = fc.tuple(fc.oneof(ruleVersionArb, timeLimitedRuleVersionArb), logArb({ skew: true, late: true }));
     fc.assert(
       fc.property(arb, ([rv, events]) => {
         const format2 = Object.values(JSON.parse(JSON.stringify(applyEvents({ rules: rv, events }).users)));
         const old = Object.values(JSON.parse(JSON.stringify(referenceApply({ rules: rv, events }).users)));
         for (const state of [...format2, ...old]) {
-          const fast = JSON.stringify(parseUserState(state));
+          const fast = JSON.stringify(fastUserState(state));
           expect(JSON.stringify(parseUserState(viaSchema(state)))).toBe(fast);
         }
         for (const state of format2) expect(JSON.stringify(parseUserState(state))).toBe(JSON.stringify(state));

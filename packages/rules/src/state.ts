@@ -220,7 +220,11 @@ function capPeriods(o: unknown): Record<string, Record<string, string>> | undefi
   return out;
 }
 
-function fastUserState(input: unknown): UserState | undefined {
+/**
+ * The fast check alone: a copy of a plain-JSON user state, or undefined when the schema must decide.
+ * Exported for its tests, which hold it to accepting every state the engine writes.
+ */
+export function fastUserState(input: unknown): UserState | undefined {
   const keys = plainKeys(input);
   if (keys?.length !== 6) return undefined;
   const o = input as Record<string, unknown>;
