@@ -31,4 +31,12 @@ export {
   type UserScoresResponseBody,
   userScoresResponseSchema,
 } from "./read";
-export { type ScoresChanged, scoresChangedSchema } from "./scores-changed";
+export {
+  type ChangedScoreRows,
+  MAX_USERS_NAMED,
+  SCORES_CHANGED_REASONS,
+  type ScoresChanged,
+  type ScoresChangedReason,
+  scoresChangedSchema,
+  scoresChangeOf,
+} from "./scores-changed";
