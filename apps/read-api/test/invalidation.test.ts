@@ -53,7 +53,7 @@ const publishInvalid = (data: string) => bus.publishBytes(bus.names.scoresSubjec
 const board = () => get(`${url}/leaderboard?campaign_id=${campaign}`);
 const scores = () => get(`${url}/users/${alice}/scores`, { "x-api-key": key });
 
-describe("score-change messages from the scoring worker", () => {
+describe("score-change messages from the scoring worker, admin-api and portal-api", () => {
   it("after a batch, drop the listed users' own scores at once but keep the leaderboard's bytes for its window", async () => {
     const boardBefore = await board();
     const scoresBefore = await scores();
@@ -63,6 +63,27 @@ describe("score-change messages from the scoring worker", () => {
     publish({ reason: "events", user_ids: [alice] });
     await waitUntil(async () => (await scores()).body.scores.xp.total === 25, 5000, "alice's own scores to show 25");
     expect((await board()).text).toBe(boardBefore.text);
+  });
+
+  it.each(["adjustments", "redemptions"] as const)(
+    "after %s from admin-api or portal-api, drop the listed users' own scores at once but keep the leaderboard's bytes",
+    async (reason) => {
+      const boardBefore = await board();
+      const before = (await scores()).body.scores.xp.total;
+      await seedScore(api.db, campaign, alice, "xp", { score: String(before + 3) });
+      publish({ reason, user_ids: [alice] });
+      await waitUntil(async () => (await scores()).body.scores.xp.total === before + 3, 5000, `alice's own scores to show ${before + 3}`);
+      expect((await board()).text).toBe(boardBefore.text);
+    },
+  );
+
+  it("after an exclusion, drop the campaign's leaderboards as well as the listed users' own scores", async () => {
+    await board();
+    const before = (await scores()).body.scores.xp.total;
+    await seedScore(api.db, campaign, alice, "xp", { score: String(before + 5) });
+    publish({ reason: "exclusions", user_ids: [alice] });
+    await waitUntil(async () => (await board()).body.entries[0]?.scores.xp.total === before + 5, 5000, `the leaderboard to show ${before + 5}`);
+    expect((await scores()).body.scores.xp.total).toBe(before + 5);
   });
 
   it("after a recompute (new rules, linked identities), drop every cached response of the campaign", async () => {
