@@ -3,6 +3,7 @@ import type { Transaction } from "@pointwise/db";
 import { addAdjustmentScores, excludedUsers } from "@pointwise/db";
 import { ValidationError } from "@pointwise/errors";
 import { adjustmentDeltas, parseRuleVersion, type RuleVersion } from "@pointwise/rules";
+import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
 import type { Campaign } from "./scope";
 import type { OperatorSession } from "./session";
 
@@ -81,6 +82,13 @@ export function checkAdjustment(a: NewAdjustment, campaign: Campaign, rules: Rul
   if (problem) throw new ValidationError(problem, { field: problem.split(":")[0] });
 }
 
+/** What appending adjustments did: the rows made, and the score change to announce once the transaction commits. */
+export interface AppendedAdjustments {
+  created: AdjustmentRow[];
+  /** Null when no served score row changed (no active rule version, or only excluded users). */
+  change: ScoresChanged | null;
+}
+
 /**
  * Appends adjustments and adds them to the served scores in the caller's transaction, under the
  * campaign's apply lock (so a recompute switch either sees them or runs before them, never half).
@@ -93,8 +101,8 @@ export async function appendAdjustments(
   campaign: Campaign,
   items: readonly NewAdjustment[],
   opts: { importId?: string } = {},
-): Promise<AdjustmentRow[]> {
-  if (items.length === 0) return [];
+): Promise<AppendedAdjustments> {
+  if (items.length === 0) return { created: [], change: null };
   const rules = await activeRulesIn(tx, campaign.id);
   const { rows } = await tx.query<AdjustmentRow>(
     `WITH ins AS (
@@ -110,17 +118,14 @@ export async function appendAdjustments(
       opts.importId ?? null,
     ],
   );
-  if (rules) {
-    const excluded = await excludedUsers(tx, campaign.id, [...new Set(rows.map((r) => r.user_id))]);
-    const shown = rows.filter((r) => !excluded.has(r.user_id));
-    await addAdjustmentScores(
-      tx,
-      campaign.id,
-      adjustmentDeltas(
-        rules,
-        shown.map((r) => ({ userId: r.user_id, currency: r.currency, points: r.points, createdAt: r.created_at })),
-      ),
-    );
-  }
-  return rows;
+  if (!rules) return { created: rows, change: null };
+  const excluded = await excludedUsers(tx, campaign.id, [...new Set(rows.map((r) => r.user_id))]);
+  const shown = rows.filter((r) => !excluded.has(r.user_id));
+  const deltas = adjustmentDeltas(
+    rules,
+    shown.map((r) => ({ userId: r.user_id, currency: r.currency, points: r.points, createdAt: r.created_at })),
+  );
+  await addAdjustmentScores(tx, campaign.id, deltas);
+  const change = scoresChangeOf({ campaignId: campaign.id, reason: "adjustments", ruleVersion: rules.version, rows: deltas, lastSeq: null, now: new Date() });
+  return { created: rows, change };
 }

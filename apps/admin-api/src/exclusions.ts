@@ -1,6 +1,7 @@
 // Exclusions: adding and lifting them takes effect at once for live scoring and queues a recompute of the past.
 import { excludedUsers, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError } from "@pointwise/errors";
+import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
 import { recordAudit } from "./audit";
 import type { Deps } from "./deps";
 import { queueRecompute } from "./recompute";
@@ -53,21 +54,50 @@ async function campaignsOf(tx: Transaction, scope: ExclusionScope): Promise<stri
   return rows.map((r) => r.id);
 }
 
+/** What making exclusions take effect did in each campaign. */
+interface Effect {
+  /** The recompute job of each campaign (null where no rule version is active). */
+  jobs: Map<string, string | null>;
+  /** One score change per campaign whose served rows were removed, to announce once the transaction commits. */
+  changes: ScoresChanged[];
+}
+
 /**
  * Makes the exclusions of a scope take effect: under each campaign's apply lock (so no live batch is
  * half-way), excluded users' score rows are removed (they are absent from every board at once, and
  * the worker scores none of their events from now on), and a recompute is queued that replays the
  * log without their events (so referral shares and budgets they took are given back to the rest).
- * Returns the recompute job of each campaign (null where no rule version is active).
  */
-async function takeEffect(tx: Transaction, campaigns: readonly string[]): Promise<Map<string, string | null>> {
-  const jobs = new Map<string, string | null>();
+async function takeEffect(tx: Transaction, campaigns: readonly string[]): Promise<Effect> {
+  const effect: Effect = { jobs: new Map(), changes: [] };
   for (const campaignId of campaigns) {
     const excluded = await excludedUsers(tx, campaignId);
-    if (excluded.size > 0) await tx.query("DELETE FROM score WHERE campaign_id = $1 AND user_id = ANY($2::uuid[])", [campaignId, [...excluded]]);
-    jobs.set(campaignId, await queueRecompute(tx, campaignId, "exclusion"));
+    if (excluded.size > 0) {
+      const { rows } = await tx.query<{ user_id: string; currency: string }>(
+        "DELETE FROM score WHERE campaign_id = $1 AND user_id = ANY($2::uuid[]) RETURNING user_id, currency",
+        [campaignId, [...excluded]],
+      );
+      const change = rows.length === 0 ? null : await removedRows(tx, campaignId, rows);
+      if (change) effect.changes.push(change);
+    }
+    effect.jobs.set(campaignId, await queueRecompute(tx, campaignId, "exclusion"));
   }
-  return jobs;
+  return effect;
+}
+
+/** The score change of removed rows under the campaign's active version (null without one: nothing was served). */
+async function removedRows(tx: Transaction, campaignId: string, rows: readonly { user_id: string; currency: string }[]): Promise<ScoresChanged | null> {
+  const { rows: active } = await tx.query<{ version: number }>("SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active'", [campaignId]);
+  const version = active[0]?.version;
+  if (version === undefined) return null;
+  return scoresChangeOf({
+    campaignId,
+    reason: "exclusions",
+    ruleVersion: version,
+    rows: rows.map((r) => ({ userId: r.user_id, currency: r.currency })),
+    lastSeq: null,
+    now: new Date(),
+  });
 }
 
 /** Takes the apply lock of every campaign the scope covers, in id order (two operators never deadlock). */
@@ -94,7 +124,7 @@ export async function addExclusions(
   targets: readonly ExclusionTarget[],
   opts: { reason: (i: number) => string; source: "manual" | "csv"; audit: "exclusion.create" | "exclusion.import" },
 ): Promise<AddOutcome> {
-  return deps.db.transaction(async (tx) => {
+  const { outcome, changes } = await deps.db.transaction(async (tx) => {
     const campaigns = await campaignsOf(tx, scope);
     await lockAll(tx, campaigns);
     const created: ExclusionRow[] = [];
@@ -121,7 +151,7 @@ export async function addExclusions(
       if (rows[0]) created.push(rows[0]);
       else existing += 1;
     }
-    const jobs = created.length > 0 ? await takeEffect(tx, campaigns) : new Map<string, string | null>();
+    const { jobs, changes } = created.length > 0 ? await takeEffect(tx, campaigns) : { jobs: new Map<string, string | null>(), changes: [] };
     if (created.length > 0) {
       const after =
         opts.source === "csv"
@@ -134,13 +164,16 @@ export async function addExclusions(
         after,
       });
     }
-    return { created, existing, jobs };
+    return { outcome: { created, existing, jobs }, changes };
   });
+  // After the commit: readers drop what they cached of the excluded users only once the rows are gone.
+  for (const change of changes) deps.ingest.announce(change);
+  return outcome;
 }
 
 /** Lifts one exclusion of the scope: the row goes (the trail keeps it), and the same recompute gives the user their points back. */
 export async function liftExclusion(deps: Deps, session: OperatorSession, scope: ExclusionScope, id: string) {
-  return deps.db.transaction(async (tx) => {
+  const { lifted, jobs, changes } = await deps.db.transaction(async (tx) => {
     const campaigns = await campaignsOf(tx, scope);
     await lockAll(tx, campaigns);
     const { rows } = await tx.query<ExclusionRow>(
@@ -149,10 +182,13 @@ export async function liftExclusion(deps: Deps, session: OperatorSession, scope:
     );
     const row = rows[0];
     if (!row) throw new NotFoundError(`exclusion ${id} not found`, { code: "exclusion-not-found" });
-    const jobs = await takeEffect(tx, campaigns);
+    const effect = await takeEffect(tx, campaigns);
     await recordAudit(tx, session, { campaignId: scope.campaignId, action: "exclusion.lift", target: `exclusion:${row.id}`, before: exclusionJson(row) });
-    return { lifted: row, jobs };
+    return { lifted: row, ...effect };
   });
+  // As when adding; usually there is nothing to announce, since excluded users' rows went when they were excluded.
+  for (const change of changes) deps.ingest.announce(change);
+  return { lifted, jobs };
 }
 
 /** The exclusions in force for a scope: a campaign's own and its project's (which apply to it too), or the project's. */

@@ -82,6 +82,10 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
         usedBus = true;
         return ingest.get();
       },
+      announce: (change) => {
+        if (change !== null) usedBus = true;
+        ingest.announce(change);
+      },
       close: () => ingest.close(),
     },
   };

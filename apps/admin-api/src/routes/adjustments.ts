@@ -77,7 +77,7 @@ export function adjustmentRoutes(deps: Deps): Router {
     const session = sessionOf(res.locals);
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const body = parseWith(createBody, req.body);
-    const row = await db.transaction(async (tx) => {
+    const { row, change } = await db.transaction(async (tx) => {
       await tx.lockCampaign("apply", campaign.id);
       let item: NewAdjustment;
       if ("reverses" in body) {
@@ -100,11 +100,13 @@ export function adjustmentRoutes(deps: Deps): Router {
         item = { userId, currency: body.currency, points: body.points.trim(), reason: body.reason };
         checkAdjustment(item, campaign, await activeRulesIn(tx, campaign.id));
       }
-      const [created] = await appendAdjustments(tx, session, campaign, [item]);
-      const json = adjustmentJson(created as AdjustmentRow);
+      const { created, change } = await appendAdjustments(tx, session, campaign, [item]);
+      const json = adjustmentJson(created[0] as AdjustmentRow);
       await recordAudit(tx, session, { campaignId: campaign.id, action: "adjustment.create", target: `user:${json.user_id}`, after: json });
-      return json;
+      return { row: json, change };
     });
+    // After the commit, never inside the transaction: readers must not drop a cache and rebuild it before the change is visible.
+    deps.ingest.announce(change);
     deps.logger.info({ campaign_id: campaign.id, adjustment_id: row.id, operator_id: session.operatorId }, "adjustment made");
     res.status(201).json(row);
   });
@@ -155,10 +157,11 @@ export function adjustmentRoutes(deps: Deps): Router {
         }
         items.push({ userId, currency: v.currency, points: v.points, reason: v.reason });
       }
-      if (mode === "all-or-nothing" && errors.length > 0) return { status: "rejected" as const, errors, created: [] as AdjustmentRow[], importId: null };
+      if (mode === "all-or-nothing" && errors.length > 0)
+        return { status: "rejected" as const, errors, created: [] as AdjustmentRow[], importId: null, change: null };
       const { rows: ids } = await tx.query<{ id: string }>("SELECT gen_random_uuid() AS id");
       const importId = ids[0]?.id as string;
-      const created = await appendAdjustments(tx, session, campaign, items, { importId });
+      const { created, change } = await appendAdjustments(tx, session, campaign, items, { importId });
       if (created.length > 0) {
         await recordAudit(tx, session, {
           campaignId: campaign.id,
@@ -167,8 +170,9 @@ export function adjustmentRoutes(deps: Deps): Router {
           after: { count: created.length, rows_invalid: errors.length, sample: created.slice(0, 20).map(adjustmentJson) },
         });
       }
-      return { status: "done" as const, errors, created, importId: created.length > 0 ? importId : null };
+      return { status: "done" as const, errors, created, importId: created.length > 0 ? importId : null, change };
     });
+    deps.ingest.announce(outcome.change);
     res.json({
       status: outcome.status,
       import_id: outcome.importId,

@@ -3,6 +3,7 @@ import { addSpent, REDEMPTION_COLUMNS, type RedemptionRow, redemptionJson } from
 import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { storedSpend } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
+import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
 import { type Request, type Response, Router } from "express";
 import { z } from "zod";
 import { activeRulesIn } from "../adjustments";
@@ -54,7 +55,7 @@ export function redemptionRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const id = uuidParam(req.params.redemptionId, "redemption_id");
     const note = to === "rejected" ? parseWith(rejectBody, req.body ?? {}).note : (parseWith(fulfilBody, req.body ?? {}).note ?? null);
-    const json = await db.transaction(async (tx) => {
+    const { json, change } = await db.transaction(async (tx) => {
       await tx.lockCampaign("apply", campaign.id);
       const select = `SELECT ${REDEMPTION_COLUMNS} FROM redemption r JOIN reward w ON w.id = r.reward_id WHERE r.id = $1 AND r.campaign_id = $2`;
       const { rows } = await tx.query<RedemptionRow>(`${select} FOR UPDATE OF r`, [id, campaign.id]);
@@ -63,11 +64,22 @@ export function redemptionRoutes(deps: Deps): Router {
       if (before.status !== "pending")
         throw new ConflictError("redemption-not-pending", `redemption ${id} is ${before.status}; only pending (manual) redemptions are fulfilled or rejected`);
       await tx.query("UPDATE redemption SET status = $2, status_note = $3, status_at = now() WHERE id = $1", [id, to, note]);
+      let change: ScoresChanged | null = null;
       if (to === "rejected") {
         const rules = await activeRulesIn(tx, campaign.id);
         const refund = storedSpend(rules, before.currency, before.price, before.created_at);
-        await addSpent(tx, campaign.id, before.user_id, before.currency, `-${refund}`);
+        const refunded = await addSpent(tx, campaign.id, before.user_id, before.currency, `-${refund}`);
         await tx.query("UPDATE reward SET stock = stock + 1, updated_at = now() WHERE id = $1 AND stock IS NOT NULL", [before.reward_id]);
+        // Score rows exist only under an active version (none is ever deactivated), so a refund without one changed nothing served.
+        if (refunded && rules)
+          change = scoresChangeOf({
+            campaignId: campaign.id,
+            reason: "redemptions",
+            ruleVersion: rules.version,
+            rows: [{ userId: before.user_id, currency: before.currency }],
+            lastSeq: null,
+            now: new Date(),
+          });
       }
       const after = redemptionJson((await tx.query<RedemptionRow>(select, [id, campaign.id])).rows[0] as RedemptionRow);
       await recordAudit(tx, session, {
@@ -77,8 +89,10 @@ export function redemptionRoutes(deps: Deps): Router {
         before: redemptionJson(before),
         after,
       });
-      return after;
+      return { json: after, change };
     });
+    // After the commit: the user's balance shows the refund at once in the read API.
+    deps.ingest.announce(change);
     deps.logger.info({ campaign_id: campaign.id, redemption_id: id, status: to, operator_id: session.operatorId }, "redemption decided");
     res.json(json);
   }
