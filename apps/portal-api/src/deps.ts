@@ -1,4 +1,5 @@
 // The typed bag of dependencies every portal-api handler is built from.
+import type { Bus } from "@pointwise/bus";
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
 import type { Env } from "./env";
@@ -11,6 +12,8 @@ export interface Deps {
   env: Env;
   logger: Logger;
   db: Database;
+  /** NATS, connected in the background: redemptions announce score changes on it (best effort). */
+  bus: Bus;
   keys: TokenKeys;
   mailer: Mailer;
   /** The chain contract wallets are checked on (PORTAL_EVM_RPC_URL), or null. */

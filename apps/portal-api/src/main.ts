@@ -1,4 +1,5 @@
-// portal-api process entry: opens its port, reaches PostgreSQL, loads its signing keys and serves until SIGTERM.
+// portal-api process entry: opens its port, reaches PostgreSQL (NATS in the background), loads its signing keys and serves until SIGTERM.
+import { createBus } from "@pointwise/bus";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { openStartup, runService } from "@pointwise/runtime";
@@ -22,22 +23,27 @@ void runService("portal-api", logger, async () => {
   const badWords = loadBadWords(env.BAD_WORDS_FILE);
   const startup = await openStartup({ name: "portal-api", logger, port: env.PORT, host: env.HOST, timeoutMs: env.STARTUP_TIMEOUT_MS });
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "portal-api" });
+  // NATS only carries score-change announcements to read-api (best effort; its cache window is the
+  // bound without them), so portal-api starts and redeems while NATS is away.
+  const bus = await createBus({ url: env.NATS_URL, namespace: env.NAMESPACE, name: "portal-api", firstConnect: "background" });
+  startup.optional({ nats: { url: env.NATS_URL, connect: () => bus.checkConnection() } });
   try {
     await startup.require({ postgres: { url: env.DATABASE_URL, connect: () => db.checkConnection() } });
   } catch (err) {
-    await Promise.all([startup.close(), db.close()]);
+    await Promise.all([startup.close(), bus.close(), db.close()]);
     throw err;
   }
   // The chain is asked only when a contract wallet signs in, so it is no start-up dependency.
   const chain = env.PORTAL_EVM_RPC_URL ? createEvmChain(env.PORTAL_EVM_RPC_URL) : null;
   const smtp = env.PORTAL_MAILER === "smtp" ? createSmtpMailer({ url: env.PORTAL_SMTP_URL as string, from: env.PORTAL_MAIL_FROM as string }) : null;
-  startup.serve(createPortalApp({ env, logger, db, keys, mailer: smtp ?? createLogMailer(logger), chain, badWords }));
+  startup.serve(createPortalApp({ env, logger, db, bus, keys, mailer: smtp ?? createLogMailer(logger), chain, badWords }));
   logger.info({ url: startup.url, keys: keys.jwks().keys.length }, "portal-api listening");
   return {
     async stop() {
       await startup.close();
       chain?.provider.destroy();
       smtp?.close();
+      await bus.close();
       await db.close();
     },
   };

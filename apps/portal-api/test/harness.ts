@@ -1,6 +1,7 @@
 // Test support for portal-api: the app in-process on its own migrated schema, a captured mailer, signed wallets.
 import { generateKeyPairSync } from "node:crypto";
 import type { Server } from "node:http";
+import { createBus } from "@pointwise/bus";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
 import { createTestDatabase, seedCampaign, testServiceEnv, uniqueName } from "@pointwise/testkit";
@@ -46,10 +47,13 @@ export async function startPortal(env: Record<string, string> = {}, chain: EvmCh
   const db = await createTestDatabase(schema);
   const parsed = loadEnv({ ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newSigningKey(), PORTAL_DOMAIN: "portal.test", LOG_LEVEL: "silent", ...env });
   const mails: CodeMail[] = [];
+  // As main.ts connects it; a test that points NATS_URL at a closed port gets a bus that never comes up.
+  const bus = await createBus({ url: parsed.NATS_URL, namespace: parsed.NAMESPACE, name: "portal-api", firstConnect: "background" });
   const deps: Deps = {
     env: parsed,
     logger: createLogger({ service: "portal-api-test", level: "silent" }),
     db,
+    bus,
     keys: createTokenKeys(parsed.PORTAL_SIGNING_KEYS, {
       issuer: parsed.PORTAL_JWT_ISSUER,
       audience: parsed.PORTAL_JWT_AUDIENCE,
@@ -87,6 +91,7 @@ export async function startPortal(env: Record<string, string> = {}, chain: EvmCh
     },
     async close() {
       await closeServer(server);
+      await bus.close();
       await db.drop();
     },
   };

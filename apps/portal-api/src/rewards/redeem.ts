@@ -14,6 +14,7 @@ import {
 } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { decideRedemption, parseRuleVersion, type RuleVersion, shownFactor, shownScore, storedSpend } from "@pointwise/rules";
+import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
 import type { Deps } from "../deps";
 
 /** Who redeems: the participant themself (portal token) or the campaign on their behalf (API key). */
@@ -103,13 +104,34 @@ function checkAccount(reward: RewardRow, account: string | null): string | null 
 }
 
 /**
+ * Tells readers the spend committed, so the user's balance in read-api does not wait for its cache
+ * window. Best effort and at once: publishing hands the message to the connection without waiting,
+ * and while NATS is away it is dropped with a warning (the window is then the bound).
+ */
+function announce(deps: Pick<Deps, "bus" | "logger">, change: ScoresChanged): void {
+  try {
+    deps.bus.publishScoresChanged(change);
+  } catch (err) {
+    deps.logger.warn({ err, campaign_id: change.campaign_id }, "publishing a score change failed; read-api catches up within its cache window");
+  }
+}
+
+/**
  * Redeems a reward for a user exactly once per idempotency key. Under the campaign's apply lock (so a
  * recompute's switch sees the spend or runs before it, and redemptions of one campaign go one at a
  * time) it reads the reward, the user's balance and their count, asks decideRedemption, then spends
  * with a conditional UPDATE, takes one from stock, hands out a code or joins the open claim epoch, and
- * appends the redemption. A refusal throws ConflictError with the decision's code.
+ * appends the redemption; once that commits, it announces the spend. A refusal throws ConflictError
+ * with the decision's code.
  */
-export async function redeem(deps: Pick<Deps, "db" | "env">, input: RedeemInput): Promise<RedeemOutcome> {
+export async function redeem(deps: Pick<Deps, "db" | "env" | "bus" | "logger">, input: RedeemInput): Promise<RedeemOutcome> {
+  const { outcome, change } = await spend(deps, input);
+  if (change) announce(deps, change);
+  return outcome;
+}
+
+/** The transaction of `redeem`: its outcome, and the score change to announce after the commit (null when nothing was spent). */
+async function spend(deps: Pick<Deps, "db" | "env">, input: RedeemInput): Promise<{ outcome: RedeemOutcome; change: ScoresChanged | null }> {
   const hash = requestHash(input);
   return deps.db.transaction(async (tx) => {
     await tx.lockCampaign("apply", input.campaignId);
@@ -117,7 +139,7 @@ export async function redeem(deps: Pick<Deps, "db" | "env">, input: RedeemInput)
     if (before) {
       if (before.request_hash !== hash)
         throw new ConflictError("idempotency-key-reused", `Idempotency-Key ${input.idempotencyKey} was used for another request (reward or account differ)`);
-      return { created: false, redemption: redemptionJson(before, await codeOf(deps, tx, before.id)) };
+      return { outcome: { created: false, redemption: redemptionJson(before, await codeOf(deps, tx, before.id)) }, change: null };
     }
     const { rows: rewards } = await tx.query<RewardRow>("SELECT * FROM reward WHERE id = $1 AND campaign_id = $2 FOR UPDATE", [
       input.rewardId,
@@ -208,6 +230,17 @@ export async function redeem(deps: Pick<Deps, "db" | "env">, input: RedeemInput)
       if (rowCount !== 1) throw new ConflictError("out-of-stock", "reward is out of stock");
     }
     const created = await existing(tx, input);
-    return { created: true, redemption: redemptionJson(created as RedemptionRow, await codeOf(deps, tx, id)) };
+    // Score rows exist only under an active version (none is ever deactivated): without one nothing served changed.
+    const change = rules
+      ? scoresChangeOf({
+          campaignId: input.campaignId,
+          reason: "redemptions",
+          ruleVersion: rules.version,
+          rows: [{ userId: input.userId, currency: reward.currency }],
+          lastSeq: null,
+          now,
+        })
+      : null;
+    return { outcome: { created: true, redemption: redemptionJson(created as RedemptionRow, await codeOf(deps, tx, id)) }, change };
   });
 }
