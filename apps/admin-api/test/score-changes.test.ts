@@ -1,7 +1,7 @@
 // Operator changes to served scores reach read-api at once: admin-api announces them on NATS after the commit, and a bus that is down changes nothing else.
 import { randomUUID } from "node:crypto";
 import { createLogger } from "@pointwise/logger";
-import { type AppProcess, createTestBus, type NatsServer, seedApiKey, spawnApp, startNatsServer, testServiceEnv, waitUntil } from "@pointwise/testkit";
+import { type AppProcess, announceUntil, seedApiKey, spawnApp, testServiceEnv, type UnreachableNats, unreachableNats, waitUntil } from "@pointwise/testkit";
 import { lazyIngest } from "../src/ingest";
 import { type Harness, type Json, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
 import { activateAsWorker, logEvents } from "./seed";
@@ -52,36 +52,16 @@ async function readJson(path: string, headers: Record<string, string> = {}): Pro
 const userScores = (c: { key: string }, userId: string) => readJson(`/users/${userId}/scores`, { "x-api-key": c.key });
 const board = (campaignId: string) => readJson(`/leaderboard?campaign_id=${campaignId}`);
 
-/**
- * read-api subscribes once its NATS connection is up, a moment after it answers /readyz; until then an
- * announcement is lost (best effort). Announces a change of a probe user until read-api acts on it.
- */
+/** Waits until read-api acts on score changes (it subscribes a moment after it answers /readyz). */
 async function untilReadApiListens(): Promise<void> {
   const c = await scored();
   await userScores(c, c.u1);
   await h.deps.db.query("UPDATE score SET score = score + 1, total = total + 1 WHERE campaign_id = $1 AND user_id = $2", [c.campaignId, c.u1]);
-  const bus = await createTestBus(h.deps.env.NAMESPACE);
-  try {
-    await waitUntil(
-      async () => {
-        bus.publishScoresChanged({
-          v: 1,
-          campaign_id: c.campaignId,
-          reason: "events",
-          rule_version: 1,
-          currencies: ["xp"],
-          user_ids: [c.u1],
-          last_seq: null,
-          at: new Date().toISOString(),
-        });
-        return (await userScores(c, c.u1)).scores.xp.total === 11;
-      },
-      20_000,
-      "read-api to act on score changes",
-    );
-  } finally {
-    await bus.close();
-  }
+  await announceUntil(
+    h.deps.env.NAMESPACE,
+    { v: 1, campaign_id: c.campaignId, reason: "events", rule_version: 1, currencies: ["xp"], user_ids: [c.u1], last_seq: null },
+    async () => (await userScores(c, c.u1)).scores.xp.total === 11,
+  );
 }
 
 describe("operator changes show in read-api's cached answers at once", () => {
@@ -153,22 +133,17 @@ async function pendingRedemption(campaignId: string, userId: string, price: stri
 }
 
 describe("with NATS unreachable", () => {
-  let nats: NatsServer;
+  let nats: UnreachableNats;
   let down: Harness;
   let downOp: Operator;
   beforeAll(async () => {
-    // A server of the test's own, stopped: every connection attempt to its port is refused.
-    nats = await startNatsServer();
-    await nats.stop();
+    nats = await unreachableNats();
     down = await startHarness({ NATS_URL: nats.url });
     downOp = await down.newProject();
   });
   afterAll(async () => {
     await down?.close();
-    // The client retries a first connection for ever and nothing can cancel it; once it connects, the closed bus lets go.
-    await nats?.start();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await nats?.destroy();
+    await nats?.release();
   });
 
   it("an adjustment still answers 201 at once and is committed", async () => {

@@ -3,16 +3,16 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import {
   type AppProcess,
-  createTestBus,
-  type NatsServer,
+  announceUntil,
   seedApiKey,
   seedEventType,
   seedRuleVersion,
   seedScore,
   seedUser,
   spawnApp,
-  startNatsServer,
   testServiceEnv,
+  type UnreachableNats,
+  unreachableNats,
   waitUntil,
 } from "@pointwise/testkit";
 import { type Harness, type Json, startPortal } from "./harness";
@@ -82,36 +82,16 @@ const redeem = (harness: Harness, apiKey: string, userId: string, rewardId: stri
     { "x-api-key": apiKey, "idempotency-key": randomUUID() },
   );
 
-/**
- * read-api subscribes once its NATS connection is up, a moment after it answers /readyz; until then an
- * announcement is lost (best effort). Announces a change of a probe user until read-api acts on it.
- */
+/** Waits until read-api acts on score changes (it subscribes a moment after it answers /readyz). */
 async function untilReadApiListens(): Promise<void> {
   const probe = await holder("10");
   await balances(probe);
   await seedScore(h.deps.db, h.campaignId, probe, "xp", { score: "11" });
-  const bus = await createTestBus(h.deps.env.NAMESPACE);
-  try {
-    await waitUntil(
-      async () => {
-        bus.publishScoresChanged({
-          v: 1,
-          campaign_id: h.campaignId,
-          reason: "events",
-          rule_version: 1,
-          currencies: ["xp"],
-          user_ids: [probe],
-          last_seq: null,
-          at: new Date().toISOString(),
-        });
-        return (await balances(probe)).xp.balance === 11;
-      },
-      20_000,
-      "read-api to act on score changes",
-    );
-  } finally {
-    await bus.close();
-  }
+  await announceUntil(
+    h.deps.env.NAMESPACE,
+    { v: 1, campaign_id: h.campaignId, reason: "events", rule_version: 1, currencies: ["xp"], user_ids: [probe], last_seq: null },
+    async () => (await balances(probe)).xp.balance === 11,
+  );
 }
 
 describe("a redemption shows in read-api's cached balance at once", () => {
@@ -128,20 +108,15 @@ describe("a redemption shows in read-api's cached balance at once", () => {
 });
 
 describe("with NATS unreachable", () => {
-  let nats: NatsServer;
+  let nats: UnreachableNats;
   let down: Harness;
   beforeAll(async () => {
-    // A server of the test's own, stopped: every connection attempt to its port is refused.
-    nats = await startNatsServer();
-    await nats.stop();
+    nats = await unreachableNats();
     down = await startPortal({ NATS_URL: nats.url });
   });
   afterAll(async () => {
     await down?.close();
-    // The client retries a first connection for ever and nothing can cancel it; once it connects, the closed bus lets go.
-    await nats?.start();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await nats?.destroy();
+    await nats?.release();
   });
 
   it("a redemption still answers 201 at once and is committed", async () => {

@@ -4,7 +4,18 @@ export { postJson } from "./http";
 export { type NatsCluster, type NatsNode, startNatsCluster } from "./nats-cluster";
 export { loadOpenApi, type OpenApi, type OpenApiName } from "./openapi";
 export { type PgNode, type PgReplicaPair, startPostgresReplicaPair } from "./postgres-replica";
-export { type AppName, type AppProcess, freePort, type NatsServer, repoRoot, spawnApp, startNatsServer, waitUntil } from "./processes";
+export {
+  type AppName,
+  type AppProcess,
+  freePort,
+  type NatsServer,
+  repoRoot,
+  spawnApp,
+  startNatsServer,
+  type UnreachableNats,
+  unreachableNats,
+  waitUntil,
+} from "./processes";
 export { createTcpProxy, type TcpProxy } from "./proxy";
 export { seededRandom, seededUint32 } from "./random";
 export {
@@ -24,5 +35,15 @@ export {
   seedScore,
   seedUser,
 } from "./seed";
-export { createTestBus, createTestCache, createTestDatabase, dropNamespace, streamMessages, testServiceEnv, testUrls, uniqueName } from "./services";
+export {
+  announceUntil,
+  createTestBus,
+  createTestCache,
+  createTestDatabase,
+  dropNamespace,
+  streamMessages,
+  testServiceEnv,
+  testUrls,
+  uniqueName,
+} from "./services";
 export { type Stack, type StackOptions, startStack } from "./stack";

@@ -164,3 +164,28 @@ export async function startNatsServer(): Promise<NatsServer> {
   await server.start();
   return server;
 }
+
+/** A NATS URL that refuses every connection, for tests of a service while NATS is away. */
+export interface UnreachableNats {
+  url: string;
+  /**
+   * Lets clients that are still trying to connect finish, then removes the server: nats.js retries a
+   * first connection for ever and nothing cancels it, so a closed client lets go only once it connects.
+   */
+  release(): Promise<void>;
+}
+
+/** A private NATS server, stopped: its port refuses connections until `release`. */
+export async function unreachableNats(): Promise<UnreachableNats> {
+  const nats = await startNatsServer();
+  await nats.stop();
+  return {
+    url: nats.url,
+    async release() {
+      await nats.start();
+      // Clients try again every 500 ms (the bus's reconnectTimeWait); give them a few attempts.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await nats.destroy();
+    },
+  };
+}

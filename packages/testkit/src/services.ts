@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { type Bus, createBus } from "@pointwise/bus";
 import { type Cache, createCache } from "@pointwise/cache";
 import { createDatabase, type Database, dropSchema, migrate } from "@pointwise/db";
-import type { RawEventMessage } from "@pointwise/schemas";
+import type { RawEventMessage, ScoresChanged } from "@pointwise/schemas";
+import { waitUntil } from "./processes";
 
 /** Where the real services of the test run are (npm test sets these; the defaults fit this machine). */
 export const testUrls = {
@@ -53,6 +54,27 @@ export async function createTestBus(namespace: string = uniqueName("t"), url: st
       await bus.close();
     },
   });
+}
+
+/**
+ * Announces `change` on a namespace, again and again, until `acted` says a reader acted on it. A reader
+ * (read-api) subscribes a moment after it reports ready, and a change announced before that is lost
+ * (best effort), so a test that needs the subscription up waits for it this way.
+ */
+export async function announceUntil(namespace: string, change: Omit<ScoresChanged, "at">, acted: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const bus = await createTestBus(namespace);
+  try {
+    await waitUntil(
+      async () => {
+        bus.publishScoresChanged({ ...change, at: new Date().toISOString() });
+        return acted();
+      },
+      timeoutMs,
+      "a reader to act on score changes",
+    );
+  } finally {
+    await bus.close();
+  }
 }
 
 /** A cache under its own key prefix (on `url`, the test run's Redis by default); `drop` deletes every key under it. */
