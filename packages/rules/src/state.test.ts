@@ -157,6 +157,29 @@ describe("stored user state", () => {
   });
 });
 
+describe("a stored state that is not an object", () => {
+  it.each([
+    ["null", null, "null"],
+    ["a string", "x", "string"],
+    ["an array", [], "array"],
+    ["a number", 7, "number"],
+    ["undefined", undefined, "undefined"],
+  ])("is %s: refused at the root with state-invalid and no field", (_name, input, type) => {
+    const err = errorOf(() => parseUserState(input));
+    expect([err.code, err.field, err.message]).toEqual(["state-invalid", "", `Invalid user state: (root): Invalid input: expected object, received ${type}`]);
+    const campaign = errorOf(() => parseCampaignState(input));
+    expect([campaign.code, campaign.field, campaign.message]).toEqual([
+      "state-invalid",
+      "",
+      `Invalid campaign state: (root): Invalid input: expected object, received ${type}`,
+    ]);
+  });
+
+  it("an empty object is refused for its format first", () => {
+    expect(errorOf(() => parseUserState({})).message).toBe("Invalid user state: format: must be 1 or 2");
+  });
+});
+
 describe("stored campaign state", () => {
   it("reads format 1 and 2 and writes 2; refuses format 3 with state-invalid", () => {
     const state = { ruleVersion: 1, lastSeq: "4", budgetUsed: { xp: "10" } };

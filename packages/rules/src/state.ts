@@ -98,9 +98,10 @@ export function emptyCampaignState(rules: Pick<RuleVersion, "version">): Campaig
 function parseWith<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue ? formatPath(issue.path) : "";
-  throw new ValidationError(`Invalid ${what}: ${path || "(root)"}: ${issue?.message ?? "is invalid"}`, {
+  // A failed parse names at least one issue.
+  const issue = result.error.issues[0] as z.core.$ZodIssue;
+  const path = formatPath(issue.path);
+  throw new ValidationError(`Invalid ${what}: ${path || "(root)"}: ${issue.message}`, {
     code: "state-invalid",
     field: path,
   });
