@@ -260,8 +260,8 @@ export function safeParseRuleVersion(input: unknown): { ok: true; value: RuleVer
 export function parseRuleVersion(input: unknown): RuleVersion {
   const result = safeParseRuleVersion(input);
   if (result.ok) return result.value;
-  // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent, a failed parse has at least one issue; the fallback is for the index type
-  const first = result.issues[0] ?? { path: "", message: "is invalid" };
+  // A failed parse names at least one issue.
+  const first = result.issues[0] as RuleIssue;
   const more = result.issues.length > 1 ? ` (and ${result.issues.length - 1} more)` : "";
   throw new ValidationError(`Invalid rule version: ${issueText(first)}${more}`, {
     code: "rule-version-invalid",
