@@ -1,7 +1,7 @@
 // applyEvents' refusals, each with its exact code, field and message, and what it accepts at the edge of each rule.
 import { BaseError } from "@pointwise/errors";
 import { ALICE, BOB, CAMPAIGN, log, rules, SWAP } from "../test/fixtures";
-import { type ApplyInput, applyEvents, emptyCampaignState, emptyUserState, type RawEvent } from "./index";
+import { type ApplyInput, applyEvents, emptyCampaignState, emptyUserState, type RawEvent, type UserState } from "./index";
 
 const rv = rules({ rules: [{ id: "swap", regEventId: SWAP, currency: "xp", base: { kind: "perUnit", points: "1" } }] });
 const budgeted = rules({
@@ -169,5 +169,53 @@ describe("events that can never score", () => {
       ["occurred-at-invalid", `occurredAt must be an ISO 8601 time, got "yesterday${"!".repeat(31)}"`],
     ]);
     expect(result.entries).toEqual([]);
+  });
+});
+
+/** What one swap of `amount` under `rv` leaves in a fresh state. */
+const scored = (amount: string) => ({
+  currencies: { xp: { lifetime: amount, tier: null } },
+  rules: { swap: { count: "1", amount, lastAt: "2025-03-05T12:00:00.000Z", milestones: [] } },
+});
+
+describe("stored state at its edges", () => {
+  it("starts a user whose stored state is null from empty, like a missing one", () => {
+    const users = { [ALICE]: null as unknown as UserState };
+    expect(applyEvents({ rules: rv, events: log([{}]), users }).users[ALICE]).toEqual({ ...emptyUserState(rv), lastSeq: "1", ...scored("1") });
+  });
+
+  it("a format-1 cooldown progress without lastAt blocks nothing and starts its spans at the event", () => {
+    const cooldown = rules({ rules: [{ id: "swap", regEventId: SWAP, currency: "xp", base: { kind: "fixed", points: "10" }, cooldownSeconds: 3600 }] });
+    const format1 = {
+      format: 1,
+      ruleVersion: 1,
+      lastSeq: "4",
+      currencies: {},
+      rules: { swap: { count: "0", amount: "0", lastAt: null, milestones: [] } },
+      caps: {},
+    } as unknown as UserState;
+    const result = applyEvents({ rules: cooldown, events: log([{}], 5), users: { [ALICE]: format1 } });
+    expect(result.entries.map((e) => e.paid)).toEqual(["10"]);
+    const at = Date.parse("2025-03-05T12:00:00.000Z");
+    expect(result.users[ALICE]?.rules.swap?.spans).toEqual([[at, at]]);
+  });
+
+  it("a stored tier the currency does not define earns no tier multiplier", () => {
+    const tiered = rules({
+      currencies: { xp: { name: "Experience", tiers: [{ key: "gold", name: "Gold", minLifetime: "1000", multiplier: "2" }] } },
+      rules: [{ id: "swap", regEventId: SWAP, currency: "xp", base: { kind: "fixed", points: "10" }, multipliers: [{ kind: "tier", factors: { gold: "3" } }] }],
+    });
+    const state = { ...emptyUserState(tiered), lastSeq: "1", currencies: { xp: { lifetime: "5", tier: "ghost" } } };
+    const result = applyEvents({ rules: tiered, events: log([{}], 2), users: { [ALICE]: state } });
+    expect(result.entries.map((e) => [e.paid, e.multipliers.length])).toEqual([["10", 0]]);
+  });
+});
+
+describe("event type ids", () => {
+  it("match a rule's id whatever their case, as uuids do", () => {
+    const rule = "abcdef01-2345-4678-89ab-cdef01234567";
+    const lower = rules({ rules: [{ id: "swap", regEventId: rule, currency: "xp", base: { kind: "fixed", points: "10" } }] });
+    const result = applyEvents({ rules: lower, events: log([{ regEventId: rule.toUpperCase() }, { regEventId: rule }]) });
+    expect(result.entries.map((e) => e.paid)).toEqual(["10", "10"]);
   });
 });

