@@ -188,7 +188,7 @@ describe.each([
   });
 });
 
-it("a state with a symbol key, a class instance or an array subclass goes to the schema, which names the problem", () => {
+it("a state with a symbol key, a class instance or an array subclass goes to the schema, which decides", () => {
   const withSymbol = { ...FORMAT_2, [Symbol("x")]: 1 };
   expect(fastUserState(withSymbol)).toBeUndefined();
   expect(outcome(withSymbol)).toBe(outcome(viaSchema(FORMAT_2)));
