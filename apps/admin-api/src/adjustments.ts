@@ -63,6 +63,12 @@ export function currencyProblem(currency: string, campaign: Campaign): string | 
   return keys.includes(currency) ? null : `currency: must be one of the campaign's currencies (${keys.join(", ")})`;
 }
 
+/** The number of the campaign's active rule version, or null when none is active. */
+export async function activeVersionIn(tx: Transaction, campaignId: string): Promise<number | null> {
+  const { rows } = await tx.query<{ version: number }>("SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active'", [campaignId]);
+  return rows[0]?.version ?? null;
+}
+
 /** The campaign's active rules read inside the transaction (stable under the apply lock), or null. */
 export async function activeRulesIn(tx: Transaction, campaignId: string): Promise<RuleVersion | null> {
   const { rows } = await tx.query<{ document: unknown }>("SELECT document FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1", [

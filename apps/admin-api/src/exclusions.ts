@@ -2,6 +2,7 @@
 import { excludedUsers, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
+import { activeVersionIn } from "./adjustments";
 import { recordAudit } from "./audit";
 import type { Deps } from "./deps";
 import { queueRecompute } from "./recompute";
@@ -87,9 +88,8 @@ async function takeEffect(tx: Transaction, campaigns: readonly string[]): Promis
 
 /** The score change of removed rows under the campaign's active version (null without one: nothing was served). */
 async function removedRows(tx: Transaction, campaignId: string, rows: readonly { user_id: string; currency: string }[]): Promise<ScoresChanged | null> {
-  const { rows: active } = await tx.query<{ version: number }>("SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active'", [campaignId]);
-  const version = active[0]?.version;
-  if (version === undefined) return null;
+  const version = await activeVersionIn(tx, campaignId);
+  if (version === null) return null;
   return scoresChangeOf({
     campaignId,
     reason: "exclusions",

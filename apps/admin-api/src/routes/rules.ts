@@ -4,6 +4,7 @@ import { dryRunDiff, parseRuleVersion, type RuleVersion } from "@pointwise/rules
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
+import { activeVersionIn } from "../adjustments";
 import { recordAudit } from "../audit";
 import { readDryRunLog, userLabels } from "../campaign-log";
 import type { Deps } from "../deps";
@@ -195,14 +196,12 @@ export function ruleRoutes(deps: Deps): Router {
          SELECT $1, $2, 'rule-activation', 'queued', count(*) FROM event_log WHERE campaign_id = $1 RETURNING id`,
         [campaign.id, version],
       );
-      const { rows: active } = await client.query<{ version: number }>("SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active'", [
-        campaign.id,
-      ]);
+      const activeVersion = await activeVersionIn(client, campaign.id);
       await recordAudit(client, session, {
         campaignId: campaign.id,
         action: "rule-version.activate",
         target: `rule-version:${version}`,
-        before: { active_version: active[0]?.version ?? null },
+        before: { active_version: activeVersion },
         after: { active_version: version, job_id: rows[0]?.id },
       });
       return rows[0]?.id as string;
