@@ -1,6 +1,5 @@
 // applyEvents' refusals, each with its exact code, field and message, and what it accepts at the edge of each rule.
-import { BaseError } from "@pointwise/errors";
-import { ALICE, BOB, CAMPAIGN, log, rules, SWAP } from "../test/fixtures";
+import { ALICE, BOB, CAMPAIGN, log, rules, SWAP, thrownBy } from "../test/fixtures";
 import { type ApplyInput, applyEvents, emptyCampaignState, emptyUserState, type RawEvent, type UserState } from "./index";
 
 const rv = rules({ rules: [{ id: "swap", regEventId: SWAP, currency: "xp", base: { kind: "perUnit", points: "1" } }] });
@@ -10,13 +9,8 @@ const budgeted = rules({
 });
 
 function refusal(input: ApplyInput): { code: string; field: string | undefined; message: string } {
-  try {
-    applyEvents(input);
-  } catch (err) {
-    if (err instanceof BaseError) return { code: err.code, field: (err as { field?: string }).field, message: err.message };
-    throw err;
-  }
-  throw new Error("expected a refusal");
+  const err = thrownBy(() => applyEvents(input));
+  return { code: err.code, field: (err as { field?: string }).field, message: err.message };
 }
 
 /** Two events, the second changed: every message must name events[1], not the first. */
@@ -109,16 +103,11 @@ describe("events out of log order", () => {
 
   it("refuses an event at or before the campaign's last seq in a budgeted campaign, with the seqs in its details", () => {
     const campaign = { ...emptyCampaignState(budgeted), lastSeq: "5" };
-    try {
-      applyEvents({ rules: budgeted, events: log([{ userId: BOB }], 5), campaign });
-      throw new Error("expected a refusal");
-    } catch (err) {
-      expect(err).toMatchObject({
-        code: "ordering-violation",
-        message: "events[0].seq 5 is not after the campaign's last applied seq 5; a budgeted campaign must be applied in global log order",
-        details: { eventId: log([{}], 5)[0]?.id, seq: "5", campaignLastSeq: "5" },
-      });
-    }
+    expect(thrownBy(() => applyEvents({ rules: budgeted, events: log([{ userId: BOB }], 5), campaign }))).toMatchObject({
+      code: "ordering-violation",
+      message: "events[0].seq 5 is not after the campaign's last applied seq 5; a budgeted campaign must be applied in global log order",
+      details: { eventId: log([{}], 5)[0]?.id, seq: "5", campaignLastSeq: "5" },
+    });
     expect(applyEvents({ rules: budgeted, events: log([{ userId: BOB }], 6), campaign }).campaign?.lastSeq).toBe("6");
   });
 });

@@ -1,6 +1,6 @@
 // applyEvents as the worker calls it: repeats change nothing, state through JSON, and each refused input.
 import { ValidationError } from "@pointwise/errors";
-import { ALICE, BOB, log, rules, SWAP } from "../test/fixtures";
+import { ALICE, BOB, log, rules, SWAP, thrownBy } from "../test/fixtures";
 import { applyEvents, emptyUserState, type RawEvent } from "./index";
 
 const rv = rules({
@@ -15,15 +15,7 @@ const rv = rules({
   ],
 });
 
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ValidationError) return err.code;
-    throw err;
-  }
-  throw new Error("expected a ValidationError");
-}
+const codeOf = (fn: () => unknown) => thrownBy(fn, ValidationError).code;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object") {

@@ -1,7 +1,7 @@
 // Every cross-field rule of a rule version, each broken on its own in an otherwise valid document, with the exact
 // issues an admin sees: path and message, all of them, in order.
 import { ValidationError } from "@pointwise/errors";
-import { CAMPAIGN, SWAP } from "../test/fixtures";
+import { CAMPAIGN, SWAP, thrownBy } from "../test/fixtures";
 import { parseRuleVersion, type RuleVersionInput, safeParseRuleVersion } from "./index";
 import { issueText } from "./schema";
 
@@ -142,15 +142,7 @@ describe("rule version cross-field checks", () => {
 });
 
 describe("parseRuleVersion's error", () => {
-  const thrown = (input: unknown): ValidationError => {
-    try {
-      parseRuleVersion(input);
-    } catch (err) {
-      if (err instanceof ValidationError) return err;
-      throw err;
-    }
-    throw new Error("expected a ValidationError");
-  };
+  const thrown = (input: unknown) => thrownBy(() => parseRuleVersion(input), ValidationError);
 
   it("names a document that is not an object without a path", () => {
     expect(thrown("rules").message).toBe("Invalid rule version: Invalid input: expected object, received string");

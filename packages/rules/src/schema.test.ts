@@ -1,6 +1,6 @@
 // parseRuleVersion: defaults, and each invalid rule version refused with the path and rule it breaks.
 import { ValidationError } from "@pointwise/errors";
-import { CAMPAIGN, SWAP } from "../test/fixtures";
+import { CAMPAIGN, SWAP, thrownBy } from "../test/fixtures";
 import { parseRuleVersion, type RuleVersionInput, safeParseRuleVersion } from "./index";
 
 function valid(): RuleVersionInput {
@@ -13,15 +13,7 @@ function valid(): RuleVersionInput {
   };
 }
 
-function messageOf(input: unknown): string {
-  try {
-    parseRuleVersion(input);
-  } catch (err) {
-    if (err instanceof ValidationError) return err.message;
-    throw err;
-  }
-  throw new Error("expected a ValidationError");
-}
+const messageOf = (input: unknown) => thrownBy(() => parseRuleVersion(input), ValidationError).message;
 
 describe("parseRuleVersion", () => {
   it("accepts a minimal rule version and fills decimals with 2", () => {

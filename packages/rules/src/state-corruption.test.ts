@@ -104,12 +104,15 @@ function paths(doc: Json, at: (string | number)[] = []): (string | number)[][] {
   return out;
 }
 
+/** The value at `path` in `doc`. */
+function valueAt(doc: Json, path: readonly (string | number)[]): Json {
+  return path.reduce<Json>((o, k) => (o as Record<string | number, Json>)[k] as Json, doc);
+}
+
 /** A deep copy of `doc` with `change` applied to the parent of `path`. */
 function damaged(doc: Json, path: (string | number)[], change: (parent: Record<string | number, Json>, key: string | number) => void): Json {
   const copy = clone(doc);
-  let parent = copy as Record<string | number, Json>;
-  for (const k of path.slice(0, -1)) parent = parent[k] as Record<string | number, Json>;
-  change(parent, path[path.length - 1] as string | number);
+  change(valueAt(copy, path.slice(0, -1)) as Record<string | number, Json>, path[path.length - 1] as string | number);
   return copy;
 }
 
@@ -145,14 +148,13 @@ function damagedStates(doc: Json): { name: string; input: Json }[] {
     out.push({ name: `${where} removed`, input: damaged(doc, path, (p, k) => (Array.isArray(p) ? p.splice(k as number, 1) : delete p[k])) });
   }
   for (const path of [[], ...paths(doc)]) {
-    const holder = path.reduce<Json>((o, k) => (o as Record<string | number, Json>)[k] as Json, doc);
+    const holder = valueAt(doc, path);
     if (holder === null || typeof holder !== "object" || Array.isArray(holder)) continue;
     for (const key of ["extra", "spans", "__proto__"]) {
       // An own "__proto__" key, as JSON.parse makes one, holding a value that would pass in a record's place.
       for (const value of EXTRA_VALUES) {
         const input = clone(doc);
-        const target = path.reduce<Json>((o, k) => (o as Record<string | number, Json>)[k] as Json, input) as Record<string, Json>;
-        Object.defineProperty(target, key, { value: clone(value), enumerable: true, configurable: true, writable: true });
+        Object.defineProperty(valueAt(input, path) as Record<string, Json>, key, { value: clone(value), enumerable: true, configurable: true, writable: true });
         out.push({ name: `${path.join(".") || "(root)"} with an extra key ${key} = ${JSON.stringify(value)}`, input });
       }
     }

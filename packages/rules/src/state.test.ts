@@ -2,21 +2,13 @@
 import { ValidationError } from "@pointwise/errors";
 import fc from "fast-check";
 import { logArb, ruleVersionArb, timeLimitedRuleVersionArb } from "../test/arbitraries";
-import { ALICE, LOGIN, log, rules, SWAP } from "../test/fixtures";
+import { ALICE, LOGIN, log, rules, SWAP, thrownBy } from "../test/fixtures";
 import { applyEvents as referenceApply } from "../test/reference/engine";
 import { viaSchema } from "../test/via-schema";
 import { applyEvents, parseCampaignState, parseUserState, STATE_FORMAT, type UserState } from "./index";
 import { fastUserState } from "./state";
 
-function errorOf(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ValidationError) return err;
-    throw err;
-  }
-  throw new Error("expected a ValidationError");
-}
+const errorOf = (fn: () => unknown) => thrownBy(fn, ValidationError);
 
 // A state as the engine of format 1 stored it: one period per cap, lastAt and no spans.
 const format1 = {

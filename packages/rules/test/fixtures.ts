@@ -1,4 +1,5 @@
 // Test support for the engine: a campaign, event types, users, a default rule version and a log builder.
+import { BaseError } from "@pointwise/errors";
 import { type ApplyResult, applyEvents, parseRuleVersion, type RawEvent, type RuleVersion, type RuleVersionInput, type ScoreRow } from "../src/index";
 
 /** The campaign every fixture belongs to. */
@@ -60,4 +61,15 @@ export function paid(result: ApplyResult): string[] {
 /** A score row with only a total (all of it own score) and when it was reached, in `xp` unless another currency is given. */
 export function scoreRow(userId: string, total: string, reachedAt: string | null, currency = "xp"): ScoreRow {
   return { userId, currency, score: total, referralScore: "0", total, lifetime: total, tier: null, reachedAt };
+}
+
+/** The error of class `type` (any typed error by default) that `fn` throws; anything else, or no throw at all, fails the test. */
+export function thrownBy<E extends BaseError = BaseError>(fn: () => unknown, type: abstract new (...args: never[]) => E = BaseError as never): E {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof type) return err;
+    throw err;
+  }
+  throw new Error(`expected a ${type.name}`);
 }
