@@ -102,11 +102,7 @@ export function lazyIngest(options: {
           if (done) return;
           done = true;
           clearTimeout(timer);
-          try {
-            bus.publishScoresChanged(change);
-          } catch (err) {
-            logger.warn({ ...at, err }, "publishing a score change failed; readers catch up within their cache window");
-          }
+          bus.announceScoresChanged(change, logger);
         },
         (err: unknown) => {
           if (done) return;

@@ -60,13 +60,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const applyNap = napper();
   const recomputeNap = napper();
 
-  const publish = (change: ScoresChanged) => {
-    try {
-      bus.publishScoresChanged(change);
-    } catch (err) {
-      logger.warn({ err, campaign_id: change.campaign_id }, "publishing a score change failed; readers catch up within their cache window");
-    }
-  };
+  const publish = (change: ScoresChanged) => void bus.announceScoresChanged(change, logger);
 
   const intake = await startIntake({
     bus,

@@ -164,6 +164,17 @@ describe("a bus that connects in the background", () => {
       }
       expect(refused).toMatchObject({ code: "bus-unavailable", retryable: true });
       await expect(bus.publishRawEvent(event("late-0001"))).rejects.toMatchObject({ code: "bus-unavailable" });
+      // An announcement of a committed change does not throw: it is dropped with one warning.
+      const warnings: { context: object; message: string }[] = [];
+      const logger = { warn: (context: object, message: string) => void warnings.push({ context, message }) };
+      const dropped = change("late-0001", { reason: "adjustments" });
+      expect(bus.announceScoresChanged(dropped, logger)).toBe(false);
+      expect(warnings).toEqual([
+        {
+          context: { err: expect.objectContaining({ code: "bus-unavailable" }), campaign_id: "late-0001", reason: "adjustments" },
+          message: "publishing a score change failed; readers catch up within their cache window",
+        },
+      ]);
 
       await nats.start();
       await sub.ready;
@@ -172,6 +183,11 @@ describe("a bus that connects in the background", () => {
       bus.publishScoresChanged(c);
       await waitUntil(() => seen.length === 1, 5000, "the change");
       expect(seen).toEqual([c]);
+      const announced = change("late-0001", { reason: "redemptions" });
+      expect(bus.announceScoresChanged(announced, logger)).toBe(true);
+      await waitUntil(() => seen.length === 2, 5000, "the announced change");
+      expect(seen[1]).toEqual(announced);
+      expect(warnings).toHaveLength(1);
     } finally {
       await sub.close();
       await bus.close();

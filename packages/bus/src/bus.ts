@@ -48,6 +48,11 @@ export interface BusOptions {
   streamReplicas?: number;
 }
 
+/** Where a dropped score-change announcement is reported: a pino logger, or anything with its `warn(object, message)`. */
+export interface AnnounceLogger {
+  warn(context: object, message: string): void;
+}
+
 /** The raw event stream as the server reports it. */
 export interface EventsStreamState {
   name: string;
@@ -108,6 +113,13 @@ export interface Bus {
   deleteEventsConsumer(name: string): Promise<void>;
   /** Announces that a campaign's scores changed (best effort, core NATS); throws bus-unavailable when it cannot be handed to the connection. */
   publishScoresChanged(change: ScoresChanged): void;
+  /**
+   * Publishes like `publishScoresChanged` for a caller whose change has already committed and must not
+   * fail because of the announcement: when it cannot be handed to the connection (NATS away, bus
+   * closed) it is dropped with one warning on `logger` naming the campaign and reason, and readers
+   * catch up within their cache window. Returns whether it was handed over.
+   */
+  announceScoresChanged(change: ScoresChanged, logger: AnnounceLogger): boolean;
   /** Calls `handler` with each valid "scores changed" message (every campaign's, or one campaign's). */
   subscribeScoresChanged(handler: ScoresChangedHandler, options?: ScoresSubscribeOptions): ScoresSubscription;
   /** True when the server answers a JetStream account-info request. */
@@ -284,6 +296,18 @@ export async function createBus(options: BusOptions): Promise<Bus> {
     },
     publishScoresChanged(change) {
       publishChange(link(), names.scoresSubject(change.campaign_id), change);
+    },
+    announceScoresChanged(change, logger) {
+      try {
+        publishChange(link(), names.scoresSubject(change.campaign_id), change);
+        return true;
+      } catch (err) {
+        logger.warn(
+          { err, campaign_id: change.campaign_id, reason: change.reason },
+          "publishing a score change failed; readers catch up within their cache window",
+        );
+        return false;
+      }
     },
     subscribeScoresChanged(handler, subscribeOptions = {}) {
       const subject = subscribeOptions.campaignId === undefined ? names.scoresSubjects : names.scoresSubject(subscribeOptions.campaignId);

@@ -1,5 +1,5 @@
 /** NATS JetStream for the services: stream and subject names, publishing, the one consumer, and "scores changed". */
-export { type Bus, type BusOptions, createBus, DUPLICATE_WINDOW_MS, type EventsStreamState, type StoredMessage } from "./bus";
+export { type AnnounceLogger, type Bus, type BusOptions, createBus, DUPLICATE_WINDOW_MS, type EventsStreamState, type StoredMessage } from "./bus";
 export {
   type ConsumeOptions,
   decodeRawEvent,

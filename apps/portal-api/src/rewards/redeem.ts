@@ -104,19 +104,6 @@ function checkAccount(reward: RewardRow, account: string | null): string | null 
 }
 
 /**
- * Tells readers the spend committed, so the user's balance in read-api does not wait for its cache
- * window. Best effort and at once: publishing hands the message to the connection without waiting,
- * and while NATS is away it is dropped with a warning (the window is then the bound).
- */
-function announce(deps: Pick<Deps, "bus" | "logger">, change: ScoresChanged): void {
-  try {
-    deps.bus.publishScoresChanged(change);
-  } catch (err) {
-    deps.logger.warn({ err, campaign_id: change.campaign_id }, "publishing a score change failed; read-api catches up within its cache window");
-  }
-}
-
-/**
  * Redeems a reward for a user exactly once per idempotency key. Under the campaign's apply lock (so a
  * recompute's switch sees the spend or runs before it, and redemptions of one campaign go one at a
  * time) it reads the reward, the user's balance and their count, asks decideRedemption, then spends
@@ -126,7 +113,9 @@ function announce(deps: Pick<Deps, "bus" | "logger">, change: ScoresChanged): vo
  */
 export async function redeem(deps: Pick<Deps, "db" | "env" | "bus" | "logger">, input: RedeemInput): Promise<RedeemOutcome> {
   const { outcome, change } = await spend(deps, input);
-  if (change) announce(deps, change);
+  // Tells readers the spend committed, so the balance read-api shows does not wait for its cache
+  // window; best effort (while NATS is away it is dropped with a warning and the window is the bound).
+  if (change) deps.bus.announceScoresChanged(change, deps.logger);
   return outcome;
 }
 
