@@ -23,11 +23,10 @@ export function linearInterest(rate: bigint, seconds: bigint): bigint {
 
 /** Compounded interest factor of `rate` over `seconds`, the three-term binomial approximation of Aave's MathUtils. */
 export function compoundedInterest(rate: bigint, seconds: bigint): bigint {
-  // Stryker disable next-line ConditionalExpression: equivalent, at zero seconds every term below is 0 and the sum is RAY
-  if (seconds === 0n) return RAY;
+  // MathUtils returns RAY at zero seconds and clamps seconds - 2 at zero; neither is needed here: for
+  // seconds 0, 1 and 2 the products seconds x (seconds - 1) [x (seconds - 2)] are 0, so the sum is the same.
   const expMinusOne = seconds - 1n;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, for seconds <= 2 the third term's factor seconds x (seconds - 1) x (seconds - 2) is 0 either way
-  const expMinusTwo = seconds > 2n ? seconds - 2n : 0n;
+  const expMinusTwo = seconds - 2n;
   const basePowerTwo = rayMul(rate, rate) / (SECONDS_PER_YEAR * SECONDS_PER_YEAR);
   const basePowerThree = rayMul(basePowerTwo, rate) / SECONDS_PER_YEAR;
   const secondTerm = (seconds * expMinusOne * basePowerTwo) / 2n;
@@ -47,14 +46,12 @@ export interface ReserveState {
 
 /** The reserve's normalized income at `now` (Unix seconds): what Pool.getReserveNormalizedIncome answers then. */
 export function normalizedIncome(reserve: ReserveState, now: bigint): bigint {
-  // Stryker disable next-line ConditionalExpression: equivalent, zero seconds of linear interest is RAY and rayMul(RAY, index) is the index
-  if (now === reserve.updatedAt) return reserve.liquidityIndex;
+  // No shortcut for now = updatedAt as the contract has: the factor is then RAY and rayMul(RAY, index) is the index.
   return rayMul(linearInterest(reserve.liquidityRate, now - reserve.updatedAt), reserve.liquidityIndex);
 }
 
 /** The reserve's normalized variable debt at `now`: what Pool.getReserveNormalizedVariableDebt answers then. */
 export function normalizedDebt(reserve: ReserveState, now: bigint): bigint {
-  // Stryker disable next-line ConditionalExpression: equivalent, zero seconds of compounded interest is RAY and rayMul(RAY, index) is the index
-  if (now === reserve.updatedAt) return reserve.variableBorrowIndex;
+  // No shortcut for now = updatedAt, as above: the compounded factor of zero seconds is RAY.
   return rayMul(compoundedInterest(reserve.variableBorrowRate, now - reserve.updatedAt), reserve.variableBorrowIndex);
 }
