@@ -43,7 +43,12 @@ const events = log([
 ]);
 
 describe("a backfilled week interleaved with today's live events", () => {
-  const result = run(campaign, events);
+  // Run in beforeAll, not while jest collects the tests: an engine that throws then fails these tests
+  // instead of the whole file failing to load.
+  let result: ReturnType<typeof run>;
+  beforeAll(() => {
+    result = run(campaign, events);
+  });
   const bySeq = (seq: string) => result.entries.find((e) => e.seq === seq);
 
   it("caps each swap by the day it occurred on: today 20 + 5, Saturday 20 + 5, Friday 25, Sunday 10", () => {

@@ -74,6 +74,7 @@ const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
             if (keys.length < 2) ctx.addIssue({ code: "custom", message: "must name at least two tokens" });
             for (const key of keys.filter((k) => !ADDRESS_KEY.test(k)))
               ctx.addIssue({ code: "custom", path: [key], message: "must be keyed by a 0x-prefixed 20-byte hex token address" });
+            // Stryker disable next-line MethodExpression: equivalent, upper case finds the same repeats as lower case
             const lower = keys.map((k) => k.toLowerCase());
             if (new Set(lower).size !== lower.length) ctx.addIssue({ code: "custom", message: "must name each token once (addresses compare in any case)" });
           }),
