@@ -1,6 +1,6 @@
 // The campaign window: edges (start inclusive, end exclusive, null open), what an outside event leaves untouched, bad windows.
 import { ValidationError } from "@pointwise/errors";
-import { ALICE, BOB, log, rules, type run, SWAP } from "../test/fixtures";
+import { ALICE, BOB, log, rules, type run, SWAP, thrownBy } from "../test/fixtures";
 import { compileWindow } from "./campaign-window";
 import { type ApplyInput, applyEvents, type CampaignWindow, dryRunDiff, emptyCampaignState, emptyUserState, replayCampaign } from "./index";
 
@@ -24,15 +24,7 @@ const apply = (events: ApplyInput["events"], campaignWindow: CampaignWindow | nu
 const baseSeqs = (result: ReturnType<typeof run>) => result.entries.filter((e) => e.kind === "base").map((e) => e.seq);
 const outsideSeqs = (result: ReturnType<typeof run>) => result.outsideCampaign.map((o) => o.seq);
 
-function errorOf(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ValidationError) return err;
-    throw err;
-  }
-  throw new Error("expected a ValidationError");
-}
+const errorOf = (fn: () => unknown) => thrownBy(fn, ValidationError);
 
 describe("campaign window", () => {
   it("startsAt is inclusive and endsAt exclusive: 1 ms before the start and the end itself are outside", () => {
