@@ -47,6 +47,17 @@ describe("checkEventTime", () => {
       code: "occurred-at-before-campaign",
     });
     expect(code(undefined, { ...open, endsAt: NOW })).toBe("occurred-at-after-campaign");
+    // With no allowance at all, the time of receipt is neither ahead nor too old.
+    expect(checkEventTime(undefined, NOW, open, { maxSkewMs: 0, maxAgeMs: 0 })).toBeNull();
+    expect(checkEventTime(NOW, NOW, open, { maxSkewMs: 0, maxAgeMs: 0 })).toBeNull();
+  });
+
+  it("refuses no past time, however old, when the campaign has no starts_at and the key may backfill", () => {
+    const backfill = { ...open, backfill: true };
+    expect(code(Date.UTC(2020, 0, 1), backfill)).toBe("ok");
+    // Before 1970: epoch milliseconds below zero are still after an open start.
+    expect(code(Date.UTC(1969, 11, 31, 23, 59, 59), backfill)).toBe("ok");
+    expect(code(Date.UTC(1969, 11, 31, 23, 59, 59))).toBe("occurred-at-too-old");
   });
 
   it("names the first broken bound: future before campaign dates, campaign dates before age", () => {

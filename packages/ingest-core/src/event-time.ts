@@ -1,7 +1,7 @@
 // The bounds of an event's occurred_at: clock skew, the campaign's dates and how far back a key may report.
 import type { Problem } from "./envelope";
 
-/** The service-wide limits on event time (ingest settings). */
+/** The service-wide limits on event time (ingest settings); both at least 0. */
 export interface EventTimeLimits {
   /** How far ahead of the service's clock an occurred_at may be (client clock skew), in ms. */
   maxSkewMs: number;
@@ -36,9 +36,10 @@ function duration(ms: number): string {
 export function checkEventTime(occurredAt: number | undefined, receivedAt: number, rights: EventTimeRights, limits: EventTimeLimits): Problem | null {
   const at = occurredAt ?? receivedAt;
   const what = occurredAt === undefined ? "the event (received now)" : `occurred_at ${iso(at)}`;
-  if (occurredAt !== undefined && occurredAt > receivedAt + limits.maxSkewMs) {
+  // Without an occurred_at, `at` is receivedAt: never ahead of it nor older than it, as both limits are at least 0.
+  if (at > receivedAt + limits.maxSkewMs) {
     return {
-      message: `occurred_at ${iso(occurredAt)} is more than ${duration(limits.maxSkewMs)} ahead of the service's clock (${iso(receivedAt)})`,
+      message: `occurred_at ${iso(at)} is more than ${duration(limits.maxSkewMs)} ahead of the service's clock (${iso(receivedAt)})`,
       code: "occurred-at-in-future",
     };
   }
@@ -48,9 +49,9 @@ export function checkEventTime(occurredAt: number | undefined, receivedAt: numbe
   if (rights.endsAt !== null && at >= rights.endsAt) {
     return { message: `${what} is not before the campaign ends (${iso(rights.endsAt)})`, code: "occurred-at-after-campaign" };
   }
-  if (!rights.backfill && occurredAt !== undefined && occurredAt < receivedAt - limits.maxAgeMs) {
+  if (!rights.backfill && at < receivedAt - limits.maxAgeMs) {
     return {
-      message: `occurred_at ${iso(occurredAt)} is more than ${duration(limits.maxAgeMs)} in the past; this API key may not backfill (an operator can allow it for the key)`,
+      message: `occurred_at ${iso(at)} is more than ${duration(limits.maxAgeMs)} in the past; this API key may not backfill (an operator can allow it for the key)`,
       code: "occurred-at-too-old",
     };
   }
