@@ -96,4 +96,16 @@ describe("display names", () => {
       { numRuns: 2000 },
     );
   });
+
+  it("reports a refused character as a custom zod issue of the whole name", () => {
+    const result = displayNameSchema.safeParse("abc\u202edef");
+    expect(result.success).toBe(false);
+    expect(result.error?.issues).toEqual([
+      {
+        code: "custom",
+        path: [],
+        message: "must not contain bidirectional control characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C)",
+      },
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 // validateEarnEvent: normalised events, required and unknown fields, bad amounts and ids, never throws.
 import fc from "fast-check";
-import { EARN_EVENT_FIELDS, EARN_EVENT_OPTIONAL_FIELDS, validateEarnEvent } from "./earn-event";
+import { EARN_EVENT_FIELDS, EARN_EVENT_OPTIONAL_FIELDS, parseOccurredAt, validateEarnEvent } from "./earn-event";
 import { IDENTITY_TYPES } from "./identity";
 
 const REG = "5F33E576-104E-4131-AFD3-38E90CFFB252";
@@ -167,5 +167,71 @@ describe("validateEarnEvent", () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it("states each refusal in full: message, code and the field it names", () => {
+    const problems = (body: unknown) => {
+      const result = validateEarnEvent(body);
+      return result.ok ? [] : result.problems;
+    };
+    expect(problems([])).toEqual([{ message: "body must be a JSON object", code: "invalid-body" }]);
+    expect(problems({ ...base, identity_type: "NOPE", account_id: 1 })).toEqual([
+      { message: "invalid identity_type", code: "validation-failed", field: "identity_type" },
+      { message: "account_id must be a string", code: "invalid-account-id", field: "account_id" },
+    ]);
+    expect(problems({ ...base, account_id: "0x1234" })).toEqual([
+      { message: expect.stringMatching(/^account_id is not a valid EVM_ADDRESS/), code: "invalid-account-id", field: "account_id" },
+    ]);
+    expect(problems({ ...base, amount: "1,5" })).toEqual([{ message: expect.stringMatching(/^amount /), code: "invalid-amount", field: "amount" }]);
+    expect(problems({ ...base, reg_event_id: "not-a-uuid" })).toEqual([
+      { message: "reg_event_id must be a UUID", code: "invalid-reg-event-id", field: "reg_event_id" },
+    ]);
+    expect(problems({ ...base, occurred_at: 1 })).toEqual([
+      {
+        message: "occurred_at must be an RFC 3339 time in UTC with at most millisecond precision, e.g. 2026-11-20T10:00:00Z",
+        code: "invalid-occurred-at",
+        field: "occurred_at",
+      },
+    ]);
+  });
+
+  it("refuses a reg_event_id that is a UUID inside an array, not a string", () => {
+    expect(codes({ ...base, reg_event_id: [REG] })).toEqual(["invalid-reg-event-id"]);
+  });
+
+  it("refuses an occurred_at that is not a string primitive, even a String object holding a valid time", () => {
+    expect(() => parseOccurredAt(new String("2026-11-20T10:00:00Z"))).toThrow(expect.objectContaining({ code: "invalid-occurred-at", field: "occurred_at" }));
+    expect(parseOccurredAt("2026-11-20T10:00:00Z")).toBe("2026-11-20T10:00:00.000Z");
+  });
+
+  it("echoes an unknown key of exactly 64 characters in full, and one of 65 shortened", () => {
+    const message = (key: string) => {
+      const result = validateEarnEvent({ ...base, [key]: 1 });
+      return result.ok ? undefined : result.problems[0]?.message;
+    };
+    expect(message("k".repeat(64))).toBe(`unknown field "${"k".repeat(64)}"`);
+    expect(message("k".repeat(65))).toBe(`unknown field "${"k".repeat(64)}..."`);
+  });
+
+  it("names exactly ten unknown fields without a summary line", () => {
+    const body: Record<string, unknown> = { ...base };
+    for (let i = 0; i < 10; i++) body[`extra${i}`] = i;
+    const result = validateEarnEvent(body);
+    expect(!result.ok && result.problems.map((p) => p.message)).toEqual(Array.from({ length: 10 }, (_, i) => `unknown field "extra${i}"`));
+  });
+
+  it("counts a field present with the value undefined as absent", () => {
+    expect(validateEarnEvent({ ...base, amount: undefined })).toEqual({
+      ok: false,
+      problems: [{ message: "amount is required", code: "missing-field", field: "amount" }],
+    });
+  });
+
+  it("treats a null idempotency_key as absent and leaves absent optional fields out of the event", () => {
+    const result = validateEarnEvent({ ...base, idempotency_key: null, occurred_at: null });
+    expect(result.ok && Object.keys(result.event).sort()).toEqual(["account_id", "amount", "identity_type", "reg_event_id"]);
+    const keyed = validateEarnEvent({ ...base, idempotency_key: "order-7" });
+    expect(keyed.ok && keyed.event.idempotency_key).toBe("order-7");
+    expect(keyed.ok && Object.hasOwn(keyed.event, "occurred_at")).toBe(false);
   });
 });

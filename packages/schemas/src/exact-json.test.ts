@@ -68,4 +68,17 @@ describe("stringifyJson", () => {
     const long = `${"9".repeat(64)}x${"9".repeat(35)}`;
     expect(() => new JsonDecimal(long)).toThrow(`a JSON decimal must be a plain decimal number such as "12" or "0.5", got "${"9".repeat(64)}"`);
   });
+
+  it("refuses to be written by JSON.stringify, which would round its digits, with invalid-decimal", () => {
+    let thrown: unknown;
+    try {
+      JSON.stringify({ score: new JsonDecimal("0.1") });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toMatchObject({
+      code: "invalid-decimal",
+      message: "a JsonDecimal is written with stringifyJson, not JSON.stringify, which cannot keep its digits",
+    });
+  });
 });
