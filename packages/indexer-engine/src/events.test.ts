@@ -161,11 +161,31 @@ describe("event validation without zod", () => {
       [42, TYPES],
       [{ type: ["reprice"], asset: A }, TYPES],
       [{ type: "toString" }, TYPES],
+      // Values the fast path's type checks exist for: a number amount, a number flag, a function or a Map in place of an object.
+      [{ type: "balanceDelta", user: U, asset: A, amount: 5, activity: "hold" }, "balanceDelta.amount Invalid input: expected string, received number"],
+      [{ ...claim, priceable: 1, amount: { asset: A, amount: "1" } }, "action.priceable Invalid input: expected boolean, received number"],
+      [{ ...claim, amount: Object.assign(() => {}, { asset: A, amount: "1" }) }, "action.amount Invalid input: expected object, received function"],
+      [{ ...claim, meta: new Map([["pool", "p"]]) }, "action.meta Invalid input: expected record, received Map"],
+      [{ ...claim, meta: null }, "action.meta Invalid input: expected record, received null"],
     ];
     for (const [event, reason] of cases) {
       expect([event, invalidEventReason(event)]).toEqual([event, reason]);
       if (reason !== TYPES) expect(reason).toBe(schemaReason(event as Record<string, unknown>));
     }
+  });
+
+  it("names a symbol key of meta in the reason instead of throwing", () => {
+    const claim = { type: "action", key: "k", activity: "claim", user: U, priceable: false };
+    expect(invalidEventReason({ ...claim, meta: { [Symbol("pool")]: "p" } })).toBe("action.meta.Symbol(pool) Invalid key in record");
+  });
+
+  it("accepts a well-formed action whose meta has no prototype, which only the schema vouches for", () => {
+    const A = "0x00000000000000000000000000000000000000bb";
+    const meta = Object.assign(Object.create(null) as Record<string, string>, { pool: "p" });
+    const claim = { type: "action", key: "k", activity: "claim", user: U, meta };
+    expect(invalidEventReason({ ...claim, priceable: false })).toBeUndefined();
+    expect(invalidEventReason({ ...claim, priceable: true, amount: { asset: A, amount: "2" } })).toBeUndefined();
+    expect(invalidEventReason({ ...claim, priceable: true })).toBe("action.amount a priceable action must carry amount.asset and amount.amount");
   });
 
   it("defers unusual objects to the schemas", () => {

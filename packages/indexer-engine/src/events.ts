@@ -146,12 +146,14 @@ function plainlyValid(e: Record<string, unknown>): boolean {
 /** Returns why an event is invalid (naming the field and the rule), or undefined when it is valid. */
 export function invalidEventReason(event: unknown): string | undefined {
   if (isRecord(event) && plainlyValid(event)) return undefined;
-  const type = typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
+  // A primitive has no own `type`; an array may carry one, and the schema then names the array.
+  const type = (event as { type?: unknown } | null | undefined)?.type;
   const schema = typeof type === "string" && Object.hasOwn(eventSchemas, type) ? eventSchemas[type as keyof typeof eventSchemas] : undefined;
   if (schema === undefined) return `type must be one of ${Object.keys(eventSchemas).join(", ")}`;
   const result = schema.safeParse(event);
   if (result.success) return undefined;
   // A failed parse has at least one issue.
   const first = result.error.issues[0] as (typeof result.error.issues)[number];
-  return `${type}.${first.path.join(".")} ${first.message}`;
+  // String(): a path may hold a symbol key, which join would throw on.
+  return `${type}.${first.path.map(String).join(".")} ${first.message}`;
 }
