@@ -124,4 +124,18 @@ describe("backfill progress", () => {
     reporter.finish();
     expect(writes.filter((w) => w === "\n")).toHaveLength(1);
   });
+
+  it("measures the rate from the first update's time on a clock that does not start at zero", () => {
+    const { logger, lines } = capturingLogger();
+    let now = 1_764_460_800_000;
+    const reporter = createProgressReporter({ logger, logIntervalMs: 1, now: () => now });
+    reporter.update(0, 100);
+    now += 4_000;
+    reporter.update(20, 100);
+    // 20 blocks in 4 s: 5 blocks/s, 80 blocks left: 16 s.
+    expect(lines.filter((l) => l.msg === "Backfill progress").map((l) => [l.done, l.blocksPerSecond, l.etaSeconds])).toEqual([
+      [0, 0, null],
+      [20, 5, 16],
+    ]);
+  });
 });

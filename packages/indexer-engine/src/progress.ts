@@ -58,7 +58,8 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   const interval = options.tty === undefined ? (options.logIntervalMs ?? 10_000) : 100;
   let start: { at: number; done: number } | undefined;
   let lastEmit = Number.NEGATIVE_INFINITY;
-  let drawn = false;
+  /** The terminal a bar was drawn on since the last finish, whose line finish ends. */
+  let drawnOn: NodeJS.WriteStream | undefined;
   let latest: ProgressSnapshot | undefined;
   return {
     update(done, total) {
@@ -69,7 +70,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
       lastEmit = at;
       if (options.tty !== undefined) {
         options.tty.write(`\r${renderBar(latest)}`);
-        drawn = true;
+        drawnOn = options.tty;
       } else {
         const { blocksPerSecond, etaSeconds } = latest;
         options.logger.info(
@@ -79,8 +80,8 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
       }
     },
     finish() {
-      if (drawn && options.tty !== undefined) options.tty.write("\n");
-      drawn = false;
+      drawnOn?.write("\n");
+      drawnOn = undefined;
     },
   };
 }

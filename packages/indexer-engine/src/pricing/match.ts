@@ -10,11 +10,13 @@ export function matches(match: AssetMatch, asset: string, labels: Readonly<Recor
 
 function holds(expr: MatchExpression, labels: Readonly<Record<string, string>>): boolean {
   const value = Object.hasOwn(labels, expr.key) ? labels[expr.key] : undefined;
+  // A missing label (undefined) is in no list of strings; only In and NotIn carry a list.
+  const listed = expr.values?.includes(value as string) === true;
   switch (expr.operator) {
     case "In":
-      return value !== undefined && (expr.values ?? []).includes(value);
+      return listed;
     case "NotIn":
-      return value === undefined || !(expr.values ?? []).includes(value);
+      return !listed;
     case "Exists":
       return value !== undefined;
     case "DoesNotExist":

@@ -48,7 +48,8 @@ export class Lru<K, V> {
     else this.#newest.newer = added;
     this.#newest = added;
     this.#map.set(key, added);
-    if (this.#map.size > this.capacity && this.#oldest !== undefined) this.delete(this.#oldest.key);
+    // Past capacity the map holds at least one entry, so there is an oldest.
+    if (this.#map.size > this.capacity) this.delete(this.#oldest!.key);
   }
 
   /** Removes `key`. */
