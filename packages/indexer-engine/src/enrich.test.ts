@@ -53,6 +53,18 @@ const leg = (key: string, asset: string, amount = "4"): ActionEvent => ({
   amount: { asset, amount },
 });
 const item = (a: ActionEvent, height = 10) => ({ kind: "action" as const, action: a, ctx: ctx(height) });
+/** A closed window of 3 units of the priced asset from block 1 at time 0, closed by a flush; `overrides` change it. */
+const windowOf = (overrides: Partial<ClosedWindow>): ClosedWindow => ({
+  user: USER,
+  asset: PRICED,
+  activity: "hold",
+  balance: "3",
+  active: true,
+  start: { ts: 0, block: 1 },
+  end: { ts: 5_400_000, block: 9 },
+  trigger: "flush",
+  ...overrides,
+});
 
 describe("enrichment", () => {
   it("keeps the first leg of an action that prices, dropping the other legs", async () => {
@@ -115,17 +127,7 @@ describe("enrichment", () => {
 
   it("prices a window by the TWAP of its boundaries and weights it by duration", async () => {
     const { e } = enricher();
-    const w: ClosedWindow = {
-      user: USER,
-      asset: PRICED,
-      activity: "hold",
-      balance: "3",
-      active: true,
-      start: { ts: 0, block: 1 },
-      end: { ts: 5_400_000, block: 9 },
-      trigger: "flush",
-    };
-    const [r] = await e.rows([{ kind: "window", window: w }]);
+    const [r] = await e.rows([{ kind: "window", window: windowOf({}) }]);
     expect([r?.priceUsd, r?.valueUsd, r?.usdHours, r?.durationMs, r?.startBlock, r?.endBlock]).toEqual(["2.5", "7.5", "11.25", 5_400_000, 1, 9]);
   });
 
@@ -182,5 +184,59 @@ describe("enrichment", () => {
       }),
     );
     expect(twapOf(parseFixed("2"), undefined)).toBeUndefined();
+  });
+
+  it("names the event that closed a window (its transaction and log index, 0 included) and none for a flush", async () => {
+    const { e } = enricher();
+    const w = windowOf({ end: { ts: 3_600_000, block: 9 }, trigger: "balanceDelta" });
+    const rows = await e.rows([
+      { kind: "window", window: { ...w, cause: { txHash: "0xdef", logIndex: 0 } } },
+      { kind: "window", window: { ...w, cause: { txHash: "0x123", logIndex: 7 } } },
+      { kind: "window", window: { ...w, trigger: "flush" } },
+    ]);
+    expect(rows.map((r) => [r.txHash, r.logIndex, r.trigger])).toEqual([
+      ["0xdef", 0, "balanceDelta"],
+      ["0x123", 7, "balanceDelta"],
+      [null, null, "flush"],
+    ]);
+  });
+
+  it("writes an action's meta as JSON text, and null without meta", async () => {
+    const { e } = enricher();
+    const withMeta: ActionEvent = { ...leg("meta1", PRICED), meta: { pool: "0xpool", fee: "3000" } };
+    const rows = await e.rows([item(withMeta), item(leg("meta2", PRICED))]);
+    expect(rows.map((r) => r.meta)).toEqual(['{"pool":"0xpool","fee":"3000"}', null]);
+  });
+
+  it("never prices a non-priceable leg or action, even when another of the same transaction prices its asset", async () => {
+    const { e } = enricher();
+    const shared = ctx();
+    const mint: ActionEvent = { type: "action", key: "n1", activity: "mint", user: USER, priceable: false, amount: { asset: PRICED, amount: "4" } };
+    // Two legs of one action: the non-priceable first leg does not price, so the priceable second one is kept.
+    const rows = await e.rows([
+      { kind: "action", action: mint, ctx: shared },
+      { kind: "action", action: { ...leg("n1", PRICED) }, ctx: shared },
+      { kind: "action", action: { ...mint, key: "n2" }, ctx: shared },
+    ]);
+    expect(rows.map((r) => [r.id, r.priceable, r.priceUsd, r.valueUsd])).toEqual([
+      ["n1", true, "2.5", "10"],
+      ["n2", false, null, null],
+    ]);
+  });
+
+  it("leaves a window that starts before the pricing range unpriced while an action of the batch prices", async () => {
+    const { e } = enricher({ pricingFromBlock: 100 });
+    const w = windowOf({ asset: UNPRICED, end: { ts: 3_600_000, block: 150 } });
+    const rows = await e.rows([{ kind: "window", window: w }, item(leg("late", PRICED), 150)]);
+    expect(rows.map((r) => [r.rowType, r.priceUsd, r.valueUsd, r.usdHours])).toEqual([
+      ["window", null, null, null],
+      ["action", "2.5", "10", null],
+    ]);
+  });
+
+  it("has no TWAP when either boundary price is missing", () => {
+    expect(twapOf(undefined, parseFixed("2"))).toBeUndefined();
+    expect(twapOf(undefined, undefined)).toBeUndefined();
+    expect(twapOf(parseFixed("2.50"), parseFixed("2.5"))).toEqual(parseFixed("2.50"));
   });
 });

@@ -79,6 +79,7 @@ export interface EnricherOptions {
   logger: Logger;
   /** How many recent action ids are remembered for dedupe across batches (memory stays bounded). */
   dedupeCapacity?: number;
+  /** Price lookups at a time (the pricer's default of 16 when absent). */
   concurrency?: number;
 }
 
@@ -133,7 +134,7 @@ export class Enricher {
         prices.want(item.action.amount.asset, item.ctx, { ts: item.ctx.ts, block: item.ctx.height });
       }
     }
-    prices.fill(await pricer.priceManyExact(prices.requests, this.options.concurrency ?? 16));
+    prices.fill(await pricer.priceManyExact(prices.requests, this.options.concurrency));
     const kept = this.#chooseLegs(items, prices);
     const rows: OutputRow[] = [];
     items.forEach((item, index) => {

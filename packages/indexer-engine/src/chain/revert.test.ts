@@ -18,4 +18,20 @@ describe("isCallRevert", () => {
     expect(isCallRevert(Object.assign(new Error("request timed out"), { code: "TIMEOUT" }))).toBe(false);
     expect(isCallRevert(undefined)).toBe(false);
   });
+
+  it("looks five errors deep into the cause chain, no deeper, and stops at a null cause or a cycle", () => {
+    const callException = Object.assign(new Error("execution reverted"), { code: "CALL_EXCEPTION" });
+    const wrapped = (depth: number): unknown => {
+      let err: unknown = callException;
+      for (let i = 0; i < depth; i++) err = new BaseError("rpc-unavailable", `wrap ${i}`, { cause: err });
+      return err;
+    };
+    // The revert as the fifth error of the chain (four wrappers) is found; as the sixth it is not.
+    expect(isCallRevert(wrapped(4))).toBe(true);
+    expect(isCallRevert(wrapped(5))).toBe(false);
+    expect(isCallRevert(Object.assign(new Error("outer"), { cause: null }))).toBe(false);
+    const cyclic = new Error("a") as Error & { cause?: unknown };
+    cyclic.cause = cyclic;
+    expect(isCallRevert(cyclic)).toBe(false);
+  });
 });

@@ -48,6 +48,9 @@ describe("position labels", () => {
       );
     expect(() => positionFacts(ASSET, {})).toThrow(`${prefix} (${POSITION_LABELS.map((n) => `${n} is missing`).join(", ")})`);
     expect(() => positionFacts(ASSET, { ...labels, pool: "" })).toThrow(`${prefix} (pool is missing)`);
+    // Present but not integers, with nothing missing.
+    expect(() => positionFacts(ASSET, { ...labels, tickUpper: "60x" })).toThrow(`${prefix} (tickUpper is not an integer)`);
+    expect(() => positionFacts(ASSET, { ...labels, decimals0: "6.0" })).toThrow(`${prefix} (decimals0 is not an integer)`);
     expect(() => positionFacts(ASSET, { ...labels, tickLower: "-60.5", decimals1: "x", token0: "" })).toThrow(
       expect.objectContaining({
         code: "position-labels-missing",
@@ -201,35 +204,58 @@ describe("the ammv3position feed reads what positions share once", () => {
     for (const [i, r] of requests.entries()) expect(exact[i]?.toString()).toBe(byKey.get(`${r.asset}@${r.point.block}`));
   });
 
-  it("prices positions whose token is priced by the market (not pegged) in priceManyExact, through the general path", async () => {
-    // A stand-in market API answering 2451.37 USD for every hour asked, the price the pegged feed gives token1 above.
+  /** A pricer of positions with the market pricing `marketToken` (every hour at `usd`, or no price at all) and the other token pegged as above. */
+  async function withMarket(marketToken: "token0" | "token1", usd: number | undefined, run: (p: Pricer) => Promise<void>): Promise<void> {
     const server = await startTestServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://x");
       const [from, to] = ["from", "to"].map((k) => Number(url.searchParams.get(k)) * 1000) as [number, number];
       const prices: [number, number][] = [];
-      for (let t = Math.floor(from / 3_600_000) * 3_600_000; t <= to; t += 3_600_000) prices.push([t, 2_451.37]);
+      if (usd !== undefined) for (let t = Math.floor(from / 3_600_000) * 3_600_000; t <= to; t += 3_600_000) prices.push([t, usd]);
       json(res, 200, { prices });
     });
     try {
       const market = new MarketPriceClient({ baseUrl: server.url, apiKey: "test-key", ratePerMinute: 60_000, logger: capturingLogger().logger });
-      const p = new Pricer({
-        rules: [
-          { match: { matchLabels: { role: "position" } }, config: { assetType: "erc20", priceFeed: { ...feed, token1: { kind: "market", id: "eth" } } } },
-        ],
-        pricingRange: undefined,
-        chain: { call: async (_to, _data, block) => slot0At(block as number) },
-        labels: store.labels,
-        facts: store.kv,
-        market,
-        logger: capturingLogger().logger,
-      });
+      const priceFeed = { ...feed, [marketToken]: { kind: "market", id: "tok" } };
+      await run(
+        new Pricer({
+          rules: [{ match: { matchLabels: { role: "position" } }, config: { assetType: "erc20", priceFeed } }],
+          pricingRange: undefined,
+          chain: { call: async (_to, _data, block) => slot0At(block as number) },
+          labels: store.labels,
+          facts: store.kv,
+          market,
+          logger: capturingLogger().logger,
+        }),
+      );
+    } finally {
+      await server.close();
+    }
+  }
+
+  it("prices positions whose token is priced by the market (not pegged) in priceManyExact, through the general path", async () => {
+    // The market answers 2451.37 USD for every hour asked, the price the pegged feed gives token1 above.
+    await withMarket("token1", 2_451.37, async (p) => {
       const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
       const exact = await p.priceManyExact(requests);
       expectWrittenOut(requests, exact);
       for (const [i, { asset, point }] of requests.entries()) expect((await p.priceAt(asset, point))?.toFixed()).toBe(exact[i]?.toString());
-    } finally {
-      await server.close();
-    }
+    });
+  });
+
+  it("prices positions whose token0 is priced by the market in priceManyExact, through the general path", async () => {
+    await withMarket("token0", 1, async (p) => {
+      const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
+      expectWrittenOut(requests, await p.priceManyExact(requests));
+    });
+  });
+
+  it("leaves a position unpriced when the market has no price for one of its tokens", async () => {
+    for (const token of ["token0", "token1"] as const)
+      await withMarket(token, undefined, async (p) => {
+        const requests = assets.map((asset) => ({ asset, point: { ts: 120_000, block: 10 } }));
+        expect(await p.priceManyExact(requests)).toEqual([undefined, undefined, undefined]);
+        expect(await p.priceAt(assets[0] as string, { ts: 120_000, block: 10 })).toBeUndefined();
+      });
   });
 
   /** A pricer whose first chain call fails with a reset connection, and which counts its calls. */
@@ -283,5 +309,11 @@ describe("the ammv3position feed reads what positions share once", () => {
     expect(close(value, expected(-600, 600, 0))).toBe(true);
     const zero = `0x${"0".repeat(128)}`;
     expect(await pricer(async () => zero).priceAt(assets[0] as string, { ts: 120_000, block: 10 })).toBeUndefined();
+  });
+
+  it("leaves the positions of an uninitialised pool unpriced in priceManyExact too", async () => {
+    const zero = `0x${"0".repeat(128)}`;
+    const requests = assets.map((asset) => ({ asset, point: { ts: 120_000, block: 10 } }));
+    expect(await pricer(async () => zero).priceManyExact(requests)).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -1,13 +1,14 @@
 // Earn events from real rows (WindowBook windows and enriched actions): event time and per-row idempotency keys.
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import type { EarnMapping } from "../config/schema";
 import { type BatchItem, Enricher } from "../enrich";
 import { Pricer } from "../pricing/pricer";
 import type { OutputRow } from "../rows";
 import type { StateStore } from "../state/store";
-import { capturingLogger, testStore } from "../testing/fixtures";
+import { capturingLogger, row, testStore } from "../testing/fixtures";
 import { WindowBook } from "../windows";
-import { formatOccurredAt, toEarnEvent } from "./earn";
+import { earnAmount, formatOccurredAt, occurredAtMs, rowIdempotencyKey, toEarnEvent } from "./earn";
 
 const SWAP = "11111111-1111-4111-8111-111111111111";
 const HOLD = "22222222-2222-4222-8222-222222222222";
@@ -173,5 +174,67 @@ describe("earn events carry a per-row idempotency key", () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe("earn amounts", () => {
+  const mapping = (amount: EarnMapping["amount"], rowType: EarnMapping["rowType"] = "window"): EarnMapping => ({ regEventId: HOLD, amount, rowType });
+  const window = row({ rowType: "window", amount: "4", valueUsd: "8.5", usdHours: "12.75", durationMs: 5_400_000, active: true });
+
+  it("takes each amount from its own column, exactly, at most 18 places rounded half to even", () => {
+    expect(earnAmount(window, mapping("usd"))).toBe("8.5");
+    expect(earnAmount(window, mapping("usdHours"))).toBe("12.75");
+    expect(earnAmount(window, mapping("amount"))).toBe("4");
+    // 4 for 1.5 hours.
+    expect(earnAmount(window, mapping("amountHours"))).toBe("6");
+    expect(earnAmount(window, mapping("count"))).toBe("1");
+    // 19 places: ...25 at the 19th rounds to the even ...2, ...35 to ...4.
+    expect(earnAmount(row({ valueUsd: "0.0000000000000000025" }), mapping("usd"))).toBe("0.000000000000000002");
+    expect(earnAmount(row({ usdHours: "0.0000000000000000035" }), mapping("usdHours"))).toBe("0.000000000000000004");
+    expect(earnAmount(row({ amount: "1.0000000000000000015" }), mapping("amount"))).toBe("1.000000000000000002");
+  });
+
+  it("has no amount when its column is empty", () => {
+    expect(earnAmount(row({ valueUsd: null }), mapping("usd"))).toBeUndefined();
+    expect(earnAmount(row({ usdHours: null }), mapping("usdHours"))).toBeUndefined();
+    expect(earnAmount(row({ amount: null }), mapping("amount"))).toBeUndefined();
+    expect(earnAmount(row({ amount: null, durationMs: 3_600_000 }), mapping("amountHours"))).toBeUndefined();
+    expect(earnAmount(row({ amount: "4", durationMs: null }), mapping("amountHours"))).toBeUndefined();
+  });
+
+  it("maps a row to an event only for a mapping of its activity and row type, an active or status-less row, and a positive amount", () => {
+    const events = { hold: mapping("amount") };
+    const held = row({ rowType: "window", activity: "hold", amount: "4", active: true, endTs: 1_700_000_500_000 });
+    expect(toEarnEvent(held, events)).toEqual({
+      account_id: held.user,
+      identity_type: "EVM_ADDRESS",
+      amount: "4",
+      reg_event_id: HOLD,
+      occurred_at: "2023-11-14T22:21:40.000Z",
+      idempotency_key: rowIdempotencyKey(held, HOLD),
+    });
+    // An action has no status (null): it maps.
+    expect(toEarnEvent(row({ rowType: "action", activity: "hold", amount: "4", active: null }), { hold: mapping("amount", "action") })?.amount).toBe("4");
+    expect(toEarnEvent({ ...held, active: false }, events)).toBeUndefined();
+    expect(toEarnEvent({ ...held, rowType: "action" }, events)).toBeUndefined();
+    expect(toEarnEvent({ ...held, activity: "lend" }, events)).toBeUndefined();
+    expect(toEarnEvent({ ...held, activity: "toString" }, events)).toBeUndefined();
+    expect(toEarnEvent({ ...held, amount: "-4" }, events)).toBeUndefined();
+    expect(toEarnEvent({ ...held, amount: "0" }, events)).toBeUndefined();
+    // Below the 18th place: rounds to zero, nothing to send.
+    expect(toEarnEvent({ ...held, amount: "0.0000000000000000004" }, events)).toBeUndefined();
+    expect(toEarnEvent({ ...held, amount: "0.000000000000000001" }, events)?.amount).toBe("0.000000000000000001");
+  });
+
+  it("dates a window at its end and an action, or a window without an end, at its row time", () => {
+    expect(occurredAtMs(row({ rowType: "window", ts: 1, endTs: 2 }))).toBe(2);
+    expect(occurredAtMs(row({ rowType: "window", ts: 1, endTs: null }))).toBe(1);
+    expect(occurredAtMs(row({ rowType: "action", ts: 1, endTs: 2 }))).toBe(1);
+  });
+
+  it("keys an event by the reg_event_id in lower case", () => {
+    const r = row({ id: "k" });
+    expect(rowIdempotencyKey(r, SWAP.toUpperCase().replace(/^1/, "A"))).toBe(rowIdempotencyKey(r, SWAP.replace(/^1/, "a")));
+    expect(rowIdempotencyKey(r, "ABC")).toBe(createHash("sha256").update("idx|action|k|abc").digest("hex"));
   });
 });
