@@ -203,7 +203,9 @@ export class Enricher {
 
   #actionRow(a: ActionEvent, ctx: EventContext, prices: PriceTable): OutputRow {
     const { runner } = this.options;
-    const price = a.priceable && a.amount !== undefined ? prices.get(a.amount.asset, ctx) : undefined;
+    // Only a priceable action's amount is priced.
+    const priced = a.priceable ? a.amount : undefined;
+    const price = priced === undefined ? undefined : prices.get(priced.asset, ctx);
     return {
       rowType: "action",
       id: a.key,
@@ -228,7 +230,8 @@ export class Enricher {
       logIndex: ctx.logIndex,
       trigger: null,
       priceUsd: price === undefined ? null : prices.text(price),
-      valueUsd: price === undefined || a.amount === undefined ? null : formatFixed(mulFixed(parseFixed(a.amount.amount), price), OUTPUT_DECIMALS),
+      // A price is only found for an amount (priced).
+      valueUsd: price === undefined ? null : formatFixed(mulFixed(parseFixed(priced!.amount), price), OUTPUT_DECIMALS),
       usdHours: null,
       meta: a.meta === undefined ? null : JSON.stringify(a.meta),
     };

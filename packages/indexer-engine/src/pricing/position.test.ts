@@ -8,7 +8,7 @@ import { capturingLogger, testStore } from "../testing/fixtures";
 import { json, startTestServer } from "../testing/http";
 import { sqrtRatioAtTick } from "./clmath";
 import { MarketPriceClient } from "./market";
-import { POSITION_LABELS, positionFacts } from "./position";
+import { POSITION_LABELS, PositionFeed, positionFacts } from "./position";
 import { Pricer } from "./pricer";
 
 const ASSET = "0x00000000000000000000000000000000000000d1";
@@ -109,8 +109,8 @@ describe("the ammv3position feed reads what positions share once", () => {
   const SLOT0 = id("slot0()").slice(0, 10);
   // The pool's tick at each block: inside the first range, then below the second and above the third throughout.
   const TICKS: Record<number, number> = { 10: 0, 11: 59, 12: -300, 13: 300 };
-  const slot0At = (block: number) =>
-    `0x${[sqrtRatioAtTick(TICKS[block] as number), BigInt.asUintN(256, BigInt(TICKS[block] as number))].map((v) => v.toString(16).padStart(64, "0")).join("")}`;
+  const slot0OfTick = (tick: number) => `0x${[sqrtRatioAtTick(tick), BigInt.asUintN(256, BigInt(tick))].map((v) => v.toString(16).padStart(64, "0")).join("")}`;
+  const slot0At = (block: number) => slot0OfTick(TICKS[block] as number);
   let store: StateStore;
   beforeAll(async () => {
     store = await testStore("position-feed-reuse");
@@ -204,13 +204,16 @@ describe("the ammv3position feed reads what positions share once", () => {
     for (const [i, r] of requests.entries()) expect(exact[i]?.toString()).toBe(byKey.get(`${r.asset}@${r.point.block}`));
   });
 
-  /** A pricer of positions with the market pricing `marketToken` (every hour at `usd`, or no price at all) and the other token pegged as above. */
-  async function withMarket(marketToken: "token0" | "token1", usd: number | undefined, run: (p: Pricer) => Promise<void>): Promise<void> {
+  /** A pricer of positions with the market pricing `marketToken` (each hour at `usd` of its start, or no price) and the other token pegged as above. */
+  async function withMarket(marketToken: "token0" | "token1", usd: (hourMs: number) => number | undefined, run: (p: Pricer) => Promise<void>): Promise<void> {
     const server = await startTestServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://x");
       const [from, to] = ["from", "to"].map((k) => Number(url.searchParams.get(k)) * 1000) as [number, number];
       const prices: [number, number][] = [];
-      if (usd !== undefined) for (let t = Math.floor(from / 3_600_000) * 3_600_000; t <= to; t += 3_600_000) prices.push([t, usd]);
+      for (let t = Math.floor(from / 3_600_000) * 3_600_000; t <= to; t += 3_600_000) {
+        const price = usd(t);
+        if (price !== undefined) prices.push([t, price]);
+      }
       json(res, 200, { prices });
     });
     try {
@@ -234,28 +237,114 @@ describe("the ammv3position feed reads what positions share once", () => {
 
   it("prices positions whose token is priced by the market (not pegged) in priceManyExact, through the general path", async () => {
     // The market answers 2451.37 USD for every hour asked, the price the pegged feed gives token1 above.
-    await withMarket("token1", 2_451.37, async (p) => {
-      const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
-      const exact = await p.priceManyExact(requests);
-      expectWrittenOut(requests, exact);
-      for (const [i, { asset, point }] of requests.entries()) expect((await p.priceAt(asset, point))?.toFixed()).toBe(exact[i]?.toString());
-    });
+    await withMarket(
+      "token1",
+      () => 2_451.37,
+      async (p) => {
+        const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
+        const exact = await p.priceManyExact(requests);
+        expectWrittenOut(requests, exact);
+        for (const [i, { asset, point }] of requests.entries()) expect((await p.priceAt(asset, point))?.toFixed()).toBe(exact[i]?.toString());
+      },
+    );
   });
 
   it("prices positions whose token0 is priced by the market in priceManyExact, through the general path", async () => {
-    await withMarket("token0", 1, async (p) => {
-      const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
-      expectWrittenOut(requests, await p.priceManyExact(requests));
+    await withMarket(
+      "token0",
+      () => 1,
+      async (p) => {
+        const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
+        expectWrittenOut(requests, await p.priceManyExact(requests));
+      },
+    );
+  });
+
+  it("values a position out of range again when its token's price changes, in priceAt and priceManyExact", async () => {
+    // [-1200, -600) lies below every tick of the test, so the position holds token1 only: its value follows token1's price.
+    const below = assets[2] as string;
+    const perHour = (hourMs: number) => (hourMs === 0 ? 2_000 : 3_000);
+    const points = [
+      { ts: 60_000, block: 10 },
+      { ts: 3_660_000, block: 11 },
+    ];
+    const want = points.map((point, i) =>
+      expected(-1_200, -600, TICKS[point.block] as number)
+        .div("2451.37")
+        .times(i === 0 ? 2_000 : 3_000),
+    );
+    await withMarket("token1", perHour, async (p) => {
+      for (const [i, point] of points.entries()) expect(close(await p.priceAt(below, point), want[i] as Decimal)).toBe(true);
     });
+    await withMarket("token1", perHour, async (p) => {
+      const exact = await p.priceManyExact(points.map((point) => ({ asset: below, point })));
+      const D = Decimal.clone({ precision: 200 });
+      exact.forEach((value, i) => {
+        const decimal = value && new D(value.units.toString()).div(new D(10).pow(value.scale));
+        expect(close(decimal, want[i] as Decimal)).toBe(true);
+      });
+    });
+  });
+
+  it("reads each pool's own slot0 at a block another pool was read at, and keeps both", async () => {
+    const OTHER_POOL = "0x00000000000000000000000000000000000000a9";
+    const other = "0x00000000000000000000000000000000000000e9";
+    await store.labels.set(other, { ...labels, pool: OTHER_POOL, tickLower: "-600", tickUpper: "600" });
+    const calls: string[] = [];
+    // The other pool stands at tick 300 when this one stands at 0 (block 10).
+    const p = pricer(async (to, _data, block) => {
+      calls.push(`${to}@${block}`);
+      return to === OTHER_POOL ? slot0OfTick(300) : slot0At(block as number);
+    });
+    const point = { ts: 120_000, block: 10 };
+    const mine = assets[0] as string;
+    const values = [await p.priceAt(mine, point), await p.priceAt(other, point), await p.priceAt(mine, point), await p.priceAt(other, point)];
+    expect(values.map((v, i) => close(v, expected(-600, 600, i % 2 === 0 ? 0 : 300)))).toEqual([true, true, true, true]);
+    expect(calls).toEqual([`${POOL}@10`, `${OTHER_POOL}@10`]);
+  });
+
+  it("keeps the pool's price at a block after another block was read, in priceAt", async () => {
+    const calls: (number | undefined)[] = [];
+    const p = pricer(async (_to, _data, block) => {
+      calls.push(block);
+      return slot0At(block as number);
+    });
+    // Two positions of the pool, each at block 10 and then 11: the second position's reads find the pool's prices kept.
+    for (const i of [0, 1])
+      for (const block of [10, 11]) {
+        const [tickLower, tickUpper] = RANGES[i] as readonly [number, number];
+        expect(close(await p.priceAt(assets[i] as string, { ts: block * 12_000, block }), expected(tickLower, tickUpper, TICKS[block] as number))).toBe(true);
+      }
+    expect(calls).toEqual([10, 11]);
+  });
+
+  it("reads a position's labels for its facts once, however many blocks it is priced at", async () => {
+    let reads = 0;
+    const positions = new PositionFeed(
+      pricer(async (_to, _data, block) => slot0At(block as number)),
+      (asset) => {
+        reads++;
+        return store.labels.get(asset);
+      },
+    );
+    for (const block of [10, 11, 12, 13]) {
+      const value = await positions.price(feed, assets[0] as string, { ts: block * 12_000, block });
+      expect(close(value, expected(-600, 600, TICKS[block] as number))).toBe(true);
+    }
+    expect(reads).toBe(1);
   });
 
   it("leaves a position unpriced when the market has no price for one of its tokens", async () => {
     for (const token of ["token0", "token1"] as const)
-      await withMarket(token, undefined, async (p) => {
-        const requests = assets.map((asset) => ({ asset, point: { ts: 120_000, block: 10 } }));
-        expect(await p.priceManyExact(requests)).toEqual([undefined, undefined, undefined]);
-        expect(await p.priceAt(assets[0] as string, { ts: 120_000, block: 10 })).toBeUndefined();
-      });
+      await withMarket(
+        token,
+        () => undefined,
+        async (p) => {
+          const requests = assets.map((asset) => ({ asset, point: { ts: 120_000, block: 10 } }));
+          expect(await p.priceManyExact(requests)).toEqual([undefined, undefined, undefined]);
+          expect(await p.priceAt(assets[0] as string, { ts: 120_000, block: 10 })).toBeUndefined();
+        },
+      );
   });
 
   /** A pricer whose first chain call fails with a reset connection, and which counts its calls. */

