@@ -3,12 +3,14 @@
 import type { Fixed } from "@pointwise/fixed";
 import Decimal from "decimal.js";
 import { AbiCoder, id } from "ethers";
+import type { FeedSelector } from "../config/schema";
+import { Dec } from "../decimal";
 import type { StateStore } from "../state/store";
 import { capturingLogger, testStore } from "../testing/fixtures";
 import { json, startTestServer } from "../testing/http";
 import { sqrtRatioAtTick } from "./clmath";
 import { MarketPriceClient } from "./market";
-import { POSITION_LABELS, PositionFeed, positionFacts } from "./position";
+import { NOT_READY, POSITION_LABELS, PositionFeed, positionFacts } from "./position";
 import { Pricer } from "./pricer";
 
 const ASSET = "0x00000000000000000000000000000000000000d1";
@@ -332,6 +334,38 @@ describe("the ammv3position feed reads what positions share once", () => {
       expect(close(value, expected(-600, 600, TICKS[block] as number))).toBe(true);
     }
     expect(reads).toBe(1);
+  });
+
+  it("prices every request of a batch with more blocks than the pool prices it keeps", async () => {
+    // 10,001 blocks of one pool, one more than the pool prices kept per pool: the first block's price is dropped
+    // again before the batch values it, and is read again.
+    const tickOf = (block: number) => (block % 1_000) - 500;
+    const p = pricer(async (_to, _data, block) => slot0OfTick(tickOf(block as number)));
+    const requests = Array.from({ length: 10_001 }, (_, block) => ({ asset: assets[0] as string, point: { ts: block * 12_000, block } }));
+    const exact = await p.priceManyExact(requests);
+    const D = Decimal.clone({ precision: 200 });
+    for (const block of [0, 1, 499, 500, 9_999, 10_000]) {
+      const value = exact[block];
+      const decimal = value && new D(value.units.toString()).div(new D(10).pow(value.scale));
+      expect([block, close(decimal, expected(-600, 600, tickOf(block)))]).toEqual([block, true]);
+    }
+  });
+
+  it("values at once what prepare read, and answers NOT_READY for a position, block or token price it has not", async () => {
+    const positions = new PositionFeed(
+      pricer(async (_to, _data, block) => slot0At(block as number)),
+      (asset) => store.labels.get(asset),
+    );
+    const at10 = { ts: 120_000, block: 10 };
+    await positions.prepare([{ asset: assets[0] as string, point: at10 }], 4);
+    const pegged = (selector: FeedSelector) => (selector.kind === "pegged" ? new Dec(selector.usdPegValue) : NOT_READY);
+    const value = positions.priceNow(feed, assets[0] as string, at10, pegged);
+    if (value === NOT_READY || value === undefined) throw new Error(`prepared position not valued: ${String(value)}`);
+    const D = Decimal.clone({ precision: 200 });
+    expect(close(new D(value.units.toString()).div(new D(10).pow(value.scale)), expected(-600, 600, 0))).toBe(true);
+    expect(positions.priceNow(feed, assets[1] as string, at10, pegged)).toBe(NOT_READY);
+    expect(positions.priceNow(feed, assets[0] as string, { ts: 132_000, block: 11 }, pegged)).toBe(NOT_READY);
+    expect(positions.priceNow(feed, assets[0] as string, at10, (selector) => (selector === feed.token1 ? NOT_READY : pegged(selector)))).toBe(NOT_READY);
   });
 
   it("leaves a position unpriced when the market has no price for one of its tokens", async () => {
