@@ -160,14 +160,18 @@ describe("the ammv3position feed reads what positions share once", () => {
     return amount0.plus(amount1.times("2451.37"));
   }
   const close = (value: Decimal | undefined, want: Decimal) => value?.minus(want).abs().lte(want.abs().times("1e-55")) === true;
+  const D200 = Decimal.clone({ precision: 200 });
+  /** An exact value as a decimal of its own digits. */
+  const decimalOf = (value: Fixed | undefined) => value && new D200(value.units.toString()).div(new D200(10).pow(value.scale));
+  /** Every position at each of `blocks`, block by block. */
+  const everyPositionAt = (blocks: readonly number[]) => blocks.flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
   /** Every exact value equals the formulas' value (expected) for its position and block, to 55 significant digits. */
   function expectWrittenOut(requests: readonly { asset: string; point: { block: number } }[], exact: readonly (Fixed | undefined)[]): void {
-    const D = Decimal.clone({ precision: 200 });
     requests.forEach(({ asset, point }, i) => {
       const [tickLower, tickUpper] = RANGES[assets.indexOf(asset)] as readonly [number, number];
       const value = exact[i];
       if (value === undefined) throw new Error(`${asset} at block ${point.block} is unpriced`);
-      const decimal = new D(value.units.toString()).div(new D(10).pow(value.scale));
+      const decimal = decimalOf(value);
       if (!close(decimal, expected(tickLower, tickUpper, TICKS[point.block] as number))) throw new Error(`${asset} at block ${point.block}: ${decimal}`);
     });
   }
@@ -179,7 +183,7 @@ describe("the ammv3position feed reads what positions share once", () => {
       return slot0At(block as number);
     });
     const blocks = [10, 11, 12, 13];
-    const requests = blocks.flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
+    const requests = everyPositionAt(blocks);
     const values = await p.priceManyExact(requests);
     expect(calls).toEqual(blocks.map((block) => ({ to: POOL, data: SLOT0, block })));
     expectWrittenOut(requests, values);
@@ -196,7 +200,7 @@ describe("the ammv3position feed reads what positions share once", () => {
     });
     const blocks = [10, 11, 12, 13];
     // Each position at each block twice (a window's end and the next one's start), in an order mixing the blocks.
-    const requests = [...blocks, ...[...blocks].reverse()].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
+    const requests = everyPositionAt([...blocks, ...[...blocks].reverse()]);
     const exact = await p.priceManyExact(requests);
     expect(calls).toEqual(blocks);
     expectWrittenOut(requests, exact);
@@ -237,27 +241,19 @@ describe("the ammv3position feed reads what positions share once", () => {
     }
   }
 
-  it("prices positions whose token is priced by the market (not pegged) in priceManyExact, through the general path", async () => {
-    // The market answers 2451.37 USD for every hour asked, the price the pegged feed gives token1 above.
+  // The market answers for every hour asked the price the pegged feed gives that token above.
+  it.each([
+    ["token1", 2_451.37],
+    ["token0", 1],
+  ] as const)("prices positions whose %s is priced by the market (not pegged) in priceManyExact, through the general path", async (token, usd) => {
     await withMarket(
-      "token1",
-      () => 2_451.37,
+      token,
+      () => usd,
       async (p) => {
-        const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
+        const requests = everyPositionAt([10, 11, 12, 13]);
         const exact = await p.priceManyExact(requests);
         expectWrittenOut(requests, exact);
         for (const [i, { asset, point }] of requests.entries()) expect((await p.priceAt(asset, point))?.toFixed()).toBe(exact[i]?.toString());
-      },
-    );
-  });
-
-  it("prices positions whose token0 is priced by the market in priceManyExact, through the general path", async () => {
-    await withMarket(
-      "token0",
-      () => 1,
-      async (p) => {
-        const requests = [10, 11, 12, 13].flatMap((block) => assets.map((asset) => ({ asset, point: { ts: block * 12_000, block } })));
-        expectWrittenOut(requests, await p.priceManyExact(requests));
       },
     );
   });
@@ -280,11 +276,7 @@ describe("the ammv3position feed reads what positions share once", () => {
     });
     await withMarket("token1", perHour, async (p) => {
       const exact = await p.priceManyExact(points.map((point) => ({ asset: below, point })));
-      const D = Decimal.clone({ precision: 200 });
-      exact.forEach((value, i) => {
-        const decimal = value && new D(value.units.toString()).div(new D(10).pow(value.scale));
-        expect(close(decimal, want[i] as Decimal)).toBe(true);
-      });
+      for (const [i, value] of exact.entries()) expect(close(decimalOf(value), want[i] as Decimal)).toBe(true);
     });
   });
 
@@ -343,12 +335,8 @@ describe("the ammv3position feed reads what positions share once", () => {
     const p = pricer(async (_to, _data, block) => slot0OfTick(tickOf(block as number)));
     const requests = Array.from({ length: 10_001 }, (_, block) => ({ asset: assets[0] as string, point: { ts: block * 12_000, block } }));
     const exact = await p.priceManyExact(requests);
-    const D = Decimal.clone({ precision: 200 });
-    for (const block of [0, 1, 499, 500, 9_999, 10_000]) {
-      const value = exact[block];
-      const decimal = value && new D(value.units.toString()).div(new D(10).pow(value.scale));
-      expect([block, close(decimal, expected(-600, 600, tickOf(block)))]).toEqual([block, true]);
-    }
+    for (const block of [0, 1, 499, 500, 9_999, 10_000])
+      expect([block, close(decimalOf(exact[block]), expected(-600, 600, tickOf(block)))]).toEqual([block, true]);
   });
 
   it("values at once what prepare read, and answers NOT_READY for a position, block or token price it has not", async () => {
@@ -361,8 +349,7 @@ describe("the ammv3position feed reads what positions share once", () => {
     const pegged = (selector: FeedSelector) => (selector.kind === "pegged" ? new Dec(selector.usdPegValue) : NOT_READY);
     const value = positions.priceNow(feed, assets[0] as string, at10, pegged);
     if (value === NOT_READY || value === undefined) throw new Error(`prepared position not valued: ${String(value)}`);
-    const D = Decimal.clone({ precision: 200 });
-    expect(close(new D(value.units.toString()).div(new D(10).pow(value.scale)), expected(-600, 600, 0))).toBe(true);
+    expect(close(decimalOf(value), expected(-600, 600, 0))).toBe(true);
     expect(positions.priceNow(feed, assets[1] as string, at10, pegged)).toBe(NOT_READY);
     expect(positions.priceNow(feed, assets[0] as string, { ts: 132_000, block: 11 }, pegged)).toBe(NOT_READY);
     expect(positions.priceNow(feed, assets[0] as string, at10, (selector) => (selector === feed.token1 ? NOT_READY : pegged(selector)))).toBe(NOT_READY);

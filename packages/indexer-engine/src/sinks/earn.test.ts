@@ -211,7 +211,8 @@ describe("earn amounts", () => {
       amount: "4",
       reg_event_id: HOLD,
       occurred_at: "2023-11-14T22:21:40.000Z",
-      idempotency_key: rowIdempotencyKey(held, HOLD),
+      // SHA-256 of indexer id, row type, row id and reg_event_id, joined by "|" (the row fixture's idx and id).
+      idempotency_key: createHash("sha256").update(`idx|window|id|${HOLD}`).digest("hex"),
     });
     // An action has no status (null): it maps.
     expect(toEarnEvent(row({ rowType: "action", activity: "hold", amount: "4", active: null }), { hold: mapping("amount", "action") })?.amount).toBe("4");
