@@ -1,7 +1,7 @@
 // Reads block ranges ahead of processing: logs, the headers they need, senders and flush-boundary blocks, bounded.
 import type { ChainLog } from "../adapter";
 import { boundariesBetween } from "../windows";
-import { lastBlockBefore } from "./boundary";
+import { type BlockPoint, lastBlockBefore } from "./boundary";
 import type { AdaptiveLogFetcher, LogBatch } from "./logs";
 import type { BlockSource } from "./reader";
 
@@ -91,22 +91,18 @@ export async function readRange(fetcher: AdaptiveLogFetcher, chain: AheadSource,
   const [stamps, senders] = await Promise.all([chain.timestamps(blocks), hashes.length > 0 ? chain.transactionsFrom(hashes) : new Map<string, string>()]);
   const headers = new Map(stamps);
   const known = knownHeaders(coalescedTimestamps(chain), headers);
-  const searches: Promise<void>[] = [];
-  for (let i = 1; i < blocks.length; i++) {
-    const prev = { block: blocks[i - 1] as number, ts: stamps.get(blocks[i - 1] as number) as number };
-    const point = { block: blocks[i] as number, ts: stamps.get(blocks[i] as number) as number };
-    if (Math.floor(point.ts / options.flushMs) <= Math.floor(prev.ts / options.flushMs) || point.block === prev.block + 1) continue;
-    searches.push(
-      (async () => {
-        let lower = prev;
-        for (const boundary of boundariesBetween(prev.ts, point.ts, options.flushMs)) {
-          const block = point.block === lower.block + 1 ? lower.block : await lastBlockBefore(known, boundary, lower, point);
-          lower = { block, ts: await known.timestamp(block) };
-        }
-      })(),
-    );
-  }
-  await Promise.all(searches);
+  // Between each two neighbouring known blocks, the boundaries they straddle; a pair with none (most, as boundaries
+  // are hours apart) or of adjacent blocks (whose answer is the lower block) reads nothing.
+  const points = blocks.map((block) => ({ block, ts: stamps.get(block) as number }));
+  await Promise.all(
+    points.slice(1).map(async (point, i) => {
+      let lower = points[i] as BlockPoint;
+      for (const boundary of boundariesBetween(lower.ts, point.ts, options.flushMs)) {
+        const block = await lastBlockBefore(known, boundary, lower, point);
+        lower = { block, ts: await known.timestamp(block) };
+      }
+    }),
+  );
   return { from, to, logs, headers, senders };
 }
 

@@ -68,6 +68,29 @@ describe("coalescedTimestamps", () => {
     );
   });
 
+  it("asks once for a block several callers want in the same turn, and passes single timestamps straight through", async () => {
+    const chain = timeline([10, 20, 30, 40]);
+    const source = coalescedTimestamps(chain);
+    const [a, b] = await Promise.all([source.timestamps([1, 2]), source.timestamps([2, 3])]);
+    expect(a).toEqual(
+      new Map([
+        [1, 20],
+        [2, 30],
+      ]),
+    );
+    expect(b).toEqual(
+      new Map([
+        [2, 30],
+        [3, 40],
+      ]),
+    );
+    expect(chain.batches).toEqual([[1, 2, 3]]);
+    expect(await source.timestamp(3)).toBe(40);
+    // Nothing more goes to the chain afterwards: no second, empty request for the second caller.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(chain.batches).toEqual([[1, 2, 3]]);
+  });
+
   it("rejects every search waiting on a request that fails", async () => {
     const failing = {
       timestamp: async () => 0,

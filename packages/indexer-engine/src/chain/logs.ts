@@ -57,7 +57,7 @@ export class AdaptiveLogFetcher {
     const width = to - from + 1;
     try {
       const logs = await this.reader.logs(addresses, topics, from, to);
-      if (logs.length > this.options.targetLogs && this.#span > 1) this.#span = Math.max(1, Math.floor(this.#span / 2));
+      if (logs.length > this.options.targetLogs) this.#span = Math.max(1, Math.floor(this.#span / 2));
       else if (logs.length < this.options.targetLogs / 2 && width >= this.#span) this.#span = Math.min(this.options.maxSpan, this.#span * 2);
       return logs;
     } catch (err) {

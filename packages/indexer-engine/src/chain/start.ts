@@ -3,7 +3,7 @@ import { contractNotFound, fromBlockNotFound } from "../symptoms";
 import { type ChainReader, RpcResponseError } from "./reader";
 
 /** Checks that the endpoint serves the configured chain and that every contract has code; else Contract Not Found. */
-export async function checkContracts(reader: ChainReader, chainId: number, contracts: readonly string[]): Promise<void> {
+export async function checkContracts(reader: Pick<ChainReader, "code" | "chainId">, chainId: number, contracts: readonly string[]): Promise<void> {
   // Asked together, since start-up waits for every answer and each is a round trip to a hosted endpoint; read in the
   // same order as before, so the chain id is judged first and the first missing contract is the one named.
   const codes = contracts.map((address) => reader.code(address));
@@ -21,7 +21,7 @@ export async function checkContracts(reader: ChainReader, chainId: number, contr
  * Finds the first block at which every contract exists (the latest deployment among them) by binary search over
  * historical eth_getCode. A node that cannot answer state queries for old blocks gives fromBlock Not Found.
  */
-export async function findFromBlock(reader: ChainReader, contracts: readonly string[], head: number): Promise<number> {
+export async function findFromBlock(reader: Pick<ChainReader, "code">, contracts: readonly string[], head: number): Promise<number> {
   let start = 0;
   for (const address of contracts) {
     let lo = 0;

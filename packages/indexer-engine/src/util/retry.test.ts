@@ -1,0 +1,119 @@
+// Backoff with full jitter (bounds pinned by fixing Math.random) and mapLimit's order and concurrency bound.
+import fc from "fast-check";
+import { backoffMs, mapLimit } from "./retry";
+
+const JUST_UNDER_ONE = 1 - 2 ** -53;
+
+describe("backoffMs", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it("waits exactly the base delay when the random draw is 0", () => {
+    jest.spyOn(Math, "random").mockReturnValue(0);
+    expect(backoffMs(0, 250, 8_000)).toBe(250);
+    expect(backoffMs(3, 250, 8_000)).toBe(250);
+    expect(backoffMs(9, 250, 8_000)).toBe(250);
+  });
+
+  it("stays just below base * 2^attempt when the draw is just under 1", () => {
+    jest.spyOn(Math, "random").mockReturnValue(JUST_UNDER_ONE);
+    // attempt 3: ceiling 250 * 8 = 2000, so the longest delay is 1999.
+    expect(backoffMs(3, 250, 8_000)).toBe(1_999);
+    // attempt 1: ceiling 200.
+    expect(backoffMs(1, 100, 8_000)).toBe(199);
+  });
+
+  it("caps the ceiling at the maximum delay", () => {
+    jest.spyOn(Math, "random").mockReturnValue(JUST_UNDER_ONE);
+    // 250 * 2^10 = 256000 is capped at 8000.
+    expect(backoffMs(10, 250, 8_000)).toBe(7_999);
+  });
+
+  it("draws uniformly between base and the ceiling", () => {
+    jest.spyOn(Math, "random").mockReturnValue(0.5);
+    // attempt 2: ceiling 400, base 100: 100 + floor(0.5 * 300) = 250.
+    expect(backoffMs(2, 100, 10_000)).toBe(250);
+    // attempt 0: the ceiling is the base itself, no jitter.
+    expect(backoffMs(0, 100, 10_000)).toBe(100);
+  });
+
+  it("waits the base delay when the maximum is below the base", () => {
+    jest.spyOn(Math, "random").mockReturnValue(0.5);
+    expect(backoffMs(4, 500, 100)).toBe(500);
+  });
+
+  it("always lies in [base, min(max, base * 2^attempt)] (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 1, max: 100_000 }), (attempt, base, max) => {
+        const delay = backoffMs(attempt, base, max);
+        expect(Number.isInteger(delay)).toBe(true);
+        expect(delay).toBeGreaterThanOrEqual(base);
+        expect(delay).toBeLessThanOrEqual(Math.max(base, Math.min(max, base * 2 ** attempt)));
+      }),
+    );
+  });
+});
+
+/** A task that records how many run at once and finishes after a few turns of the event loop. */
+function tracked<T, R>(work: (item: T) => R) {
+  const log = { inFlight: 0, peak: 0, calls: [] as T[] };
+  const task = async (item: T) => {
+    log.calls.push(item);
+    log.inFlight++;
+    log.peak = Math.max(log.peak, log.inFlight);
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    log.inFlight--;
+    return work(item);
+  };
+  return { log, task };
+}
+
+describe("mapLimit", () => {
+  it("returns the results in the order of the items and calls the task once per item", async () => {
+    const { log, task } = tracked((n: number) => n * 10);
+    const results = await mapLimit([1, 2, 3, 4, 5], 2, task);
+    expect(results).toEqual([10, 20, 30, 40, 50]);
+    expect(log.calls).toEqual([1, 2, 3, 4, 5]);
+    expect(log.peak).toBe(2);
+  });
+
+  it("runs no more than the items when the limit is larger", async () => {
+    const { log, task } = tracked((s: string) => s.toUpperCase());
+    expect(await mapLimit(["a", "b"], 8, task)).toEqual(["A", "B"]);
+    expect(log.calls).toEqual(["a", "b"]);
+    expect(log.peak).toBe(2);
+  });
+
+  it("returns an empty array for no items without calling the task", async () => {
+    const task = jest.fn(async (n: number) => n);
+    expect(await mapLimit([], 3, task)).toEqual([]);
+    expect(task).not.toHaveBeenCalled();
+  });
+
+  it("keeps order with tasks finishing out of order, running exactly min(limit, items) at once (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 4 }), { maxLength: 30 }), fc.integer({ min: 1, max: 6 }), async (delays, limit) => {
+        let inFlight = 0;
+        let peak = 0;
+        const results = await mapLimit(delays, limit, async (d) => {
+          inFlight++;
+          peak = Math.max(peak, inFlight);
+          for (let i = 0; i < d; i++) await new Promise((resolve) => setImmediate(resolve));
+          inFlight--;
+          return d + 100;
+        });
+        expect(results).toEqual(delays.map((d) => d + 100));
+        expect(peak).toBe(Math.min(limit, delays.length));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("fails with the first task failure", async () => {
+    await expect(
+      mapLimit([1, 2], 2, async (n) => {
+        if (n === 2) throw new Error("task 2 failed");
+        return n;
+      }),
+    ).rejects.toThrow("task 2 failed");
+  });
+});
