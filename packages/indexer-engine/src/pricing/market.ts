@@ -57,8 +57,9 @@ export class MarketPriceClient {
     const day = Math.floor(tsMs / DAY_MS) * DAY_MS;
     const key = `${id}:${day}`;
     let bucket = this.#cache.get(key);
-    // A day that was still running when fetched may have newer samples now.
-    if (bucket !== undefined && bucket.fetchedAt < day + DAY_MS && tsMs > bucket.fetchedAt) bucket = undefined;
+    // A time after the fetch lies in a day that was still running then (tsMs is before the day's end): it may have
+    // newer samples now.
+    if (bucket !== undefined && tsMs > bucket.fetchedAt) bucket = undefined;
     if (bucket === undefined) {
       bucket = { fetchedAt: this.#now(), samples: this.#fetchRange(id, day - HOUR_MS, day + DAY_MS) };
       this.#cache.set(key, bucket);
@@ -111,7 +112,7 @@ function parseSamples(body: unknown, id: string): PriceSample[] {
   const prices = (body as { prices?: unknown })?.prices;
   if (!Array.isArray(prices)) throw new BaseError("price-api-failed", `price API answer for ${id} has no prices array`);
   return prices
-    .filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === "number" && typeof p[1] === "number" && Number.isFinite(p[1]))
+    .filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === "number" && Number.isFinite(p[1]))
     .map(([t, p]) => [t, new Dec(String(p))] as const)
     .sort((a, b) => a[0] - b[0]);
 }
