@@ -71,7 +71,7 @@ export function sqrtRatioAtTick(tick: number): bigint {
   const abs = Math.abs(tick);
   let ratio = 1n << 128n;
   TICK_FACTORS.forEach((factor, bit) => {
-    if ((abs & (1 << bit)) !== 0) ratio = bit === 0 ? factor : (ratio * factor) >> 128n;
+    if ((abs & (1 << bit)) !== 0) ratio = (ratio * factor) >> 128n;
   });
   if (tick > 0) ratio = MAX_UINT256 / ratio;
   // From Q128.128 to Q64.96, rounding up so that tickAtSqrtRatio(sqrtRatioAtTick(t)) === t.

@@ -83,8 +83,7 @@ export class Pricer implements FeedReader {
     const pending: number[] = [];
     const positions: { asset: string; point: Point }[] = [];
     const positionIndices: number[] = [];
-    for (let i = 0; i < requests.length; i++) {
-      const feed = feeds[i];
+    for (const [i, feed] of feeds.entries()) {
       if (feed === undefined) continue;
       if (feed.kind === "pegged") out[i] = this.#pegExact(feed.usdPegValue);
       else if (feed.kind === "ammv3position") {
@@ -92,16 +91,15 @@ export class Pricer implements FeedReader {
         positionIndices.push(i);
       } else pending.push(i);
     }
-    if (positions.length > 0) {
-      await this.#positions.prepare(positions, concurrency);
-      const tokenPrice = (feed: FeedSelector) => (feed.kind === "pegged" ? this.#peg(feed.usdPegValue) : NOT_READY);
-      for (const i of positionIndices) {
-        const { asset, point } = requests[i] as { asset: string; point: Point };
-        const value = this.#positions.priceNow(feeds[i] as PositionFeedSelector, asset, point, tokenPrice);
-        // A token priced by a feed that is not pegged takes the general path.
-        if (value === NOT_READY) pending.push(i);
-        else out[i] = value;
-      }
+    // With no positions this reads nothing.
+    await this.#positions.prepare(positions, concurrency);
+    const tokenPrice = (feed: FeedSelector) => (feed.kind === "pegged" ? this.#peg(feed.usdPegValue) : NOT_READY);
+    for (const i of positionIndices) {
+      const { asset, point } = requests[i] as { asset: string; point: Point };
+      const value = this.#positions.priceNow(feeds[i] as PositionFeedSelector, asset, point, tokenPrice);
+      // A token priced by a feed that is not pegged takes the general path.
+      if (value === NOT_READY) pending.push(i);
+      else out[i] = value;
     }
     await this.#priceEach(requests, pending, feeds, concurrency, (i, value) => {
       out[i] = value === undefined ? undefined : fixedOfDec(value);
@@ -112,12 +110,14 @@ export class Pricer implements FeedReader {
   /** Each request's feed (undefined when no rule prices it or pricing has not started there), resolved once per asset. */
   async #feedsOf(requests: readonly { asset: string; point: Point }[]): Promise<(FeedSelector | undefined)[]> {
     const byAsset = new Map<string, FeedSelector | undefined>();
-    const feeds = new Array<FeedSelector | undefined>(requests.length).fill(undefined);
-    for (let i = 0; i < requests.length; i++) {
-      const { asset, point } = requests[i] as { asset: string; point: Point };
-      if (!this.isActive(point)) continue;
-      if (!byAsset.has(asset)) byAsset.set(asset, await this.#feedOf(asset));
-      feeds[i] = byAsset.get(asset);
+    const feeds: (FeedSelector | undefined)[] = [];
+    for (const { asset, point } of requests) {
+      let feed: FeedSelector | undefined;
+      if (this.isActive(point)) {
+        if (!byAsset.has(asset)) byAsset.set(asset, await this.#feedOf(asset));
+        feed = byAsset.get(asset);
+      }
+      feeds.push(feed);
     }
     return feeds;
   }
@@ -178,23 +178,24 @@ export class Pricer implements FeedReader {
    * number per distinct serialised feed, so the point keys built for every lookup stay short.
    */
   #feedKey(feed: FeedSelector): string {
-    let key = this.#feedKeys.get(feed);
+    return this.#feedKeys.get(feed) ?? this.#newFeedKey(feed);
+  }
+
+  /** The cache-key text of a feed object not seen before: the number of an equal feed seen before, or a new one. */
+  #newFeedKey(feed: FeedSelector): string {
+    const text = JSON.stringify(feed);
+    let key = this.#feedIds.get(text);
     if (key === undefined) {
-      const text = JSON.stringify(feed);
-      key = this.#feedIds.get(text);
-      if (key === undefined) {
-        key = String(this.#feedIds.size);
-        this.#feedIds.set(text, key);
-      }
-      this.#feedKeys.set(feed, key);
+      key = String(this.#feedIds.size);
+      this.#feedIds.set(text, key);
     }
+    this.#feedKeys.set(feed, key);
     return key;
   }
 
-  async #compute(feed: FeedSelector, asset: string, point: Point): Promise<Dec | undefined> {
+  /** A price through a feed other than `pegged` (priceWith answers those without computing). */
+  async #compute(feed: Exclude<FeedSelector, { kind: "pegged" }>, asset: string, point: Point): Promise<Dec | undefined> {
     switch (feed.kind) {
-      case "pegged":
-        return this.#peg(feed.usdPegValue);
       case "market":
         if (this.deps.market === undefined) throw new BaseError("price-api-missing", "a market price feed needs PRICE_API_KEY");
         return this.deps.market.priceAt(feed.id, point.ts);
