@@ -45,12 +45,11 @@ export async function processBatch(
   // Blocks read ahead with the range are answered from memory; anything else is asked of the chain.
   const reader = known.headers === undefined ? deps.reader : knownHeaders(deps.reader, new Map(known.headers));
   const wantsTx = new Set(adapter.filters.filter((f) => f.withTransaction).flatMap((f) => f.topics.map((t) => `${f.address}|${t.toLowerCase()}`)));
-  const txHashes =
-    known.senders === undefined ? [...new Set(logs.filter((l) => wantsTx.has(`${l.address}|${l.topics[0]}`)).map((l) => l.transactionHash))] : [];
-  const [senders, timestamps] = await Promise.all([
-    known.senders ?? mapLimit(txHashes, 8, async (hash) => [hash, await deps.reader.transactionFrom(hash)] as const).then((pairs) => new Map(pairs)),
-    reader.timestamps([...logs.map((l) => l.blockNumber), to]),
-  ]);
+  const askSenders = async () => {
+    const hashes = [...new Set(logs.filter((l) => wantsTx.has(`${l.address}|${l.topics[0]}`)).map((l) => l.transactionHash))];
+    return new Map(await mapLimit(hashes, 8, async (hash) => [hash, await deps.reader.transactionFrom(hash)] as const));
+  };
+  const [senders, timestamps] = await Promise.all([known.senders ?? askSenders(), reader.timestamps([...logs.map((l) => l.blockNumber), to])]);
 
   const items: BatchItem[] = [];
   const dirtyMetrics = new Map<string, string>();

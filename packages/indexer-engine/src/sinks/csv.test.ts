@@ -1,11 +1,29 @@
 // The csv sink: quoting, one header across restarts, cutting back to the committed cursor, and column order.
-import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, type FileHandle, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { type OutputRow, ROW_COLUMNS } from "../rows";
 import { capturingLogger, row } from "../testing/fixtures";
 import { CSV_HEADER, CsvSink, csvField, csvLine } from "./csv";
+
+/**
+ * The most bytes one positioned write of a file opened through fs/promises writes (a short write, as a full disk or a
+ * signal can cause); unlimited unless a test sets it.
+ */
+const mockShortWrites = { max: Number.POSITIVE_INFINITY };
+jest.mock("node:fs/promises", () => {
+  const actual = jest.requireActual("node:fs/promises");
+  return {
+    ...actual,
+    open: async (...args: Parameters<typeof actual.open>) => {
+      const handle: FileHandle = await actual.open(...args);
+      const write = handle.write.bind(handle) as (b: Buffer, o: number, l: number, p: number) => Promise<{ bytesWritten: number; buffer: Buffer }>;
+      Object.assign(handle, { write: (b: Buffer, o: number, l: number, p: number) => write(b, o, Math.min(l, mockShortWrites.max), p) });
+      return handle;
+    },
+  };
+});
 
 let dir: string;
 beforeAll(async () => {
@@ -101,5 +119,135 @@ describe("csv sink", () => {
     await writeFile(path, "rowType\n");
     await expect(new CsvSink("0-csv", path, logger).recover("5000")).rejects.toMatchObject({ code: "csv-sink-behind" });
     await expect(new CsvSink("0-csv", join(dir, "gone.csv"), logger).recover("10")).rejects.toMatchObject({ code: "csv-sink-missing" });
+  });
+
+  it("starts a new file with the header line, creating its folders and replacing what was there", async () => {
+    const path = join(dir, "new", "deeper", "out.csv");
+    const { logger: log, lines } = capturingLogger();
+    const first = new CsvSink("3-csv", path, log);
+    await first.recover(undefined);
+    await first.write([row({ id: "old" })]);
+    await first.close();
+    const again = new CsvSink("3-csv", path, log);
+    await again.recover(undefined);
+    await again.close();
+    expect(await readFile(path, "utf8")).toBe(
+      "rowType,id,indexerId,chainId,adapterId,adapterVersion,user,asset,activity,amount,priceable,active,startTs,endTs,durationMs," +
+        "startBlock,endBlock,ts,height,txHash,logIndex,trigger,priceUsd,valueUsd,usdHours,meta\n",
+    );
+    expect(lines.map((l) => [l.level, l.msg, l.sink, l.path])).toEqual([
+      ["info", "csv sink started a new file", "3-csv", path],
+      ["info", "csv sink started a new file", "3-csv", path],
+    ]);
+  });
+
+  it("returns the file length after each batch as the cursor, and the same cursor for an empty batch", async () => {
+    const path = join(dir, "cursor.csv");
+    const sink = new CsvSink("0-csv", path, logger);
+    await sink.recover(undefined);
+    const one = await sink.write([row({ id: "c1" })]);
+    expect(Number(one)).toBe((await stat(path)).size);
+    expect(await sink.write([])).toBe(one);
+    const two = await sink.write([row({ id: "c2" }), row({ id: "c3" })]);
+    await sink.committed();
+    await sink.close();
+    expect(Number(two)).toBe((await stat(path)).size);
+    expect(Number(two) - Number(one)).toBe(Buffer.byteLength(csvLine(row({ id: "c2" })) + csvLine(row({ id: "c3" }))));
+  });
+
+  it("warns with the number of bytes cut on restart, and says nothing when the file ends at the cursor", async () => {
+    const path = join(dir, "warn.csv");
+    const sink = new CsvSink("0-csv", path, logger);
+    await sink.recover(undefined);
+    const cursor = await sink.write([row({ id: "w1" })]);
+    await sink.close();
+    const quiet = capturingLogger();
+    const clean = new CsvSink("0-csv", path, quiet.logger);
+    await clean.recover(cursor);
+    await clean.close();
+    expect(quiet.lines).toEqual([]);
+    await appendFile(path, "action,half");
+    const noisy = capturingLogger();
+    const cut = new CsvSink("0-csv", path, noisy.logger);
+    await cut.recover(cursor);
+    const next = await cut.write([row({ id: "w2" })]);
+    await cut.close();
+    expect(noisy.lines.map((l) => [l.level, l.msg, l.sink, l.path, l.dropped])).toEqual([
+      ["warn", "csv sink cut uncommitted bytes after restart", "0-csv", path, 11],
+    ]);
+    expect(Number(next)).toBe(Number(cursor) + Buffer.byteLength(csvLine(row({ id: "w2" }))));
+  });
+
+  it("names the file and byte counts when it is shorter than the checkpoint, and is closed afterwards", async () => {
+    const path = join(dir, "behind.csv");
+    await writeFile(path, "rowType\n");
+    const sink = new CsvSink("0-csv", path, logger);
+    await expect(sink.recover("100")).rejects.toMatchObject({
+      code: "csv-sink-behind",
+      message: `csv sink file ${path} has 8 bytes, fewer than the 100 its checkpoint recorded`,
+    });
+    await expect(sink.write([row({ id: "late" })])).rejects.toMatchObject({ code: "csv-sink-closed" });
+    expect(await readFile(path, "utf8")).toBe("rowType\n");
+  });
+
+  it("names a missing file with the open error as cause", async () => {
+    const path = join(dir, "missing.csv");
+    const failure = new CsvSink("0-csv", path, logger).recover("10");
+    await expect(failure).rejects.toMatchObject({
+      code: "csv-sink-missing",
+      message: `csv sink file ${path} is missing but the checkpoint has rows in it`,
+      cause: { code: "ENOENT" },
+    });
+  });
+
+  it("refuses rows before recover, but returns cursor 0 for an empty batch and closes without a file", async () => {
+    const sink = new CsvSink("0-csv", join(dir, "never.csv"), logger);
+    await expect(sink.write([row({ id: "early" })])).rejects.toMatchObject({ code: "csv-sink-closed", message: "csv sink used before recover" });
+    await expect(sink.write([])).resolves.toBe("0");
+    await expect(sink.close()).resolves.toBeUndefined();
+  });
+
+  it("completes a batch the file system takes a few bytes at a time", async () => {
+    const path = join(dir, "short-writes.csv");
+    const sink = new CsvSink("0-csv", path, logger);
+    mockShortWrites.max = 7;
+    try {
+      await sink.recover(undefined);
+      await sink.write([row({ id: "s1", meta: "é€😀" })]);
+      const cursor = await sink.write([row({ id: "s2" }), row({ id: "s3" })]);
+      await sink.close();
+      const expected = CSV_HEADER + csvLine(row({ id: "s1", meta: "é€😀" })) + csvLine(row({ id: "s2" })) + csvLine(row({ id: "s3" }));
+      expect(await readFile(path, "utf8")).toBe(expected);
+      expect(Number(cursor)).toBe(Buffer.byteLength(expected));
+    } finally {
+      mockShortWrites.max = Number.POSITIVE_INFINITY;
+    }
+  });
+});
+
+describe("csvLine", () => {
+  it("writes a column that is absent from the row as an empty field, like null", () => {
+    const absent = { ...row({ id: "u" }), asset: undefined, logIndex: undefined } as unknown as OutputRow;
+    const fields = csvLine(absent).split(",");
+    expect([fields[7], fields[20]]).toEqual(["", ""]);
+  });
+
+  it("joins the runner columns once while they stay the same: the next row's are only read to compare", () => {
+    const runner = ["indexerId", "chainId", "adapterId", "adapterVersion"] as const;
+    /** A row that counts how often each runner column is read. */
+    const counted = (r: OutputRow) => {
+      const reads: Record<string, number> = {};
+      const proxy = new Proxy(r, {
+        get(target, key, receiver) {
+          if (typeof key === "string" && (runner as readonly string[]).includes(key)) reads[key] = (reads[key] ?? 0) + 1;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      return { proxy, reads };
+    };
+    csvLine(row({ id: "first", indexerId: "cached" }));
+    const second = counted(row({ id: "second", indexerId: "cached" }));
+    expect(csvLine(second.proxy)).toBe(csvLine(row({ id: "second", indexerId: "cached" })));
+    expect(second.reads).toEqual({ indexerId: 1, chainId: 1, adapterId: 1, adapterVersion: 1 });
   });
 });

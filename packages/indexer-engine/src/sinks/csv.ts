@@ -22,9 +22,8 @@ function plainField(value: number | boolean | null): string | number | boolean {
   return value === null || value === undefined ? "" : value;
 }
 
-// The runner columns are the same on every row of a run: their text is kept for the last runner seen.
-let runnerOf: { indexerId: string; chainId: number; adapterId: string; adapterVersion: string } | undefined;
-let runnerText = "";
+// The runner columns are the same on every row of a run: their text is kept with the last runner seen.
+let runnerOf: { indexerId: string; chainId: number; adapterId: string; adapterVersion: string; text: string } | undefined;
 
 /** The four runner columns (indexerId, chainId, adapterId, adapterVersion) of a row, joined. */
 function runnerFields(r: OutputRow): string {
@@ -36,10 +35,10 @@ function runnerFields(r: OutputRow): string {
     last.adapterId === r.adapterId &&
     last.adapterVersion === r.adapterVersion
   )
-    return runnerText;
-  runnerText = `${csvField(r.indexerId)},${csvField(r.chainId)},${csvField(r.adapterId)},${csvField(r.adapterVersion)}`;
-  runnerOf = { indexerId: r.indexerId, chainId: r.chainId, adapterId: r.adapterId, adapterVersion: r.adapterVersion };
-  return runnerText;
+    return last.text;
+  const text = `${csvField(r.indexerId)},${csvField(r.chainId)},${csvField(r.adapterId)},${csvField(r.adapterVersion)}`;
+  runnerOf = { indexerId: r.indexerId, chainId: r.chainId, adapterId: r.adapterId, adapterVersion: r.adapterVersion, text };
+  return text;
 }
 
 /**
@@ -110,7 +109,7 @@ export class CsvSink implements Sink {
   async committed(): Promise<void> {}
 
   async #append(text: string): Promise<void> {
-    const bytes = Buffer.from(text, "utf8");
+    const bytes = Buffer.from(text);
     await this.#appendBytes(bytes, bytes.length);
   }
 

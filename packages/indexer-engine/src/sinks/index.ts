@@ -23,6 +23,7 @@ export interface SinkDeps {
 
 /** Builds the sinks of a config; each gets the stable id `<index>-<sinkType>`. */
 export function createSinks(configs: readonly SinkConfig[], deps: SinkDeps): Sink[] {
+  const { onSinkError } = deps;
   return configs.map((config, index) => {
     const id = `${index}-${config.sinkType}`;
     if (config.sinkType === "stdout") return new StdoutSink(id, config.json, deps.stdout);
@@ -37,8 +38,8 @@ export function createSinks(configs: readonly SinkConfig[], deps: SinkDeps): Sin
       outbox: deps.store.sinkOutbox(id),
       scope: `${deps.store.options.indexerId}:${deps.store.options.configHash}`,
       logger: deps.logger,
-      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
-      ...(deps.onSinkError === undefined ? {} : { onError: () => deps.onSinkError?.(id) }),
+      signal: deps.signal,
+      ...(onSinkError === undefined ? {} : { onError: () => onSinkError(id) }),
       ...(deps.pointwiseRetryBaseMs === undefined ? {} : { retryBaseMs: deps.pointwiseRetryBaseMs, retryMaxMs: deps.pointwiseRetryBaseMs * 8 }),
     });
   });

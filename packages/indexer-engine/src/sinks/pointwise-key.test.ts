@@ -26,6 +26,19 @@ describe("keyMismatch", () => {
     );
   });
 
+  it("names every mapping the campaign lacks, in config order", () => {
+    expect(keyMismatch(info({ event_types: [] }), EVENTS, undefined)).toBe(
+      `campaign camp-0001 of this key has no active event type for events.swap.regEventId ${SWAP}, events.hold.regEventId ${HOLD.toUpperCase()}; use the key of the campaign that registered them`,
+    );
+  });
+
+  it("matches event type ids whatever their case on either side", () => {
+    const lower = "abcdef01-2345-4678-9abc-def012345678";
+    const upper = lower.toUpperCase();
+    expect(keyMismatch(info({ event_types: [upper] }), { bridge: { regEventId: lower, amount: "count", rowType: "action" } }, undefined)).toBeUndefined();
+    expect(keyMismatch(info({ event_types: [lower] }), { bridge: { regEventId: upper, amount: "count", rowType: "action" } }, undefined)).toBeUndefined();
+  });
+
   it("names the key's campaign when it is not the configured one", () => {
     expect(keyMismatch(info(), EVENTS, "othr-0002")).toBe(
       "the key belongs to campaign camp-0001, not othr-0002 (sinkConfig campaignId); use the campaign's key",
@@ -36,12 +49,20 @@ describe("keyMismatch", () => {
 describe("checkPointwiseKey against a stand-in", () => {
   let server: TestServer;
   let answers: ((n: number) => { status: number; body: unknown }) | undefined;
+  /** Called with each request's number before it is answered. */
+  let onRequest: ((n: number) => void) | undefined;
   let calls: { auth: string | undefined; url: string | undefined; method: string | undefined }[];
   beforeAll(async () => {
     server = await startTestServer((req, res) => {
       const n = calls.length;
       calls.push({ auth: req.headers.authorization, url: req.url, method: req.method });
+      onRequest?.(n);
       const answer = answers?.(n) ?? { status: 404, body: { error: { code: "not-found" } } };
+      if (typeof answer.body === "string") {
+        res.writeHead(answer.status, { "content-type": "text/plain" });
+        res.end(answer.body);
+        return;
+      }
       json(res, answer.status, answer.body);
     });
   });
@@ -49,7 +70,9 @@ describe("checkPointwiseKey against a stand-in", () => {
   beforeEach(() => {
     calls = [];
     answers = undefined;
+    onRequest = undefined;
   });
+  afterEach(() => jest.restoreAllMocks());
 
   const check = (baseUrl = server.url, maxAttempts = 4) =>
     checkPointwiseKey({ baseUrl, apiKey: "pw_key", events: EVENTS, logger: capturingLogger().logger, retryBaseMs: 1, maxAttempts });
@@ -77,8 +100,10 @@ describe("checkPointwiseKey against a stand-in", () => {
     answers = (n) => (n < transient.length ? error(transient[n] as string) : { status: 200, body: { data: info() } });
     await expect(check()).resolves.toEqual(info());
     expect(calls.length).toBe(4);
+    calls = [];
     answers = (n) => (n === 0 ? error("internal") : { status: 200, body: { data: info() } });
     await expect(check()).resolves.toEqual(info());
+    expect(calls.length).toBe(2);
   });
 
   it("gives up with pointwise-api-unavailable after maxAttempts transient answers", async () => {
@@ -109,5 +134,117 @@ describe("checkPointwiseKey against a stand-in", () => {
     await expect(check()).rejects.toMatchObject({ code: "pointwise-api-key-check-failed", details: { status: 200 } });
     answers = () => error("validation-failed");
     await expect(check()).rejects.toMatchObject({ code: "pointwise-api-key-check-failed", details: { code: "validation-failed" } });
+  });
+
+  it("logs the campaign, backfill and number of event types of a key that fits", async () => {
+    answers = () => ({ status: 200, body: { data: info({ backfill: true }) } });
+    const { logger, lines } = capturingLogger();
+    await checkPointwiseKey({ baseUrl: server.url, apiKey: "pw_key", events: EVENTS, logger, retryBaseMs: 1, maxAttempts: 1 });
+    expect(lines.map((l) => [l.level, l.msg, l.campaign_id, l.backfill, l.event_types])).toEqual([["info", "Pointwise API key checked", "camp-0001", true, 2]]);
+  });
+
+  it("takes the key info even when the answer carries an empty or code-less error list", async () => {
+    answers = (n) => ({ status: 200, body: { data: info(), errors: n === 0 ? [] : [{ message: "note" }] } });
+    await expect(check()).resolves.toEqual(info());
+    await expect(check()).resolves.toEqual(info());
+    expect(calls.length).toBe(2);
+  });
+
+  it("gives the API's reason with Invalid API Key, and the mismatch as the reason for a wrong campaign", async () => {
+    answers = () => ({ status: 200, body: { data: null, errors: [{ message: "key revoked", extensions: { code: "invalid-api-key" } }] } });
+    await expect(check()).rejects.toMatchObject({ details: { code: "invalid-api-key", reason: "key revoked" } });
+    answers = () => ({ status: 200, body: { data: info({ event_types: [SWAP] }) } });
+    await expect(check()).rejects.toMatchObject({
+      details: {
+        code: "wrong-campaign",
+        campaign_id: "camp-0001",
+        reason: `campaign camp-0001 of this key has no active event type for events.hold.regEventId ${HOLD.toUpperCase()}; use the key of the campaign that registered them`,
+      },
+    });
+  });
+
+  it("stops with pointwise-api-key-check-failed at once for answers that are not key info", async () => {
+    const notInfo: unknown[] = [
+      { data: null },
+      { data: "camp-0001" },
+      { data: { campaign_id: 1, backfill: false, event_types: [] } },
+      { data: { campaign_id: "camp-0001", backfill: "no", event_types: [] } },
+      { data: { campaign_id: "camp-0001", backfill: false, event_types: "all" } },
+      { data: { campaign_id: "camp-0001", backfill: false, event_types: [SWAP, 7] } },
+    ];
+    for (const body of notInfo) {
+      calls = [];
+      answers = () => ({ status: 200, body });
+      await expect(check()).rejects.toMatchObject({ code: "pointwise-api-key-check-failed" });
+      expect(calls.length).toBe(1);
+    }
+  });
+
+  it("names the status, and the code when there is one, of an answer that is not the ingest API's", async () => {
+    answers = () => ({ status: 502, body: "<html>bad gateway</html>" });
+    const withoutCode = await check().catch((err: unknown) => err);
+    expect(withoutCode).toMatchObject({
+      code: "pointwise-api-key-check-failed",
+      message: `${server.url}/api/rest/api-key did not answer the API key check (HTTP 502): check the pointwise sink's baseUrl`,
+    });
+    expect((withoutCode as { details: unknown }).details).toStrictEqual({ status: 502 });
+    answers = () => error("validation-failed");
+    await expect(check()).rejects.toMatchObject({
+      message: `${server.url}/api/rest/api-key did not answer the API key check (HTTP 200, validation-failed): check the pointwise sink's baseUrl`,
+    });
+  });
+
+  it("names the network failure when nothing answers", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port: p } = probe.address() as { port: number };
+        probe.close(() => resolve(p));
+      });
+    });
+    await expect(check(`http://127.0.0.1:${port}`, 2)).rejects.toMatchObject({ message: "Pointwise API key check failed 2 times: fetch failed" });
+  });
+
+  it("backs off from retryBaseMs, doubling up to 16 times it, with jitter", async () => {
+    jest.spyOn(Math, "random").mockReturnValue(0.999);
+    answers = () => error("rate-limited");
+    const { logger, lines } = capturingLogger();
+    await expect(checkPointwiseKey({ baseUrl: server.url, apiKey: "pw_key", events: EVENTS, logger, retryBaseMs: 1, maxAttempts: 7 })).rejects.toMatchObject({
+      code: "pointwise-api-unavailable",
+    });
+    // 1 + floor(0.999 * (min(16, 2^attempt) - 1)) for attempts 0 to 5.
+    expect(lines.filter((l) => l.level === "warn").map((l) => [l.msg, l.attempt, l.failure, l.delayMs])).toEqual(
+      [1, 1, 3, 7, 15, 15].map((delay, i) => ["Pointwise API key check not answered yet, retrying", i + 1, "rate-limited", delay]),
+    );
+  });
+
+  it("tries 6 times by default, waiting 500 ms at the least", async () => {
+    jest.spyOn(Math, "random").mockReturnValue(0);
+    answers = () => error("starting");
+    const { logger, lines } = capturingLogger();
+    await expect(checkPointwiseKey({ baseUrl: server.url, apiKey: "pw_key", events: EVENTS, logger })).rejects.toMatchObject({
+      message: "Pointwise API key check failed 6 times: starting",
+    });
+    expect(lines.filter((l) => l.level === "warn").map((l) => l.delayMs)).toEqual([500, 500, 500, 500, 500]);
+  });
+
+  it("stops with pointwise-api-interrupted once its signal is aborted, cutting a wait short", async () => {
+    answers = () => error("service-unavailable");
+    const aborted = new AbortController();
+    aborted.abort();
+    const { logger } = capturingLogger();
+    const options = { baseUrl: server.url, apiKey: "pw_key", events: EVENTS, logger, retryBaseMs: 1 };
+    await expect(checkPointwiseKey({ ...options, signal: aborted.signal })).rejects.toMatchObject({
+      code: "pointwise-api-interrupted",
+      message: "stopped while checking the Pointwise API key",
+    });
+    expect(calls.length).toBe(1);
+    // Aborted during a one-minute wait: the next answer ends the check.
+    const during = new AbortController();
+    onRequest = (n) => {
+      if (n === 0) setTimeout(() => during.abort(), 50);
+    };
+    calls = [];
+    await expect(checkPointwiseKey({ ...options, retryBaseMs: 60_000, signal: during.signal })).rejects.toMatchObject({ code: "pointwise-api-interrupted" });
+    expect(calls.length).toBe(2);
   });
 });
