@@ -1,5 +1,5 @@
 // A throwaway local HTTP server for indexer tests that stand in for the price and ingest APIs.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** A local HTTP server for a test: its base URL and a way to stop it. */
@@ -15,6 +15,11 @@ export async function startTestServer(handler: (req: IncomingMessage, res: Serve
     for await (const chunk of req) chunks.push(chunk as Buffer);
     handler(req, res, Buffer.concat(chunks).toString("utf8"));
   });
+  return listenTestServer(server);
+}
+
+/** Starts `server` listening on a free port of 127.0.0.1; closing it also ends its open connections (tests only). */
+export async function listenTestServer(server: Server): Promise<TestServer> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
