@@ -1,4 +1,5 @@
 // The Pointwise sink against a stand-in ingest API: earn-event mapping, chunks, Idempotency-Keys and retries.
+import { createHash } from "node:crypto";
 import type { EarnMapping } from "../config/schema";
 import type { StateStore } from "../state/store";
 import { capturingLogger, row, testStore } from "../testing/fixtures";
@@ -23,11 +24,21 @@ const EVENTS: Record<string, EarnMapping> = {
 let server: TestServer;
 let store: StateStore;
 let recorded: Received[];
-let calls: { key: string; size: number; auth: string | undefined; contentType: string | undefined; source: string | string[] | undefined }[];
+let calls: {
+  key: string;
+  size: number;
+  auth: string | undefined;
+  contentType: string | undefined;
+  source: string | string[] | undefined;
+  method: string | undefined;
+  path: string | undefined;
+}[];
 let responses: Map<string, unknown>;
 /** What the stand-in does with the n-th call: a whole-request error code, "drop" (record, then cut the connection) or nothing. */
 let plan: (n: number) => string | undefined;
 let rejectItem: (e: Received) => string | undefined;
+/** A raw answer for the n-th call (status and body text), sent instead of the stand-in's own. */
+let reply: (n: number) => { status: number; text: string } | undefined;
 
 beforeAll(async () => {
   store = await testStore("pointwise");
@@ -41,10 +52,17 @@ beforeAll(async () => {
       auth: req.headers.authorization,
       contentType: req.headers["content-type"],
       source: req.headers["x-pointwise-source"],
+      method: req.method,
+      path: req.url,
     });
     if (req.headers.authorization !== "Bearer right-key") {
       const code = req.headers.authorization === undefined || req.headers.authorization.trim() === "Bearer" ? "missing-api-key" : "invalid-api-key";
       return json(res, 200, { data: null, errors: [{ message: "bad key", extensions: { code } }] });
+    }
+    const raw = reply(n);
+    if (raw !== undefined) {
+      res.writeHead(raw.status, { "content-type": "text/plain" });
+      return res.end(raw.text);
     }
     if (responses.has(key)) return json(res, 200, responses.get(key));
     const action = plan(n);
@@ -72,24 +90,39 @@ beforeEach(() => {
   responses = new Map();
   plan = () => undefined;
   rejectItem = () => undefined;
+  reply = () => undefined;
 });
 
 let sinkCount = 0;
-function sink(options: { apiKey?: string; batchSize?: number; maxAttempts?: number; outbox?: string; onError?: () => void } = {}) {
+interface SinkOptions {
+  apiKey?: string;
+  baseUrl?: string;
+  batchSize?: number;
+  /** null: leave the setting out, so the sink's default applies. */
+  maxAttempts?: number | null;
+  retryBaseMs?: number | null;
+  retryMaxMs?: number | null;
+  outbox?: string;
+  onError?: () => void;
+  signal?: AbortSignal;
+}
+function sink(options: SinkOptions = {}) {
   const { logger, lines } = capturingLogger();
+  const optional = (name: string, value: number | null | undefined, fallback: number) => (value === null ? {} : { [name]: value ?? fallback });
   const s = new PointwiseSink({
     id: "1-pointwise",
-    baseUrl: server.url,
+    baseUrl: options.baseUrl ?? server.url,
     apiKey: options.apiKey ?? "right-key",
     batchSize: options.batchSize ?? 2,
     events: EVENTS,
     outbox: store.sinkOutbox(options.outbox ?? `t${++sinkCount}`),
     scope: "idx:cfg",
     logger,
-    retryBaseMs: 1,
-    retryMaxMs: 4,
-    maxAttempts: options.maxAttempts ?? 5,
+    ...optional("retryBaseMs", options.retryBaseMs, 1),
+    ...optional("retryMaxMs", options.retryMaxMs, 4),
+    ...optional("maxAttempts", options.maxAttempts, 5),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   return { s, lines };
 }
@@ -133,12 +166,12 @@ describe("pointwise sink", () => {
   });
 
   it("retries rate-limited, bus-unavailable, idempotency-key-in-progress and service-unavailable with the same Idempotency-Key", async () => {
-    const transient = ["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable"];
+    const transient = ["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable", "starting"];
     plan = (n) => transient[n];
-    const { s } = sink();
+    const { s } = sink({ maxAttempts: 6 });
     await s.recover(undefined);
     await s.committed(await s.write([swap(U1, "5")]));
-    expect(calls.length).toBe(5);
+    expect(calls.length).toBe(6);
     expect(new Set(calls.map((c) => c.key)).size).toBe(1);
     expect(recorded.length).toBe(1);
   });
@@ -178,7 +211,9 @@ describe("pointwise sink", () => {
     await s.committed(await s.write([swap(U1, "1"), swap(U2, "2"), swap(U1, "3")]));
     expect(recorded.map((e) => e.amount)).toEqual(["1", "3"]);
     const dropped = lines.filter((l) => l.msg === "earn event dropped by the Pointwise API");
-    expect(dropped.map((l) => [l.code, (l.event as Received).account_id])).toEqual([["validation-failed", U2]]);
+    expect(dropped.map((l) => [l.sink, l.code, l.reason, (l.event as Received).account_id, (l.event as Received).amount])).toEqual([
+      ["1-pointwise", "validation-failed", "bad validation-failed", U2, "2"],
+    ]);
   });
 
   it("after a restart, drops uncommitted events and resends an unanswered chunk with the same key so nothing counts twice", async () => {
@@ -188,16 +223,210 @@ describe("pointwise sink", () => {
     const committed = await first.write([swap(U1, "1"), swap(U1, "2")]);
     // The service records the chunk but the answer is lost; the process dies before it can retry.
     plan = (n) => (n === 0 ? "drop" : undefined);
-    await expect(first.committed(committed)).rejects.toMatchObject({ code: "pointwise-api-unavailable" });
+    await expect(first.committed(committed)).rejects.toMatchObject({
+      code: "pointwise-api-unavailable",
+      message: "Pointwise API failed 1 times: fetch failed",
+    });
     // A later batch was staged but its checkpoint never committed.
     await first.write([swap(U2, "99")]);
 
-    const second = sink({ outbox }).s;
+    const { s: second, lines } = sink({ outbox });
     await second.recover(committed);
+    expect(lines.filter((l) => l.msg === "pointwise sink dropped uncommitted outbox events").map((l) => [l.sink, l.removed])).toEqual([["1-pointwise", 1]]);
     expect(calls.map((c) => c.key)).toEqual([idempotencyKey("idx:cfg", "1-pointwise", 1, 2), idempotencyKey("idx:cfg", "1-pointwise", 1, 2)]);
     expect(recorded.map((e) => e.amount)).toEqual(["1", "2"]);
     // The next committed event takes the sequence number the uncommitted one had.
     await second.committed(await second.write([swap(U2, "7")]));
     expect(recorded.map((e) => e.amount)).toEqual(["1", "2", "7"]);
+  });
+});
+
+describe("pointwise sink requests and answers", () => {
+  const key = (from: number, to: number) => idempotencyKey("idx:cfg", "1-pointwise", from, to);
+  const failures = (lines: Record<string, unknown>[]) => lines.filter((l) => l.msg === "earn events not accepted yet, retrying with the same Idempotency-Key");
+
+  it("derives the Idempotency-Key as the SHA-256 hex of scope|sink|from|to", () => {
+    expect(key(1, 2)).toBe(createHash("sha256").update("idx:cfg|1-pointwise|1|2").digest("hex"));
+    expect(key(1, 2)).toMatch(/^[0-9a-f]{64}$/);
+    expect(key(1, 3)).not.toBe(key(1, 2));
+  });
+
+  it("posts to /api/rest/earn-events below a base URL with a trailing slash and logs each sent chunk", async () => {
+    const { s, lines } = sink({ baseUrl: `${server.url}/`, batchSize: 2 });
+    await s.recover(undefined);
+    await s.committed(await s.write([swap(U1, "1"), swap(U1, "2"), swap(U2, "3")]));
+    expect(calls.map((c) => [c.method, c.path])).toEqual([
+      ["POST", "/api/rest/earn-events"],
+      ["POST", "/api/rest/earn-events"],
+    ]);
+    const sent = lines.filter((l) => l.msg === "earn events sent");
+    expect(sent.map((l) => [l.level, l.sink, l.from, l.to, l.events])).toEqual([
+      ["info", "1-pointwise", 1, 2, 2],
+      ["info", "1-pointwise", 3, 3, 1],
+    ]);
+  });
+
+  it("logs nothing about dropped events when a restart finds none uncommitted", async () => {
+    const outbox = "clean-restart";
+    const first = sink({ outbox }).s;
+    await first.recover(undefined);
+    const cursor = await first.write([swap(U1, "1")]);
+    await first.committed(cursor);
+    const { s: second, lines } = sink({ outbox });
+    await second.recover(cursor);
+    expect(lines.filter((l) => l.msg === "pointwise sink dropped uncommitted outbox events")).toEqual([]);
+    expect(calls.length).toBe(1);
+  });
+
+  it("sends nothing while no checkpoint has committed an event", async () => {
+    const { s } = sink();
+    await s.recover(undefined);
+    await s.write([swap(U1, "1")]);
+    await s.committed(undefined);
+    expect(calls).toEqual([]);
+  });
+
+  it("closes an in-flight chunk whose events are gone without calling the API", async () => {
+    const outbox = store.sinkOutbox("empty-inflight");
+    await outbox.beginChunk(1, 2);
+    const { s } = sink({ outbox: "empty-inflight" });
+    await s.recover(undefined);
+    expect(calls).toEqual([]);
+    expect(await outbox.progress()).toEqual({ sent: 2, inflight: undefined });
+  });
+
+  it("stops after maxAttempts failed attempts, logging each retry with its attempt, failure and delay", async () => {
+    plan = () => "rate-limited";
+    let errors = 0;
+    const { s, lines } = sink({ maxAttempts: 3, retryBaseMs: 2, retryMaxMs: 2, onError: () => errors++ });
+    await s.recover(undefined);
+    await expect(s.committed(await s.write([swap(U1, "5")]))).rejects.toMatchObject({
+      code: "pointwise-api-unavailable",
+      message: "Pointwise API failed 3 times: rate-limited",
+    });
+    expect(calls.length).toBe(3);
+    expect(errors).toBe(3);
+    expect(failures(lines).map((l) => [l.level, l.sink, l.attempt, l.failure, l.delayMs])).toEqual([
+      ["warn", "1-pointwise", 1, "rate-limited", 2],
+      ["warn", "1-pointwise", 2, "rate-limited", 2],
+    ]);
+  });
+
+  it("makes 10 attempts when maxAttempts is not set", async () => {
+    plan = () => "service-unavailable";
+    const { s } = sink({ maxAttempts: null, retryBaseMs: 1, retryMaxMs: 1 });
+    await s.recover(undefined);
+    await expect(s.committed(await s.write([swap(U1, "5")]))).rejects.toMatchObject({
+      message: "Pointwise API failed 10 times: service-unavailable",
+    });
+    expect(calls.length).toBe(10);
+  });
+
+  it("waits 500 ms before the first retry when no retry delays are set", async () => {
+    plan = (n) => (n === 0 ? "starting" : undefined);
+    const { s, lines } = sink({ retryBaseMs: null, retryMaxMs: null });
+    await s.recover(undefined);
+    await s.committed(await s.write([swap(U1, "5")]));
+    expect(failures(lines).map((l) => [l.attempt, l.failure, l.delayMs])).toEqual([[1, "starting", 500]]);
+    expect(recorded.map((e) => e.amount)).toEqual(["5"]);
+  });
+
+  it("retries answers without a JSON object body, naming the HTTP status", async () => {
+    reply = (n) =>
+      [
+        { status: 502, text: "Bad gateway" },
+        { status: 200, text: "42" },
+      ][n];
+    const { s, lines } = sink();
+    await s.recover(undefined);
+    await s.committed(await s.write([swap(U1, "5")]));
+    expect(failures(lines).map((l) => l.failure)).toEqual(["HTTP 502 without a JSON body", "HTTP 200 without a JSON body"]);
+    expect(calls.length).toBe(3);
+    expect(recorded.map((e) => e.amount)).toEqual(["5"]);
+  });
+
+  it("retries an answer whose number of results differs from the events sent", async () => {
+    const { s, lines } = sink();
+    await s.recover(undefined);
+    responses.set(key(1, 2), { data: { results: [{ ok: true }] } });
+    reply = (n) => (n === 1 ? { status: 200, text: JSON.stringify({ data: {} }) } : undefined);
+    await expect(s.committed(await s.write([swap(U1, "1"), swap(U1, "2")]))).rejects.toMatchObject({
+      message: "Pointwise API failed 5 times: expected 2 results, got 1",
+    });
+    expect(failures(lines).map((l) => l.failure)).toEqual([
+      "expected 2 results, got 1",
+      "expected 2 results, got 0",
+      "expected 2 results, got 1",
+      "expected 2 results, got 1",
+    ]);
+  });
+
+  it("retries a transient error code even when the answer also carries data", async () => {
+    const { s } = sink({ maxAttempts: 1 });
+    await s.recover(undefined);
+    responses.set(key(1, 1), { data: { results: [{ ok: true }] }, errors: [{ message: "slow down", extensions: { code: "rate-limited" } }] });
+    await expect(s.committed(await s.write([swap(U1, "1")]))).rejects.toMatchObject({
+      code: "pointwise-api-unavailable",
+      message: "Pointwise API failed 1 times: rate-limited",
+    });
+  });
+
+  it.each([
+    [
+      "an error code that cannot succeed",
+      { data: null, errors: [{ message: "amount must be positive", extensions: { code: "validation-failed" } }] },
+      "validation-failed",
+      "Pointwise API rejected the batch: validation-failed: amount must be positive",
+    ],
+    ["an error without a code", { data: null, errors: [{ message: "boom" }] }, "unknown", "Pointwise API rejected the batch: unknown: boom"],
+    ["an answer with neither data nor errors", {}, "unknown", "Pointwise API rejected the batch: unknown: no message"],
+    ["null data without errors", { data: null }, "unknown", "Pointwise API rejected the batch: unknown: no message"],
+  ])("fails at once, without retrying or counting an error, on %s", async (_name, answer, code, message) => {
+    let errors = 0;
+    const { s } = sink({ onError: () => errors++ });
+    await s.recover(undefined);
+    responses.set(key(1, 1), answer);
+    await expect(s.committed(await s.write([swap(U1, "1")]))).rejects.toMatchObject({ code: "earn-batch-rejected", message, details: { code } });
+    expect(calls.length).toBe(1);
+    expect(errors).toBe(0);
+  });
+
+  it("logs events dropped without an error code or reason, and accepts the chunk", async () => {
+    const { s, lines } = sink({ batchSize: 3 });
+    await s.recover(undefined);
+    responses.set(key(1, 3), { data: { results: [{ ok: false }, { ok: false, errors: [{ message: "too small" }] }, { ok: true }] } });
+    await s.committed(await s.write([swap(U1, "1"), swap(U1, "2"), swap(U2, "3")]));
+    const dropped = lines.filter((l) => l.msg === "earn event dropped by the Pointwise API");
+    expect(dropped.map((l) => [l.level, l.code, l.reason, (l.event as Received).amount])).toEqual([
+      ["warn", undefined, undefined, "1"],
+      ["warn", undefined, "too small", "2"],
+    ]);
+    expect(lines.filter((l) => l.msg === "earn events sent").map((l) => [l.from, l.to])).toEqual([[1, 3]]);
+  });
+
+  it("stops as interrupted, without further attempts, once its signal is aborted after a failed attempt", async () => {
+    plan = () => "rate-limited";
+    const stop = new AbortController();
+    const { s } = sink({ signal: stop.signal, onError: () => stop.abort() });
+    await s.recover(undefined);
+    await expect(s.committed(await s.write([swap(U1, "5")]))).rejects.toMatchObject({
+      code: "pointwise-api-interrupted",
+      message: "stopped while sending earn events; the batch is resent on restart",
+    });
+    expect(calls.length).toBe(1);
+  });
+
+  it("ends a retry wait early when its signal is aborted", async () => {
+    const stop = new AbortController();
+    // The abort comes while the sink waits a minute before its retry; a wait that ignored it would outlast the test.
+    // (The attempt already under way when the wait ends is still made; the interruption is reported after it.)
+    plan = () => {
+      setTimeout(() => stop.abort(), 20);
+      return "rate-limited";
+    };
+    const { s } = sink({ signal: stop.signal, retryBaseMs: 60_000, retryMaxMs: 60_000 });
+    await s.recover(undefined);
+    await expect(s.committed(await s.write([swap(U1, "5")]))).rejects.toMatchObject({ code: "pointwise-api-interrupted" });
+    expect(new Set(calls.map((c) => c.key))).toEqual(new Set([key(1, 1)]));
   });
 });

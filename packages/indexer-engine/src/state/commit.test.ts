@@ -60,6 +60,34 @@ describe("state store commit", () => {
     expect((await store.loadPositions()).find((q) => q.user === "a|b")).toEqual(odd);
   });
 
+  it("keeps a position with nothing held when its window is open or it is inactive, and removes only the empty, active one", async () => {
+    const base = { asset: "0xb", activity: "hold", balance: "0" };
+    const open: Position = { ...base, user: "0xopen", active: true, openSince: { ts: 5, block: 1 } };
+    const inactive: Position = { ...base, user: "0xinactive", active: false };
+    const empty: Position = { ...base, user: "0xempty", active: true };
+    await store.commit({ positions: [{ ...empty, balance: "1" }], metrics: new Map(), checkpoint });
+    await store.commit({ positions: [open, inactive, empty], metrics: new Map(), checkpoint });
+    const stored = (await store.loadPositions()).filter((p) => p.asset === "0xb").sort(byUser);
+    expect(stored).toEqual([inactive, open]);
+  });
+
+  it.each([
+    ["user", { user: "u|1", asset: "0xc" }],
+    ["asset", { user: "0xu", asset: "0xc|2" }],
+  ])("keeps the whole position in the value when only its %s holds the field separator", async (_name, who) => {
+    const p: Position = { ...who, activity: "lp", balance: "4", active: true };
+    await store.commit({ positions: [p], metrics: new Map(), checkpoint });
+    expect(JSON.parse((await rawPositions())[`${p.user}|${p.asset}|lp`] as string)).toEqual(p);
+    expect((await store.loadPositions()).find((q) => q.user === p.user && q.asset === p.asset)).toEqual(p);
+  });
+
+  it("writes metrics and the checkpoint in a commit that changes no position", async () => {
+    const next = { ...checkpoint, nextBlock: 77 };
+    await store.commit({ positions: [], metrics: new Map([["0xm|tvl", "5"]]), checkpoint: next });
+    expect((await store.loadMetrics()).get("0xm|tvl")).toBe("5");
+    expect(await store.loadCheckpoint()).toEqual(next);
+  });
+
   it("loads a value that names the user, asset and activity itself, as positions were stored before", async () => {
     const old = held(91_002);
     await withClient((c) => c.hSet(store.key("positions"), `${old.user}|0xa|hold`, JSON.stringify(old)));

@@ -1,9 +1,11 @@
 // The indexer's state store in Redis: key namespaces, atomic commits, immutable labels and redacted URLs.
 import { ConflictError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
-import { testStore } from "../testing/fixtures";
+import { createClient } from "redis";
+import { REDIS_URL, testStore } from "../testing/fixtures";
 import { LABEL_IMMUTABLE, redactUrl, StateStore } from "./store";
 
+const silent = createLogger({ service: "test", level: "silent" });
 let store: StateStore;
 beforeAll(async () => {
   store = await testStore("state");
@@ -76,5 +78,72 @@ describe("state store", () => {
 
   it("hides passwords of store URLs", () => {
     expect(redactUrl("rediss://user:secret@cache:6380/0")).toBe("rediss://***@cache:6380/0");
+    expect(redactUrl("redis://:secret@cache:6379")).toBe("redis://***@cache:6379");
+    expect(redactUrl("redis://@cache:6379")).toBe("redis://***@cache:6379");
+  });
+
+  it("hides the whole password when it holds an @, as the client reads it (up to the last @ before the host)", () => {
+    // The Redis client takes this URL as user "user" with password "p@ss"; no part of the password may show.
+    expect(redactUrl("redis://user:p@ss@cache:6379/0")).toBe("redis://***@cache:6379/0");
+    expect(redactUrl("redis://user:p@ss@cache:6379/0?name=a@b")).toBe("redis://***@cache:6379/0?name=a@b");
+  });
+
+  it("leaves store URLs without credentials as they are, even with an @ after the host", () => {
+    expect(redactUrl("redis://cache:6379/0")).toBe("redis://cache:6379/0");
+    expect(redactUrl("redis://cache:6379/0?name=a@b")).toBe("redis://cache:6379/0?name=a@b");
+  });
+
+  it("reads labels again after setting them, and serves reads in between from its cache", async () => {
+    const asset = "0x00000000000000000000000000000000000000d1";
+    const labelsKey = `${store.options.keyPrefix}:idx:state:labels:${asset}`;
+    expect(await store.labels.get(asset)).toEqual({});
+    // Written behind the store's back: the cached read does not see it.
+    await withClient((c) => c.hSet(labelsKey, "role", "lp"));
+    expect(await store.labels.get(asset)).toEqual({});
+    // Setting no labels changes nothing, the cache included.
+    await store.labels.set(asset, {});
+    expect(await store.labels.get(asset)).toEqual({});
+    await store.labels.set(asset, { protocol: "amm-v2" });
+    expect(await store.labels.get(asset)).toEqual({ role: "lp", protocol: "amm-v2" });
+  });
+
+  it("clears only the keys of its own indexer and counts them", async () => {
+    const mine = await StateStore.connect({ ...store.options, indexerId: "mine" }, silent);
+    const other = await StateStore.connect({ ...store.options, indexerId: "other" }, silent);
+    try {
+      await mine.kv.set("a", "1");
+      await mine.labels.set("0xa", { role: "lp" });
+      await mine.commit({
+        positions: [],
+        metrics: new Map(),
+        checkpoint: { fromBlock: 1, nextBlock: 2, prev: { block: 1, ts: 1 }, sinks: {}, rowsWritten: 0 },
+      });
+      await other.kv.set("a", "2");
+      expect(await mine.clearIndexer()).toBe(3);
+      expect(await mine.kv.get("a")).toBeUndefined();
+      expect(await other.kv.get("a")).toBe("2");
+      expect(await other.clearIndexer()).toBe(1);
+    } finally {
+      await mine.close();
+      await other.close();
+    }
+  });
+
+  it("closes its connection once, so a second close is harmless and later reads fail", async () => {
+    const closing = await StateStore.connect(store.options, silent);
+    await closing.close();
+    await closing.close();
+    await expect(closing.loadCheckpoint()).rejects.toThrow("The client is closed");
   });
 });
+
+/** Runs `use` with a Redis connection of its own, to write the store's keys behind its back. */
+async function withClient<T>(use: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.quit();
+  }
+}

@@ -86,9 +86,9 @@ function parsePosition(field: string, value: string): Position {
   return { user: field.slice(0, first), asset: field.slice(first + 1, second), activity: field.slice(second + 1), ...stored } as Position;
 }
 
-/** Hides the password of a Redis URL for logs and errors. */
+/** Hides the password of a Redis URL for logs and errors: all of the credentials, up to the last @ before the host. */
 export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^@/]*)@/, "//***@");
+  return url.replace(/\/\/([^/]*)@/, "//***@");
 }
 
 /**
