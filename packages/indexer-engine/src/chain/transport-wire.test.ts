@@ -124,22 +124,6 @@ describe("RpcTransport on the wire", () => {
     expect(rpc.seen).toHaveLength(1);
   });
 
-  it("has at most 8 requests in flight by default", async () => {
-    let inFlight = 0;
-    let most = 0;
-    const server = await startTestServer((_req, res, body) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      setTimeout(() => {
-        inFlight--;
-        json(res, 200, { jsonrpc: "2.0", id: (JSON.parse(body) as Call).id, result: 1 });
-      }, 150);
-    });
-    servers.push(server);
-    await transport(server.url, { batchSize: 1 }).batch(Array.from({ length: 20 }, () => ({ method: "m", params: [] })));
-    expect(most).toBe(8);
-  });
-
   it("with concurrency 1 still serves one request after another", async () => {
     const rpc = await endpoint();
     const t = transport(rpc.url, { concurrency: 1 });

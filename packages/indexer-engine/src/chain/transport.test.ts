@@ -115,7 +115,10 @@ describe("RpcTransport", () => {
     expect(rpc.requests).toHaveLength(12);
   });
 
-  it("has at most `concurrency` requests in flight", async () => {
+  it.each([
+    { name: "`concurrency`", options: { concurrency: 3 }, calls: 12, limit: 3 },
+    { name: "8 by default", options: {}, calls: 20, limit: 8 },
+  ])("has at most $name requests in flight", async ({ options, calls, limit }) => {
     let inFlight = 0;
     let most = 0;
     const server = await startTestServer((_req, res, body) => {
@@ -124,12 +127,12 @@ describe("RpcTransport", () => {
       setTimeout(() => {
         inFlight--;
         json(res, 200, { jsonrpc: "2.0", id: (JSON.parse(body) as Request).id, result: 1 });
-      }, 20);
+      }, 150);
     });
     servers.push(server);
-    const t = transport(server.url, { concurrency: 3, batchSize: 1 });
-    await t.batch(Array.from({ length: 12 }, () => ({ method: "m", params: [] })));
-    expect(most).toBe(3);
+    const t = transport(server.url, { ...options, batchSize: 1 });
+    await t.batch(Array.from({ length: calls }, () => ({ method: "m", params: [] })));
+    expect(most).toBe(limit);
   });
 
   it("gives up on an answer that does not come within timeoutMs, after maxAttempts, with RPC Connection Failed", async () => {

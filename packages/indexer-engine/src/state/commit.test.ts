@@ -1,7 +1,6 @@
 // The state store's commit of many positions at once: every one stored or removed, a position named twice keeps its
 // last state; how a position is stored in its hash field, and values written with the whole position still load.
-import { createClient } from "redis";
-import { REDIS_URL, testStore } from "../testing/fixtures";
+import { testStore, withClient } from "../testing/fixtures";
 import type { Position } from "../windows";
 import type { StateStore } from "./store";
 
@@ -94,17 +93,6 @@ describe("state store commit", () => {
     expect((await store.loadPositions()).find((q) => q.user === old.user)).toEqual(old);
   });
 });
-
-/** Runs `use` with a Redis connection of its own, to read and write the store's keys directly. */
-async function withClient<T>(use: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
-  const client = createClient({ url: REDIS_URL });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.quit();
-  }
-}
 
 /** The positions hash as Redis holds it. */
 const rawPositions = () => withClient((c) => c.hGetAll(store.key("positions")));

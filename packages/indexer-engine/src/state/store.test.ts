@@ -1,8 +1,7 @@
 // The indexer's state store in Redis: key namespaces, atomic commits, immutable labels and redacted URLs.
 import { ConflictError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
-import { createClient } from "redis";
-import { REDIS_URL, testStore } from "../testing/fixtures";
+import { testStore, withClient } from "../testing/fixtures";
 import { LABEL_IMMUTABLE, redactUrl, StateStore } from "./store";
 
 const silent = createLogger({ service: "test", level: "silent" });
@@ -136,14 +135,3 @@ describe("state store", () => {
     await expect(closing.loadCheckpoint()).rejects.toThrow("The client is closed");
   });
 });
-
-/** Runs `use` with a Redis connection of its own, to write the store's keys behind its back. */
-async function withClient<T>(use: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
-  const client = createClient({ url: REDIS_URL });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.quit();
-  }
-}

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { createLogger, type Logger } from "@pointwise/logger";
+import { createClient } from "redis";
 import type { OutputRow } from "../rows";
 import { StateStore } from "../state/store";
 
@@ -57,4 +58,15 @@ export function row(overrides: Partial<OutputRow>): OutputRow {
     meta: null,
     ...overrides,
   };
+}
+
+/** Runs `use` with a Redis connection of its own, to read and write a store's keys behind its back. */
+export async function withClient<T>(use: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.quit();
+  }
 }
