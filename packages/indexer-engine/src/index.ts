@@ -81,7 +81,7 @@ export { idempotencyKey, PointwiseSink, type PointwiseSinkOptions } from "./sink
 export { type ApiKeyInfo, checkPointwiseKey, type KeyCheckOptions, keyMismatch } from "./sinks/pointwise-key";
 export type { BatchRef, Sink } from "./sinks/sink";
 export { jsonLine, StdoutSink, textLine } from "./sinks/stdout";
-export { type Checkpoint, LABEL_IMMUTABLE, redactUrl, StateStore, type StateStoreOptions } from "./state/store";
+export { type Checkpoint, LABEL_IMMUTABLE, type ReconnectPolicy, redactUrl, StateStore, type StateStoreOptions } from "./state/store";
 export { contractNotFound, fromBlockNotFound, invalidApiKey, rpcConnectionFailed, SYMPTOMS } from "./symptoms";
 export { Lru } from "./util/lru";
 export { boundariesBetween, type ClosedWindow, type Point, type Position, positionKey, WindowBook, type WindowTrigger } from "./windows";

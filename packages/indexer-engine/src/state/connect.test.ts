@@ -1,7 +1,7 @@
-// Connecting the state store: a connection cut at first is retried at once and logged; a store that stays unreachable fails after 22 attempts.
+// Connecting the state store: a connection cut at first is retried at once and logged; a store that stays unreachable fails once the reconnect policy's retries are used up.
 import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import { capturingLogger } from "../testing/fixtures";
-import { StateStore } from "./store";
+import { DEFAULT_RECONNECT, reconnectDelay, StateStore } from "./store";
 
 /** A local TCP proxy to the test Redis that cuts the first `refuse` connections as soon as they open. */
 async function flakyProxy(refuse: number): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {
@@ -49,20 +49,34 @@ describe("state store connection", () => {
     }
   });
 
-  it("gives up after 22 attempts on a store that keeps cutting connections, naming its URL without the password", async () => {
+  it("gives up once the policy's retries are used up, waiting each retry's delay, naming the URL without the password", async () => {
     const proxy = await flakyProxy(Number.POSITIVE_INFINITY);
     const { logger } = capturingLogger();
     const url = proxy.url.replace("redis://", "redis://user:secret@");
+    const started = performance.now();
     try {
-      await expect(StateStore.connect({ url, keyPrefix: "pwt-connect", indexerId: "c", configHash: "cfg" }, logger)).rejects.toMatchObject({
+      await expect(
+        StateStore.connect({ url, keyPrefix: "pwt-connect", indexerId: "c", configHash: "cfg", reconnect: { retries: 4, stepMs: 40, maxDelayMs: 60 } }, logger),
+      ).rejects.toMatchObject({
         code: "state-store-unavailable",
         message: `State store unreachable at ${proxy.url.replace("redis://", "redis://***@")}`,
         cause: { message: "Socket closed unexpectedly" },
       });
-      // The first attempt and 21 retries, waiting 0.2 s more each time up to 2 s (about 31 s in all).
-      expect(proxy.accepted()).toBe(22);
+      // The first attempt and 4 retries after 0, 40, 60 (not 80) and 60 ms.
+      expect(proxy.accepted()).toBe(5);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(160);
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  });
+
+  it("retries 21 times by default, the first at once, 0.2 s later each time up to 2 s: 31 s in all", () => {
+    const delays = Array.from({ length: 23 }, (_, retry) => reconnectDelay(retry, DEFAULT_RECONNECT));
+    expect(delays.slice(0, 12)).toEqual([0, 200, 400, 600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2000]);
+    expect(delays.slice(20)).toEqual([2000, false, false]);
+    const waits = delays.filter((d): d is number => d !== false);
+    expect(waits).toHaveLength(21);
+    // 200 ms * (1 + ... + 10) below the cap, then ten retries at 2 s.
+    expect(waits.reduce((a, b) => a + b, 0)).toBe(200 * 55 + 10 * 2000);
+  });
 });

@@ -14,6 +14,26 @@ export interface StateStoreOptions {
   keyPrefix: string;
   indexerId: string;
   configHash: string;
+  /** How a refused or lost connection is retried; DEFAULT_RECONNECT when absent. */
+  reconnect?: ReconnectPolicy;
+}
+
+/**
+ * How the store retries a connection Redis refuses or drops: retry n (counted from 0) waits n * stepMs, at most
+ * maxDelayMs, and after `retries` retries the connection fails.
+ */
+export interface ReconnectPolicy {
+  retries: number;
+  stepMs: number;
+  maxDelayMs: number;
+}
+
+/** 21 retries, the first at once, each 0.2 s later than the one before up to 2 s: about 31 s before giving up. */
+export const DEFAULT_RECONNECT: ReconnectPolicy = { retries: 21, stepMs: 200, maxDelayMs: 2_000 };
+
+/** The wait before retry `retry` (counted from 0) of a connection, or false when the policy's retries are used up. */
+export function reconnectDelay(retry: number, policy: ReconnectPolicy): number | false {
+  return retry >= policy.retries ? false : Math.min(retry * policy.stepMs, policy.maxDelayMs);
 }
 
 /** The committed progress of an indexer: everything below `nextBlock` is indexed and written to every sink. */
@@ -104,9 +124,10 @@ export class StateStore {
 
   /** Connects to Redis; an unreachable store is a retryable failure naming the (redacted) URL. */
   static async connect(options: StateStoreOptions, logger: Logger): Promise<StateStore> {
+    const policy = options.reconnect ?? DEFAULT_RECONNECT;
     const client: RedisClientType = createClient({
       url: options.url,
-      socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => (retries > 20 ? false : Math.min(retries * 200, 2_000)) },
+      socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => reconnectDelay(retries, policy) },
     });
     client.on("error", (err: Error) => logger.warn({ err: err.message }, "state store connection error"));
     try {
