@@ -227,7 +227,9 @@ describe("ChainReader block timestamps", () => {
       [9, 1_009_000],
       [3, 1_003_000],
     ]);
-    expect(rpc.requests.map((calls) => calls.map((c) => c.params[0]))).toEqual([["0x2"], ["0x5", "0x9", "0x3"]]);
+    // Headers only (false: no full transactions), one request for the single block, one batch for the three missing.
+    const header = (n: string) => ["eth_getBlockByNumber", n, false];
+    expect(rpc.requests.map((calls) => calls.map((c) => [c.method, ...c.params]))).toEqual([[header("0x2")], [header("0x5"), header("0x9"), header("0x3")]]);
     // All cached now: no request at all, and the cached values.
     expect([...(await r.timestamps([3, 9]))]).toEqual([
       [3, 1_003_000],

@@ -53,13 +53,11 @@ interface Answer {
   error?: { code?: unknown; message?: unknown };
 }
 
-/** Why an exchange failed as a whole. */
-interface Failure {
-  reason: string;
-  rateLimited: boolean;
-  denied: boolean;
-  retryAfterMs: number | undefined;
-}
+/**
+ * Why an exchange failed as a whole: the endpoint rejected the key (no retry), said it is rate limited (more attempts,
+ * longer waits, its Retry-After honoured), or failed otherwise (connection, timeout, 5xx, a malformed answer).
+ */
+type Failure = { reason: string } & ({ kind: "denied" | "failed" } | { kind: "rate-limited"; retryAfterMs?: number });
 
 /** A Retry-After header (delay in seconds or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
 export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
@@ -105,7 +103,8 @@ export class RpcTransport {
     this.#url = new URL(options.url);
     const concurrency = Math.max(1, options.concurrency ?? 8);
     const https = this.#url.protocol === "https:";
-    this.#agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: concurrency }) : new HttpAgent({ keepAlive: true, maxSockets: concurrency });
+    const agentOptions = { keepAlive: true, maxSockets: concurrency };
+    this.#agent = https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     // Stryker disable next-line ConditionalExpression: the agent chosen above decides the protocol, and http.request and https.request send the same request through it
     this.#send = https ? httpsRequest : httpRequest;
     this.#log = options.logger;
@@ -126,9 +125,8 @@ export class RpcTransport {
     return outcome.result as T;
   }
 
-  /** Many calls, in batches sent concurrently; answers in the order of `calls`. */
+  /** Many calls, in batches sent concurrently; answers in the order of `calls`. No calls send no request. */
   async batch(calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
-    if (calls.length <= this.#batchSize) return this.#exchange(calls);
     const chunks: RpcCall[][] = [];
     for (let i = 0; i < calls.length; i += this.#batchSize) chunks.push(calls.slice(i, i + this.#batchSize));
     return (await Promise.all(chunks.map((c) => this.#exchange(c)))).flat();
@@ -146,7 +144,7 @@ export class RpcTransport {
     let pending = calls.map((_, i) => i);
     for (let attempt = 0; ; attempt++) {
       const answers = await this.#post(pending.map((i) => calls[i] as RpcCall));
-      let failure: Failure | undefined;
+      let failure: Failure;
       if (Array.isArray(answers)) {
         const retry: number[] = [];
         let limited = false;
@@ -158,30 +156,29 @@ export class RpcTransport {
             outcomes[index] = { ok: false, error: new RpcResponseError(Number(answer.error.code ?? -32603), String(answer.error.message ?? "")) };
           else outcomes[index] = { ok: true, result: answer.result };
         });
-        if (retry.length > 0) {
-          failure = { reason: limited ? "rate limited" : "answer missing", rateLimited: limited, denied: false, retryAfterMs: undefined };
-        }
+        if (retry.length === 0) return outcomes as RpcOutcome[];
+        failure = limited ? { reason: "rate limited", kind: "rate-limited" } : { reason: "answer missing", kind: "failed" };
         pending = retry;
       } else failure = answers;
-      if (failure === undefined || pending.length === 0) return outcomes as RpcOutcome[];
 
       const method = (calls[pending[0] as number] as RpcCall).method;
-      if (failure.denied || attempt + 1 >= (failure.rateLimited ? this.#rateLimitAttempts : this.#maxAttempts)) {
+      if (failure.kind === "denied" || attempt + 1 >= (failure.kind === "rate-limited" ? this.#rateLimitAttempts : this.#maxAttempts)) {
         throw rpcConnectionFailed({
           cause: new Error(failure.reason),
           details: {
             method,
             attempts: attempt + 1,
-            reason: failure.denied ? "endpoint rejected the request (key invalid or expired)" : "endpoint unreachable or rate limited",
+            reason: failure.kind === "denied" ? "endpoint rejected the request (key invalid or expired)" : "endpoint unreachable or rate limited",
           },
         });
       }
       // While rate limited, wait as long as the endpoint asks (within reason) and back off further than for other failures.
-      const wait = failure.rateLimited
-        ? Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(failure.retryAfterMs ?? 0, backoffMs(attempt, this.#retryBaseMs, 30_000)))
-        : backoffMs(attempt, this.#retryBaseMs, 8_000);
+      const wait =
+        failure.kind === "rate-limited"
+          ? Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(failure.retryAfterMs ?? 0, backoffMs(attempt, this.#retryBaseMs, 30_000)))
+          : backoffMs(attempt, this.#retryBaseMs, 8_000);
       this.#log.warn(
-        { method, calls: pending.length, attempt: attempt + 1, rate_limited: failure.rateLimited, wait_ms: wait, err: failure.reason },
+        { method, calls: pending.length, attempt: attempt + 1, rate_limited: failure.kind === "rate-limited", wait_ms: wait, err: failure.reason },
         "RPC request failed, retrying",
       );
       await sleep(wait);
@@ -201,31 +198,31 @@ export class RpcTransport {
     try {
       response = await this.#request(body);
     } catch (err) {
-      return { reason: (err as Error).message, rateLimited: false, denied: false, retryAfterMs: undefined };
+      return { reason: (err as Error).message, kind: "failed" };
     } finally {
       release();
     }
     const { status, headers, text } = response;
-    if (status === 401 || status === 403 || status === 429)
-      return { reason: `HTTP ${status}`, rateLimited: status === 429, denied: status !== 429, retryAfterMs: retryAfterMs(headers["retry-after"]) };
+    if (status === 401 || status === 403) return { reason: `HTTP ${status}`, kind: "denied" };
+    if (status === 429) return { reason: "HTTP 429", kind: "rate-limited", retryAfterMs: retryAfterMs(headers["retry-after"]) };
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { reason: `HTTP ${status} with a body that is not JSON`, rateLimited: false, denied: false, retryAfterMs: undefined };
+      return { reason: `HTTP ${status} with a body that is not JSON`, kind: "failed" };
     }
     // Some endpoints answer a JSON-RPC error with a 4xx status; a 5xx is the server failing whatever the body says.
-    if (status >= 500 || (status !== 200 && !isAnswer(parsed)))
-      return { reason: `HTTP ${status}`, rateLimited: false, denied: false, retryAfterMs: retryAfterMs(headers["retry-after"]) };
+    // Retry-After is honoured only while rate limited: a failing server's own estimate does not shorten the backoff.
+    if (status >= 500 || (status !== 200 && !isAnswer(parsed))) return { reason: `HTTP ${status}`, kind: "failed" };
     if (!Array.isArray(parsed)) {
       const answer = parsed as Answer;
       // One error for a whole batch (batches refused, or a limit hit): every call gets it.
       if (calls.length === 1 || answer.error !== undefined) {
         // Stryker disable next-line OptionalChaining: isRateLimitError has just found answer.error defined
-        if (isRateLimitError(answer.error)) return { reason: String(answer.error?.message), rateLimited: true, denied: false, retryAfterMs: undefined };
+        if (isRateLimitError(answer.error)) return { reason: String(answer.error?.message), kind: "rate-limited" };
         return calls.map(() => answer);
       }
-      return { reason: "a batch was answered with a single result", rateLimited: false, denied: false, retryAfterMs: undefined };
+      return { reason: "a batch was answered with a single result", kind: "failed" };
     }
     const byId = new Map<unknown, Answer>();
     for (const a of parsed as Answer[]) byId.set(a?.id, a);
@@ -252,21 +249,14 @@ export class RpcTransport {
           chunks.push(chunk);
           length += chunk.length;
         });
+        // An answer cut off before its end raises "aborted" here (Node 20 and later), so there is no close to watch.
         res.once("error", (err) => {
           clearTimeout(timer);
           reject(err);
         });
-        res.once("close", () => {
-          clearTimeout(timer);
-          if (!res.complete) reject(new Error("the connection closed before the answer was complete"));
-        });
         res.once("end", () => {
           clearTimeout(timer);
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text: decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length)),
-          });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: decode(Buffer.concat(chunks, length)) });
         });
       });
       req.end(body);
