@@ -92,8 +92,8 @@ export class RpcTransport {
   readonly #bucket: TokenBucket;
   readonly #timeoutMs: number;
   readonly #batchSize: number;
-  readonly #maxAttempts: number;
-  readonly #rateLimitAttempts: number;
+  /** Attempts per request by how it fails: a rejected key is not retried. */
+  readonly #attempts: Record<Failure["kind"], number>;
   readonly #retryBaseMs: number;
   #nextId = 1;
   /** JSON-RPC calls sent, retries included (each call of a batch counts), for diagnostics and benchmarks. */
@@ -112,8 +112,8 @@ export class RpcTransport {
     this.#bucket = new TokenBucket(options.callsPerSecond ?? 0);
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#batchSize = Math.max(1, options.batchSize ?? 50);
-    this.#maxAttempts = Math.max(1, options.maxAttempts ?? 5);
-    this.#rateLimitAttempts = Math.max(this.#maxAttempts, options.rateLimitAttempts ?? 12);
+    const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+    this.#attempts = { denied: 1, failed: maxAttempts, "rate-limited": Math.max(maxAttempts, options.rateLimitAttempts ?? 12) };
     this.#retryBaseMs = options.retryBaseMs ?? 250;
   }
 
@@ -162,7 +162,7 @@ export class RpcTransport {
       } else failure = answers;
 
       const method = (calls[pending[0] as number] as RpcCall).method;
-      if (failure.kind === "denied" || attempt + 1 >= (failure.kind === "rate-limited" ? this.#rateLimitAttempts : this.#maxAttempts)) {
+      if (attempt + 1 >= this.#attempts[failure.kind]) {
         throw rpcConnectionFailed({
           cause: new Error(failure.reason),
           details: {
