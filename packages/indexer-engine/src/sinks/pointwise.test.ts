@@ -416,17 +416,20 @@ describe("pointwise sink requests and answers", () => {
     expect(calls.length).toBe(1);
   });
 
-  it("ends a retry wait early when its signal is aborted", async () => {
+  it("ends a retry wait early when its signal is aborted, stopping as interrupted without another attempt", async () => {
     const stop = new AbortController();
     // The abort comes while the sink waits a minute before its retry; a wait that ignored it would outlast the test.
-    // (The attempt already under way when the wait ends is still made; the interruption is reported after it.)
     plan = () => {
       setTimeout(() => stop.abort(), 20);
       return "rate-limited";
     };
     const { s } = sink({ signal: stop.signal, retryBaseMs: 60_000, retryMaxMs: 60_000 });
     await s.recover(undefined);
-    await expect(s.committed(await s.write([swap(U1, "5")]))).rejects.toMatchObject({ code: "pointwise-api-interrupted" });
-    expect(new Set(calls.map((c) => c.key))).toEqual(new Set([key(1, 1)]));
+    await expect(s.committed(await s.write([swap(U1, "5")]))).rejects.toMatchObject({
+      code: "pointwise-api-interrupted",
+      message: "stopped while sending earn events; the batch is resent on restart",
+    });
+    // No attempt after the wait was cut short.
+    expect(calls.map((c) => c.key)).toEqual([key(1, 1)]);
   });
 });

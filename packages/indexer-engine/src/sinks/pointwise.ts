@@ -45,6 +45,9 @@ interface ApiBody {
 const RETRY_CODES = new Set(["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable", "starting"]);
 const AUTH_CODES = new Set(["invalid-api-key", "missing-api-key"]);
 
+/** The error of a sink stopped by its signal between attempts; the unacknowledged chunk is sent again on restart. */
+const interrupted = () => new RetryableError("pointwise-api-interrupted", "stopped while sending earn events; the batch is resent on restart");
+
 /** The Idempotency-Key of the outbox chunk [from, to]: the same chunk always gets the same key. */
 export function idempotencyKey(scope: string, sinkId: string, from: number, to: number): string {
   return createHash("sha256").update(`${scope}|${sinkId}|${from}|${to}`).digest("hex");
@@ -137,13 +140,14 @@ export class PointwiseSink implements Sink {
         failure = (err as Error).message;
       }
       this.options.onError?.();
-      if (this.options.signal?.aborted === true)
-        throw new RetryableError("pointwise-api-interrupted", "stopped while sending earn events; the batch is resent on restart");
+      if (this.options.signal?.aborted === true) throw interrupted();
       if (attempt + 1 >= maxAttempts) throw new RetryableError("pointwise-api-unavailable", `Pointwise API failed ${maxAttempts} times: ${failure}`);
       const delay = backoffMs(attempt, this.options.retryBaseMs ?? 500, this.options.retryMaxMs ?? 30_000);
       logger.warn({ sink: this.id, attempt: attempt + 1, failure, delayMs: delay }, "earn events not accepted yet, retrying with the same Idempotency-Key");
-      // An abort ends the wait early; the check above then reports the interruption on the next turn.
-      await sleep(delay, undefined, { signal: this.options.signal }).catch(() => undefined);
+      // An abort ends the wait early (the sleep rejects only then) and stops the sink without another attempt.
+      await sleep(delay, undefined, { signal: this.options.signal }).catch(() => {
+        throw interrupted();
+      });
     }
   }
 
