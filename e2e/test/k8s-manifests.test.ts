@@ -22,7 +22,7 @@ function render(overlay: string): Obj[] {
   });
 }
 
-const APPS = ["ingest-api", "read-api", "admin-api", "scoring-worker", "indexer-service"];
+const APPS = ["ingest-api", "read-api", "admin-api", "portal-api", "scoring-worker", "indexer-service"];
 
 describe.each(["staging", "production"])("overlay %s", (overlay) => {
   const objects = render(overlay);
@@ -95,7 +95,7 @@ describe.each(["staging", "production"])("overlay %s", (overlay) => {
   it("guards every app and the NATS quorum with a PodDisruptionBudget matching its pods", () => {
     const pdbs = byKind("PodDisruptionBudget");
     const workloads = [...byKind("Deployment"), ...byKind("StatefulSet")];
-    for (const name of ["ingest-api", "read-api", "admin-api", "scoring-worker", "pointwise-nats"]) {
+    for (const name of ["ingest-api", "read-api", "admin-api", "portal-api", "scoring-worker", "pointwise-nats"]) {
       const pdb = pdbs.find((p) => p.metadata.name === name);
       const target = workloads.find((w) => w.metadata.name === name);
       expect(target.spec.template.metadata.labels).toMatchObject(pdb.spec.selector.matchLabels);
@@ -115,11 +115,24 @@ describe.each(["staging", "production"])("overlay %s", (overlay) => {
   });
 
   it("exposes each HTTP API through a Service selecting its pods on its port", () => {
-    for (const app of ["ingest-api", "read-api", "admin-api"]) {
+    for (const app of ["ingest-api", "read-api", "admin-api", "portal-api"]) {
       const svc = named("Service", app);
       const d = named("Deployment", app);
       expect(d.spec.template.metadata.labels).toMatchObject(svc.spec.selector);
       expect(svc.spec.ports[0].targetPort).toBe(d.spec.template.spec.containers[0].ports[0].name);
     }
+  });
+
+  it("gives portal-api its signing keys and site settings, and points read-api at the keys portal-api publishes", () => {
+    const portal = named("Deployment", "portal-api").spec.template.spec.containers[0];
+    expect(portal.env).toContainEqual({ name: "PORTAL_SIGNING_KEYS", valueFrom: { secretKeyRef: { name: "pointwise-secrets", key: "PORTAL_SIGNING_KEYS" } } });
+    expect(portal.envFrom).toContainEqual({ configMapRef: { name: "pointwise-portal" } });
+    const jwks = named("Deployment", "read-api").spec.template.spec.containers[0].env.find((e: Obj) => e.name === "PORTAL_JWKS_URL");
+    const url = new URL(jwks.value);
+    const svc = named("Service", "portal-api");
+    expect(url.hostname).toBe(svc.metadata.name);
+    expect(Number(url.port)).toBe(svc.spec.ports[0].port);
+    // The path portal-api serves its JWKS on.
+    expect(url.pathname).toBe("/.well-known/jwks.json");
   });
 });

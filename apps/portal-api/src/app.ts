@@ -18,7 +18,11 @@ const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
 
 /** Builds the portal-api express app. */
 export function createPortalApp(deps: Deps): Express {
-  const app = createHttpApp({ logger: deps.logger, readiness: [{ name: "postgres", check: () => deps.db.ping() }] });
+  const app = createHttpApp({
+    logger: deps.logger,
+    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+    readiness: [{ name: "postgres", check: () => deps.db.ping() }],
+  });
   if (deps.env.PORTAL_TRUST_PROXY) app.set("trust proxy", true);
   app.use((_req, res, next) => {
     res.set({ "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });

@@ -2,6 +2,7 @@
 import type { Bus } from "@pointwise/bus";
 import type { Database } from "@pointwise/db";
 import type { Logger } from "@pointwise/logger";
+import type { ServiceMetrics } from "@pointwise/metrics";
 import type { Env } from "./env";
 import type { TokenKeys } from "./keys";
 import type { Mailer } from "./mailer";
@@ -20,4 +21,6 @@ export interface Deps {
   chain: EvmChain | null;
   /** The default bad-word list (BAD_WORDS_FILE), read once at start. */
   badWords: readonly string[];
+  /** The app's Prometheus metrics, served on /metrics (main.ts sets it). */
+  metrics?: ServiceMetrics;
 }

@@ -2,6 +2,7 @@
 import { createBus } from "@pointwise/bus";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
+import { createServiceMetrics } from "@pointwise/metrics";
 import { openStartup, runService } from "@pointwise/runtime";
 import { createPortalApp } from "./app";
 import { loadBadWords } from "./bad-words";
@@ -36,7 +37,8 @@ void runService("portal-api", logger, async () => {
   // The chain is asked only when a contract wallet signs in, so it is no start-up dependency.
   const chain = env.PORTAL_EVM_RPC_URL ? createEvmChain(env.PORTAL_EVM_RPC_URL) : null;
   const smtp = env.PORTAL_MAILER === "smtp" ? createSmtpMailer({ url: env.PORTAL_SMTP_URL as string, from: env.PORTAL_MAIL_FROM as string }) : null;
-  startup.serve(createPortalApp({ env, logger, db, bus, keys, mailer: smtp ?? createLogMailer(logger), chain, badWords }));
+  const metrics = createServiceMetrics({ service: "portal-api", processMetrics: true });
+  startup.serve(createPortalApp({ env, logger, db, bus, keys, mailer: smtp ?? createLogMailer(logger), chain, badWords, metrics }));
   logger.info({ url: startup.url, keys: keys.jwks().keys.length }, "portal-api listening");
   return {
     async stop() {

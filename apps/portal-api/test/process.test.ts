@@ -1,6 +1,7 @@
-// portal-api as a real process: ready on its port, the JWKS and CORS answered, SIGTERM ends it with exit code 0.
+// portal-api as a real process: ready on its port, the JWKS and CORS answered, requests counted on /metrics, SIGTERM ends it with exit code 0.
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { sampleValue } from "@pointwise/metrics";
 import { type AppProcess, createTestDatabase, spawnApp, testServiceEnv, uniqueName } from "@pointwise/testkit";
 
 const schema = uniqueName("portal_proc");
@@ -28,6 +29,19 @@ describe("portal-api process", () => {
     const allowed = await preflight("https://portal.example");
     expect([allowed.status, allowed.headers.get("access-control-allow-origin")]).toEqual([204, "https://portal.example"]);
     expect((await preflight("https://evil.example")).headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("serves Prometheus metrics: requests by method, route template and status, its database's state", async () => {
+    for (let i = 0; i < 2; i++) expect((await fetch(`${app.url}/.well-known/jwks.json`)).status).toBe(200);
+    await fetch(`${app.url}/readyz`);
+    const res = await fetch(`${app.url}/metrics`);
+    expect([res.status, res.headers.get("content-type")?.split(";")[0]]).toEqual([200, "text/plain"]);
+    const text = await res.text();
+    // Two here and one in the test before; probes are not counted.
+    expect(sampleValue(text, "pointwise_http_requests_total", { method: "GET", route: "/.well-known/jwks.json", status: "200" })).toBe(3);
+    expect(text).not.toMatch(/route="\/(healthz|readyz|metrics)"/);
+    expect(sampleValue(text, "pointwise_dependency_up", { dependency: "postgres", optional: "false" })).toBe(1);
+    expect(sampleValue(text, "process_resident_memory_bytes")).toBeGreaterThan(0);
   });
 
   it("exits 0 on SIGTERM", async () => {
