@@ -59,7 +59,8 @@ export async function processBatch(
     let lower = last;
     for (const boundary of boundariesBetween(last.ts, point.ts, deps.flushMs)) {
       if (book.openCount === 0) break;
-      const block = point.block === lower.block + 1 ? lower.block : await lastBlockBefore(reader, boundary, lower, point);
+      // Of two adjacent blocks this is the lower one, found without a read.
+      const block = await lastBlockBefore(reader, boundary, lower, point);
       const at = { ts: boundary, block };
       for (const window of book.flush(at)) items.push({ kind: "window", window });
       lower = { block, ts: block === lower.block ? lower.ts : await reader.timestamp(block) };

@@ -35,7 +35,7 @@ interface ApiError {
 }
 
 // Answers after which the same request can succeed a little later.
-const TRANSIENT = new Set(["rate-limited", "service-unavailable", "starting", "internal"]);
+const TRANSIENT: ReadonlySet<string | undefined> = new Set(["rate-limited", "service-unavailable", "starting", "internal"]);
 // A genuine key that cannot send events is as unusable as a wrong one: the user must use another key.
 const KEY_REFUSED: ReadonlySet<string | undefined> = new Set(["missing-api-key", "invalid-api-key", "campaign-archived"]);
 
@@ -85,14 +85,14 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
         logger.info({ campaign_id: info.campaign_id, backfill: info.backfill, event_types: info.event_types.length }, "Pointwise API key checked");
         return info;
       }
-      if (code === undefined || !TRANSIENT.has(code)) {
+      if (!TRANSIENT.has(code)) {
         throw new BaseError(
           "pointwise-api-key-check-failed",
           `${url} did not answer the API key check (HTTP ${res.status}${code === undefined ? "" : `, ${code}`}): check the pointwise sink's baseUrl`,
           { details: { status: res.status, ...(code === undefined ? {} : { code }) } },
         );
       }
-      failure = code;
+      failure = code as string; // one of TRANSIENT's codes
     } catch (err) {
       if (err instanceof BaseError) throw err;
       failure = (err as Error).message;
