@@ -212,7 +212,7 @@ export class RpcTransport {
       return { reason: `HTTP ${status} with a body that is not JSON`, kind: "failed" };
     }
     // Some endpoints answer a JSON-RPC error with a 4xx status; a 5xx is the server failing whatever the body says.
-    // Retry-After is honoured only while rate limited: a failing server's own estimate does not shorten the backoff.
+    // Retry-After is honoured only while rate limited; a failing server gets the plain backoff (at most 8 s) whatever it asks.
     if (status >= 500 || (status !== 200 && !isAnswer(parsed))) return { reason: `HTTP ${status}`, kind: "failed" };
     if (!Array.isArray(parsed)) {
       const answer = parsed as Answer;
