@@ -138,7 +138,7 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource {
       if (cached === undefined) missing.push(block);
       out.set(block, cached ?? 0);
     }
-    if (missing.length === 0) return out;
+    // All cached: an empty batch sends no request.
     const outcomes = await this.#archive.batch(missing.map((b) => ({ method: "eth_getBlockByNumber", params: [hex(b), false] })));
     missing.forEach((block, i) => {
       const ts = headerTs(outcomes[i] as RpcOutcome, block);

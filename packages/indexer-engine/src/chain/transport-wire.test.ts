@@ -5,7 +5,7 @@ import { createServer as createTcpServer, type Socket } from "node:net";
 import { createLogger } from "@pointwise/logger";
 import { capturingLogger } from "../testing/fixtures";
 import { json, listenTestServer, startTestServer, type TestServer } from "../testing/http";
-import { RpcResponseError, RpcTransport, retryAfterMs } from "./transport";
+import { RpcResponseError, RpcTransport, retryAfterMs, retryWaitMs } from "./transport";
 
 const silent = createLogger({ service: "test", level: "silent" });
 const servers: TestServer[] = [];
@@ -488,6 +488,35 @@ describe("RpcTransport retries", () => {
     expect(err).toMatchObject({ details: { method: "m", attempts: 3, reason: "endpoint unreachable or rate limited" } });
     expect(causeOf(err)).toBe("slow down");
     expect(rpc.seen).toHaveLength(3);
+  });
+});
+
+describe("retryWaitMs", () => {
+  const failed = { reason: "x", kind: "failed" } as const;
+  const limited = { reason: "x", kind: "rate-limited" } as const;
+  const waits = (failure: Parameters<typeof retryWaitMs>[0], attempt: number, baseMs: number) =>
+    Array.from({ length: 200 }, () => retryWaitMs(failure, attempt, baseMs));
+
+  it("waits the base for a first failure, rate limited or not", () => {
+    expect(new Set([...waits(failed, 0, 250), ...waits(limited, 0, 250)])).toEqual(new Set([250]));
+  });
+
+  it("backs off up to 8 s after failures, up to 30 s while rate limited", () => {
+    // At attempt 10 the doubling (1 s * 2^10) is far past both caps, so the jitter spans base to cap.
+    const plain = waits(failed, 10, 1000);
+    expect(Math.min(...plain)).toBeGreaterThanOrEqual(1000);
+    expect(Math.max(...plain)).toBeLessThan(8000);
+    const rateLimited = waits(limited, 10, 1000);
+    expect(Math.min(...rateLimited)).toBeGreaterThanOrEqual(1000);
+    expect(Math.max(...rateLimited)).toBeLessThan(30_000);
+    // 200 draws from [1 s, 30 s) all below 8 s would have a chance of (7/29)^200.
+    expect(Math.max(...rateLimited)).toBeGreaterThanOrEqual(8000);
+  });
+
+  it("waits what Retry-After asks while rate limited, at most a minute, never less than the backoff", () => {
+    expect(retryWaitMs({ ...limited, retryAfterMs: 45_000 }, 0, 250)).toBe(45_000);
+    expect(retryWaitMs({ ...limited, retryAfterMs: 90_000 }, 0, 250)).toBe(60_000);
+    expect(retryWaitMs({ ...limited, retryAfterMs: 100 }, 0, 250)).toBe(250);
   });
 });
 

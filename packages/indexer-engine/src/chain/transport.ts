@@ -57,7 +57,10 @@ interface Answer {
  * Why an exchange failed as a whole: the endpoint rejected the key (no retry), said it is rate limited (more attempts,
  * longer waits, its Retry-After honoured), or failed otherwise (connection, timeout, 5xx, a malformed answer).
  */
-type Failure = { reason: string } & ({ kind: "denied" | "failed" } | { kind: "rate-limited"; retryAfterMs?: number });
+export type Failure = { reason: string } & ({ kind: "denied" | "failed" } | { kind: "rate-limited"; retryAfterMs?: number });
+
+/** A failure that is neither a rejected key nor a rate limit. */
+const failed = (reason: string): Failure => ({ reason, kind: "failed" });
 
 /** A Retry-After header (delay in seconds or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
 export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
@@ -72,6 +75,16 @@ export function retryAfterMs(header: unknown, now = Date.now()): number | undefi
 
 /** The longest wait between two attempts while rate limited, whatever Retry-After asks for. */
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/**
+ * The wait before retrying an exchange whose attempt `attempt` (from 0) failed: a backoff with jitter from `baseMs` up
+ * to 8 s; while rate limited up to 30 s, or as long as Retry-After asks when that is longer, at most a minute.
+ */
+export function retryWaitMs(failure: Failure, attempt: number, baseMs: number): number {
+  return failure.kind === "rate-limited"
+    ? Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(failure.retryAfterMs ?? 0, backoffMs(attempt, baseMs, 30_000)))
+    : backoffMs(attempt, baseMs, 8_000);
+}
 const RATE_LIMITED = /rate limit|too many requests|exceeded.*(capacity|quota)|daily request count/i;
 
 // Stryker disable next-line StringLiteral: an absent message reads as "" or as any other text without a rate-limit phrase alike
@@ -157,7 +170,7 @@ export class RpcTransport {
           else outcomes[index] = { ok: true, result: answer.result };
         });
         if (retry.length === 0) return outcomes as RpcOutcome[];
-        failure = limited ? { reason: "rate limited", kind: "rate-limited" } : { reason: "answer missing", kind: "failed" };
+        failure = limited ? { reason: "rate limited", kind: "rate-limited" } : failed("answer missing");
         pending = retry;
       } else failure = answers;
 
@@ -172,11 +185,7 @@ export class RpcTransport {
           },
         });
       }
-      // While rate limited, wait as long as the endpoint asks (within reason) and back off further than for other failures.
-      const wait =
-        failure.kind === "rate-limited"
-          ? Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(failure.retryAfterMs ?? 0, backoffMs(attempt, this.#retryBaseMs, 30_000)))
-          : backoffMs(attempt, this.#retryBaseMs, 8_000);
+      const wait = retryWaitMs(failure, attempt, this.#retryBaseMs);
       this.#log.warn(
         { method, calls: pending.length, attempt: attempt + 1, rate_limited: failure.kind === "rate-limited", wait_ms: wait, err: failure.reason },
         "RPC request failed, retrying",
@@ -198,7 +207,7 @@ export class RpcTransport {
     try {
       response = await this.#request(body);
     } catch (err) {
-      return { reason: (err as Error).message, kind: "failed" };
+      return failed((err as Error).message);
     } finally {
       release();
     }
@@ -209,11 +218,11 @@ export class RpcTransport {
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { reason: `HTTP ${status} with a body that is not JSON`, kind: "failed" };
+      return failed(`HTTP ${status} with a body that is not JSON`);
     }
     // Some endpoints answer a JSON-RPC error with a 4xx status; a 5xx is the server failing whatever the body says.
     // Retry-After is honoured only while rate limited; a failing server gets the plain backoff (at most 8 s) whatever it asks.
-    if (status >= 500 || (status !== 200 && !isAnswer(parsed))) return { reason: `HTTP ${status}`, kind: "failed" };
+    if (status >= 500 || (status !== 200 && !isAnswer(parsed))) return failed(`HTTP ${status}`);
     if (!Array.isArray(parsed)) {
       const answer = parsed as Answer;
       // One error for a whole batch (batches refused, or a limit hit): every call gets it.
@@ -222,7 +231,7 @@ export class RpcTransport {
         if (isRateLimitError(answer.error)) return { reason: String(answer.error?.message), kind: "rate-limited" };
         return calls.map(() => answer);
       }
-      return { reason: "a batch was answered with a single result", kind: "failed" };
+      return failed("a batch was answered with a single result");
     }
     const byId = new Map<unknown, Answer>();
     for (const a of parsed as Answer[]) byId.set(a?.id, a);
