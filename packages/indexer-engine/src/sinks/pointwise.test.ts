@@ -404,16 +404,17 @@ describe("pointwise sink requests and answers", () => {
     expect(lines.filter((l) => l.msg === "earn events sent").map((l) => [l.from, l.to])).toEqual([[1, 3]]);
   });
 
-  it("stops as interrupted, without further attempts, once its signal is aborted after a failed attempt", async () => {
+  it("stops as interrupted, without further attempts or a retry warning, once its signal is aborted after a failed attempt", async () => {
     plan = () => "rate-limited";
     const stop = new AbortController();
-    const { s } = sink({ signal: stop.signal, onError: () => stop.abort() });
+    const { s, lines } = sink({ signal: stop.signal, onError: () => stop.abort() });
     await s.recover(undefined);
     await expect(s.committed(await s.write([swap(U1, "5")]))).rejects.toMatchObject({
       code: "pointwise-api-interrupted",
       message: "stopped while sending earn events; the batch is resent on restart",
     });
     expect(calls.length).toBe(1);
+    expect(lines.filter((l) => l.msg === "earn events not accepted yet, retrying with the same Idempotency-Key")).toEqual([]);
   });
 
   it("ends a retry wait early when its signal is aborted, stopping as interrupted without another attempt", async () => {
