@@ -3,16 +3,11 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { createLogger } from "@pointwise/logger";
 import { capturingLogger } from "../testing/fixtures";
-import { json, listenTestServer, startTestServer, type TestServer } from "../testing/http";
+import { closedAfterAll, json, listenTestServer, startTestServer } from "../testing/http";
 import { ChainReader, RpcResponseError } from "./reader";
 
 const silent = createLogger({ service: "test", level: "silent" });
-const servers: TestServer[] = [];
-const readers: ChainReader[] = [];
-afterAll(async () => {
-  for (const r of readers) r.destroy();
-  for (const s of servers) await s.close();
-});
+const { servers, clients: readers } = closedAfterAll((r: ChainReader) => r.destroy());
 
 type Call = { id: number; method: string; params: unknown[] };
 /** A node's answer to one call: its result, or a JSON-RPC error. */

@@ -4,16 +4,11 @@ import type { AddressInfo } from "node:net";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import { createLogger } from "@pointwise/logger";
 import { capturingLogger } from "../testing/fixtures";
-import { json, listenTestServer, startTestServer, type TestServer } from "../testing/http";
+import { closedAfterAll, json, listenTestServer, startTestServer } from "../testing/http";
 import { RpcResponseError, RpcTransport, retryAfterMs, retryWaitMs } from "./transport";
 
 const silent = createLogger({ service: "test", level: "silent" });
-const servers: TestServer[] = [];
-const transports: RpcTransport[] = [];
-afterAll(async () => {
-  for (const t of transports) t.close();
-  for (const s of servers) await s.close();
-});
+const { servers, clients: transports } = closedAfterAll((t: RpcTransport) => t.close());
 
 type Call = { jsonrpc: string; id: number; method: string; params: unknown[] };
 type Seen = { method: string | undefined; headers: IncomingHttpHeaders; body: string; calls: Call[] };

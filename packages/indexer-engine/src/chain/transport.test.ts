@@ -2,16 +2,11 @@
 // calls-per-second limit, concurrency, timeouts, and the node's own JSON-RPC errors.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createLogger } from "@pointwise/logger";
-import { json, startTestServer, type TestServer } from "../testing/http";
+import { closedAfterAll, json, startTestServer } from "../testing/http";
 import { RpcResponseError, RpcTransport } from "./transport";
 
 const silent = createLogger({ service: "test", level: "silent" });
-const servers: TestServer[] = [];
-const transports: RpcTransport[] = [];
-afterAll(async () => {
-  for (const t of transports) t.close();
-  for (const s of servers) await s.close();
-});
+const { servers, clients: transports } = closedAfterAll((t: RpcTransport) => t.close());
 
 type Request = { id: number; method: string; params: unknown[] };
 /** A JSON-RPC endpoint that answers each call with `answer` and records every HTTP request's calls and time. */

@@ -32,6 +32,20 @@ export async function listenTestServer(server: Server): Promise<TestServer> {
   };
 }
 
+/**
+ * Lists a test file pushes its servers and clients into; after the file's tests, each client is closed with
+ * `closeClient`, then each server.
+ */
+export function closedAfterAll<C>(closeClient: (client: C) => void): { servers: TestServer[]; clients: C[] } {
+  const servers: TestServer[] = [];
+  const clients: C[] = [];
+  afterAll(async () => {
+    for (const c of clients) closeClient(c);
+    for (const s of servers) await s.close();
+  });
+  return { servers, clients };
+}
+
 /** Writes a JSON answer. */
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
