@@ -341,6 +341,47 @@ describe("RpcTransport answers", () => {
     expect(retries(lines)).toEqual([expect.objectContaining({ rate_limited: false, err: "aborted" })]);
   });
 
+  it("sends a request again at once when the server closes the kept-alive connection it went out on, without counting an attempt", async () => {
+    const { logger, lines } = capturingLogger();
+    // The second request arrives on the connection the first one left open; the server closes it unanswered, as a
+    // server whose keep-alive timeout runs out just as a request is sent does.
+    const rpc = await endpoint((n, res) => {
+      if (n !== 1) return false;
+      res.socket?.destroy();
+      return true;
+    });
+    const t = transport(rpc.url, { logger, maxAttempts: 1, concurrency: 1 });
+    await expect(t.call("a", [])).resolves.toBe("a:1");
+    await expect(t.call("b", [])).resolves.toBe("b:2");
+    expect(rpc.seen.map((s) => s.calls.map((c) => c.id))).toEqual([[1], [2], [2]]);
+    expect(retries(lines)).toEqual([]);
+    expect(t.calls).toBe(3);
+  });
+
+  it("counts a timeout on a kept-alive connection as a failed attempt, not as a closed connection", async () => {
+    const rpc = await endpoint((n, res) => {
+      if (n === 0) return false;
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"jsonrpc":"2.0"');
+      return true;
+    });
+    const t = transport(rpc.url, { maxAttempts: 1, concurrency: 1, timeoutMs: 150 });
+    await expect(t.call("a", [])).resolves.toBe("a:1");
+    expect(causeOf(await failure(t.call("b", [])))).toBe("no complete answer within 150 ms");
+    expect(rpc.seen).toHaveLength(2);
+  });
+
+  it("counts a connection closed unanswered as a failed attempt when it was a new connection", async () => {
+    const rpc = await endpoint((_n, res) => {
+      res.socket?.destroy();
+      return true;
+    });
+    const err = await failure(transport(rpc.url, { maxAttempts: 2 }).call("m", []));
+    expect(err).toMatchObject({ message: "RPC Connection Failed", details: { attempts: 2 } });
+    expect(causeOf(err)).toBe("socket hang up");
+    expect(rpc.seen).toHaveLength(2);
+  });
+
   it("names the timeout as the cause when no complete answer comes within timeoutMs", async () => {
     const rpc = await endpoint((_n, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": "100" });

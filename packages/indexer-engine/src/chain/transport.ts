@@ -205,7 +205,7 @@ export class RpcTransport {
     this.calls += calls.length;
     let response: { status: number; headers: IncomingHttpHeaders; text: string };
     try {
-      response = await this.#request(body);
+      response = await this.#request(body, calls.length);
     } catch (err) {
       return failed((err as Error).message);
     } finally {
@@ -238,8 +238,8 @@ export class RpcTransport {
     return calls.map((_, k) => byId.get(first + k));
   }
 
-  /** Sends one POST and reads the whole answer: chunks gathered, joined once, decoded natively. */
-  #request(body: string): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  /** Sends one POST of `calls` calls and reads the whole answer: chunks gathered, joined once, decoded natively. */
+  #request(body: string, calls: number): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
     return new Promise((resolve, reject) => {
       const req = this.#send(this.#url, {
         method: "POST",
@@ -249,7 +249,14 @@ export class RpcTransport {
       const timer = setTimeout(() => req.destroy(new Error(`no complete answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
       req.once("error", (err) => {
         clearTimeout(timer);
-        reject(err);
+        // A kept-alive connection the server closed just as this request went out on it (its idle timeout ran out):
+        // sent again at once on another connection, not counted as a failed attempt (Node's http docs,
+        // request.reusedSocket). Every call this transport sends is a read, so a second copy is harmless; the closed
+        // connection leaves the pool, so this repeats at most once per idle connection, then a new one is opened.
+        if (req.reusedSocket && (err as NodeJS.ErrnoException).code === "ECONNRESET") {
+          this.calls += calls;
+          resolve(this.#request(body, calls));
+        } else reject(err);
       });
       req.once("response", (res) => {
         const chunks: Buffer[] = [];
