@@ -1,6 +1,6 @@
 // The adapter's log decoders against ethers' own ABI decoding of the same logs, on random values of every field's full range.
 
-import { AbiCoder, Interface } from "ethers";
+import { AbiCoder, getAddress, hexlify, Interface, keccak256 } from "ethers";
 import fc from "fast-check";
 import {
   CALLS,
@@ -12,6 +12,7 @@ import {
   INCREASE_TOPIC,
   INITIALIZE_TOPIC,
   MINT_TOPIC,
+  positionAsset,
   SWAP_TOPIC,
   signedAt,
 } from "./abi";
@@ -111,6 +112,17 @@ describe("amm-v3 log decoding agrees with ethers' ABI decoding", () => {
         },
       ),
       RUNS,
+    );
+  });
+
+  it("a position's asset is the last 20 bytes of keccak256 of ethers' abi.encode(positionManager, tokenId), whatever the address's letter case", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 20, maxLength: 20 }), fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }), (bytes, tokenId) => {
+        const address = getAddress(hexlify(bytes));
+        const expected = `0x${keccak256(AbiCoder.defaultAbiCoder().encode(["address", "uint256"], [address, tokenId])).slice(-40)}`;
+        expect(positionAsset(address, tokenId)).toBe(expected);
+        expect(positionAsset(address.toLowerCase(), tokenId)).toBe(expected);
+      }),
     );
   });
 

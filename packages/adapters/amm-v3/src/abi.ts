@@ -72,5 +72,8 @@ export function swapKey(txHash: string, logIndex: number): string {
  * Every position is its own asset, so each has its own windows, status and labels (tick range, pool, tokens).
  */
 export function positionAsset(positionManager: string, tokenId: bigint): string {
-  return `0x${keccak256(coder.encode(["address", "uint256"], [positionManager, tokenId])).slice(-40)}`;
+  // abi.encode of an address and a uint256 is two 32-byte words, each left-padded with zeros: written out directly,
+  // as the ABI coder's general path costs more than the hash on a pool with many mints.
+  const words = `0x${positionManager.slice(2).padStart(64, "0")}${tokenId.toString(16).padStart(64, "0")}`;
+  return `0x${keccak256(words).slice(-40)}`;
 }
