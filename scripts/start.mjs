@@ -2,16 +2,14 @@
 // migrations, builds, starts every app, seeds a demo campaign and prints how to use it.
 // Ctrl-C stops everything gracefully.
 import { spawn } from "node:child_process";
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureDatabase, ensureDependencies, ensurePrismaClient, ensureServices, root, run, step } from "./lib/prepare.mjs";
+import { newSigningKey } from "./signing-key.mjs";
 
 const stateDir = path.join(root, ".pointwise");
 mkdirSync(stateDir, { recursive: true });
-
-/** A P-256 private key (PKCS#8 PEM): portal-api signs its tokens with it. */
-const newSigningKey = () => generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 
 /** Local secrets are generated once per clone and kept in .pointwise/ (git-ignored); ones added later are filled in. */
 function localSecrets() {
