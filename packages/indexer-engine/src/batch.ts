@@ -59,7 +59,7 @@ export async function processBatch(
     let lower = last;
     for (const boundary of boundariesBetween(last.ts, point.ts, deps.flushMs)) {
       if (book.openCount === 0) break;
-      // Of two adjacent blocks this is the lower one, found without a read.
+      // Between two adjacent blocks lastBlockBefore answers the lower one without a read.
       const block = await lastBlockBefore(reader, boundary, lower, point);
       const at = { ts: boundary, block };
       for (const window of book.flush(at)) items.push({ kind: "window", window });
