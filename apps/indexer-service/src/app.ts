@@ -5,7 +5,7 @@ import { createLogger, type Logger } from "@pointwise/logger";
 import { createRegistry } from "./adapters";
 import { parseCommand, USAGE } from "./cli";
 import { type ConfigSource, loadConfig } from "./config-source";
-import { loadBaseEnv, loadRunEnv } from "./env";
+import { configFromEnv, loadBaseEnv, loadRunEnv } from "./env";
 import { runIndexer } from "./run";
 
 /** The process around a CLI invocation: environment, output streams and the stop signal. */
@@ -42,7 +42,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const registry = createRegistry();
 
   if (command.name === "validate") {
-    const base64 = io.env === undefined ? undefined : io.env.INDEXER_CONFIG;
+    const base64 = configFromEnv(io.env);
     const source: ConfigSource | undefined = command.file !== undefined ? { file: command.file } : base64 !== undefined ? { base64 } : undefined;
     if (source === undefined) {
       io.stderr.write("validate needs a config file or INDEXER_CONFIG\n");

@@ -33,7 +33,7 @@ export const runSchema = baseSchema.extend({
   INDEXER_POLL_INTERVAL_MS: positiveInt(4_000),
   INDEXER_PROGRESS: z.enum(["auto", "bar", "log", "off"]).default("auto"),
   /** Port of /healthz, /readyz and /metrics while running; unset: no port. */
-  METRICS_PORT: z.preprocess((v) => (v === "" ? undefined : v), envVars.port(0).optional()),
+  METRICS_PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   /** Address that port listens on (0.0.0.0 in a container). */
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   INDEXER_RPC_CONCURRENCY: boundedInt(1, 64, 8),
@@ -48,6 +48,11 @@ export const runSchema = baseSchema.extend({
 export type BaseEnv = z.output<typeof baseSchema>;
 /** Environment of `run`. */
 export type RunEnv = z.output<typeof runSchema>;
+
+/** The config `validate` reads when it is given no file: INDEXER_CONFIG (base64 of `.pointwise.json`), if set. */
+export function configFromEnv(source: Record<string, string | undefined> = process.env): string | undefined {
+  return source.INDEXER_CONFIG;
+}
 
 /** Parses the variables every command needs. */
 export function loadBaseEnv(source: Record<string, string | undefined> = process.env): BaseEnv {

@@ -5,13 +5,13 @@ import {
   checkPointwiseKey,
   createProgressReporter,
   type EngineTuning,
-  type FeedSelector,
   type IndexerConfig,
   IndexerEngine,
   invalidApiKey,
   MarketPriceClient,
   type RunResult,
   rpcConnectionFailed,
+  usesMarketFeed,
 } from "@pointwise/indexer-engine";
 import type { Logger } from "@pointwise/logger";
 import type { RunEnv } from "./env";
@@ -31,10 +31,6 @@ export interface RunDeps {
   tuning?: Partial<EngineTuning>;
   /** Stop once the safe head is reached instead of following the chain (tests). */
   untilCaughtUp?: boolean;
-}
-
-function usesMarket(feed: FeedSelector): boolean {
-  return feed.kind === "market" || (feed.kind === "ammv2nav" && (usesMarket(feed.token0) || usesMarket(feed.token1)));
 }
 
 /**
@@ -94,7 +90,7 @@ export async function runIndexer(deps: RunDeps): Promise<RunResult> {
 async function runWith(deps: RunDeps, rpcUrl: string, monitor: IndexerMonitor | undefined): Promise<RunResult> {
   const { env, config, logger } = deps;
   await checkKeys(deps);
-  const market = config.assetFeedConfig.some((rule) => usesMarket(rule.config.priceFeed))
+  const market = config.assetFeedConfig.some((rule) => usesMarketFeed(rule.config.priceFeed))
     ? new MarketPriceClient({ baseUrl: env.PRICE_API_URL, apiKey: env.PRICE_API_KEY, ratePerMinute: env.PRICE_API_RATE_PER_MINUTE, logger })
     : undefined;
   const showBar = env.INDEXER_PROGRESS === "bar" || (env.INDEXER_PROGRESS === "auto" && deps.terminal?.isTTY === true);

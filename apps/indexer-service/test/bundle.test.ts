@@ -31,6 +31,16 @@ describe("the built indexer", () => {
     expect(result.status).toBe(0);
   });
 
+  it("validates INDEXER_CONFIG from its environment when given no file, and exits 2 without either", () => {
+    const result = runBundle(["validate"], [], { INDEXER_CONFIG: readFileSync(EXAMPLE).toString("base64") });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/^Config is valid: indexerId \S+/);
+    expect(result.status).toBe(0);
+    const neither = runBundle(["validate"]);
+    expect(neither.stderr).toBe("validate needs a config file or INDEXER_CONFIG\n");
+    expect(neither.status).toBe(2);
+  });
+
   it("exits 1 naming the missing variable when run without its environment", () => {
     const result = runBundle(["run", "--config", EXAMPLE]);
     expect(result.status).toBe(1);

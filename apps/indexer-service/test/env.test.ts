@@ -30,3 +30,17 @@ describe("INDEXER_RPC_* settings", () => {
     );
   });
 });
+
+describe("METRICS_PORT", () => {
+  it("opens no port when unset or empty, and takes a port from 1 to 65535", () => {
+    expect(loadRunEnv(base).METRICS_PORT).toBeUndefined();
+    expect(loadRunEnv({ ...base, METRICS_PORT: "" }).METRICS_PORT).toBeUndefined();
+    expect(loadRunEnv({ ...base, METRICS_PORT: "9464" }).METRICS_PORT).toBe(9464);
+  });
+
+  it.each(["0", "65536", "http"])("refuses METRICS_PORT=%s with config-invalid naming it", (value) => {
+    expect(() => loadRunEnv({ ...base, METRICS_PORT: value })).toThrow(
+      expect.objectContaining({ code: "config-invalid", message: expect.stringContaining("METRICS_PORT") }),
+    );
+  });
+});

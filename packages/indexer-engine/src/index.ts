@@ -27,6 +27,7 @@ export {
   MAX_EARN_BATCH,
   MIN_FLUSH_MS,
   type SinkConfig,
+  usesMarketFeed,
 } from "./config/schema";
 export { type ConfigIssue, type ConfigResult, formatPath, parseConfigBase64, parseConfigText, unwrapConfig, validateConfig } from "./config/validate";
 export { Dec, isDecimalString, unitsFromRaw } from "./decimal";

@@ -57,6 +57,13 @@ describe("amm-v2 adapter", () => {
     );
   });
 
+  it("refuses params it does not know", () => {
+    expect(ammV2Adapter.paramsSchema.safeParse({ poolAddress: POOL, trackLP: true, trackLp: true }).error?.issues[0]).toMatchObject({
+      code: "unrecognized_keys",
+      keys: ["trackLp"],
+    });
+  });
+
   it("turns an LP Transfer into a negated delta for the sender and a positive one for the recipient, in 18-decimal units", () => {
     expect(lpTransferEvents(POOL, transferLog(ALICE, BOB, 1_234_567_890_123_456_789n))).toEqual([
       { type: "balanceDelta", user: ALICE, asset: POOL, amount: "-1.234567890123456789", activity: "hold" },

@@ -1,5 +1,7 @@
 // Pricing rules (assetFeedConfig): how a rule matches assets and which feed selectors it may name, with the exact message for each rule.
+import fc from "fast-check";
 import { type Config, messages, TOKEN, validateEdited } from "../testing/config";
+import { type FeedSelector, usesMarketFeed } from "./schema";
 
 const HEX40 = "aAbBcCdDeEfF0123456789aabbccddeeff001122";
 const MIXED = `0x${HEX40}`;
@@ -126,5 +128,46 @@ describe("asset feed config", () => {
   it("returns a match key lowercased", () => {
     const result = validateEdited((c) => match(c, { key: MIXED }));
     expect(result.ok && result.config.assetFeedConfig[0]?.match).toEqual({ key: "0xaabbccddeeff0123456789aabbccddeeff001122" });
+  });
+});
+
+describe("usesMarketFeed", () => {
+  const MARKET: FeedSelector = { kind: "market", id: "ethereum" };
+  const PEGGED: FeedSelector = { kind: "pegged", usdPegValue: 1 };
+
+  it.each<[string, FeedSelector, boolean]>([
+    ["a market feed", MARKET, true],
+    ["a pegged feed", PEGGED, false],
+    ["ammv2nav with a market token1", { kind: "ammv2nav", token0: PEGGED, token1: MARKET }, true],
+    ["ammv3position with a market token0", { kind: "ammv3position", token0: MARKET, token1: PEGGED }, true],
+    ["ammv3position with pegged tokens", { kind: "ammv3position", token0: PEGGED, token1: PEGGED }, false],
+    ["vaultshare over a market underlying", { kind: "vaultshare", version: "v2", underlying: MARKET }, true],
+    ["balancerv2nav with one market token", { kind: "balancerv2nav", tokens: { [B2]: PEGGED, [MIXED]: MARKET } }, true],
+    [
+      "a market feed three levels down",
+      {
+        kind: "vaultshare",
+        version: "v1",
+        underlying: { kind: "ammv3position", token0: PEGGED, token1: { kind: "ammv2nav", token0: MARKET, token1: PEGGED } },
+      },
+      true,
+    ],
+  ])("finds %s: %s", (_name, feed, expected) => {
+    expect(usesMarketFeed(feed)).toBe(expected);
+  });
+
+  it("is true exactly when a market selector appears anywhere in the selector", () => {
+    const { feed } = fc.letrec<{ feed: FeedSelector }>((tie) => ({
+      feed: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        fc.constant(MARKET),
+        fc.constant(PEGGED),
+        fc.record({ kind: fc.constant("ammv2nav" as const), token0: tie("feed"), token1: tie("feed") }),
+        fc.record({ kind: fc.constant("ammv3position" as const), token0: tie("feed"), token1: tie("feed") }),
+        fc.record({ kind: fc.constant("vaultshare" as const), version: fc.constantFrom("v1" as const, "v2" as const), underlying: tie("feed") }),
+        fc.record({ kind: fc.constant("balancerv2nav" as const), tokens: fc.dictionary(fc.constantFrom(B2, MIXED, TOKEN), tie("feed"), { minKeys: 1 }) }),
+      ),
+    }));
+    fc.assert(fc.property(feed, (selector) => usesMarketFeed(selector) === JSON.stringify(selector).includes('"kind":"market"')));
   });
 });

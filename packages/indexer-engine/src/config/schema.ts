@@ -42,6 +42,23 @@ export type FeedSelector =
 /** Feed selector kinds this engine can price. */
 export const FEED_KINDS = ["market", "pegged", "ammv2nav", "ammv3position", "vaultshare", "balancerv2nav"] as const;
 
+/** Whether a feed selector, or any selector nested in it, prices through the market price API (needs its client). */
+export function usesMarketFeed(feed: FeedSelector): boolean {
+  switch (feed.kind) {
+    case "market":
+      return true;
+    case "pegged":
+      return false;
+    case "ammv2nav":
+    case "ammv3position":
+      return usesMarketFeed(feed.token0) || usesMarketFeed(feed.token1);
+    case "vaultshare":
+      return usesMarketFeed(feed.underlying);
+    case "balancerv2nav":
+      return Object.values(feed.tokens).some(usesMarketFeed);
+  }
+}
+
 const ADDRESS_KEY = /^0x[0-9a-fA-F]{40}$/;
 
 const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
