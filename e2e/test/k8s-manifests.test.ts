@@ -7,6 +7,13 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { repoRoot } from "@pointwise/testkit";
 import { parseAllDocuments } from "yaml";
+import type { z } from "zod";
+import { envSchema as admin } from "../../apps/admin-api/src/env";
+import { runSchema as indexer } from "../../apps/indexer-service/src/env";
+import { envSchema as ingest } from "../../apps/ingest-api/src/env";
+import { envSchema as portal } from "../../apps/portal-api/src/env";
+import { envSchema as read } from "../../apps/read-api/src/env";
+import { envSchema as worker } from "../../apps/scoring-worker/src/env";
 
 jest.setTimeout(60_000);
 
@@ -23,6 +30,16 @@ function render(overlay: string): Obj[] {
 }
 
 const APPS = ["ingest-api", "read-api", "admin-api", "portal-api", "scoring-worker", "indexer-service"];
+
+/** Each app's env schema: what its process reads. */
+const SCHEMAS: Record<string, z.ZodObject> = {
+  "ingest-api": ingest as unknown as z.ZodObject,
+  "read-api": read,
+  "admin-api": admin,
+  "portal-api": portal,
+  "scoring-worker": worker,
+  "indexer-service": indexer,
+};
 
 describe.each(["staging", "production"])("overlay %s", (overlay) => {
   const objects = render(overlay);
@@ -121,6 +138,25 @@ describe.each(["staging", "production"])("overlay %s", (overlay) => {
       expect(d.spec.template.metadata.labels).toMatchObject(svc.spec.selector);
       expect(svc.spec.ports[0].targetPort).toBe(d.spec.template.spec.containers[0].ports[0].name);
     }
+  });
+
+  it("gives each app every variable its env schema requires, and sets none it does not read", () => {
+    const shared = Object.keys(named("ConfigMap", "pointwise-config").data);
+    const readers = new Set<string>();
+    for (const app of APPS) {
+      const c = named("Deployment", app).spec.template.spec.containers[0];
+      const shape = SCHEMAS[app]?.shape as Record<string, z.ZodType>;
+      const direct: string[] = c.env.map((e: Obj) => e.name);
+      // A variable set on the container itself is meant for this app, so its schema must read it.
+      expect({ app, unread: direct.filter((name) => !(name in shape)) }).toEqual({ app, unread: [] });
+      const fromShared = (c.envFrom ?? []).some((r: Obj) => r.configMapRef?.name === "pointwise-config") ? shared : [];
+      const required = Object.keys(shape).filter((name) => !shape[name]?.safeParse(undefined).success);
+      const given = new Set([...direct, ...fromShared]);
+      expect({ app, missing: required.filter((name) => !given.has(name)) }).toEqual({ app, missing: [] });
+      for (const name of fromShared) if (name in shape) readers.add(name);
+    }
+    // The shared ConfigMap holds nothing no app reads.
+    expect(shared.filter((name) => !readers.has(name))).toEqual([]);
   });
 
   it("gives portal-api its signing keys and site settings, and points read-api at the keys portal-api publishes", () => {

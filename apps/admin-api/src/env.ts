@@ -2,7 +2,7 @@
 import path from "node:path";
 import { voucherKeyProblem } from "@pointwise/auth";
 import { whyUnsafeKey } from "@pointwise/claims";
-import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
+import { envVars, parseEnv, serviceEnv, streamEnv } from "@pointwise/config";
 import { z } from "zod";
 
 const baseUrl = z
@@ -13,6 +13,7 @@ const baseUrl = z
 /** admin-api settings; parsed once at start, read nowhere else. */
 export const envSchema = z.object({
   ...serviceEnv,
+  ...streamEnv,
   PORT: envVars.port(4003),
   HOST: z.string().default("127.0.0.1"),
   /** HS256 secret for operator session tokens; at least 32 characters. */

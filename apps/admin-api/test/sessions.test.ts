@@ -29,6 +29,11 @@ describe("sign-in attempts", () => {
     expect(() => loadEnv({ ...base, ADMIN_SIGN_IN_ATTEMPTS: "0" })).toThrow(/ADMIN_SIGN_IN_ATTEMPTS/);
   });
 
+  it("starts without REDIS_URL, which admin-api does not use", () => {
+    const { REDIS_URL: _unused, ...withoutRedis } = testServiceEnv("no_redis");
+    expect(loadEnv({ ...withoutRedis, ADMIN_JWT_SECRET: SECRET })).not.toHaveProperty("REDIS_URL");
+  });
+
   it("refuses an e-mail's attempts over the limit with 429 and Retry-After, even with the right password, until the window ends", async () => {
     const other = await h.addOperator(op.projectId);
     const statuses = [];

@@ -1,5 +1,5 @@
 // ingest-api configuration: the zod schema of its environment variables, parsed once at start.
-import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
+import { envVars, parseEnv, redisEnv, serviceEnv, streamEnv } from "@pointwise/config";
 import { z } from "zod";
 
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
@@ -9,6 +9,8 @@ const MiB = 1024 * 1024;
 export const envSchema = z
   .object({
     ...serviceEnv,
+    ...redisEnv,
+    ...streamEnv,
     PORT: envVars.port(4001),
     HOST: z.string().default("127.0.0.1"),
     /** Largest body of `POST /api/rest/earn-event`, in bytes. */

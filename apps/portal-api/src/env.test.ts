@@ -19,6 +19,13 @@ function problem(env: Record<string, string>): string {
 }
 
 describe("portal-api environment", () => {
+  it("needs no REDIS_URL or STREAM_REPLICAS: portal-api uses no Redis and creates no stream", () => {
+    const { REDIS_URL: _unused, ...withoutRedis } = base;
+    const env = loadEnv({ ...withoutRedis, PORTAL_SIGNING_KEYS: ecPem(), STREAM_REPLICAS: "7" });
+    expect(env).not.toHaveProperty("REDIS_URL");
+    expect(env).not.toHaveProperty("STREAM_REPLICAS");
+  });
+
   it("needs PORTAL_SIGNING_KEYS and reads several PEM keys, on one line with \\n too", () => {
     expect(problem({})).toBe("Invalid environment: PORTAL_SIGNING_KEYS is required");
     const [a, b] = [ecPem(), ecPem()];

@@ -1,6 +1,6 @@
 // read-api configuration: the zod schema of its environment variables, parsed once at start.
 import path from "node:path";
-import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
+import { envVars, parseEnv, redisEnv, serviceEnv } from "@pointwise/config";
 import { z } from "zod";
 import { DEFAULT_PORTAL_MAX_AGE_S } from "./jwt";
 
@@ -20,6 +20,7 @@ const pem = z
 /** read-api settings; parsed once at start, read nowhere else. */
 export const envSchema = z.object({
   ...serviceEnv,
+  ...redisEnv,
   PORT: envVars.port(4002),
   HOST: z.string().default("127.0.0.1"),
   /** How long a built leaderboard, around-me or score response is served from the cache (ms). */

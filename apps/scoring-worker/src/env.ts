@@ -1,5 +1,5 @@
 // The worker's settings, read from the environment once at start.
-import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
+import { envVars, parseEnv, serviceEnv, streamEnv } from "@pointwise/config";
 import { z } from "zod";
 
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
@@ -7,6 +7,7 @@ const int = (min: number, max: number, fallback: number) => z.coerce.number().in
 /** scoring-worker settings; parsed once at start, read nowhere else. */
 export const envSchema = z.object({
   ...serviceEnv,
+  ...streamEnv,
   /** Port of the worker's health endpoints (/healthz, /readyz). */
   PORT: envVars.port(4004),
   HOST: z.string().default("127.0.0.1"),

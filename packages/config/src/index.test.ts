@@ -1,9 +1,9 @@
 // parseEnv: defaults and coercion, and errors naming a missing or malformed variable and its rule.
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
-import { envVars, parseEnv, serviceEnv } from "./index";
+import { envVars, parseEnv, redisEnv, serviceEnv, streamEnv } from "./index";
 
-const schema = z.object({ ...serviceEnv, PORT: envVars.port(3000) });
+const schema = z.object({ ...serviceEnv, ...redisEnv, ...streamEnv, PORT: envVars.port(3000) });
 const good = { DATABASE_URL: "postgres://127.0.0.1/x", REDIS_URL: "redis://127.0.0.1:6379", NATS_URL: "nats://127.0.0.1:4222" };
 
 describe("parseEnv", () => {

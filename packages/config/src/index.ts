@@ -97,16 +97,24 @@ export const envVars = {
       .transform((v) => v === "true" || v === "1"),
 };
 
-/** The settings every service shares: where PostgreSQL, Redis and NATS are, and how to log. */
+/** The settings every service shares: where PostgreSQL and NATS are, how to log, how long start-up waits. */
 export const serviceEnv = {
   DATABASE_URL: envVars.url(["postgres", "postgresql"]),
   DATABASE_SCHEMA: envVars.dbSchema(),
-  REDIS_URL: envVars.url(["redis", "rediss"]),
   NATS_URL: envVars.url(["nats", "tls"]),
   NAMESPACE: envVars.namespace(),
   LOG_LEVEL: envVars.logLevel(),
-  /** Copies JetStream keeps of the raw event stream (unset: 3 on a cluster, 1 on a single server; an existing stream keeps its count). */
-  STREAM_REPLICAS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(5).optional()),
   /** How long start-up keeps retrying an unreachable required dependency before the process exits 1 (ms). */
   STARTUP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+};
+
+/** Where Redis is, for the services that use it (ingest-api's rate limit, read-api's cache). */
+export const redisEnv = {
+  REDIS_URL: envVars.url(["redis", "rediss"]),
+};
+
+/** The raw event stream's replica count, for the services that create or update the stream. */
+export const streamEnv = {
+  /** Copies JetStream keeps of the raw event stream (unset: 3 on a cluster, 1 on a single server; an existing stream keeps its count). */
+  STREAM_REPLICAS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(5).optional()),
 };
