@@ -1,9 +1,8 @@
 // Express app of the admin API: operator routes under /api behind sign-in, and the built dashboard at /.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ValidationError } from "@pointwise/errors";
-import { createHttpApp, finishHttpApp, jsonBody } from "@pointwise/runtime";
-import express, { type ErrorRequestHandler, type Express } from "express";
+import { createHttpApp, finishHttpApp, jsonBody, jsonBodyErrors } from "@pointwise/runtime";
+import express, { type Express } from "express";
 import type { Deps } from "./deps";
 import { adjustmentRoutes } from "./routes/adjustments";
 import { apiKeyRoutes } from "./routes/api-keys";
@@ -26,13 +25,6 @@ const DASHBOARD_HEADERS = {
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
-};
-
-// body-parser reports a broken JSON body or an oversized one with its own error types; answer them in our codes.
-const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
-  if (err?.type === "entity.parse.failed") return next(new ValidationError("body must be valid JSON", { code: "malformed-json" }));
-  if (err?.type === "entity.too.large") return next(new ValidationError("body is larger than 1 MB", { code: "payload-too-large" }));
-  next(err);
 };
 
 /** Builds the admin-api express app: the operator API under /api and the dashboard at /. */
@@ -71,6 +63,6 @@ export function createAdminApp(deps: Deps): Express {
     app.use("/assets", express.static(path.join(deps.env.WEB_DIST_DIR, "assets"), { immutable: true, maxAge: "365d", fallthrough: false }));
     app.use(express.static(deps.env.WEB_DIST_DIR, { index: "index.html", maxAge: 0 }));
   }
-  app.use(bodyErrors);
+  app.use(jsonBodyErrors("1 MB"));
   return finishHttpApp(app, deps.logger);
 }

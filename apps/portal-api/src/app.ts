@@ -1,20 +1,12 @@
 // Express app of the portal API: the JWKS, sign-in, and the signed-in participant's own routes.
 import path from "node:path";
-import { ValidationError } from "@pointwise/errors";
-import { corsMiddleware, createHttpApp, finishHttpApp, jsonBody } from "@pointwise/runtime";
-import express, { type ErrorRequestHandler, type Express } from "express";
+import { corsMiddleware, createHttpApp, finishHttpApp, jsonBody, jsonBodyErrors } from "@pointwise/runtime";
+import express, { type Express } from "express";
 import type { Deps } from "./deps";
 import { meRoutes } from "./routes/me";
 import { oauthRoutes } from "./routes/oauth";
 import { rewardRoutes } from "./routes/rewards";
 import { signInRoutes } from "./routes/sign-in";
-
-// body-parser reports a broken JSON body or an oversized one with its own error types; answer them in our codes.
-const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
-  if (err?.type === "entity.parse.failed") return next(new ValidationError("body must be valid JSON", { code: "malformed-json" }));
-  if (err?.type === "entity.too.large") return next(new ValidationError("body is larger than 64 kB", { code: "payload-too-large" }));
-  next(err);
-};
 
 /** Builds the portal-api express app. */
 export function createPortalApp(deps: Deps): Express {
@@ -69,6 +61,6 @@ export function createPortalApp(deps: Deps): Express {
   app.use(rewardRoutes(deps));
   app.use(meRoutes(deps));
   app.use(oauthRoutes(deps));
-  app.use(bodyErrors);
+  app.use(jsonBodyErrors("64 kB"));
   return finishHttpApp(app, deps.logger);
 }

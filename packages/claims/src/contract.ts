@@ -1,7 +1,7 @@
 // PointwiseClaims on chain: compile the shipped source, deploy it, publish epoch roots and read epochs.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AuthError, ConflictError, ValidationError } from "@pointwise/errors";
+import { ConflictError, ValidationError } from "@pointwise/errors";
 import {
   Contract,
   ContractFactory,
@@ -81,7 +81,7 @@ export async function deployClaimsContract(signer: Signer, args: { token: string
 
 /**
  * Publishes an epoch's root (owner only; a root is set once per epoch). Resolves when the transaction is mined.
- * Throws ConflictError "epoch-root-already-set" or AuthError "not-claims-owner" when the contract refuses.
+ * Throws ConflictError "epoch-root-already-set" or "not-claims-owner" when the contract refuses.
  */
 export async function publishEpochRoot(signer: Signer, contract: string, epoch: bigint, root: string): Promise<{ txHash: string; blockNumber: number }> {
   const at = address(contract, "contract");
@@ -97,7 +97,8 @@ export async function publishEpochRoot(signer: Signer, contract: string, epoch: 
     const revert = decodeClaimsRevert(err)?.name;
     if (revert === "RootAlreadySet") throw new ConflictError("epoch-root-already-set", `epoch ${epoch} already has a root on ${at}`, { cause: err });
     if (revert === "OwnableUnauthorizedAccount") {
-      throw new AuthError("not-claims-owner", `${await signer.getAddress()} is not the owner of ${at} and cannot publish roots`, { cause: err });
+      // A conflict with the deployment's settings, not the caller's credentials: an HTTP 401 would sign an operator out.
+      throw new ConflictError("not-claims-owner", `${await signer.getAddress()} is not the owner of ${at} and cannot publish roots`, { cause: err });
     }
     throw err;
   }

@@ -1,7 +1,7 @@
 // JSON request bodies for the REST apps: parsed by express.json once their bytes are known to be UTF-8.
 import { isUtf8 } from "node:buffer";
 import { ValidationError } from "@pointwise/errors";
-import express, { type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 
 /** The stable code of a body whose bytes are not valid UTF-8. */
 export const INVALID_UTF8 = "invalid-utf8";
@@ -24,6 +24,30 @@ export function jsonBody(options: { limit: string | number }): RequestHandler {
       if (encoding.toLowerCase() === "utf-8" && !isUtf8(bytes)) throw invalidUtf8();
     },
   });
+}
+
+/**
+ * Answers what express.json refuses in the service's own codes, all 400: a body that is not JSON (`malformed-json`),
+ * one over the limit (`payload-too-large`, naming `limitText`), a charset other than UTF-8 or a Content-Encoding it
+ * cannot inflate (`unsupported-media-type`). Without it they would reach the client as body-parser's 415 types.
+ */
+export function jsonBodyErrors(limitText: string): ErrorRequestHandler {
+  return (err, _req, _res, next) => {
+    switch (err?.type) {
+      case "entity.parse.failed":
+        return next(new ValidationError("body must be valid JSON", { code: "malformed-json" }));
+      case "entity.too.large":
+        return next(new ValidationError(`body is larger than ${limitText}`, { code: "payload-too-large" }));
+      case "charset.unsupported":
+        return next(new ValidationError(`Content-Type charset ${String(err.charset)} is not supported; send UTF-8`, { code: "unsupported-media-type" }));
+      case "encoding.unsupported":
+        return next(
+          new ValidationError(`Content-Encoding ${String(err.encoding)} is not supported; send gzip, deflate, br or none`, { code: "unsupported-media-type" }),
+        );
+      default:
+        return next(err);
+    }
+  };
 }
 
 /**

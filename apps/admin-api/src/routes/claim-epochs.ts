@@ -66,7 +66,7 @@ export function claimEpochRoutes(deps: Deps): Router {
         throw new ConflictError("claims-wrong-chain", `CLAIMS_RPC_URL serves chain ${network.chainId}, not CLAIMS_CHAIN_ID ${chainId}`);
       receipt = await publishEpochRoot(new Wallet(key, provider), contract, BigInt(epoch.id), epoch.root as string);
     } catch (err) {
-      if (err instanceof ConflictError || (err as { code?: string }).code === "not-claims-owner") throw err;
+      if (err instanceof ConflictError) throw err;
       deps.logger.warn({ campaign_id: campaignId, epoch: epoch.id, err }, "publishing an epoch root failed");
       throw new RetryableError("claims-publish-failed", `publishing epoch ${epoch.id} failed; the epoch stays closed, publish it again`, { cause: err });
     } finally {
