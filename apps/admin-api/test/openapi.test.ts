@@ -1,9 +1,8 @@
 // admin-api's OpenAPI document: exactly the served routes, and every answer of a walk through the API.
-import { loadOpenApi } from "@pointwise/testkit";
+import { listRoutes, loadOpenApi } from "@pointwise/testkit";
 import { startClaimsChain } from "./claims-chain-setup";
 import { type Operator, perUnitRules, setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
-import { listRoutes } from "./routes";
 import { activateAsWorker, logEvents } from "./seed";
 
 // The walk starts a local hardhat chain for the token-claim epochs, which takes a while on a busy machine.

@@ -1,6 +1,6 @@
 // Tenant isolation in admin-api: no campaign-scoped endpoint lets one project's operator reach another's data.
+import { listRoutes } from "@pointwise/testkit";
 import { type Harness, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
-import { listRoutes } from "./routes";
 import { activateAsWorker, logEvents } from "./seed";
 
 let h: Harness;

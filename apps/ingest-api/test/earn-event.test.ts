@@ -40,6 +40,12 @@ describe("POST /api/rest/earn-event", () => {
     });
   });
 
+  it("marks the event with source indexer when X-Pointwise-Source: indexer is sent, as on the batch endpoint", async () => {
+    const answer = await h.post(ONE, validBody(h), { "x-pointwise-source": "indexer" });
+    const stored = (await h.messages()).find((m) => m.event_id === answer.body.data.event_id);
+    expect(stored?.source).toBe("indexer");
+  });
+
   it("accepts gzip, deflate and br bodies, and applies the body limit to the decoded bytes", async () => {
     const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
     for (const [encoding, encode] of Object.entries(encoders)) {

@@ -6,6 +6,7 @@ import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
 import { createTestDatabase, seedCampaign, testServiceEnv, uniqueName } from "@pointwise/testkit";
 import { type HDNodeWallet, Wallet } from "ethers";
+import type { Express } from "express";
 import { createPortalApp } from "../src/app";
 import { loadBadWords } from "../src/bad-words";
 import type { Deps } from "../src/deps";
@@ -28,6 +29,8 @@ export interface Reply {
 /** portal-api in-process on a free port, against its own migrated schema. */
 export interface Harness {
   url: string;
+  /** The Express app being served (tests list its routes). */
+  app: Express;
   deps: Deps;
   campaignId: string;
   /** Codes the mailer was asked to send, newest last. */
@@ -68,11 +71,13 @@ export async function startPortal(env: Record<string, string> = {}, chain: EvmCh
     badWords: loadBadWords(parsed.BAD_WORDS_FILE),
   };
   const campaignId = await seedCampaign(db, { badWords: ["gizmo"] });
-  const server: Server = await listen(createPortalApp(deps), 0, "127.0.0.1");
+  const app = createPortalApp(deps);
+  const server: Server = await listen(app, 0, "127.0.0.1");
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   return {
     url,
+    app,
     deps,
     campaignId,
     mails,

@@ -18,6 +18,7 @@ export {
 } from "./processes";
 export { createTcpProxy, type TcpProxy } from "./proxy";
 export { seededRandom, seededUint32 } from "./random";
+export { listRoutes } from "./routes";
 export {
   newCampaignId,
   type SeedCampaignOptions,
