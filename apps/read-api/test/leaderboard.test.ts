@@ -132,6 +132,15 @@ describe("GET /leaderboard", () => {
     });
   });
 
+  it("serves the interface's paths unversioned, as docs/decisions.md says: a versioned path is an unknown endpoint", async () => {
+    const campaign = await seedCampaign(api.db);
+    expect((await get(`${api.url}/leaderboard?campaign_id=${campaign}&limit=1`)).status).toBe(200);
+    for (const path of [`/v1/leaderboard?campaign_id=${campaign}`, "/api/v1/leaderboard", `/v1/users/${campaign}/scores`]) {
+      const res = await get(`${api.url}${path}`);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: { error: { code: "not-found", message: "no such endpoint" } } });
+    }
+  });
+
   it("shows the X username of a linked X_PROVIDER_ID identity, and ignores other identity types", async () => {
     const campaign = await seedCampaign(api.db);
     const linked = await seedUser(api.db, campaign);
