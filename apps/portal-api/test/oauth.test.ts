@@ -34,13 +34,25 @@ async function participant() {
   return { userId: body.user_id as string, auth: bearer(body.access_token) };
 }
 
-/** Starts a link, walks through the provider as `accountId` and delivers the provider's redirect to our callback. */
-async function link(p: { auth: Record<string, string> }, name: string, accountId: string) {
+/** The Cookie header a browser sends back for the cookie a start answer set. */
+function cookieFrom(started: { headers: Headers }): Record<string, string> {
+  const set = started.headers.get("set-cookie") ?? "";
+  return { cookie: set.split(";")[0] as string };
+}
+
+/** Starts a link; the answer and the Cookie header of the browser that started it. */
+async function start(p: { auth: Record<string, string> }, name: string) {
   const started = await h.call("POST", `/me/oauth/${name}/start`, undefined, p.auth);
+  return { started, browser: cookieFrom(started) };
+}
+
+/** Starts a link, walks through the provider as `accountId` and delivers the provider's redirect to our callback in the same browser. */
+async function link(p: { auth: Record<string, string> }, name: string, accountId: string) {
+  const { started, browser } = await start(p, name);
   expect(started.status).toBe(200);
   const back = await provider.authorize(started.body.authorization_url, accountId);
   expect(`${back.origin}${back.pathname}`).toBe(`${PORTAL_URL}/oauth/${name}/callback`);
-  return { back, reply: await h.call("GET", `/oauth/${name}/callback${back.search}`) };
+  return { back, browser, reply: await h.call("GET", `/oauth/${name}/callback${back.search}`, undefined, browser) };
 }
 
 describe("OAuth linking", () => {
@@ -83,11 +95,35 @@ describe("OAuth linking", () => {
     expect(rows[0]?.user_id).toBe(second.userId);
   });
 
+  it("binds the state to the browser that started the link: a cookie scoped to the callback, for as long as the state lives", async () => {
+    const p = await participant();
+    const { started } = await start(p, "x");
+    const state = new URL(started.body.authorization_url).searchParams.get("state");
+    const cookie = started.headers.get("set-cookie") ?? "";
+    expect(cookie.split("; ")).toEqual(expect.arrayContaining([`pw_oauth_x=${state}`, "Max-Age=600", "Path=/oauth/x/callback", "HttpOnly", "SameSite=Lax"]));
+    // The test's PORTAL_PUBLIC_URL is http, where a Secure cookie would never be sent back.
+    expect(cookie).not.toContain("Secure");
+  });
+
+  it("links nothing when the provider's redirect reaches another browser: a participant's authorization URL sent to someone else", async () => {
+    const attacker = await participant();
+    const { started } = await start(attacker, "x");
+    // The victim opens the attacker's URL and authorizes with their own account; their browser holds no state cookie, or another one.
+    const back = await provider.authorize(started.body.authorization_url, "1234567890123");
+    for (const victimBrowser of [{}, { cookie: "pw_oauth_x=another-state" }]) {
+      const reply = await h.call("GET", `/oauth/x/callback${back.search}`, undefined, victimBrowser);
+      expect([reply.status, reply.body.error.code]).toEqual([400, "invalid-oauth-state"]);
+    }
+    const { rows } = await h.deps.db.query("SELECT 1 FROM identity WHERE user_id = $1 AND identity_type = 'X_PROVIDER_ID'", [attacker.userId]);
+    expect(rows).toEqual([]);
+  });
+
   it("answers a callback once: a replayed state is invalid-oauth-state, and so is one never issued", async () => {
     const p = await participant();
-    const { back, reply } = await link(p, "x", "1234567890123");
+    const { back, browser, reply } = await link(p, "x", "1234567890123");
     expect(reply.status).toBe(200);
-    const again = await h.call("GET", `/oauth/x/callback${back.search}`);
+    expect(reply.headers.get("set-cookie")).toMatch(/^pw_oauth_x=; Path=\/oauth\/x\/callback; Expires=Thu, 01 Jan 1970/);
+    const again = await h.call("GET", `/oauth/x/callback${back.search}`, undefined, browser);
     expect([again.status, again.body.error.code]).toEqual([400, "invalid-oauth-state"]);
     const forged = await h.call("GET", "/oauth/x/callback?state=made-up&code=abc");
     expect(forged.body.error.code).toBe("invalid-oauth-state");
@@ -95,15 +131,17 @@ describe("OAuth linking", () => {
 
   it("refuses a code exchanged with a state of another provider, a provider refusal, and an unconfigured provider", async () => {
     const p = await participant();
-    const started = await h.call("POST", "/me/oauth/x/start", undefined, p.auth);
+    const { started, browser } = await start(p, "x");
     const back = await provider.authorize(started.body.authorization_url, "1234567890123");
     // The x state delivered to the github callback does not match: the state belongs to the provider it was made for.
-    expect((await h.call("GET", `/oauth/github/callback${back.search}`)).body.error.code).toBe("invalid-oauth-state");
-    const s2 = new URL((await h.call("POST", "/me/oauth/x/start", undefined, p.auth)).body.authorization_url).searchParams.get("state");
-    const denied = await h.call("GET", `/oauth/x/callback?state=${s2}&error=access_denied`);
+    expect((await h.call("GET", `/oauth/github/callback${back.search}`, undefined, browser)).body.error.code).toBe("invalid-oauth-state");
+    const second = await start(p, "x");
+    const s2 = new URL(second.started.body.authorization_url).searchParams.get("state");
+    const denied = await h.call("GET", `/oauth/x/callback?state=${s2}&error=access_denied`, undefined, second.browser);
     expect([denied.status, denied.body.error.code]).toEqual([400, "oauth-failed"]);
-    const s3 = new URL((await h.call("POST", "/me/oauth/x/start", undefined, p.auth)).body.authorization_url).searchParams.get("state");
-    const badCode = await h.call("GET", `/oauth/x/callback?state=${s3}&code=not-a-code`);
+    const third = await start(p, "x");
+    const s3 = new URL(third.started.body.authorization_url).searchParams.get("state");
+    const badCode = await h.call("GET", `/oauth/x/callback?state=${s3}&code=not-a-code`, undefined, third.browser);
     expect([badCode.status, badCode.body.error.code]).toEqual([400, "oauth-failed"]);
     const discord = await h.call("POST", "/me/oauth/discord/start", undefined, p.auth);
     expect([discord.status, discord.body.error.code]).toEqual([404, "provider-not-configured"]);
@@ -112,17 +150,17 @@ describe("OAuth linking", () => {
   it("refuses a provider id that is not numeric (the *_PROVIDER_ID rule) with oauth-failed", async () => {
     const p = await participant();
     // The provider's account "abc" has a subject that is no X user id.
-    const started = await h.call("POST", "/me/oauth/x/start", undefined, p.auth);
+    const { started, browser } = await start(p, "x");
     const back = await provider.authorize(started.body.authorization_url, "abc");
-    const reply = await h.call("GET", `/oauth/x/callback${back.search}`);
+    const reply = await h.call("GET", `/oauth/x/callback${back.search}`, undefined, browser);
     expect([reply.status, reply.body.error.code]).toEqual([400, "oauth-failed"]);
   });
 
   it("sends a browser back to the participant page with the outcome: linked, or the error's code", async () => {
     const p = await participant();
-    const started = await h.call("POST", "/me/oauth/x/start", undefined, p.auth);
+    const { started, browser } = await start(p, "x");
     const back = await provider.authorize(started.body.authorization_url, "1234567890123");
-    const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8", ...browser };
     const res = await fetch(`${h.url}/oauth/x/callback${back.search}`, { headers: html, redirect: "manual" });
     expect([res.status, res.headers.get("location")]).toEqual([303, `/?campaign=${h.campaignId}&linked=x`]);
     const replay = await fetch(`${h.url}/oauth/x/callback${back.search}`, { headers: html, redirect: "manual" });

@@ -1,9 +1,10 @@
-// Linking an X, Discord or GitHub account: OAuth 2.0 authorization code with PKCE (S256), state kept in PostgreSQL.
-import { createHash, randomBytes } from "node:crypto";
+// Linking an X, Discord or GitHub account: OAuth 2.0 authorization code with PKCE (S256), state kept in PostgreSQL and
+// bound to the browser that started the link by a cookie.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { BaseError, NotFoundError, RetryableError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { type IdentityType, normalizeAccountId } from "@pointwise/schemas";
-import { type Request, Router } from "express";
+import { type CookieOptions, type Response as ExpressResponse, type Request, Router } from "express";
 import { z } from "zod";
 import { participantOf, requireParticipant } from "../bearer";
 import type { Deps } from "../deps";
@@ -50,6 +51,32 @@ function clientOf(deps: Deps, name: string): Client {
 }
 
 const redirectUri = (deps: Deps, provider: string) => `${deps.env.PORTAL_PUBLIC_URL}/oauth/${provider}/callback`;
+
+/** The cookie that carries a link's state in the browser that started it, read only by that provider's callback. */
+const stateCookie = (provider: string) => `pw_oauth_${provider}`;
+const cookieOptions = (deps: Deps, provider: string): CookieOptions => ({
+  httpOnly: true,
+  // Lax: sent on the provider's top-level redirect back to the callback, not on requests other sites make.
+  sameSite: "lax",
+  secure: deps.env.PORTAL_PUBLIC_URL.startsWith("https://"),
+  path: `/oauth/${provider}/callback`,
+});
+
+/** The value of cookie `name` in a Cookie header, if it is there. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? "").split(";")) {
+    const at = pair.indexOf("=");
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** Whether the callback's browser holds the state it brings, i.e. is the browser that started the link. */
+function sameBrowser(req: Request, provider: string, state: string): boolean {
+  const held = Buffer.from(cookieValue(req.get("cookie"), stateCookie(provider)) ?? "");
+  const brought = Buffer.from(state);
+  return held.length === brought.length && timingSafeEqual(held, brought);
+}
 const failed = (message: string) => new ValidationError(message, { code: "oauth-failed" });
 
 async function providerJson(url: string, init: RequestInit, what: string): Promise<Record<string, unknown>> {
@@ -91,6 +118,10 @@ export function oauthRoutes(deps: Deps): Router {
     );
     await db.query("DELETE FROM portal_oauth_state WHERE expires_at < now()");
     const url = new URL(client.authorizeUrl);
+    // A state must come back in the browser that asked for it: without this, a participant could send their own
+    // authorization URL to someone else, whose provider account would then be linked to the sender's user
+    // (the CSRF of RFC 9700, section 4.7).
+    res.cookie(stateCookie(client.name), state, { ...cookieOptions(deps, client.name), maxAge: STATE_TTL_S * 1000 });
     url.search = new URLSearchParams({
       response_type: "code",
       client_id: client.clientId,
@@ -107,12 +138,12 @@ export function oauthRoutes(deps: Deps): Router {
   // back to the participant page with the outcome in the query; any other client gets JSON.
   router.get("/oauth/:provider/callback", async (req, res) => {
     if (req.accepts(["application/json", "text/html"]) !== "text/html") {
-      res.json(await completeLink(req));
+      res.json(await completeLink(req, res));
       return;
     }
     let outcome: URLSearchParams;
     try {
-      const linked = await completeLink(req);
+      const linked = await completeLink(req, res);
       outcome = new URLSearchParams({ campaign: linked.campaign_id, linked: linked.provider });
     } catch (err) {
       if (!(err instanceof BaseError)) throw err;
@@ -121,7 +152,7 @@ export function oauthRoutes(deps: Deps): Router {
     res.redirect(303, `/?${outcome}`);
   });
 
-  async function completeLink(req: Request) {
+  async function completeLink(req: Request, res: ExpressResponse) {
     const client = clientOf(deps, req.params.provider as string);
     const query = parseWith(callbackSchema, req.query);
     // The state is used up whatever happens next: a callback can be answered once.
@@ -131,6 +162,12 @@ export function oauthRoutes(deps: Deps): Router {
     );
     const pending = rows[0];
     if (!pending) throw new ValidationError("the OAuth state is unknown, used or expired; start linking again", { code: "invalid-oauth-state" });
+    res.clearCookie(stateCookie(client.name), cookieOptions(deps, client.name));
+    if (!sameBrowser(req, client.name, query.state)) {
+      throw new ValidationError("this link was started in another browser; start linking again from the page you are signed in on", {
+        code: "invalid-oauth-state",
+      });
+    }
     if (query.error !== undefined || query.code === undefined) throw failed(`the provider did not authorize the link (${query.error ?? "no code"})`);
     const form = new URLSearchParams({
       grant_type: "authorization_code",
