@@ -110,7 +110,7 @@ describe("OAuth linking", () => {
     const { started } = await start(attacker, "x");
     // The victim opens the attacker's URL and authorizes with their own account; their browser holds no state cookie, or another one.
     const back = await provider.authorize(started.body.authorization_url, "1234567890123");
-    for (const victimBrowser of [{}, { cookie: "pw_oauth_x=another-state" }]) {
+    for (const victimBrowser of [{}, { cookie: "pw_oauth_x=another-state" }] as Record<string, string>[]) {
       const reply = await h.call("GET", `/oauth/x/callback${back.search}`, undefined, victimBrowser);
       expect([reply.status, reply.body.error.code]).toEqual([400, "invalid-oauth-state"]);
     }

@@ -227,6 +227,50 @@ describe("on the user's behalf with the campaign's API key", () => {
   });
 });
 
+describe("what a campaign API key cannot do on a user's behalf", () => {
+  it("replays only its own redemptions: a participant's Idempotency-Key sent with the key gets no voucher code", async () => {
+    const p = await participant();
+    const id = await reward({ kind: "voucher" });
+    await addCodes(id, ["OWNER-ONLY-0001"]);
+    const own = await redeem(p.auth, id, "participant-key-1");
+    expect([own.status, own.body.code]).toEqual([201, "OWNER-ONLY-0001"]);
+    const key = await seedApiKey(h.deps.db, h.campaignId);
+    const path = `/campaigns/${h.campaignId}/users/${p.userId}/redemptions`;
+    const replay = await h.call("POST", path, { reward_id: id }, { "x-api-key": key.key, "idempotency-key": "participant-key-1" });
+    expect({ status: replay.status, body: replay.body }).toEqual({
+      status: 409,
+      body: { error: { code: "idempotency-key-reused", message: "Idempotency-Key participant-key-1 was used for a redemption made by the participant" } },
+    });
+    // And the other way round: a participant cannot replay what the key redeemed.
+    const byKey = await h.call("POST", path, { reward_id: await reward() }, { "x-api-key": key.key, "idempotency-key": "crm-1" });
+    expect(byKey.status).toBe(201);
+    const back = await redeem(p.auth, id, "crm-1");
+    expect([back.status, back.body.error.code]).toEqual([409, "idempotency-key-reused"]);
+  });
+
+  it("pays a token claim only to one of the user's linked EVM wallets", async () => {
+    const wallet = newWallet();
+    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, wallet))).body;
+    await seedScore(h.deps.db, h.campaignId, signedIn.user_id, "xp", { score: "100" });
+    const key = await seedApiKey(h.deps.db, h.campaignId);
+    const claim = await reward({ kind: "token-claim", price: "10", tokenAmount: "5" });
+    const path = `/campaigns/${h.campaignId}/users/${signedIn.user_id}/redemptions`;
+    const elsewhere = await h.call(
+      "POST",
+      path,
+      { reward_id: claim, account: newWallet().address },
+      { "x-api-key": key.key, "idempotency-key": "claim-elsewhere" },
+    );
+    expect([elsewhere.status, elsewhere.body.error.message]).toEqual([
+      400,
+      "account: on the user's behalf, tokens go only to one of the user's linked EVM wallets",
+    ]);
+    expect((await scoreRow(signedIn.user_id))?.spent).toBe("0");
+    const own = await h.call("POST", path, { reward_id: claim, account: wallet.address }, { "x-api-key": key.key, "idempotency-key": "claim-own" });
+    expect([own.status, own.body.account]).toEqual([201, wallet.address.toLowerCase()]);
+  });
+});
+
 describe("concurrent redemptions", () => {
   it("200 at once against a balance for exactly 10 leave exactly 10 redemptions and a balance of 0, never below", async () => {
     const p = await participant("100");

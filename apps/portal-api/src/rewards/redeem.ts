@@ -104,6 +104,20 @@ function checkAccount(reward: RewardRow, account: string | null): string | null 
 }
 
 /**
+ * On the user's behalf, tokens go only to one of the user's own EVM wallets: a campaign key (an indexer's, say)
+ * must not be able to pay a user's points out to an address of its holder's choosing.
+ */
+async function checkOwnWallet(tx: Transaction, input: RedeemInput, account: string): Promise<void> {
+  const { rows } = await tx.query("SELECT 1 FROM identity WHERE campaign_id = $1 AND user_id = $2 AND identity_type = 'EVM_ADDRESS' AND account_id = $3", [
+    input.campaignId,
+    input.userId,
+    account,
+  ]);
+  if (rows.length === 0)
+    throw new ValidationError("account: on the user's behalf, tokens go only to one of the user's linked EVM wallets", { field: "account" });
+}
+
+/**
  * Redeems a reward for a user exactly once per idempotency key. Under the campaign's apply lock (so a
  * recompute's switch sees the spend or runs before it, and redemptions of one campaign go one at a
  * time) it reads the reward, the user's balance and their count, asks decideRedemption, then spends
@@ -126,6 +140,13 @@ async function spend(deps: Pick<Deps, "db" | "env">, input: RedeemInput): Promis
     await tx.lockCampaign("apply", input.campaignId);
     const before = await existing(tx, input);
     if (before) {
+      // A replay answers with the voucher code, so it must come through the channel that redeemed: an API key holder
+      // who learnt a participant's key (admin lists show it) must not read the participant's code.
+      if (before.channel !== input.channel)
+        throw new ConflictError(
+          "idempotency-key-reused",
+          `Idempotency-Key ${input.idempotencyKey} was used for a redemption made ${before.channel === "portal" ? "by the participant" : "with the campaign's API key"}`,
+        );
       if (before.request_hash !== hash)
         throw new ConflictError("idempotency-key-reused", `Idempotency-Key ${input.idempotencyKey} was used for another request (reward or account differ)`);
       return { outcome: { created: false, redemption: redemptionJson(before, await codeOf(deps, tx, before.id)) }, change: null };
@@ -137,6 +158,7 @@ async function spend(deps: Pick<Deps, "db" | "env">, input: RedeemInput): Promis
     const reward = rewards[0];
     if (!reward) throw new NotFoundError(`reward ${input.rewardId} not found`, { code: "reward-not-found" });
     const account = checkAccount(reward, input.account);
+    if (account !== null && input.channel === "api-key") await checkOwnWallet(tx, input, account);
     if ((await excludedUsers(tx, input.campaignId, [input.userId])).has(input.userId))
       throw new ConflictError("user-excluded", "this user is excluded from the campaign and cannot redeem");
 
