@@ -127,8 +127,19 @@ export const envSchema = z.object({
   PORTAL_ATTEMPTS_PER_IDENTITY: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Length of an attempt window, which starts at its first attempt (seconds). */
   PORTAL_ATTEMPT_WINDOW_S: seconds(1, 86_400, 900),
-  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
-  PORTAL_TRUST_PROXY: envVars.bool(false),
+  /**
+   * How many proxies in front append to X-Forwarded-For: the client address is the entry the outermost of them
+   * wrote, counted from the right, never one the client could write itself. `false`/`0`: the socket's address;
+   * `true`: one proxy.
+   */
+  PORTAL_TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((value, ctx) => {
+      const hops = value === "false" ? 0 : value === "true" ? 1 : /^(?:[0-9]|10)$/.test(value) ? Number(value) : undefined;
+      if (hops === undefined) ctx.addIssue({ code: "custom", message: "must be false, true, or the number of proxies in front (0 to 10)" });
+      return hops ?? 0;
+    }),
   /** Most wallets (EVM and Solana together) one user may hold. */
   PORTAL_MAX_WALLETS: z.coerce.number().int().min(1).max(100).default(11),
   /** Most accounts of one social provider (X, Discord, GitHub) one user may hold. */

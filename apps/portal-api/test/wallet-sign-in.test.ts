@@ -1,7 +1,9 @@
 // Signing in with an EVM wallet (EIP-4361): tokens, nonces used once, and every refusal with its code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { testServiceEnv } from "@pointwise/testkit";
 import { getAddress } from "ethers";
-import { bearer, type Harness, newWallet, signIn, siweText, startPortal } from "./harness";
+import { loadEnv } from "../src/env";
+import { bearer, type Harness, newSigningKey, newWallet, signIn, siweText, startPortal } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -133,6 +135,36 @@ describe("tokens", () => {
     const otherKid = `${part({ alg: "ES256", typ: "JWT", kid: "someone-else" })}.${payload}.${(signedIn.access_token as string).split(".")[2]}`;
     expect((await h.call("GET", "/me", undefined, bearer(otherKid))).body.error.code).toBe("invalid-token");
     expect((await h.call("GET", "/me")).body.error.code).toBe("missing-credentials");
+  });
+});
+
+describe("limits per client address behind a proxy", () => {
+  it("counts the address the proxy appended (PORTAL_TRUST_PROXY=1), whatever the client writes before it in X-Forwarded-For", async () => {
+    const proxied = await startPortal({ PORTAL_TRUST_PROXY: "1", PORTAL_ATTEMPTS_PER_IP: "3" });
+    try {
+      const nonce = (forwarded: string) => proxied.call("POST", "/auth/nonce", { campaign_id: proxied.campaignId }, { "x-forwarded-for": forwarded });
+      const statuses: number[] = [];
+      // One client behind the proxy (203.0.113.9) forging a new address of its own in front each time.
+      for (let i = 1; i <= 4; i++) statuses.push((await nonce(`198.51.100.${i}, 203.0.113.9`)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      // Another client the proxy saw goes on.
+      expect((await nonce("203.0.113.9, 192.0.2.44")).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it.each([
+    ["false", 0],
+    ["0", 0],
+    ["true", 1],
+    ["1", 1],
+    ["2", 2],
+  ])("reads PORTAL_TRUST_PROXY=%s as %d proxies, and refuses anything else naming it", async (value, hops) => {
+    expect(loadEnv({ ...testServiceEnv("trust_proxy"), PORTAL_SIGNING_KEYS: newSigningKey(), PORTAL_TRUST_PROXY: value }).PORTAL_TRUST_PROXY).toBe(hops);
+    expect(() => loadEnv({ ...testServiceEnv("trust_proxy"), PORTAL_SIGNING_KEYS: newSigningKey(), PORTAL_TRUST_PROXY: "yes" })).toThrow(
+      "Invalid environment: PORTAL_TRUST_PROXY: must be false, true, or the number of proxies in front (0 to 10)",
+    );
   });
 });
 

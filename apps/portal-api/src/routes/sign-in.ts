@@ -44,7 +44,7 @@ export function emailOf(raw: string): string {
   }
 }
 
-/** The client address attempts are counted by (X-Forwarded-For only when PORTAL_TRUST_PROXY is set). */
+/** The client address attempts are counted by (from X-Forwarded-For, as many entries from the right as PORTAL_TRUST_PROXY says). */
 export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
