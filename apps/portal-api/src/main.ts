@@ -43,7 +43,7 @@ void runService("portal-api", logger, async () => {
   return {
     async stop() {
       await startup.close();
-      chain?.provider.destroy();
+      chain?.destroy();
       smtp?.close();
       await bus.close();
       await db.close();

@@ -1,6 +1,7 @@
 // Sign-In with Ethereum (EIP-4361): parses the message, checks domain, chain, times and signature (EOA or EIP-1271).
 import { AuthError, RetryableError, ValidationError } from "@pointwise/errors";
-import { JsonRpcProvider, verifyMessage } from "ethers";
+import { rpcFailure } from "@pointwise/runtime";
+import { JsonRpcProvider, Network, verifyMessage } from "ethers";
 import { SiweMessage } from "siwe";
 
 /** What a checked message proves: this address signed it, with this nonce. */
@@ -21,22 +22,48 @@ export interface EvmCheckOptions {
 
 /** A chain reachable by JSON-RPC, where EIP-1271 wallets are asked whether a signature is theirs. */
 export interface EvmChain {
-  provider: JsonRpcProvider;
-  chainId(): Promise<number>;
+  /** The chain's id and a provider bound to it, once the endpoint has told its id (asked again after a failure). */
+  connect(): Promise<{ chainId: number; provider: JsonRpcProvider }>;
+  /** Stops the provider, if one was made. */
+  destroy(): void;
 }
 
-/** Connects to the JSON-RPC endpoint of PORTAL_EVM_RPC_URL; the chain id is asked once, on first use. */
+/** The endpoint's chain id, asked with one plain JSON-RPC request. */
+async function askChainId(url: string): Promise<number> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!res.ok) throw Object.assign(new Error(`eth_chainId answered HTTP ${res.status}`), { code: "SERVER_ERROR" });
+  const body = (await res.json().catch(() => null)) as { result?: unknown } | null;
+  if (typeof body?.result !== "string" || !/^0x[0-9a-f]+$/i.test(body.result)) throw new Error("eth_chainId answered no chain id");
+  return Number.parseInt(body.result, 16);
+}
+
+/**
+ * Connects to the JSON-RPC endpoint of PORTAL_EVM_RPC_URL, on first use. The provider is made only once the chain id is
+ * known and is bound to it: an ethers provider left to detect its network retries forever while the endpoint refuses,
+ * printing a line to stdout every second.
+ */
 export function createEvmChain(url: string): EvmChain {
-  const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, batchMaxCount: 1 });
-  let chainId: Promise<number> | null = null;
+  let connected: Promise<{ chainId: number; provider: JsonRpcProvider }> | null = null;
+  let made: JsonRpcProvider | null = null;
   return {
-    provider,
-    chainId() {
-      chainId ??= provider.send("eth_chainId", []).then((hex: string) => Number.parseInt(hex, 16));
-      chainId.catch(() => {
-        chainId = null;
+    connect() {
+      connected ??= askChainId(url).then((chainId) => {
+        const network = Network.from(chainId);
+        made = new JsonRpcProvider(url, network, { staticNetwork: network, batchMaxCount: 1 });
+        return { chainId, provider: made };
       });
-      return chainId;
+      connected.catch(() => {
+        connected = null;
+      });
+      return connected;
+    },
+    destroy() {
+      made?.destroy();
     },
   };
 }
@@ -78,8 +105,8 @@ export async function checkEvmMessage(text: string, signature: string, options: 
   // A key-held wallet (EOA) is recognised offline; only otherwise is the chain asked (EIP-1271), and only
   // the chain the message names: a contract wallet of another chain cannot prove itself here.
   if (!signedByKey(message, signature)) {
-    const chain = options.chain && (await chainIdOf(options.chain)) === message.chainId ? options.chain : null;
-    if (!chain) throw new AuthError("invalid-signature", "the signature does not match the message and its address");
+    const chain = options.chain ? await connected(options.chain) : null;
+    if (!chain || chain.chainId !== message.chainId) throw new AuthError("invalid-signature", "the signature does not match the message and its address");
     const result = await message.verify(
       { signature, domain: options.domain, nonce: message.nonce, time: now.toISOString() },
       { suppressExceptions: true, provider: chain.provider },
@@ -87,7 +114,7 @@ export async function checkEvmMessage(text: string, signature: string, options: 
     if (!result.success) {
       const cause = result.error as { code?: string } | undefined;
       if (cause?.code === "NETWORK_ERROR" || cause?.code === "TIMEOUT" || cause?.code === "SERVER_ERROR") {
-        throw new RetryableError("chain-unavailable", "the chain could not be asked about a contract wallet; try again", { cause: result.error });
+        throw new RetryableError("chain-unavailable", "the chain could not be asked about a contract wallet; try again", { cause: rpcFailure(result.error) });
       }
       throw new AuthError("invalid-signature", "the signature does not match the message and its address");
     }
@@ -95,11 +122,11 @@ export async function checkEvmMessage(text: string, signature: string, options: 
   return { address: message.address, nonce: message.nonce };
 }
 
-async function chainIdOf(chain: EvmChain): Promise<number> {
+async function connected(chain: EvmChain): Promise<{ chainId: number; provider: JsonRpcProvider }> {
   try {
-    return await chain.chainId();
+    return await chain.connect();
   } catch (err) {
-    throw new RetryableError("chain-unavailable", "the chain could not be reached to check a contract wallet; try again", { cause: err });
+    throw new RetryableError("chain-unavailable", "the chain could not be reached to check a contract wallet; try again", { cause: rpcFailure(err) });
   }
 }
 

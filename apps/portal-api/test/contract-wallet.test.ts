@@ -1,5 +1,8 @@
 // Contract wallets (EIP-1271) sign in when PORTAL_EVM_RPC_URL names their chain: the wallet contract itself, deployed on a local hardhat chain, is asked.
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { Wallet } from "ethers";
 import { createEvmChain } from "../src/wallet-evm";
 import { type LocalChain, startChain } from "./chain";
@@ -42,6 +45,43 @@ describe("EIP-1271 contract wallets", () => {
     expect([stranger.status, stranger.body.error.code]).toEqual([401, "invalid-signature"]);
     expect((await contractSignIn(h, address, owner, 1)).body.error.code).toBe("invalid-signature");
     expect((await contractSignIn(offline, address, owner)).body.error.code).toBe("invalid-signature");
+  });
+
+  it("answers 503 chain-unavailable when the RPC refuses, and logs no part of its URL's key", async () => {
+    // A provider that refuses the key in its URL's path (HTTP 401); `chainIdAnswered`: it still answers eth_chainId.
+    for (const chainIdAnswered of [false, true]) {
+      const server = createServer((req, res) => {
+        let body = "";
+        req.on("data", (chunk) => (body += chunk));
+        req.on("end", () => {
+          if (chainIdAnswered && (JSON.parse(body) as { method: string }).method === "eth_chainId") {
+            res.setHeader("content-type", "application/json");
+            res.end(JSON.stringify({ jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result: "0x7a69" }));
+          } else res.writeHead(401).end("invalid API key");
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const { port } = server.address() as AddressInfo;
+      const evm = createEvmChain(`http://127.0.0.1:${port}/v2/SECRETKEY123`);
+      const refusing = await startPortal({ PORTAL_EVM_CHAIN_IDS: "1,31337" }, evm);
+      const printed = jest.spyOn(console, "log");
+      try {
+        const owner = Wallet.createRandom();
+        const res = await contractSignIn(refusing, await chain.deployWallet(owner.address), owner);
+        expect([chainIdAnswered, res.status, res.body.error.code]).toEqual([chainIdAnswered, 503, "chain-unavailable"]);
+        expect(refusing.logs.join("")).toContain("chain-unavailable");
+        expect(refusing.logs.join("")).toContain("401");
+        expect(refusing.logs.join("")).not.toContain("SECRETKEY123");
+        // Nothing outside the JSON log: an ethers provider left to detect its network prints a retry line every second.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        expect(printed).not.toHaveBeenCalled();
+      } finally {
+        printed.mockRestore();
+        evm.destroy();
+        await refusing.close();
+        server.close();
+      }
+    }
   });
 
   it("refuses an address without code (no contract) as invalid-signature, not as an error of the chain", async () => {

@@ -35,6 +35,8 @@ export interface Harness {
   campaignId: string;
   /** Codes the mailer was asked to send, newest last. */
   mails: CodeMail[];
+  /** The service's log lines at warn and above, as written. */
+  logs: string[];
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   close(): Promise<void>;
 }
@@ -50,11 +52,12 @@ export async function startPortal(env: Record<string, string> = {}, chain: EvmCh
   const db = await createTestDatabase(schema);
   const parsed = loadEnv({ ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newSigningKey(), PORTAL_DOMAIN: "portal.test", LOG_LEVEL: "silent", ...env });
   const mails: CodeMail[] = [];
+  const logs: string[] = [];
   // As main.ts connects it; a test that points NATS_URL at a closed port gets a bus that never comes up.
   const bus = await createBus({ url: parsed.NATS_URL, namespace: parsed.NAMESPACE, name: "portal-api", firstConnect: "background" });
   const deps: Deps = {
     env: parsed,
-    logger: createLogger({ service: "portal-api-test", level: "silent" }),
+    logger: createLogger({ service: "portal-api-test", level: "warn", destination: { write: (line: string) => void logs.push(line) } }),
     db,
     bus,
     keys: createTokenKeys(parsed.PORTAL_SIGNING_KEYS, {
@@ -81,6 +84,7 @@ export async function startPortal(env: Record<string, string> = {}, chain: EvmCh
     deps,
     campaignId,
     mails,
+    logs,
     async call(method, path, body, headers = {}) {
       const res = await fetch(`${url}${path}`, {
         method,

@@ -3,5 +3,5 @@ export { INVALID_UTF8, invalidUtf8, jsonBody, jsonBodyErrors, unstorableTextPath
 export { type CorsPolicy, corsMiddleware, varyOrigin } from "./cors";
 export { closeServer, createHttpApp, finishHttpApp, type HttpAppOptions, httpStatusOf, listen, parseWith, type ReadinessCheck, sendError } from "./http";
 export { type Running, runService, SHUTDOWN_TIMEOUT_MS } from "./lifecycle";
-export { maskUrl } from "./mask";
+export { maskUrl, rpcFailure } from "./mask";
 export { type Dependency, openStartup, type Startup, type StartupOptions, StartupTimeoutError } from "./startup";

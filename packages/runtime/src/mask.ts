@@ -44,3 +44,15 @@ export function secretsOf(url: string): string[] {
   for (const [name, value] of parsed.searchParams) if (SECRET_PARAM.test(name) && value) found.push(value);
   return [...new Set(found)].filter((s) => s.length > 0);
 }
+
+/**
+ * An error of a JSON-RPC client (ethers) as it may be kept as a cause and logged: its code and short message. Its
+ * full message repeats the request, URL included, and a provider's key is often part of the URL's path
+ * (`https://eth-mainnet.example/v2/<key>`), where `maskUrl` cannot tell it from a route. Other errors are returned as
+ * they are.
+ */
+export function rpcFailure(err: unknown): unknown {
+  const e = err as { code?: unknown; shortMessage?: unknown } | null;
+  if (typeof e?.shortMessage !== "string") return err;
+  return Object.assign(new Error(e.shortMessage), typeof e.code === "string" ? { code: e.code } : {});
+}

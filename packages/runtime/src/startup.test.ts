@@ -2,7 +2,7 @@
 import { Writable } from "node:stream";
 import { createLogger } from "@pointwise/logger";
 import express from "express";
-import { createHttpApp, maskUrl, openStartup, type Startup, StartupTimeoutError } from "./index";
+import { createHttpApp, maskUrl, openStartup, rpcFailure, type Startup, StartupTimeoutError } from "./index";
 
 function captured() {
   const lines: Record<string, unknown>[] = [];
@@ -58,6 +58,21 @@ describe("maskUrl", () => {
     ["postgres://app:s3cret@db:notaport/x", "postgres://***"],
   ])("%s -> %s", (url, masked) => {
     expect(maskUrl(url)).toBe(masked);
+  });
+});
+
+describe("rpcFailure", () => {
+  it("keeps an RPC client error's code and short message, not the full message that repeats the URL", () => {
+    // The shape ethers gives its errors: the message ends with the request's details, URL included.
+    const thrown = Object.assign(new Error('server response 401 Unauthorized (info={ "requestUrl": "https://rpc.example/v2/KEY123" })'), {
+      code: "SERVER_ERROR",
+      shortMessage: "server response 401 Unauthorized",
+    });
+    const kept = rpcFailure(thrown) as Error & { code: string };
+    expect([kept.message, kept.code]).toEqual(["server response 401 Unauthorized", "SERVER_ERROR"]);
+    expect(JSON.stringify({ message: kept.message, stack: kept.stack })).not.toContain("KEY123");
+    const plain = new Error("publishRoot transaction has no receipt");
+    expect(rpcFailure(plain)).toBe(plain);
   });
 });
 

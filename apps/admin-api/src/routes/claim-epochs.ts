@@ -2,6 +2,7 @@
 import { buildClaimTree, publishEpochRoot } from "@pointwise/claims";
 import type { Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, RetryableError } from "@pointwise/errors";
+import { rpcFailure } from "@pointwise/runtime";
 import { JsonRpcProvider, Wallet } from "ethers";
 import { Router } from "express";
 import { recordAudit } from "../audit";
@@ -67,8 +68,10 @@ export function claimEpochRoutes(deps: Deps): Router {
       receipt = await publishEpochRoot(new Wallet(key, provider), contract, BigInt(epoch.id), epoch.root as string);
     } catch (err) {
       if (err instanceof ConflictError) throw err;
-      deps.logger.warn({ campaign_id: campaignId, epoch: epoch.id, err }, "publishing an epoch root failed");
-      throw new RetryableError("claims-publish-failed", `publishing epoch ${epoch.id} failed; the epoch stays closed, publish it again`, { cause: err });
+      // The RPC error's full text repeats CLAIMS_RPC_URL, whose path may hold the provider's key.
+      const cause = rpcFailure(err);
+      deps.logger.warn({ campaign_id: campaignId, epoch: epoch.id, err: cause }, "publishing an epoch root failed");
+      throw new RetryableError("claims-publish-failed", `publishing epoch ${epoch.id} failed; the epoch stays closed, publish it again`, { cause });
     } finally {
       provider.destroy();
     }
