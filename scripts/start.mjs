@@ -2,11 +2,10 @@
 // migrations, builds, starts every app, seeds a demo campaign and prints how to use it.
 // Ctrl-C stops everything gracefully.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureDatabase, ensureDependencies, ensurePrismaClient, ensureServices, root, run, step } from "./lib/prepare.mjs";
-import { newSigningKey } from "./signing-key.mjs";
+import { newDemoPassword, newSecret, newSigningKey } from "./local-secrets.mjs";
 
 const stateDir = path.join(root, ".pointwise");
 mkdirSync(stateDir, { recursive: true });
@@ -16,9 +15,9 @@ function localSecrets() {
   const file = path.join(stateDir, "secrets.json");
   const kept = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
   const secrets = {
-    ADMIN_JWT_SECRET: randomBytes(32).toString("hex"),
-    PORTAL_JWT_SECRET: randomBytes(32).toString("hex"),
-    ADMIN_PASSWORD: `demo-${randomBytes(9).toString("base64url")}`,
+    ADMIN_JWT_SECRET: newSecret(),
+    PORTAL_JWT_SECRET: newSecret(),
+    ADMIN_PASSWORD: newDemoPassword(),
     PORTAL_SIGNING_KEYS: newSigningKey(),
     ...kept,
   };

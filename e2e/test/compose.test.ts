@@ -1,9 +1,11 @@
-// docker-compose.yml's portal-api command, run by sh as the container runs it (no Docker daemon needed): it signs with
-// the PORTAL_SIGNING_KEYS it is given, and makes a P-256 key of its own when none is given.
+// docker-compose.yml's commands, run by sh as the containers run them (no Docker daemon needed): portal-api signs with
+// the PORTAL_SIGNING_KEYS it is given and makes a P-256 key of its own when none is given; admin-api makes its JWT
+// secret and the demo operator's password when none are given, and prints that password; the file holds no secret.
 import { spawn } from "node:child_process";
 import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { isPlaceholder } from "@pointwise/config";
 import { createTestDatabase, freePort, repoRoot, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
 import { parse } from "yaml";
 
@@ -12,10 +14,11 @@ jest.setTimeout(60_000);
 type Jwk = { kty: string; crv: string; x: string; y: string };
 
 const compose = parse(readFileSync(path.join(repoRoot, "docker-compose.yml"), "utf8")) as {
-  services: Record<string, { command: string[] }>;
+  services: Record<string, { command: string[]; environment?: Record<string, string> }>;
 };
-// Compose turns `$$` into `$` before the container's shell sees the command.
-const [shell, flag, script] = (compose.services["portal-api"]?.command ?? []).map((part) => part.replaceAll("$$", "$"));
+/** A service's command as its container's shell sees it: compose turns `$$` into `$` first. */
+const commandOf = (service: string) => (compose.services[service]?.command ?? []).map((part) => part.replaceAll("$$", "$"));
+const [shell, flag, script] = commandOf("portal-api");
 
 const schema = uniqueName("compose_portal");
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -73,5 +76,74 @@ describe("docker-compose.yml, portal-api", () => {
     expect([first.length, first[0]?.kty, first[0]?.crv]).toEqual([1, "EC", "P-256"]);
     expect([second.length, second[0]?.crv]).toEqual([1, "P-256"]);
     expect(second[0]?.x).not.toBe(first[0]?.x);
+  });
+});
+
+describe("docker-compose.yml, admin-api", () => {
+  const [adminShell, adminFlag, adminScript] = commandOf("admin-api");
+
+  /** Runs admin-api's compose command until its port answers (or it exits); its output, and what `use` made of it. */
+  async function runAdmin<T>(
+    extra: Record<string, string>,
+    use: (url: string, out: string) => Promise<T>,
+  ): Promise<{ code: number | null; out: string; used?: T }> {
+    const port = await freePort();
+    const child = spawn(adminShell as string, [adminFlag as string, adminScript as string], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? "", ...testServiceEnv(schema), PORT: String(port), HOST: "127.0.0.1", ADMIN_EMAIL: "demo@pointwise.test", ...extra },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitUntil(async () => child.exitCode !== null || (await fetch(`${url}/readyz`)).status === 200, 45_000, "admin-api from compose's command");
+      if (child.exitCode !== null) return { code: child.exitCode, out };
+      return { code: null, out, used: await use(url, out) };
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
+  }
+
+  const login = async (url: string, password: string) =>
+    (
+      await fetch(`${url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "demo@pointwise.test", password }),
+      })
+    ).status;
+
+  it("makes the JWT secret and the demo operator's password when none are given, and prints the password it signs in with", async () => {
+    const run = await runAdmin({ ADMIN_JWT_SECRET: "", ADMIN_PASSWORD: "" }, async (url, out) => {
+      const password = /with the password (\S+) \(made at this start/.exec(out)?.[1];
+      return { password, status: await login(url, password ?? "") };
+    });
+    expect(run.used).toEqual({ password: expect.stringMatching(/^demo-[A-Za-z0-9_-]{12}$/), status: 200 });
+  });
+
+  it("uses the ADMIN_PASSWORD it is given, printing none", async () => {
+    const run = await runAdmin({ ADMIN_PASSWORD: "a-password-of-my-own-7" }, (url) => login(url, "a-password-of-my-own-7"));
+    expect(run.used).toBe(200);
+    expect(run.out).not.toContain("made at this start");
+  });
+
+  it("refuses an example ADMIN_JWT_SECRET: the process exits 1 naming it", async () => {
+    const run = await runAdmin({ ADMIN_JWT_SECRET: "change-me-change-me-change-me-change-me-0000" }, async () => undefined);
+    expect(run.code).toBe(1);
+    expect(run.out).toContain("ADMIN_JWT_SECRET: must not be an example value");
+  });
+});
+
+describe("docker-compose.yml", () => {
+  it("holds no secret: no value in any service's environment is one the apps refuse as an example", () => {
+    const values = Object.entries(compose.services).flatMap(([name, service]) =>
+      Object.entries(service.environment ?? {}).map(([k, v]) => `${name} ${k}=${v}`),
+    );
+    expect(values.length).toBeGreaterThan(10);
+    expect(values.filter((entry) => isPlaceholder(entry.slice(entry.indexOf("=") + 1)))).toEqual([]);
   });
 });

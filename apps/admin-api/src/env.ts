@@ -17,7 +17,7 @@ export const envSchema = z.object({
   PORT: envVars.port(4003),
   HOST: z.string().default("127.0.0.1"),
   /** HS256 secret for operator session tokens; at least 32 characters. */
-  ADMIN_JWT_SECRET: z.string().min(32, "must be at least 32 characters"),
+  ADMIN_JWT_SECRET: envVars.secret(32),
   /** Life of an operator session token: sessions are signed for this long, and tokens claiming a longer life are refused (seconds). */
   ADMIN_SESSION_MAX_AGE_S: z.coerce
     .number()
@@ -27,7 +27,7 @@ export const envSchema = z.object({
     .default(12 * 3600),
   /** The first operator of the demo project, created at start when absent. */
   ADMIN_EMAIL: z.email().optional(),
-  ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
+  ADMIN_PASSWORD: envVars.secret(12).optional(),
   ADMIN_PROJECT_NAME: z.string().default("Demo project"),
   /** Password checks one e-mail gets per sign-in window; further attempts get 429 until it ends. */
   ADMIN_SIGN_IN_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(5),

@@ -1,4 +1,5 @@
 // One indexer run: checks the credentials and the Pointwise API key, builds the engine with its sinks and runs it until stopped.
+import { isPlaceholder } from "@pointwise/config";
 import { ConfigError } from "@pointwise/errors";
 import {
   type AdapterRegistry,
@@ -16,7 +17,6 @@ import {
 import type { Logger } from "@pointwise/logger";
 import type { RunEnv } from "./env";
 import type { IndexerMonitor } from "./metrics";
-import { isPlaceholder } from "./placeholders";
 
 /** The dependencies of one indexer run. */
 export interface RunDeps {

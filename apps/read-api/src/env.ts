@@ -44,7 +44,7 @@ export const envSchema = z.object({
     .min(1)
     .default(path.join(__dirname, "..", "data", "bad-words.txt")),
   /** Shared secret of portal JWTs signed with HS256 (at least 32 characters). */
-  PORTAL_JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  PORTAL_JWT_SECRET: envVars.secret(32).optional(),
   /** PEM public key of portal JWTs signed with RS256 (RSA key) or ES256 (P-256 key). */
   PORTAL_JWT_PUBLIC_KEY: pem.optional(),
   /** The portal's published keys (portal-api's `/.well-known/jwks.json`): ES256 or RS256 tokens naming a `kid` of this set are accepted. */

@@ -28,6 +28,18 @@ function asOrigin(entry: string): string | null {
   }
 }
 
+/**
+ * Words and shapes of values copied from documentation or example files (`change-me`, `your-key`, `<api key>`,
+ * `xxxxxx`, ...): never a real key or secret, so they are refused up front rather than failing later, or working
+ * where nobody meant them to.
+ */
+const PLACEHOLDER = /example|replace[_-]?with|your[_-]|change[_-]?me|placeholder|do[_-]?not[_-]?use|<[^>]+>|x{6,}/i;
+
+/** True when a key, secret or URL is an example placeholder rather than a real one. */
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value);
+}
+
 /** Common variable shapes, so every app spells them the same way. */
 export const envVars = {
   /** Browser origins allowed by CORS: comma-separated exact origins, or `*` alone for any; empty for none. */
@@ -71,6 +83,14 @@ export const envVars = {
       .string()
       .regex(/^[a-z][a-z0-9_]{0,31}$/, "must be lowercase letters, digits or _")
       .default("pointwise"),
+  /** A secret of at least `minLength` characters that is not an example value. */
+  secret: (minLength: number) =>
+    z
+      .string()
+      .min(minLength, `must be at least ${minLength} characters`)
+      .refine((v) => !isPlaceholder(v), {
+        message: "must not be an example value (change-me, your-..., <...>): make a random one, e.g. `openssl rand -hex 32`",
+      }),
   /** A secret checked by `problem` (which names what is wrong, or returns null/undefined when it is fine), refused with `must not be ...` style messages. */
   checked: (problem: (value: string) => string | null | undefined) =>
     z.string().superRefine((v, ctx) => {
