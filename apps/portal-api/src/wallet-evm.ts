@@ -28,11 +28,18 @@ export interface EvmChain {
   destroy(): void;
 }
 
-/** The endpoint's chain id, asked with one plain JSON-RPC request. */
+/** The endpoint's chain id, asked with one plain JSON-RPC request (credentials in the URL sent as HTTP Basic, as ethers does). */
 async function askChainId(url: string): Promise<number> {
-  const res = await fetch(url, {
+  const target = new URL(url);
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (target.username || target.password) {
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString("base64")}`;
+    target.username = "";
+    target.password = "";
+  }
+  const res = await fetch(target, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers,
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
     signal: AbortSignal.timeout(10_000),
   });

@@ -84,6 +84,28 @@ describe("EIP-1271 contract wallets", () => {
     }
   });
 
+  it("sends the credentials of an RPC URL (https://user:secret@host/) as HTTP Basic when it asks the chain id", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      req.resume();
+      req.on("end", () => {
+        if (req.headers.authorization !== `Basic ${Buffer.from("user:s3cret/x").toString("base64")}`) return void res.writeHead(401).end();
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, result: "0x7a69" }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const evm = createEvmChain(`http://user:s3cret%2Fx@127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    try {
+      expect((await evm.connect()).chainId).toBe(31337);
+      expect(seen).toHaveLength(1);
+    } finally {
+      evm.destroy();
+      server.close();
+    }
+  });
+
   it("refuses an address without code (no contract) as invalid-signature, not as an error of the chain", async () => {
     const res = await contractSignIn(h, Wallet.createRandom().address, Wallet.createRandom());
     expect([res.status, res.body.error.code]).toEqual([401, "invalid-signature"]);

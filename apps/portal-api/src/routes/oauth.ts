@@ -77,6 +77,7 @@ function sameBrowser(req: Request, provider: string, state: string): boolean {
   const brought = Buffer.from(state);
   return held.length === brought.length && timingSafeEqual(held, brought);
 }
+
 const failed = (message: string) => new ValidationError(message, { code: "oauth-failed" });
 
 async function providerJson(url: string, init: RequestInit, what: string): Promise<Record<string, unknown>> {
