@@ -40,6 +40,16 @@ void runService("portal-api", logger, async () => {
   const metrics = createServiceMetrics({ service: "portal-api", processMetrics: true });
   startup.serve(createPortalApp({ env, logger, db, bus, keys, mailer: smtp ?? createLogMailer(logger), chain, badWords, metrics }));
   logger.info({ url: startup.url, keys: keys.jwks().keys.length }, "portal-api listening");
+  if (!smtp) {
+    // The log mailer writes codes at info: above it nobody can read them, and e-mail sign-in cannot complete.
+    const hidden = !logger.isLevelEnabled("info");
+    logger.warn(
+      { mailer: "log", log_level: env.LOG_LEVEL },
+      hidden
+        ? "PORTAL_MAILER=log writes e-mail codes at info, which LOG_LEVEL hides: e-mail sign-in cannot complete; set PORTAL_MAILER=smtp"
+        : "PORTAL_MAILER=log: e-mail codes go to this log, not to participants (for development; set PORTAL_MAILER=smtp)",
+    );
+  }
   return {
     async stop() {
       await startup.close();

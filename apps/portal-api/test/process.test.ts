@@ -5,12 +5,12 @@ import { sampleValue } from "@pointwise/metrics";
 import { type AppProcess, createTestDatabase, spawnApp, testServiceEnv, uniqueName } from "@pointwise/testkit";
 
 const schema = uniqueName("portal_proc");
+const newKey = () => generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: AppProcess;
 beforeAll(async () => {
   db = await createTestDatabase(schema);
-  const key = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  app = await spawnApp("portal-api", { ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: key, CORS_ALLOWED_ORIGINS: "https://portal.example" });
+  app = await spawnApp("portal-api", { ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newKey(), CORS_ALLOWED_ORIGINS: "https://portal.example" });
 });
 afterAll(async () => {
   await app?.stop("SIGKILL");
@@ -18,6 +18,16 @@ afterAll(async () => {
 });
 
 describe("portal-api process", () => {
+  it("warns at start that the log mailer keeps e-mail codes in its log, and that LOG_LEVEL above info hides them", async () => {
+    expect(app.output()).toContain("PORTAL_MAILER=log: e-mail codes go to this log, not to participants");
+    const quiet = await spawnApp("portal-api", { ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newKey(), LOG_LEVEL: "warn" });
+    try {
+      expect(quiet.output()).toContain("PORTAL_MAILER=log writes e-mail codes at info, which LOG_LEVEL hides: e-mail sign-in cannot complete");
+    } finally {
+      await quiet.stop("SIGKILL");
+    }
+  });
+
   it("publishes one key and answers a preflight of an allowed origin only", async () => {
     const jwks = (await (await fetch(`${app.url}/.well-known/jwks.json`)).json()) as { keys: unknown[] };
     expect(jwks.keys).toHaveLength(1);
