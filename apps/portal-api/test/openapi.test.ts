@@ -69,7 +69,14 @@ describe("docs/api/portal.openapi.yaml", () => {
     const key = await seedApiKey(h.deps.db, h.campaignId);
     const onBehalf = `/campaigns/${h.campaignId}/users/${tokens.user_id}/redemptions`;
     const template = "/campaigns/{campaign_id}/users/{user_id}/redemptions";
-    await checked("POST", template, onBehalf, { reward_id: rewardId }, { "x-api-key": key.key, "idempotency-key": "doc-1" });
+    // A key of its own (the participant's keys replay only through the participant's channel), for what is left: 10.
+    const { rows: sticker } = await h.deps.db.query<{ id: string }>(
+      "INSERT INTO reward(campaign_id, name, kind, currency, price) VALUES ($1, 'Sticker', 'manual', 'xp', 5) RETURNING id",
+      [h.campaignId],
+    );
+    const behalf = { reward_id: sticker[0]?.id };
+    await checked("POST", template, onBehalf, behalf, { "x-api-key": key.key, "idempotency-key": "doc-behalf" });
+    await checked("POST", template, onBehalf, behalf, { "x-api-key": key.key, "idempotency-key": "doc-behalf" });
     await checked("POST", template, onBehalf, { reward_id: rewardId }, { "idempotency-key": "doc-1" });
     await checked(
       "POST",
@@ -111,6 +118,7 @@ describe("docs/api/portal.openapi.yaml", () => {
         "GET /me/redemptions 200",
         "GET /me/redemptions/{redemption_id} 200",
         "GET /me/claims 200",
+        "POST /campaigns/{campaign_id}/users/{user_id}/redemptions 201",
         "POST /campaigns/{campaign_id}/users/{user_id}/redemptions 200",
         "POST /campaigns/{campaign_id}/users/{user_id}/redemptions 403",
         "POST /me/oauth/{provider}/start 404",

@@ -1909,8 +1909,9 @@ export interface paths {
          *     any row is bad; `accept-valid` publishes the good rows. Progress is readable while the upload
          *     runs (`GET .../csv-imports`); the answer comes when the import has finished and lists the
          *     first 1000 bad rows with their line numbers (the header is line 1) and reasons.
-         *     Whole-file failures: `csv-invalid-header`, `csv-malformed`, `too-many-rows`,
-         *     `payload-too-large` (400) and `bus-unavailable` (503).
+         *     Whole-file failures: `invalid-utf8`, `csv-invalid-header`, `csv-malformed`, `too-many-rows`,
+         *     `payload-too-large` and `invalid-body` (the upload cannot be read to its end), all 400;
+         *     `bus-unavailable` and `service-unavailable` (the import record or the event types cannot be read), 503.
          */
         post: {
             parameters: {
@@ -2618,6 +2619,7 @@ export interface paths {
                         };
                     };
                 };
+                400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
                 404: components["responses"]["NotFound"];
             };
@@ -3013,6 +3015,7 @@ export interface paths {
                         };
                     };
                 };
+                400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
                 404: components["responses"]["NotFound"];
             };
@@ -3042,7 +3045,8 @@ export interface paths {
          *     account, amounts summed; OpenZeppelin StandardMerkleTree of `["address", "uint256"]`), stored with
          *     its root (audited `claim-epoch.close`). The root is then published with CLAIMS_PUBLISHER_KEY to
          *     CLAIMS_CONTRACT (audited `claim-epoch.publish`). Codes: `claim-epoch-not-found` (no open epoch),
-         *     `claim-epoch-empty`, `claims-not-configured`, `claims-wrong-chain`; when the chain fails the epoch
+         *     `claim-epoch-empty`, `claims-not-configured`, `claims-wrong-chain`, `not-claims-owner` (CLAIMS_PUBLISHER_KEY
+         *     does not own CLAIMS_CONTRACT), `epoch-root-already-set`; when the chain fails the epoch
          *     stays closed (`claims-publish-failed`, 503) and is published with the publish endpoint.
          */
         post: {
@@ -3065,6 +3069,7 @@ export interface paths {
                         "application/json": components["schemas"]["ClaimEpoch"];
                     };
                 };
+                400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
@@ -3091,7 +3096,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a closed epoch's root again (after claims-publish-failed)
-         * @description Refused with `claim-epoch-not-closed` for an open or published epoch.
+         * @description Refused with `claim-epoch-not-closed` for an open or published epoch, `claim-epoch-not-found` for an unknown one, and with the close endpoint's chain codes.
          */
         post: {
             parameters: {
@@ -3114,6 +3119,7 @@ export interface paths {
                         "application/json": components["schemas"]["ClaimEpoch"];
                     };
                 };
+                400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthorized"];
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
@@ -3612,7 +3618,7 @@ export interface components {
                 };
             };
         };
-        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, invalid-utf8, payload-too-large, rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows. */
+        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, invalid-utf8, payload-too-large, invalid-body (an event CSV upload that cannot be read to its end), rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -3639,7 +3645,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, epoch-root-already-set. */
+        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, not-claims-owner, epoch-root-already-set. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -3658,7 +3664,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency is unavailable for now (bus-unavailable, claims-publish-failed), or the process is still reaching PostgreSQL at start-up (starting, with Retry-After 1); retrying later can succeed. */
+        /** @description A dependency is unavailable for now: PostgreSQL cannot be reached, sheds work or rolled the transaction back (database-unavailable, database-busy, database-deadlock, database-serialization-failure; any operation that uses the database), the event bus or the import records of a CSV upload (bus-unavailable, service-unavailable), the chain an epoch root is published to (claims-publish-failed); or the process is still reaching PostgreSQL at start-up (starting, with Retry-After 1). Retrying later can succeed. */
         Unavailable: {
             headers: {
                 [name: string]: unknown;
