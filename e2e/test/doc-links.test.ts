@@ -1,4 +1,5 @@
-// README.md and docs/: every relative link leads to a file that exists and, with a #fragment, to a heading in it.
+// README.md and docs/: every relative link leads to a file that exists and, with a #fragment, to a heading in it;
+// every table is whole (a blank line or a paragraph inside one turns the rows after it into plain text).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "@pointwise/testkit";
@@ -31,6 +32,22 @@ const docs = [
     .filter((f) => f.endsWith(".md"))
     .map((f) => path.join("docs", f)),
 ];
+
+describe("tables in README.md and docs/", () => {
+  it.each(docs)("%s: every run of table rows starts with a header and its separator row", (file) => {
+    const lines = readFileSync(path.join(repoRoot, file), "utf8")
+      // Code blocks go, their lines kept as blank ones so line numbers stay true.
+      .replace(/```[\s\S]*?```/g, (block) => block.replace(/[^\n]/g, ""))
+      .split("\n");
+    const broken: string[] = [];
+    lines.forEach((line, i) => {
+      const row = line.startsWith("|");
+      const starts = row && !(lines[i - 1] ?? "").startsWith("|");
+      if (starts && !/^\|(\s*:?-{3,}:?\s*\|)+\s*$/.test(lines[i + 1] ?? "")) broken.push(`line ${i + 1}: ${line.slice(0, 60)}`);
+    });
+    expect(broken).toEqual([]);
+  });
+});
 
 describe("links in README.md and docs/", () => {
   it.each(docs)("%s links to files and headings that exist", (file) => {
