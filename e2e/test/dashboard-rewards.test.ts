@@ -128,4 +128,48 @@ describe("the Rewards tab", () => {
       expect.arrayContaining(["reward.create", "reward.codes-upload", "redemption.fulfil", "campaign.update"]),
     );
   });
+
+  it("decides nothing when the operator cancels, refuses a stock it cannot read, filters redemptions, and keeps epochs out of reach without a contract", async () => {
+    await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/rewards`);
+    await page.getByTestId("rewards").waitFor();
+    // "1,000" is no whole number: nothing is created, and the form says why (it used to become unlimited stock).
+    await page.fill("input[name=reward-name]", "Hoodie");
+    await page.selectOption("select[name=reward-kind]", "manual");
+    await page.fill("input[name=reward-price]", "7");
+    await page.fill("input[name=reward-stock]", "1,000");
+    await page.getByRole("button", { name: "Add reward" }).click();
+    await page.getByText("stock: write a whole number of items with digits only (1000, not 1,000)").waitFor();
+    const { rows: hoodies } = await db.query("SELECT 1 FROM reward WHERE campaign_id = $1 AND name = 'Hoodie'", [campaignId]);
+    expect(hoodies).toEqual([]);
+
+    // Cancel on Fulfil leaves the redemption pending (a decided one cannot be changed again).
+    const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
+    const { rows: mug } = await db.query<{ id: string }>("SELECT id FROM reward WHERE campaign_id = $1 AND name = 'Mug'", [campaignId]);
+    await db.query(
+      `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
+       VALUES ($1, $2, $3, 'k2', 'h', 'portal', 'manual', 'xp', 5, 9, 4, 'pending')`,
+      [campaignId, mug[0]?.id, users[0]?.id],
+    );
+    await page.reload();
+    const row = page.getByTestId("redemption-list").locator("tr", { hasText: "9 → 4" });
+    await row.getByText("pending").waitFor();
+    page.once("dialog", (d) => d.dismiss());
+    await row.getByRole("button", { name: "Fulfil" }).click();
+    await page.waitForTimeout(500);
+    const { rows: still } = await db.query<{ status: string }>("SELECT status FROM redemption WHERE campaign_id = $1 AND idempotency_key = 'k2'", [campaignId]);
+    expect(still).toEqual([{ status: "pending" }]);
+
+    // The filter asks the API for one status: only the pending redemption is listed.
+    await page.selectOption("select[name=redemption-status]", "pending");
+    await waitUntil(async () => (await page.getByTestId("redemption-list").locator("tbody tr").count()) === 1, 15_000, "only the pending redemption");
+    expect(await page.getByTestId("redemption-list").locator("tbody tr").textContent()).toContain("pending");
+
+    // Without CLAIMS_* settings nothing can be closed or published; a closed epoch offers Publish once a contract is set.
+    await db.query("INSERT INTO claim_epoch(campaign_id, status, root, closed_at) VALUES ($1, 'closed', $2, now())", [campaignId, `0x${"ab".repeat(32)}`]);
+    await page.reload();
+    const epochs = page.getByTestId("claim-epochs");
+    await epochs.getByText("Contract not configured (CLAIMS_* settings)").waitFor();
+    expect(await epochs.getByRole("button", { name: "Close and publish the open epoch" }).isDisabled()).toBe(true);
+    expect(await epochs.getByRole("button", { name: "Publish", exact: true }).isDisabled()).toBe(true);
+  });
 });

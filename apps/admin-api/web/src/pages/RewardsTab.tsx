@@ -10,13 +10,19 @@ export function RewardsTab(props: { ctx: CampaignContext }) {
   const c = props.ctx.campaign;
   const base = `/api/campaigns/${c.id}`;
   const rewards = useLoad(() => api<{ rewards: Reward[] }>("GET", `${base}/rewards`), [base]);
-  const redemptions = useLoad(() => api<{ redemptions: Redemption[] }>("GET", `${base}/redemptions?limit=100`), [base]);
+  // The API answers at most 500 newest; a status filter reaches older pending ones.
+  const [shown, setShown] = useState("");
+  const redemptions = useLoad(
+    () => api<{ redemptions: Redemption[] }>("GET", `${base}/redemptions?limit=500${shown ? `&status=${shown}` : ""}`),
+    [base, shown],
+  );
   const epochs = useLoad(() => api<{ epochs: ClaimEpoch[]; contract: string | null }>("GET", `${base}/claim-epochs`), [base]);
   const [form, setForm] = useState({ name: "", kind: "voucher", currency: c.primary_currency, price: "", stock: "", token_amount: "" });
   const [codesFor, setCodesFor] = useState("");
   const [codes, setCodes] = useState("");
   const [done, setDone] = useState<string | null>(null);
   const action = useAction();
+  const epochAction = useAction();
   const readOnly = Boolean(c.archived_at);
   const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [field]: e.target.value });
   const reload = () => {
@@ -28,12 +34,17 @@ export function RewardsTab(props: { ctx: CampaignContext }) {
   const create = async (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
+    // Number("1,000") is NaN, which JSON sends as null: no limit at all. Only digits are a stock.
+    if (form.stock.trim() && !/^\d+$/.test(form.stock.trim())) {
+      action.setError("stock: write a whole number of items with digits only (1000, not 1,000), or leave it empty for unlimited");
+      return;
+    }
     const body = {
       name: form.name,
       kind: form.kind,
       currency: form.currency,
       price: form.price.trim(),
-      ...(form.stock.trim() ? { stock: Number(form.stock) } : {}),
+      ...(form.stock.trim() ? { stock: Number(form.stock.trim()) } : {}),
       ...(form.kind === "token-claim" ? { token_amount: form.token_amount.trim() } : {}),
     };
     const made = await action.run(() => api<Reward>("POST", `${base}/rewards`, body));
@@ -65,19 +76,31 @@ export function RewardsTab(props: { ctx: CampaignContext }) {
   };
   const decide = async (r: Redemption, to: "fulfil" | "reject") => {
     const note = window.prompt(to === "fulfil" ? "Note for the user (optional):" : "Why is it rejected? (the user sees it; the points come back)");
-    if (to === "reject" && !note) return;
+    // Cancel decides nothing: a decided redemption cannot be changed again.
+    if (note === null || (to === "reject" && !note.trim())) return;
     if (await action.run(() => api("POST", `${base}/redemptions/${r.id}/${to}`, note ? { note } : {}))) reload();
   };
   const setRanking = async (ranking: string) => {
     if (await action.run(() => api("PATCH", base, { leaderboard_ranking: ranking }))) props.ctx.reloadCampaign();
   };
+  // Closing stores the tree first and then publishes its root; when publishing fails the epoch stays closed and is
+  // published again from its row. Either way the list is read again.
+  const [epochDone, setEpochDone] = useState<string | null>(null);
   const closeEpoch = async () => {
-    const epoch = await action.run(() => api<ClaimEpoch>("POST", `${base}/claim-epochs/close`));
-    if (epoch) {
-      setDone(`Epoch ${epoch.epoch} published: root ${shorten(epoch.root ?? "", 10)}.`);
-      reload();
-    }
+    if (!window.confirm("Close the open epoch? Its claims become one Merkle tree whose root is published on chain; later redemptions go to a new epoch."))
+      return;
+    setEpochDone(null);
+    const epoch = await epochAction.run(() => api<ClaimEpoch>("POST", `${base}/claim-epochs/close`));
+    if (epoch) setEpochDone(`Epoch ${epoch.epoch} published: root ${shorten(epoch.root ?? "", 10)}.`);
+    epochs.reload();
   };
+  const publishEpoch = async (e: ClaimEpoch) => {
+    setEpochDone(null);
+    const published = await epochAction.run(() => api<ClaimEpoch>("POST", `${base}/claim-epochs/${e.epoch}/publish`));
+    if (published) setEpochDone(`Epoch ${published.epoch} published: root ${shorten(published.root ?? "", 10)}.`);
+    epochs.reload();
+  };
+  const contract = epochs.data?.contract ?? null;
 
   return (
     <>
@@ -167,6 +190,17 @@ export function RewardsTab(props: { ctx: CampaignContext }) {
         <Notice kind="success">{done}</Notice>
       </Card>
       <Card title="Redemptions" testId="redemptions">
+        <Field label="Show">
+          <select name="redemption-status" value={shown} onChange={(e) => setShown(e.target.value)}>
+            <option value="">all (newest 500)</option>
+            <option value="pending">pending (to fulfil or reject)</option>
+            <option value="claimable">claimable</option>
+            <option value="delivered">delivered</option>
+            <option value="fulfilled">fulfilled</option>
+            <option value="rejected">rejected</option>
+          </select>
+        </Field>
+        <Notice kind="error">{redemptions.error}</Notice>
         <DataTable columns={["When", "User", "Reward", "Price", "Balance before → after", "Status", ""]} testId="redemption-list">
           {(redemptions.data?.redemptions ?? []).map((r) => (
             <tr key={r.id}>
@@ -204,13 +238,15 @@ export function RewardsTab(props: { ctx: CampaignContext }) {
         title="Token-claim epochs"
         testId="claim-epochs"
         actions={
-          <button type="button" className="btn" disabled={readOnly || action.busy} onClick={closeEpoch}>
+          <button type="button" className="btn" disabled={readOnly || epochAction.busy || contract === null} onClick={closeEpoch}>
             Close and publish the open epoch
           </button>
         }
       >
-        <p className="muted">Contract {epochs.data?.contract ?? "not configured (CLAIMS_* settings)"}</p>
-        <DataTable columns={["Epoch", "Status", "Claims", "Tokens", "Root", "Transaction"]} testId="epoch-list">
+        {epochs.data && <p className="muted">Contract {contract ?? "not configured (CLAIMS_* settings)"}</p>}
+        <Notice kind="error">{epochAction.error ?? epochs.error}</Notice>
+        <Notice kind="success">{epochDone}</Notice>
+        <DataTable columns={["Epoch", "Status", "Claims", "Tokens", "Root", "Transaction", ""]} testId="epoch-list">
           {(epochs.data?.epochs ?? []).map((e) => (
             <tr key={e.epoch}>
               <td>{e.epoch}</td>
@@ -222,6 +258,13 @@ export function RewardsTab(props: { ctx: CampaignContext }) {
               </td>
               <td>
                 <code>{e.tx_hash ? shorten(e.tx_hash, 10) : "—"}</code>
+              </td>
+              <td>
+                {e.status === "closed" && (
+                  <button type="button" className="btn" disabled={readOnly || epochAction.busy || contract === null} onClick={() => publishEpoch(e)}>
+                    Publish
+                  </button>
+                )}
               </td>
             </tr>
           ))}
