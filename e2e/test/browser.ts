@@ -29,12 +29,13 @@ export function startStack(): Promise<Stack> {
 }
 
 /** A headless Chromium with a fresh profile. */
-export async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+export async function openBrowser(options: { timezoneId?: string } = {}): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(os.tmpdir(), "pw-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1360, height: 900 },
+    ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
     args: [
       "--no-sandbox",
       "--disable-gpu",
@@ -60,4 +61,13 @@ export async function openBrowser(): Promise<{ context: BrowserContext; page: Pa
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Signs the demo operator in on the dashboard at `adminUrl` and waits for the campaign list. */
+export async function signInOnDashboard(page: Page, adminUrl: string): Promise<void> {
+  await page.goto(adminUrl);
+  await page.fill("input[name=email]", OPERATOR.email);
+  await page.fill("input[name=password]", OPERATOR.password);
+  await page.click("button[type=submit]");
+  await page.getByRole("heading", { name: "Campaigns" }).waitFor();
 }

@@ -1,7 +1,8 @@
-// The dashboard's Rewards tab in a real browser against the real services: catalogue, voucher codes, manual fulfilment, ranking setting.
+// The dashboard's Rewards tab in a real browser against the real services: catalogue, voucher codes, manual fulfilment,
+// ranking setting; and the campaign's schedule in UTC, whatever the browser's time zone.
 import { createTestDatabase, type Stack, startStack, waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
-import { OPERATOR, openBrowser, screenshot } from "./browser";
+import { OPERATOR, openBrowser, screenshot, signInOnDashboard } from "./browser";
 
 jest.setTimeout(180_000);
 
@@ -48,11 +49,7 @@ afterAll(async () => {
 
 describe("the Rewards tab", () => {
   it("adds rewards, uploads voucher codes, fulfils a manual redemption and switches the leaderboard to balance", async () => {
-    await page.goto(stack.admin.url);
-    await page.fill("input[name=email]", OPERATOR.email);
-    await page.fill("input[name=password]", OPERATOR.password);
-    await page.click("button[type=submit]");
-    await page.getByRole("heading", { name: "Campaigns" }).waitFor();
+    await signInOnDashboard(page, stack.admin.url);
     await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/rewards`);
     await page.getByTestId("rewards").waitFor();
 
@@ -171,5 +168,29 @@ describe("the Rewards tab", () => {
     await epochs.getByText("Contract not configured (CLAIMS_* settings)").waitFor();
     expect(await epochs.getByRole("button", { name: "Close and publish the open epoch" }).isDisabled()).toBe(true);
     expect(await epochs.getByRole("button", { name: "Publish", exact: true }).isDisabled()).toBe(true);
+  });
+});
+
+describe("the campaign's schedule", () => {
+  it("shows and saves its dates in UTC in a browser in another time zone, across a daylight-saving change", async () => {
+    // Berlin is UTC+1 now (November) and UTC+2 in July: a date shifted by today's offset showed an hour off.
+    await db.query("UPDATE campaign SET ends_at = '2026-07-01T00:00:00Z' WHERE id = $1", [campaignId]);
+    const berlin = await openBrowser({ timezoneId: "Europe/Berlin" });
+    try {
+      const p = berlin.page;
+      p.setDefaultTimeout(15_000);
+      await signInOnDashboard(p, stack.admin.url);
+      await p.goto(`${stack.admin.url}/#/campaigns/${campaignId}/overview`);
+      const ends = p.getByLabel("Ends (UTC)");
+      await ends.waitFor();
+      expect(await ends.inputValue()).toBe("2026-07-01T00:00");
+      await p.getByLabel("Starts (UTC)").fill("2026-06-01T00:00");
+      await p.getByRole("button", { name: "Save settings" }).click();
+      await p.getByText(/^Saved/).waitFor();
+      const { rows } = await db.query<{ starts_at: Date; ends_at: Date }>("SELECT starts_at, ends_at FROM campaign WHERE id = $1", [campaignId]);
+      expect([rows[0]?.starts_at.toISOString(), rows[0]?.ends_at.toISOString()]).toEqual(["2026-06-01T00:00:00.000Z", "2026-07-01T00:00:00.000Z"]);
+    } finally {
+      await berlin.close();
+    }
   });
 });

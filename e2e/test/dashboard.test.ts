@@ -204,12 +204,12 @@ describe("a campaign manager runs a campaign from the dashboard", () => {
 
   it("moves the campaign's start, which recomputes every score in the background and leaves them as they were", async () => {
     await page.getByRole("link", { name: "Overview", exact: true }).click();
-    // Thirty days ago, as the browser's date-time input takes it (local time, to the minute).
-    const start = new Date(Date.now() - 30 * 86_400_000);
-    const local = new Date(start.getTime() - start.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-    await page.getByLabel("Starts").fill(local);
+    // Thirty days ago, as the date-time input takes it (UTC, to the minute).
+    const start = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 16);
+    await page.getByLabel("Starts (UTC)").fill(start);
     await page.getByRole("button", { name: "Save settings" }).click();
     await page.getByText("every score is being recomputed in the background").waitFor();
+    expect((await adminApi<{ starts_at: string }>(`/api/campaigns/${campaignId}`)).starts_at).toBe(`${start}:00.000Z`);
     await screenshot(page, "09b-campaign-dates");
     type Jobs = { recompute_jobs: { reason: string; status: string }[] };
     await waitUntil(

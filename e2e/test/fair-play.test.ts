@@ -2,7 +2,7 @@
 import type { Stack } from "@pointwise/testkit";
 import { waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
-import { OPERATOR, openBrowser, screenshot, startStack } from "./browser";
+import { OPERATOR, openBrowser, screenshot, signInOnDashboard, startStack } from "./browser";
 
 jest.setTimeout(240_000);
 
@@ -111,11 +111,7 @@ describe("fair play from the dashboard", () => {
   });
 
   it("excludes an address in the browser: it leaves the leaderboard, and ingest still accepts its events, which earn nothing", async () => {
-    await page.goto(stack.admin.url);
-    await page.fill("input[name=email]", OPERATOR.email);
-    await page.fill("input[name=password]", OPERATOR.password);
-    await page.click("button[type=submit]");
-    await page.getByRole("heading", { name: "Campaigns" }).waitFor();
+    await signInOnDashboard(page, stack.admin.url);
     await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/fairplay`);
     await page.fill("input[name=exclude-account]", alice.toUpperCase().replace("0X", "0x"));
     await page.fill("input[name=exclude-reason]", "sybil cluster");

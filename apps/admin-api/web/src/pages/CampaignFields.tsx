@@ -69,9 +69,17 @@ export function currencyMap(rows: CurrencyRow[]): Record<string, string> {
   return Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.name.trim()]));
 }
 
-/** A local date-time input value as an ISO time, or undefined when empty. */
+/** A date-time input value (UTC, to the minute) as an ISO time, or undefined when empty. */
 export function isoOrUndefined(value: string): string | undefined {
-  return value ? new Date(value).toISOString() : undefined;
+  return value ? new Date(`${value}:00Z`).toISOString() : undefined;
+}
+
+/**
+ * A stored time as the schedule inputs show it: UTC to the minute, like every time the dashboard shows. (Local time
+ * shifted by today's offset was an hour off for a date across a daylight-saving change.)
+ */
+export function utcInputOf(iso: string | null): string {
+  return iso ? new Date(iso).toISOString().slice(0, 16) : "";
 }
 
 /** A campaign's currencies as edited: the rows and the key of the primary one. */
@@ -101,10 +109,10 @@ export function ScheduleFields(props: {
   const suffix = props.optional ? " (optional)" : "";
   return (
     <div className="form-row">
-      <Field label={`Starts${suffix}`}>
+      <Field label={`Starts (UTC)${suffix}`}>
         <input type="datetime-local" value={props.startsAt} onChange={(e) => props.onStartsAt(e.target.value)} />
       </Field>
-      <Field label={`Ends${suffix}`}>
+      <Field label={`Ends (UTC)${suffix}`}>
         <input type="datetime-local" value={props.endsAt} onChange={(e) => props.onEndsAt(e.target.value)} />
       </Field>
     </div>

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { Answer, Campaign } from "../types";
 import { Card, CopyButton, Field, Notice, useAction, useLoad } from "../ui";
-import { type Currencies, CurrenciesField, currencyMap, ScheduleFields } from "./CampaignFields";
+import { type Currencies, CurrenciesField, currencyMap, isoOrUndefined, ScheduleFields, utcInputOf } from "./CampaignFields";
 import type { CampaignContext } from "./campaign-context";
 
 /** A ready-to-paste curl that sends one earn event to this campaign. */
@@ -21,8 +21,6 @@ export function curlFor(ingestUrl: string, apiKey: string, regEventId: string): 
     `  -d '${body}'`,
   ].join("\n");
 }
-
-const toLocal = (iso: string | null) => (iso ? new Date(new Date(iso).getTime() - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "");
 
 /** First steps with real ids, settings, bad words, archive. */
 export function OverviewTab({ ctx }: { ctx: CampaignContext }) {
@@ -91,8 +89,8 @@ function SettingsCard(props: { campaign: Campaign; onSaved: () => void }) {
     rows: Object.entries(c.currencies).map(([key, n]) => ({ key, name: n })),
     primary: c.primary_currency,
   });
-  const [startsAt, setStartsAt] = useState(toLocal(c.starts_at));
-  const [endsAt, setEndsAt] = useState(toLocal(c.ends_at));
+  const [startsAt, setStartsAt] = useState(utcInputOf(c.starts_at));
+  const [endsAt, setEndsAt] = useState(utcInputOf(c.ends_at));
   const action = useAction();
   const [saved, setSaved] = useState<string | null>(null);
 
@@ -105,8 +103,8 @@ function SettingsCard(props: { campaign: Campaign; onSaved: () => void }) {
       name,
       currencies: currencyMap(currencies.rows),
       primary_currency: currencies.primary,
-      ...(startsAt === toLocal(c.starts_at) ? {} : { starts_at: startsAt ? new Date(startsAt).toISOString() : null }),
-      ...(endsAt === toLocal(c.ends_at) ? {} : { ends_at: endsAt ? new Date(endsAt).toISOString() : null }),
+      ...(startsAt === utcInputOf(c.starts_at) ? {} : { starts_at: isoOrUndefined(startsAt) ?? null }),
+      ...(endsAt === utcInputOf(c.ends_at) ? {} : { ends_at: isoOrUndefined(endsAt) ?? null }),
     };
     const res = await action.run(() => api<Answer<"/api/campaigns/{campaign_id}", "patch">>("PATCH", `/api/campaigns/${c.id}`, body));
     if (res) {
