@@ -194,3 +194,20 @@ describe("the campaign's schedule", () => {
     }
   });
 });
+
+describe("a list the dashboard cannot read", () => {
+  it("says so, instead of showing the list as empty", async () => {
+    // A real failure of the admin API: the table behind the list is gone for a moment.
+    await db.query("ALTER TABLE event_type RENAME TO event_type_away");
+    try {
+      await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/events`);
+      // A fresh load of the page, so the campaign's event types are read now.
+      await page.reload();
+      await page.getByRole("alert").first().waitFor();
+      expect(await page.getByRole("alert").first().textContent()).toMatch(/internal error/);
+      expect(await page.getByText("No event types yet.").count()).toBe(0);
+    } finally {
+      await db.query("ALTER TABLE event_type_away RENAME TO event_type");
+    }
+  });
+});

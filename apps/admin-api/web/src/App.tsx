@@ -47,7 +47,7 @@ function Shell(props: { route: string[]; onSignOut: () => void }) {
     go("/login");
   };
 
-  let page = <CampaignsPage campaigns={list} onChanged={campaigns.reload} />;
+  let page = <CampaignsPage campaigns={list} loaded={campaigns.data !== null} onChanged={campaigns.reload} />;
   if (section === "campaigns" && id && me.data) {
     page = <CampaignPage key={id} campaignId={id} tab={tab ?? "overview"} me={me.data} onChanged={campaigns.reload} />;
   } else if (section === "team") {
@@ -91,7 +91,7 @@ function Shell(props: { route: string[]; onSignOut: () => void }) {
         </div>
       </aside>
       <main className="content">
-        {me.error && <Notice kind="error">{me.error}</Notice>}
+        {(me.error ?? campaigns.error) && <Notice kind="error">{me.error ?? campaigns.error}</Notice>}
         {page}
       </main>
     </div>

@@ -72,7 +72,7 @@ export function AdjustmentsPanel(props: { campaign: Campaign }) {
           Record adjustment
         </button>
       </form>
-      <Notice kind="error">{action.error}</Notice>
+      <Notice kind="error">{action.error ?? list.error}</Notice>
       <Notice kind="success">{done}</Notice>
       <details>
         <summary>Upload adjustments (CSV with the columns identity_type,account_id,currency,points,reason)</summary>

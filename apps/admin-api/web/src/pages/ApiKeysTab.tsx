@@ -58,7 +58,7 @@ export function ApiKeysTab({ ctx }: { ctx: CampaignContext }) {
             Generate key
           </button>
         </form>
-        <Notice kind="error">{action.error}</Notice>
+        <Notice kind="error">{action.error ?? keys.error}</Notice>
         {created?.key && (
           <div className="secret" data-testid="new-api-key">
             <div>

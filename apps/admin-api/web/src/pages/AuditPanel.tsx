@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { api } from "../api";
 import type { AuditEntry } from "../types";
-import { Card, DataTable, formatTime, useLoad } from "../ui";
+import { Card, DataTable, formatTime, Notice, useLoad } from "../ui";
 
 const ACTIONS = [
   "campaign.create",
@@ -70,6 +70,7 @@ export function AuditPanel(props: { path: string; title: string }) {
           ))}
         </select>
       </div>
+      <Notice kind="error">{trail.error}</Notice>
       <DataTable
         columns={["When", "Who", "Action", "What", "Before", "After"]}
         note={trail.data?.entries.length === 0 && "Nothing recorded yet."}

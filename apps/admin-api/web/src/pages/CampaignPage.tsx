@@ -42,6 +42,8 @@ export function CampaignPage(props: { campaignId: string; tab: string; me: Me; o
   const ctx: CampaignContext = {
     campaign: campaign.data,
     eventTypes: eventTypes.data?.event_types ?? [],
+    eventTypesLoaded: eventTypes.data !== null,
+    eventTypesError: eventTypes.error,
     me: props.me,
     freshKey,
     setFreshKey,

@@ -7,7 +7,7 @@ import { Badge, Card, Field, formatTime, Notice, useAction } from "../ui";
 import { type Currencies, CurrenciesField, currencyMap, isoOrUndefined, ScheduleFields } from "./CampaignFields";
 
 /** All campaigns of the project and the form that creates one. */
-export function CampaignsPage(props: { campaigns: Campaign[]; onChanged: () => void }) {
+export function CampaignsPage(props: { campaigns: Campaign[]; loaded: boolean; onChanged: () => void }) {
   const [name, setName] = useState("");
   const [currencies, setCurrencies] = useState<Currencies>({ rows: [{ key: "xp", name: "Experience" }], primary: "xp" });
   const [startsAt, setStartsAt] = useState("");
@@ -49,7 +49,7 @@ export function CampaignsPage(props: { campaigns: Campaign[]; onChanged: () => v
             <div className="muted small">Created {formatTime(c.created_at)}</div>
           </a>
         ))}
-        {props.campaigns.length === 0 && <p className="muted">No campaigns yet: create the first one below.</p>}
+        {props.loaded && props.campaigns.length === 0 && <p className="muted">No campaigns yet: create the first one below.</p>}
       </div>
 
       <Card title="Create a campaign" testId="create-campaign">

@@ -47,7 +47,7 @@ export function EventTypesTab({ ctx }: { ctx: CampaignContext }) {
             Register
           </button>
         </form>
-        <Notice kind="error">{action.error}</Notice>
+        <Notice kind="error">{action.error ?? ctx.eventTypesError}</Notice>
         {created && (
           <Notice kind="success">
             Registered <strong>{created.name}</strong>: reg_event_id <code data-testid="new-reg-event-id">{created.reg_event_id}</code>{" "}
@@ -56,7 +56,10 @@ export function EventTypesTab({ ctx }: { ctx: CampaignContext }) {
         )}
       </Card>
       <Card title="Event types">
-        <DataTable columns={["Name", "reg_event_id", "Registered", "Status", ""]} note={ctx.eventTypes.length === 0 && "No event types yet."}>
+        <DataTable
+          columns={["Name", "reg_event_id", "Registered", "Status", ""]}
+          note={ctx.eventTypesLoaded && ctx.eventTypes.length === 0 && "No event types yet."}
+        >
           {ctx.eventTypes.map((t) => (
             <tr key={t.reg_event_id}>
               <td>

@@ -48,7 +48,7 @@ export function ExclusionsPanel(props: { base: string; readOnly?: boolean; scope
           Exclude
         </button>
       </form>
-      <Notice kind="error">{action.error}</Notice>
+      <Notice kind="error">{action.error ?? list.error}</Notice>
       <details>
         <summary>Upload a list (CSV with the columns identity_type,account_id and optionally reason)</summary>
         <Field label="Reason for rows without one">

@@ -86,7 +86,7 @@ export function ImportsTab({ ctx }: { ctx: CampaignContext }) {
           Upload
         </button>
         {sent !== null && <Progress value={sent} label={sent < 1 ? `uploading ${Math.round(sent * 100)}%` : "uploaded, checking rows…"} />}
-        <Notice kind="error">{action.error}</Notice>
+        <Notice kind="error">{action.error ?? imports.error}</Notice>
         {result && (
           <div className="stack" data-testid="import-result">
             {result.import.status === "done" ? (

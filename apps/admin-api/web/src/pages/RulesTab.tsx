@@ -4,7 +4,7 @@ import { api } from "../api";
 import { describePath, editable, type RuleDocument, starterDocument } from "../rules/model";
 import { RuleForm } from "../rules/RuleForm";
 import type { Answer, DryRun, RecomputeJob, RuleIssue, RuleVersion, RuleVersionWithDocument } from "../types";
-import { Badge, Card, DataTable, formatPoints, formatTime, labelOf, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
+import { Badge, Card, DataTable, formatPoints, formatTime, labelOf, messageOf, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
 import type { CampaignContext } from "./campaign-context";
 
 const STATUS_TONE = { active: "green", draft: "blue", superseded: "grey" } as const;
@@ -44,9 +44,12 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
   // Start from the active version (or a starter document) once the versions are known.
   useEffect(() => {
     if (doc || !versions.data) return;
-    if (active) api<RuleVersionWithDocument>("GET", `${base}/${active.version}`).then((v) => setDoc(editable(v.document ?? {})));
+    if (active)
+      api<RuleVersionWithDocument>("GET", `${base}/${active.version}`)
+        .then((v) => setDoc(editable(v.document ?? {})))
+        .catch((e: unknown) => action.setError(messageOf(e)));
     else setDoc(starterDocument(ctx.campaign, ctx.eventTypes));
-  }, [versions.data, active, doc, base, ctx.campaign, ctx.eventTypes]);
+  }, [versions.data, active, doc, base, ctx.campaign, ctx.eventTypes, action.setError]);
 
   const pending = list.find((v) => v.activation_job && ["queued", "running"].includes(v.activation_job.status))?.activation_job ?? null;
   const shownJob = job ?? pending;
@@ -139,7 +142,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
         {shownJob && <JobProgress job={shownJob} />}
         <DataTable
           columns={["Version", "Status", "Rules", "Saved", "Activated", ""]}
-          note={list.length === 0 && "No rules yet. Write the first version below."}
+          note={versions.data !== null && list.length === 0 && "No rules yet. Write the first version below."}
         >
           {list.map((v) => (
             <tr key={v.version}>
@@ -227,7 +230,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
           </div>
         }
       >
-        {!doc && <p className="muted">Loading…</p>}
+        {!doc && !action.error && !versions.error && <p className="muted">Loading…</p>}
         {doc && mode === "form" && <RuleForm doc={doc} campaign={ctx.campaign} eventTypes={ctx.eventTypes} onChange={setDoc} />}
         {mode === "json" && <textarea className="json" rows={24} value={jsonText} onChange={(e) => setJsonText(e.target.value)} spellCheck={false} />}
         <Notice kind="error">{jsonError}</Notice>
@@ -245,7 +248,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
         )}
         {issues?.length === 0 && <Notice kind="success">These rules are valid.</Notice>}
         {saved !== null && <Notice kind="success">Saved as v{saved}. Check the preview above, then activate it.</Notice>}
-        <Notice kind="error">{action.error}</Notice>
+        <Notice kind="error">{action.error ?? versions.error}</Notice>
         <div className="row">
           <button type="button" className="btn" onClick={check} disabled={action.busy}>
             Check

@@ -66,7 +66,7 @@ export function TeamPage() {
             Add operator
           </button>
         </form>
-        <Notice kind="error">{action.error}</Notice>
+        <Notice kind="error">{action.error ?? operators.error}</Notice>
         <Notice kind="success">{done}</Notice>
       </Card>
       <PasswordCard />

@@ -5,6 +5,9 @@ import type { Campaign, EventType, Me } from "../types";
 export interface CampaignContext {
   campaign: Campaign;
   eventTypes: EventType[];
+  /** Whether the event types have been read, and why not when reading them failed. */
+  eventTypesLoaded: boolean;
+  eventTypesError: string | null;
   me: Me;
   /** The key created in this browser session, kept only in memory so the curl example can use it. */
   freshKey: string | null;
