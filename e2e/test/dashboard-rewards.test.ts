@@ -211,3 +211,24 @@ describe("a list the dashboard cannot read", () => {
     }
   });
 });
+
+describe("a campaign's adjustments", () => {
+  it("pages past the newest 100, so every adjustment can be seen and reversed", async () => {
+    const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
+    await db.query(
+      `INSERT INTO score_adjustment(campaign_id, user_id, currency, points, reason, operator_email, created_at)
+       SELECT $1, $2, 'xp', 1, 'grant ' || i, 'o@pointwise.test', now() - make_interval(mins => 200 - i) FROM generate_series(0, 100) AS i`,
+      [campaignId, users[0]?.id],
+    );
+    await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/fairplay`);
+    await page.reload();
+    const rows = page.getByTestId("adjustment-rows");
+    await rows.getByText("grant 100", { exact: true }).waitFor();
+    expect(await rows.getByText("grant 0", { exact: true }).count()).toBe(0);
+    await page.getByRole("button", { name: "Older", exact: true }).click();
+    await rows.getByText("grant 0", { exact: true }).waitFor();
+    expect(await rows.getByRole("button", { name: "Reverse" }).count()).toBe(1);
+    await page.getByRole("button", { name: "Newer", exact: true }).click();
+    await rows.getByText("grant 100", { exact: true }).waitFor();
+  });
+});

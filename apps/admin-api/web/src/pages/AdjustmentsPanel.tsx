@@ -9,7 +9,14 @@ import { ListUpload } from "./ListUpload";
 export function AdjustmentsPanel(props: { campaign: Campaign }) {
   const c = props.campaign;
   const path = `/api/campaigns/${c.id}/adjustments`;
-  const list = useLoad(() => api<{ adjustments: Adjustment[]; next_before: string | null }>("GET", `${path}?limit=100`), [path]);
+  // Paged, newest first: each page's next_before leads to the older ones.
+  const [pages, setPages] = useState<string[]>([]);
+  const before = pages.at(-1);
+  const list = useLoad(
+    () => api<{ adjustments: Adjustment[]; next_before: string | null }>("GET", `${path}?limit=100${before ? `&before=${encodeURIComponent(before)}` : ""}`),
+    [path, before],
+  );
+  const next = list.data?.next_before;
   const [type, setType] = useState("EVM_ADDRESS");
   const [account, setAccount] = useState("");
   const [currency, setCurrency] = useState(c.primary_currency);
@@ -105,6 +112,14 @@ export function AdjustmentsPanel(props: { campaign: Campaign }) {
           </tr>
         ))}
       </DataTable>
+      <div className="form-row">
+        <button type="button" className="btn btn-small" disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
+          Newer
+        </button>
+        <button type="button" className="btn btn-small" disabled={!next} onClick={() => next && setPages([...pages, next])}>
+          Older
+        </button>
+      </div>
     </Card>
   );
 }
