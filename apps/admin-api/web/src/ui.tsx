@@ -230,3 +230,24 @@ export function labelOf(user: UserLabel & { user_id: string }): string {
   if (user.identity) return shorten(user.identity.account_id, 8);
   return shorten(user.user_id, 8);
 }
+
+/** Cursor paging of a newest-first list: the cursor of the page shown (undefined: the newest), and its buttons. */
+export function usePages() {
+  const [pages, setPages] = useState<string[]>([]);
+  return {
+    before: pages.at(-1),
+    /** Back to the newest page (after a filter changes). */
+    reset: () => setPages([]),
+    /** Newer and Older; `next` is the answer's `next_before`, null on the oldest page. */
+    buttons: (next: string | null | undefined) => (
+      <div className="form-row">
+        <button type="button" className="btn btn-small" disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
+          Newer
+        </button>
+        <button type="button" className="btn btn-small" disabled={!next} onClick={() => next && setPages([...pages, next])}>
+          Older
+        </button>
+      </div>
+    ),
+  };
+}

@@ -2,7 +2,7 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { Adjustment, Campaign, User } from "../types";
-import { Badge, Card, DataTable, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, useAction, useLoad } from "../ui";
+import { Badge, Card, DataTable, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, useAction, useLoad, usePages } from "../ui";
 import { ListUpload } from "./ListUpload";
 
 /** Grants, deductions and reversals of a campaign, newest first, with the forms that make them. */
@@ -10,8 +10,8 @@ export function AdjustmentsPanel(props: { campaign: Campaign }) {
   const c = props.campaign;
   const path = `/api/campaigns/${c.id}/adjustments`;
   // Paged, newest first: each page's next_before leads to the older ones.
-  const [pages, setPages] = useState<string[]>([]);
-  const before = pages.at(-1);
+  const pages = usePages();
+  const before = pages.before;
   const list = useLoad(
     () => api<{ adjustments: Adjustment[]; next_before: string | null }>("GET", `${path}?limit=100${before ? `&before=${encodeURIComponent(before)}` : ""}`),
     [path, before],
@@ -112,14 +112,7 @@ export function AdjustmentsPanel(props: { campaign: Campaign }) {
           </tr>
         ))}
       </DataTable>
-      <div className="form-row">
-        <button type="button" className="btn btn-small" disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
-          Newer
-        </button>
-        <button type="button" className="btn btn-small" disabled={!next} onClick={() => next && setPages([...pages, next])}>
-          Older
-        </button>
-      </div>
+      {pages.buttons(next)}
     </Card>
   );
 }

@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { api } from "../api";
 import type { AuditEntry } from "../types";
-import { Card, DataTable, formatTime, Notice, useLoad } from "../ui";
+import { Card, DataTable, formatTime, Notice, useLoad, usePages } from "../ui";
 
 const ACTIONS = [
   "campaign.create",
@@ -44,8 +44,8 @@ const shown = (v: unknown) => (v === null || v === undefined ? "" : JSON.stringi
 /** The trail at `path` (`/api/audit` or `/api/campaigns/<id>/audit`), newest first, filterable by action, paged. */
 export function AuditPanel(props: { path: string; title: string }) {
   const [action, setAction] = useState("");
-  const [pages, setPages] = useState<string[]>([]);
-  const before = pages.at(-1);
+  const pages = usePages();
+  const before = pages.before;
   const query = new URLSearchParams({ limit: "50", ...(action ? { action } : {}), ...(before ? { before } : {}) });
   const trail = useLoad(() => api<{ entries: AuditEntry[]; next_before: string | null }>("GET", `${props.path}?${query}`), [props.path, action, before]);
   const next = trail.data?.next_before;
@@ -59,7 +59,7 @@ export function AuditPanel(props: { path: string; title: string }) {
           value={action}
           onChange={(e) => {
             setAction(e.target.value);
-            setPages([]);
+            pages.reset();
           }}
         >
           <option value="">all actions</option>
@@ -96,14 +96,7 @@ export function AuditPanel(props: { path: string; title: string }) {
           </tr>
         ))}
       </DataTable>
-      <div className="form-row">
-        <button type="button" className="btn btn-small" disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
-          Newer
-        </button>
-        <button type="button" className="btn btn-small" disabled={!next} onClick={() => next && setPages([...pages, next])}>
-          Older
-        </button>
-      </div>
+      {pages.buttons(next)}
     </Card>
   );
 }
