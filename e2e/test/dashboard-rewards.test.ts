@@ -181,10 +181,10 @@ describe("the campaign's schedule", () => {
       p.setDefaultTimeout(15_000);
       await signInOnDashboard(p, stack.admin.url);
       await p.goto(`${stack.admin.url}/#/campaigns/${campaignId}/overview`);
-      const ends = p.getByLabel("Ends (UTC)");
+      const ends = p.getByLabel("Ends (UTC)", { exact: true });
       await ends.waitFor();
       expect(await ends.inputValue()).toBe("2026-07-01T00:00");
-      await p.getByLabel("Starts (UTC)").fill("2026-06-01T00:00");
+      await p.getByLabel("Starts (UTC)", { exact: true }).fill("2026-06-01T00:00");
       await p.getByRole("button", { name: "Save settings" }).click();
       await p.getByText(/^Saved/).waitFor();
       const { rows } = await db.query<{ starts_at: Date; ends_at: Date }>("SELECT starts_at, ends_at FROM campaign WHERE id = $1", [campaignId]);
@@ -230,5 +230,29 @@ describe("a campaign's adjustments", () => {
     expect(await rows.getByRole("button", { name: "Reverse" }).count()).toBe(1);
     await page.getByRole("button", { name: "Newer", exact: true }).click();
     await rows.getByText("grant 100", { exact: true }).waitFor();
+  });
+});
+
+describe("a user's identities", () => {
+  it("asks before moving an identity another user holds, and moves nothing when the operator declines", async () => {
+    const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1), ($1) RETURNING id", [campaignId]);
+    const [target, holder] = [users[0]?.id as string, users[1]?.id as string];
+    const held = "0x00000000000000000000000000000000000bb001";
+    await db.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, 'EVM_ADDRESS', $3)", [campaignId, holder, held]);
+    await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/users?user=${target}`);
+    await page.reload();
+    const linkForm = page.locator("form", { hasText: "Link identity" });
+    await linkForm.locator("select").selectOption("EVM_ADDRESS");
+    await linkForm.getByLabel("Account id").fill(held);
+    let asked = "";
+    page.once("dialog", (d) => {
+      asked = d.message();
+      void d.dismiss();
+    });
+    await linkForm.getByRole("button", { name: "Link", exact: true }).click();
+    await waitUntil(async () => asked !== "", 15_000, "the question");
+    expect(asked).toBe(`This identity belongs to user ${holder.slice(0, 8)}…${holder.slice(-4)}. Move it, with its events and their points, to this user?`);
+    const { rows } = await db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, held]);
+    expect(rows).toEqual([{ user_id: holder }]);
   });
 });

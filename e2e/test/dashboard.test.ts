@@ -206,7 +206,7 @@ describe("a campaign manager runs a campaign from the dashboard", () => {
     await page.getByRole("link", { name: "Overview", exact: true }).click();
     // Thirty days ago, as the date-time input takes it (UTC, to the minute).
     const start = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 16);
-    await page.getByLabel("Starts (UTC)").fill(start);
+    await page.getByLabel("Starts (UTC)", { exact: true }).fill(start);
     await page.getByRole("button", { name: "Save settings" }).click();
     await page.getByText("every score is being recomputed in the background").waitFor();
     expect((await adminApi<{ starts_at: string }>(`/api/campaigns/${campaignId}`)).starts_at).toBe(`${start}:00.000Z`);
@@ -336,6 +336,12 @@ describe("a campaign manager looks after the team", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ email, password }),
       });
+    // Adding them again changes nothing, and the page says so: their password stays the first one.
+    await page.fill("input[type=email]", colleague);
+    await page.locator("input[type=password]").first().fill("another-password-2");
+    await page.getByRole("button", { name: "Add operator" }).click();
+    await page.getByText(`${colleague} is already an operator of this project; their password is unchanged.`).waitFor();
+    expect((await signIn(colleague, "another-password-2")).status).toBe(401);
     const theirs = (await (await signIn(colleague, "colleague-password-1")).json()) as { token: string };
     await screenshot(page, "12-team");
 

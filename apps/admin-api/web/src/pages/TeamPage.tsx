@@ -18,7 +18,13 @@ export function TeamPage() {
     setDone(null);
     const created = await action.run(() => api<Answer<"/api/operators", "post">>("POST", "/api/operators", { email, password }));
     if (created) {
-      setDone(`${created.email} can now sign in with the password you chose. Share it with them privately.`);
+      // Adding someone who is already an operator answers their account as it is: the password was not changed.
+      const known = (operators.data?.operators ?? []).some((o) => o.id === created.id);
+      setDone(
+        known
+          ? `${created.email} is already an operator of this project; their password is unchanged.`
+          : `${created.email} can now sign in with the password you chose. Share it with them privately.`,
+      );
       setEmail("");
       setPassword("");
       operators.reload();

@@ -1,6 +1,6 @@
 // One user of a campaign: scores, identities (link, unlink, X username), display name and referrer.
 import { type FormEvent, useState } from "react";
-import { api } from "../api";
+import { ApiError, api } from "../api";
 import type { Answer, RecomputeJob, User } from "../types";
 import { Card, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, shorten, useAction, useLoad } from "../ui";
 import type { CampaignContext } from "./campaign-context";
@@ -34,6 +34,7 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
   };
   const saveReferrer = async (e: FormEvent) => {
     e.preventDefault();
+    if (!window.confirm(`Set ${referrer.trim()} as this user's referrer? A referrer is set once and cannot be changed.`)) return;
     if (await action.run(() => api("PATCH", path, { referrer_id: referrer.trim() }))) {
       setNote("Referrer set.");
       user.reload();
@@ -46,6 +47,24 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
       account_id: linkAccount.trim(),
       ...(linkType === "X_PROVIDER_ID" && linkHandle.trim() ? { handle: linkHandle.trim() } : {}),
     };
+    // An identity another user holds moves here with its events and their points; unlinking it later makes a new user,
+    // not the old one again: ask before moving it.
+    const owner = await action.run(() =>
+      api<User>(
+        "GET",
+        `/api/campaigns/${ctx.campaign.id}/users?${new URLSearchParams({ identity_type: body.identity_type, account_id: body.account_id })}`,
+      ).catch((err: unknown) => {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }),
+    );
+    if (owner === undefined) return;
+    if (
+      owner !== null &&
+      owner.id !== userId &&
+      !window.confirm(`This identity belongs to user ${shorten(owner.id, 8)}. Move it, with its events and their points, to this user?`)
+    )
+      return;
     const res = await action.run(() => api<Answer<"/api/campaigns/{campaign_id}/users/{user_id}/identities", "post">>("POST", `${path}/identities`, body));
     if (res) {
       setNote(
