@@ -58,9 +58,10 @@ describe("the Rewards tab", () => {
     await page.getByRole("button", { name: "Add reward" }).click();
     await page.getByText("Gift card added.").waitFor();
     await page.selectOption("select[name=codes-reward]", { label: "Gift card" });
-    await page.fill("textarea[name=codes]", "CODE-1\nCODE-2\nCODE-1");
+    // A blank line is skipped; the repeat is named by its line in the box (4), not by its place among the codes (3).
+    await page.fill("textarea[name=codes]", "CODE-1\n\nCODE-2\nCODE-1");
     await page.getByRole("button", { name: "Upload codes" }).click();
-    await page.getByText("2 codes added; refused: line 3: code: appears earlier in this upload.").waitFor();
+    await page.getByText("2 codes added; refused: line 4: code: appears earlier in this upload.").waitFor();
     const giftRow = page.getByTestId("reward-list").locator("tr", { hasText: "Gift card" });
     // The list reloads after the upload's answer is shown: wait for the row to count the new codes.
     await giftRow.locator("td:nth-child(5)", { hasText: /^2$/ }).waitFor();

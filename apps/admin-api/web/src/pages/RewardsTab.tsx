@@ -57,7 +57,12 @@ export function RewardsTab(props: { ctx: CampaignContext }) {
   const upload = async (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
-    const list = codes.split("\n").filter((line) => line.trim() !== "");
+    // Blank lines are not sent; the API numbers what it gets by position, so each is mapped back to its textarea line.
+    const kept = codes
+      .split("\n")
+      .map((code, i) => ({ code, line: i + 1 }))
+      .filter((row) => row.code.trim() !== "");
+    const list = kept.map((row) => row.code);
     const out = await action.run(() =>
       api<{ status: string; added: number; invalid_rows: { line: number; message: string }[] }>("POST", `${base}/rewards/${codesFor}/codes?mode=accept-valid`, {
         codes: list,
@@ -65,7 +70,7 @@ export function RewardsTab(props: { ctx: CampaignContext }) {
     );
     if (out) {
       setDone(
-        `${out.added} codes added${out.invalid_rows.length ? `; refused: ${out.invalid_rows.map((r) => `line ${r.line}: ${r.message}`).join("; ")}` : ""}.`,
+        `${out.added} codes added${out.invalid_rows.length ? `; refused: ${out.invalid_rows.map((r) => `line ${kept[r.line - 1]?.line ?? r.line}: ${r.message}`).join("; ")}` : ""}.`,
       );
       setCodes("");
       reload();
