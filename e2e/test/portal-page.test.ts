@@ -1,6 +1,7 @@
-// The participant page in headless Chromium: sign in with an injected EIP-1193 wallet (backed by real ethers keys),
-// link a second account of the wallet, set a name, see the own score the read API answers for the issued token, and
-// link an X account through a real OpenID Connect provider (oidc-provider) with PKCE through portal-api.
+// The participant page in headless Chromium: sign in with an injected EIP-1193 wallet (backed by real ethers keys, its
+// addresses answered in lowercase as MetaMask does), link a second account of the wallet, set a name, see the own score
+// the read API answers for the issued token, link an X account through a real OpenID Connect provider (oidc-provider)
+// with PKCE through portal-api, redeem once per click, and keep working after the access token expires.
 
 import { freePort, waitUntil } from "@pointwise/testkit";
 import { getBytes, toUtf8String, Wallet } from "ethers";
@@ -29,7 +30,13 @@ beforeAll(async () => {
     scope: "openid profile",
   };
   stack = await startStack(
-    { LOG_LEVEL: "warn", PORTAL_OAUTH_PROVIDERS: JSON.stringify({ x }), VOUCHER_CODE_KEY: "9d3f1a7c5e2b8046a1c3e5f7092b4d6f8a0c2e4f6183a5c7e9f1b3d5a7c9e0f2" },
+    {
+      LOG_LEVEL: "warn",
+      PORTAL_OAUTH_PROVIDERS: JSON.stringify({ x }),
+      VOUCHER_CODE_KEY: "9d3f1a7c5e2b8046a1c3e5f7092b4d6f8a0c2e4f6183a5c7e9f1b3d5a7c9e0f2",
+      // The shortest access token allowed, so the page's refresh is exercised within the run.
+      PORTAL_ACCESS_TOKEN_TTL_S: "60",
+    },
     { portal: true },
   );
   provider = await startOidcProvider(
@@ -53,7 +60,8 @@ async function injectWallet(page: Page): Promise<void> {
     if (!wallet) throw new Error(`unknown account ${address}`);
     return wallet.signMessage(toUtf8String(getBytes(hexMessage)));
   });
-  const addresses = accounts.map((w) => w.address);
+  // MetaMask answers addresses in lowercase; the sign-in message needs them in their EIP-55 form.
+  const addresses = accounts.map((w) => w.address.toLowerCase());
   await page.addInitScript((list: string[]) => {
     (globalThis as unknown as { ethereum: unknown }).ethereum = {
       async request({ method, params }: { method: string; params?: string[] }) {
@@ -68,6 +76,12 @@ async function injectWallet(page: Page): Promise<void> {
       },
     };
   }, addresses);
+}
+
+/** The operator's credentials and the campaign's admin API path, for setting up rewards. */
+async function operatorApi(): Promise<{ auth: Record<string, string>; base: string }> {
+  const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
+  return { auth: { authorization: `Bearer ${login.body.token}` }, base: `${stack.admin.url}/api/campaigns/${campaign.campaignId}` };
 }
 
 describe("the participant page", () => {
@@ -118,9 +132,7 @@ describe("the participant page", () => {
 
   it("redeems a voucher reward with the points and shows its code, and lists the redemption", async () => {
     const { page } = browser;
-    const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
-    const auth = { authorization: `Bearer ${login.body.token}` };
-    const base = `${stack.admin.url}/api/campaigns/${campaign.campaignId}`;
+    const { auth, base } = await operatorApi();
     const gift = await call("POST", `${base}/rewards`, { name: "Gift card", kind: "voucher", currency: "xp", price: "4" }, auth);
     await call("POST", `${base}/rewards/${gift.body.id}/codes`, { codes: ["GIFT-7731"] }, auth);
     // Saving the name renders the page again, rewards included.
@@ -131,9 +143,43 @@ describe("the participant page", () => {
     await page.getByText("Redeemed Gift card: delivered.").waitFor();
     expect(await page.locator("#code").textContent()).toBe("GIFT-7731");
     await page.locator("#redemptions li").first().waitFor();
-    expect(await page.locator("#redemptions li").allTextContents()).toEqual(["Gift card: 4 xp, delivered"]);
+    expect(await page.locator("#redemptions li").allTextContents()).toEqual(["Gift card: 4 xp, delivered Show code"]);
     // The pool had one code: a second redemption is refused, and the page says why.
     await item.getByRole("button", { name: "Redeem" }).click();
     await page.getByText("out-of-stock: reward is out of stock").waitFor();
+    // The code is shown again from the list (lists carry none; the one redemption does, to its owner): clear what is
+    // on the page, as a later visit would find it, and ask the list.
+    await page.evaluate('document.getElementById("code").textContent = ""; document.getElementById("voucher-code").hidden = true;');
+    await page.locator("#redemptions li").first().getByRole("button", { name: "Show code" }).click();
+    await page.locator("#voucher-code").getByText("GIFT-7731").waitFor();
   });
+
+  it("redeems once for a double click", async () => {
+    const { page } = browser;
+    const { auth, base } = await operatorApi();
+    const sticker = await call("POST", `${base}/rewards`, { name: "Sticker", kind: "manual", currency: "xp", price: "1" }, auth);
+    await page.getByRole("button", { name: "Save" }).click();
+    const item = page.locator("#rewards li", { hasText: "Sticker" });
+    await item.getByRole("button", { name: "Redeem" }).dblclick();
+    await page.getByText("Redeemed Sticker: pending.").waitFor();
+    await page.waitForTimeout(500);
+    const listed = await call("GET", `${base}/redemptions?reward_id=${sticker.body.id}`, undefined, auth);
+    expect(listed.body.redemptions).toHaveLength(1);
+  });
+
+  it("keeps working after its access token expires: it refreshes once and goes on", async () => {
+    const { page } = browser;
+    const refreshes: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/auth/refresh")) refreshes.push(request.method());
+    });
+    // Tokens live 60 s here, and are refused 5 s after (the clock tolerance): the sign-in was before this test began.
+    await page.waitForTimeout(66_000);
+    // Saving the (empty) name calls portal-api and then reads the scores from read-api, both with an expired token at first.
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Signed in as (no name yet)").waitFor({ timeout: 10_000 });
+    await waitUntil(async () => ((await page.locator("#scores").textContent()) ?? "").startsWith("Experience:"), 10_000, "the scores");
+    expect(await page.locator("#status").textContent()).toBe("");
+    expect(refreshes).toEqual(["POST"]);
+  }, 100_000);
 });

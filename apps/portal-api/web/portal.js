@@ -11,21 +11,66 @@
   const $ = (id) => document.getElementById(id);
   let session = saved;
   const PROVIDER_NAMES = { x: "X", discord: "Discord", github: "GitHub" };
+  /** What a link error of the OAuth callback means for the participant. */
+  const LINK_ERRORS = {
+    "invalid-oauth-state": "the link was not started in this browser, or took too long; start it again from this page",
+    "oauth-failed": "the provider did not confirm the account",
+    "identity-limit-reached": "you have linked as many accounts of this provider as you may",
+    "provider-unavailable": "the provider could not be reached; try again",
+  };
   let config = null;
 
   function status(text) {
     $("status").textContent = text;
   }
 
-  async function api(method, path, body, base = "") {
-    // No Content-Type without a body: the read API's CORS preflight allows only its credential headers.
-    const headers = body === undefined ? {} : { "content-type": "application/json" };
-    if (session) headers.authorization = `Bearer ${session.access_token}`;
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    const parsed = text ? JSON.parse(text) : null;
-    if (!res.ok) throw Object.assign(new Error(parsed?.error?.message ?? `HTTP ${res.status}`), { code: parsed?.error?.code, status: res.status });
-    return parsed;
+  // Scores are exact decimals written as JSON numbers: keep each number's own text where the browser gives it.
+  const exactNumbers = (_key, value, context) => (typeof value === "number" && typeof context?.source === "string" ? context.source : value);
+
+  function signedOut() {
+    session = null;
+    $("signed-in").hidden = true;
+    $("signed-out").hidden = false;
+  }
+
+  // One refresh at a time: a refresh token is used up by its refresh, so two at once would end the session.
+  let refreshing = null;
+  function refreshed() {
+    refreshing ??= (async () => {
+      try {
+        const res = await fetch("/auth/refresh", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ refresh_token: session.refresh_token }),
+        });
+        if (!res.ok) return false;
+        session = await res.json();
+        return true;
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  async function api(method, path, body, base = "", extraHeaders = {}) {
+    for (let attempt = 0; ; attempt++) {
+      // No Content-Type without a body: the read API's CORS preflight allows only its credential headers.
+      const headers = { ...(body === undefined ? {} : { "content-type": "application/json" }), ...extraHeaders };
+      if (session) headers.authorization = `Bearer ${session.access_token}`;
+      const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      const parsed = text ? JSON.parse(text, base ? exactNumbers : undefined) : null;
+      if (res.ok) return parsed;
+      const code = parsed?.error?.code;
+      // An access token lives minutes; the refresh token gets a new one, and the request goes again once.
+      if (code === "token-expired" && attempt === 0 && session?.refresh_token) {
+        if (await refreshed()) continue;
+        signedOut();
+        throw Object.assign(new Error("your session ended; sign in again"), { code: "signed-out" });
+      }
+      throw Object.assign(new Error(parsed?.error?.message ?? `HTTP ${res.status}`), { code, status: res.status });
+    }
   }
 
   function hex(text) {
@@ -33,7 +78,9 @@
   }
 
   /** Writes an EIP-4361 message for the wallet's address with a fresh nonce and has the wallet sign it. */
-  async function signedMessage(address) {
+  async function signedMessage(account) {
+    // The message must name the address in its EIP-55 form; wallets may answer it in lowercase.
+    const address = globalThis.PointwiseEip55.checksumAddress(account);
     const nonce = await api("POST", "/auth/nonce", { campaign_id: campaignId });
     const chainId = Number.parseInt(await window.ethereum.request({ method: "eth_chainId" }), 16);
     const issued = new Date();
@@ -48,7 +95,8 @@
       `Chain ID: ${chainId}`,
       `Nonce: ${nonce.nonce}`,
       `Issued At: ${issued.toISOString()}`,
-      `Expiration Time: ${new Date(issued.getTime() + 120_000).toISOString()}`,
+      // As long as the nonce lives, which is as long as the service lets a message live.
+      `Expiration Time: ${nonce.expires_at}`,
     ].join("\n");
     const signature = await window.ethereum.request({ method: "personal_sign", params: [hex(message), address] });
     return { message, signature };
@@ -73,13 +121,17 @@
       $("scores").textContent = Object.entries(scores.scores)
         .map(([currency, s]) => {
           const left = scores.balances?.[currency];
-          return `${scores.currency_names[currency] ?? currency}: ${s.total}${left && left.spent !== 0 ? ` (${left.balance} left to spend)` : ""}`;
+          return `${scores.currency_names[currency] ?? currency}: ${s.total}${left && Number(left.spent) !== 0 ? ` (${left.balance} left to spend)` : ""}`;
         })
         .join(", ");
     } catch (err) {
       $("scores").textContent = err.code === "user-not-found" ? "no points yet" : `scores unavailable (${err.code ?? err.message})`;
     }
   }
+
+  // The Idempotency-Key of a redemption whose answer never came (a network error or a 5xx): a retry sends the same
+  // one, so it is answered by the redemption that was made instead of making a second.
+  const unanswered = new Map();
 
   /** The catalogue with a Redeem button each (a token claim pays out to the user's first EVM wallet), and the user's redemptions. */
   async function renderRewards(me) {
@@ -94,16 +146,25 @@
         button.addEventListener("click", () =>
           run(async () => {
             const body = { reward_id: r.id, ...(r.kind === "token-claim" ? { account: wallet } : {}) };
-            const res = await fetch("/me/redemptions", {
-              method: "POST",
-              headers: { "content-type": "application/json", authorization: `Bearer ${session.access_token}`, "idempotency-key": crypto.randomUUID() },
-              body: JSON.stringify(body),
-            });
-            const made = await res.json();
-            if (!res.ok) throw Object.assign(new Error(made.error.message), { code: made.error.code });
-            $("voucher-code").hidden = made.code === null;
-            $("code").textContent = made.code ?? "";
-            status(`Redeemed ${r.name}: ${made.status}.`);
+            const key = unanswered.get(r.id) ?? crypto.randomUUID();
+            unanswered.set(r.id, key);
+            // One redemption per click: a second click while this one is on its way does nothing.
+            button.disabled = true;
+            let made;
+            try {
+              made = await api("POST", "/me/redemptions", body, "", { "idempotency-key": key });
+              unanswered.delete(r.id);
+            } catch (err) {
+              // A refusal is final; only an answer that never came keeps the key for the next click.
+              if (err.status !== undefined && err.status < 500) unanswered.delete(r.id);
+              throw err;
+            } finally {
+              button.disabled = false;
+            }
+            showCode(made.code);
+            status(
+              `Redeemed ${r.name}: ${made.status}.${made.burn_voucher ? ` Your burn voucher expires ${new Date(Number(made.burn_voucher.expiry) * 1000).toISOString()}.` : ""}`,
+            );
             await render();
           }),
         );
@@ -115,9 +176,22 @@
       ...redemptions.map((r) => {
         const li = document.createElement("li");
         li.textContent = `${r.reward_name}: ${r.price} ${r.currency}, ${r.status}${r.status_note ? ` (${r.status_note})` : ""}`;
+        if (r.kind === "voucher") {
+          // Lists never carry codes; the one redemption shows its code to its owner.
+          const show = document.createElement("button");
+          show.type = "button";
+          show.textContent = "Show code";
+          show.addEventListener("click", () => run(async () => showCode((await api("GET", `/me/redemptions/${r.id}`)).code)));
+          li.append(" ", show);
+        }
         return li;
       }),
     );
+  }
+
+  function showCode(code) {
+    $("voucher-code").hidden = code === null || code === undefined;
+    $("code").textContent = code ?? "";
   }
 
   async function run(action) {
@@ -180,9 +254,7 @@
   $("sign-out").addEventListener("click", () =>
     run(async () => {
       await api("POST", "/auth/sign-out");
-      session = null;
-      $("signed-in").hidden = true;
-      $("signed-out").hidden = false;
+      signedOut();
     }),
   );
 
@@ -192,15 +264,18 @@
       config = loaded;
       $("campaign").textContent = campaignId ? `Campaign ${campaignId}` : "Add ?campaign=<id> to the address.";
       socialButtons();
-      if (!session) return;
-      // Back from a provider: show the outcome the callback put in the address, then drop it from there.
-      run(async () => {
-        await render();
-        const linked = query.get("linked");
-        const failed = query.get("link_error");
-        history.replaceState(null, "", `?campaign=${encodeURIComponent(campaignId)}`);
-        if (failed) throw Object.assign(new Error("the account was not linked"), { code: failed });
+      // Back from a provider: the outcome the callback put in the address is shown, then dropped from there, also in
+      // a tab with no session (a link started in another browser ends here).
+      const linked = query.get("linked");
+      const failed = query.get("link_error");
+      if (linked || failed) history.replaceState(null, "", `?campaign=${encodeURIComponent(campaignId)}`);
+      const outcome = () => {
+        if (failed) throw Object.assign(new Error(LINK_ERRORS[failed] ?? "the account was not linked"), { code: failed });
         if (linked) status(`Linked your ${PROVIDER_NAMES[linked] ?? linked} account.`);
+      };
+      run(async () => {
+        if (session) await render();
+        outcome();
       });
     });
 })();
