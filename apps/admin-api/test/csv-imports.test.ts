@@ -68,6 +68,24 @@ describe("CSV uploads", () => {
     expect(list.body.csv_imports.map((i: { import_id: string }) => i.import_id)).toEqual([res.body.import.import_id]);
   });
 
+  it("publishes a file sent again with the same Idempotency-Key as the same events, and refuses a malformed key", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const keyed = (key: string) =>
+      suite.op.call("POST", `/api/campaigns/${campaignId}/csv-imports`, csvOf(regEventId, [good1, good2]), {
+        "content-type": "text/csv",
+        "idempotency-key": key,
+      });
+    expect((await keyed("season-1")).body.import).toMatchObject({ status: "done", rows_published: 2 });
+    expect((await keyed("season-1")).body.import).toMatchObject({ status: "done", rows_published: 2 });
+    // Each event once in the stream: the second upload's messages carried the same ids, which JetStream dropped.
+    const first = await published(campaignId);
+    expect(first).toHaveLength(2);
+    await keyed("season-2");
+    expect(await published(campaignId)).toHaveLength(4);
+    const bad = await keyed("a key with spaces");
+    expect([bad.status, bad.body.error.code]).toEqual([400, "invalid-idempotency-key"]);
+  });
+
   it("refuses a body that is not text/csv, an unknown mode, a wrong header row, and an archived campaign", async () => {
     const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const json = await suite.op.call("POST", `/api/campaigns/${campaignId}/csv-imports`, { rows: [] });

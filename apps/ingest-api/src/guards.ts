@@ -77,7 +77,8 @@ export function readEventHeaders(ctx: IngestContext, req: Request, res: Response
     state.source = fallback;
   }
   const key = req.get("idempotency-key");
-  if (key !== undefined && fallback !== "csv") {
+  // On an upload the key names the upload's rows (see importCsv's uploadKey); elsewhere it makes the request a retry.
+  if (key !== undefined) {
     if (!isValidIdempotencyKey(key)) {
       return [
         { message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`, code: "invalid-idempotency-key" },

@@ -95,6 +95,14 @@ describe("POST /api/rest/earn-events/csv", () => {
     expect(stored[1]?.account_id).toBe("11111111111111111111111111111111");
   });
 
+  it("publishes a file sent again with the same Idempotency-Key as the same events: a stopped upload is safe to send again", async () => {
+    const text = `${HEADER}\n501,DISCORD_PROVIDER_ID,1,${h.main.regEventId}\n502,DISCORD_PROVIDER_ID,2,${h.main.regEventId}\n`;
+    const before = await h.count();
+    for (let i = 0; i < 2; i++)
+      expect((await upload(text, "", { "idempotency-key": "nightly-2026-11-30" })).body.data).toMatchObject({ status: "done", rows_published: 2 });
+    expect(await h.count()).toBe(before + 2);
+  });
+
   it("accepts a header-only file as an import of nothing", async () => {
     const answer = await upload(`${HEADER}\n`);
     expect(answer.body.data).toMatchObject({ status: "done", rows_read: 0, rows_published: 0, invalid_rows: [] });

@@ -318,6 +318,7 @@ describe("CSV: whole-request causes publish nothing", () => {
     ["Content-Type application/json", csv(() => `${CSV_HEADER}\n${row()}\n`, "", { "content-type": "application/json" }), "unsupported-media-type"],
     ["a gzip Content-Encoding", csv(() => `${CSV_HEADER}\n${row()}\n`, "", { "content-encoding": "gzip" }), "unsupported-media-type"],
     ["X-Pointwise-Source on an upload", csv(() => `${CSV_HEADER}\n${row()}\n`, "", { "x-pointwise-source": "indexer" }), "invalid-source"],
+    ["an upload's Idempotency-Key with a space", csv(() => `${CSV_HEADER}\n${row()}\n`, "", { "idempotency-key": "a b" }), "invalid-idempotency-key"],
     ["a file over the byte limit", csv(() => `${CSV_HEADER}\n${`${row()}\n`.repeat(40)}`), "payload-too-large"],
     ["more rows than the limit", csv(() => `${CSV_HEADER}\n${row()}\n${row()}\n${row()}\n`), "too-many-rows", "CSV file has more than 2 data rows"],
     ["an empty file", csv(() => ""), "csv-invalid-header"],

@@ -1,7 +1,7 @@
 // Admin routes for CSV uploads of earn events: upload through ingest, then progress and row errors.
 import { type Readable, Transform } from "node:stream";
 import { NotFoundError, ValidationError } from "@pointwise/errors";
-import { CSV_IMPORT_MODES, type CsvRowError, getCsvImport, importCsv } from "@pointwise/ingest-core";
+import { CSV_IMPORT_MODES, type CsvRowError, getCsvImport, importCsv, isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "@pointwise/ingest-core";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
@@ -52,6 +52,11 @@ export function csvImportRoutes(deps: Deps): Router {
     const query = parseWith(uploadQuery, req.query);
     if (!req.is("text/csv"))
       throw new ValidationError("Content-Type must be text/csv (the file's bytes as the request body)", { code: "unsupported-media-type" });
+    const uploadKey = req.get("idempotency-key");
+    if (uploadKey !== undefined && !isValidIdempotencyKey(uploadKey))
+      throw new ValidationError(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`, {
+        code: "invalid-idempotency-key",
+      });
     const pipeline = await deps.ingest.get();
     // An import publishes its events in many batches that the scoring worker commits, so no transaction
     // can hold them and the entry; the entry is written ahead instead: it commits (with the import's id,
@@ -64,6 +69,7 @@ export function csvImportRoutes(deps: Deps): Router {
       campaignId: campaign.id,
       input: afterward(req, recorded),
       origin: "admin-api",
+      ...(uploadKey === undefined ? {} : { uploadKey }),
       ...(query.mode ? { mode: query.mode } : {}),
       ...(query.file_name ? { fileName: query.file_name } : {}),
       onStart(importId) {

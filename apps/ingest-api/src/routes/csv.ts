@@ -76,6 +76,7 @@ export function registerCsvRoutes(app: Express, ctx: IngestContext): void {
         maxBytes: env.CSV_MAX_BYTES,
         maxRows: env.CSV_MAX_ROWS,
         publishRetryMs: env.CSV_PUBLISH_RETRY_MS,
+        ...(state.idempotencyKey === undefined ? {} : { uploadKey: state.idempotencyKey }),
         ...(env.CSV_SPOOL_DIR ? { spoolDir: env.CSV_SPOOL_DIR } : {}),
         onStart(importId) {
           // Sent before the file is read, so a client can follow GET /api/rest/csv-imports/:id while it runs.

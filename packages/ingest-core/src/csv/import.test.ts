@@ -56,6 +56,32 @@ describe("importCsv (as admin-api calls it)", () => {
     expect(await getCsvImport(s.db, s.campaignId, "not-a-uuid")).toBeNull();
   });
 
+  it("names the rows of an upload by its key and their lines: the same file sent again with the same key is the same events", async () => {
+    const text = `${HEADER}\n7,DISCORD_PROVIDER_ID,1,${s.regEventId}\n\n8,DISCORD_PROVIDER_ID,2,${s.regEventId}\n`;
+    const upload = async (uploadKey?: string) => {
+      const result = await importCsv(pipeline, {
+        campaignId: s.campaignId,
+        input: Readable.from([text]),
+        origin: "admin-api",
+        ...(uploadKey === undefined ? {} : { uploadKey }),
+      });
+      await result.dispose();
+      expect(result).toMatchObject({ status: "done", rowsPublished: 2 });
+    };
+    // JetStream drops a message whose id it has seen within its duplicate window: the stream's count tells new events.
+    const before = await s.count();
+    await upload("june-import-1");
+    expect(await s.count()).toBe(before + 2);
+    await upload("june-import-1");
+    expect(await s.count()).toBe(before + 2);
+    // Another key, or none, is another upload: new events.
+    await upload("june-import-2");
+    expect(await s.count()).toBe(before + 4);
+    await upload();
+    await upload();
+    expect(await s.count()).toBe(before + 8);
+  });
+
   it("streams the answer of a file with many bad rows in order", async () => {
     let text = `${HEADER}\n`;
     for (let i = 0; i < 5000; i++) text += `x${i},EMAIL,1,${s.regEventId}\n`;

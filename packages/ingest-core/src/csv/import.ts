@@ -6,7 +6,7 @@ import { BaseError, RetryableError, ValidationError } from "@pointwise/errors";
 import { EARN_EVENT_FIELDS, EARN_EVENT_OPTIONAL_FIELDS, type EarnEvent, type RawEventMessage } from "@pointwise/schemas";
 import { CsvError, parse } from "csv-parse";
 import { envelopeErrors, type Problem } from "../envelope";
-import { newEventId } from "../event-id";
+import { eventIdForKey, newEventId } from "../event-id";
 import type { EventTimeRights } from "../event-time";
 import { type IngestPipeline, toMessage } from "../pipeline";
 import { type CsvCounts, type CsvImportMode, type CsvImportOrigin, type CsvRowError, createCsvJob, updateCsvJob } from "./jobs";
@@ -44,6 +44,12 @@ export interface CsvImportOptions {
   fileName?: string;
   maxBytes?: number;
   maxRows?: number;
+  /**
+   * The upload's Idempotency-Key: a row without an idempotency_key of its own is the event of this key and its line,
+   * so the same file sent again with the same key (after an import stopped part way) publishes the same events, which
+   * the scoring worker logs once. Without it every upload is new events.
+   */
+  uploadKey?: string;
   /** Where the temporary spool files go (default: the OS temp folder). */
   spoolDir?: string;
   /** How long publishing keeps retrying while the bus is away before the import fails (ms). */
@@ -62,7 +68,7 @@ export interface CsvImportResult extends CsvCounts {
 }
 
 /** A valid event as spooled between the passes: account_id, identity_type, amount, reg_event_id, received_at, occurred_at, idempotency_key. */
-type SpoolRow = [string, RawEventMessage["identity_type"], string, string, string, string | null, string | null];
+type SpoolRow = [string, RawEventMessage["identity_type"], string, string, string, string | null, string | null, number];
 
 interface PendingRow {
   line: number;
@@ -181,8 +187,17 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
       const check = row.body ? checks[k++] : undefined;
       if (check?.ok) {
         const e = check.event;
-        const row: SpoolRow = [e.account_id, e.identity_type, e.amount, e.reg_event_id, receivedAt, e.occurred_at ?? null, e.idempotency_key ?? null];
-        valid += `${JSON.stringify(row)}\n`;
+        const spooled: SpoolRow = [
+          e.account_id,
+          e.identity_type,
+          e.amount,
+          e.reg_event_id,
+          receivedAt,
+          e.occurred_at ?? null,
+          e.idempotency_key ?? null,
+          row.line,
+        ];
+        valid += `${JSON.stringify(spooled)}\n`;
         counts.rowsValid++;
         continue;
       }
@@ -282,11 +297,17 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
     let chunk: RawEventMessage[] = [];
     try {
       for await (const line of validSpool.lines()) {
-        const [accountId, identityType, amount, regEventId, receivedAt, occurredAt, key] = JSON.parse(line) as SpoolRow;
+        const [accountId, identityType, amount, regEventId, receivedAt, occurredAt, key, fileLine] = JSON.parse(line) as SpoolRow;
         const event: EarnEvent = { account_id: accountId, identity_type: identityType, amount, reg_event_id: regEventId };
         if (occurredAt !== null) event.occurred_at = occurredAt;
         if (key !== null) event.idempotency_key = key;
-        chunk.push(toMessage(options.campaignId, event, newEventId(), receivedAt, "csv"));
+        // A row's own key names its event; else the upload's key and the row's line do (a NUL, which no key holds, keeps
+        // the two apart); else the event is new.
+        const id =
+          key === null && options.uploadKey !== undefined
+            ? eventIdForKey(options.campaignId, `csv-upload\u0000${options.uploadKey}\u0000${fileLine}`)
+            : newEventId();
+        chunk.push(toMessage(options.campaignId, event, id, receivedAt, "csv"));
         if (chunk.length >= PUBLISH_CHUNK) {
           launch(chunk);
           chunk = [];

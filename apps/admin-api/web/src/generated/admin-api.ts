@@ -1919,7 +1919,10 @@ export interface paths {
                     mode?: "all-or-nothing" | "accept-valid";
                     file_name?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Names the upload's rows, as on the ingest API's CSV upload: the same file sent again with the same key is the same events, counted once. 1 to 255 printable ASCII characters without spaces, else invalid-idempotency-key (400). */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     campaign_id: components["parameters"]["CampaignId"];
                 };
