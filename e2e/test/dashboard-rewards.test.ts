@@ -257,3 +257,30 @@ describe("a user's identities", () => {
     expect(rows).toEqual([{ user_id: holder }]);
   });
 });
+
+describe("an event upload that does not reach the service", () => {
+  it("keeps the file and its Idempotency-Key after a failed upload, so Upload again sends the same key", async () => {
+    // The schedule test above ended the campaign in July: open it again for events of now.
+    await db.query("UPDATE campaign SET starts_at = NULL, ends_at = NULL WHERE id = $1", [campaignId]);
+    const type = await admin<{ reg_event_id: string }>("POST", `/api/campaigns/${campaignId}/event-types`, { name: "trade" });
+    const keys: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/csv-imports")) keys.push(request.headers()["idempotency-key"] ?? "");
+    });
+    await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/imports`);
+    await page.reload();
+    const csv = `account_id,identity_type,amount,reg_event_id\n0x00000000000000000000000000000000000cc001,EVM_ADDRESS,5,${type.reg_event_id}\n`;
+    await page.setInputFiles("input[name=csv-file]", { name: "trades.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    // The connection drops before the upload reaches the service (the one failure a browser can be handed here).
+    await page.route("**/csv-imports?**", (route) => route.abort("connectionreset"), { times: 1 });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await page.getByText("the upload could not reach the server").waitFor();
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await page.getByTestId("import-result").waitFor();
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    const { rows } = await db.query("SELECT status, rows_published FROM csv_import WHERE campaign_id = $1 ORDER BY created_at DESC", [campaignId]);
+    expect(rows).toEqual([{ status: "done", rows_published: "1" }]);
+  });
+});

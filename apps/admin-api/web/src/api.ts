@@ -44,14 +44,21 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return (await res.json()) as T;
 }
 
-/** Uploads a file as the raw request body, reporting how many bytes were sent so far. */
-export function upload<T>(path: string, file: Blob, contentType: string, onProgress: (sent: number, total: number) => void): Promise<T> {
+/** Uploads a file as the raw request body, reporting how many bytes were sent so far; `headers` go with it. */
+export function upload<T>(
+  path: string,
+  file: Blob,
+  contentType: string,
+  onProgress: (sent: number, total: number) => void,
+  headers: Record<string, string> = {},
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", path);
     xhr.setRequestHeader("content-type", contentType);
     const token = sessionToken();
     if (token) xhr.setRequestHeader("authorization", `Bearer ${token}`);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total);
     xhr.onerror = () => reject(new ApiError(0, "network-error", "the upload could not reach the server"));
     xhr.onload = () => {

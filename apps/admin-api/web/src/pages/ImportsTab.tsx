@@ -43,6 +43,8 @@ export function ImportsTab({ ctx }: { ctx: CampaignContext }) {
   const imports = useLoad(() => api<Answer<"/api/campaigns/{campaign_id}/csv-imports", "get">>("GET", base), [base]);
   const [mode, setMode] = useState<"all-or-nothing" | "accept-valid">("all-or-nothing");
   const [file, setFile] = useState<File | null>(null);
+  // One key per chosen file: sending it again after a failure publishes only the rows that did not go out.
+  const [uploadKey, setUploadKey] = useState<string>("");
   const [sent, setSent] = useState<number | null>(null);
   const [result, setResult] = useState<{ import: CsvImport; invalid_rows: CsvRowError[]; invalid_rows_truncated: boolean } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -57,10 +59,14 @@ export function ImportsTab({ ctx }: { ctx: CampaignContext }) {
     setResult(null);
     setSent(0);
     const query = new URLSearchParams({ mode, file_name: file.name.slice(0, 200) });
-    const res = await action.run(() => upload<typeof result>(`${base}?${query}`, file, "text/csv", (s, total) => setSent(total ? s / total : 0)));
+    const res = await action.run(() =>
+      upload<typeof result>(`${base}?${query}`, file, "text/csv", (s, total) => setSent(total ? s / total : 0), { "idempotency-key": uploadKey }),
+    );
     setSent(null);
-    if (res) setResult(res);
     imports.reload();
+    // After a failure the file stays chosen, with its key: Upload again, and rows that already went out count once.
+    if (!res) return;
+    setResult(res);
     if (fileInput.current) fileInput.current.value = "";
     setFile(null);
   };
@@ -73,7 +79,16 @@ export function ImportsTab({ ctx }: { ctx: CampaignContext }) {
         </p>
         <pre className="code small">{example}</pre>
         <div className="form-row">
-          <input ref={fileInput} type="file" accept=".csv,text/csv" name="csv-file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          <input
+            ref={fileInput}
+            type="file"
+            accept=".csv,text/csv"
+            name="csv-file"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setUploadKey(crypto.randomUUID());
+            }}
+          />
           <label className="inline">
             <input type="radio" checked={mode === "all-or-nothing"} onChange={() => setMode("all-or-nothing")} /> all or nothing (a bad row stops the whole
             file)
