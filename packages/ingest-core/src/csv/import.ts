@@ -67,7 +67,7 @@ export interface CsvImportResult extends CsvCounts {
   dispose(): Promise<void>;
 }
 
-/** A valid event as spooled between the passes: account_id, identity_type, amount, reg_event_id, received_at, occurred_at, idempotency_key. */
+/** A valid event as spooled between the passes: account_id, identity_type, amount, reg_event_id, received_at, occurred_at, idempotency_key, line. */
 type SpoolRow = [string, RawEventMessage["identity_type"], string, string, string, string | null, string | null, number];
 
 interface PendingRow {
