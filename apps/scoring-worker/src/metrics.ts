@@ -15,6 +15,8 @@ export interface WorkerMetrics {
   recomputeChunk(eventsDone: bigint): void;
   /** A recompute job switched its campaign to the new scores. */
   recomputeSwitched(): void;
+  /** A message or event went to the dead-letter table, at `stage`. */
+  deadLettered(stage: "decode" | "stage" | "apply"): void;
 }
 
 const SIZE_BUCKETS = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000];
@@ -65,6 +67,13 @@ export function createWorkerMetrics(metrics: ServiceMetrics, bus: Bus, consumerN
     registers,
   });
   const recomputeChunks = new Counter({ name: "pointwise_worker_recompute_chunks_total", help: "Recompute chunks committed", registers });
+  const deadLetters = new Counter({
+    name: "pointwise_worker_dead_letters_total",
+    help: "Messages and events moved to the dead-letter table (never logged or scored), by stage: decode (not a raw event), stage, apply",
+    labelNames: ["stage"],
+    registers,
+  });
+  for (const stage of ["decode", "stage", "apply"]) deadLetters.inc({ stage }, 0);
   const recomputeJobs = new Counter({
     name: "pointwise_worker_recompute_jobs_total",
     help: "Recompute jobs that switched their campaign to the new scores",
@@ -77,6 +86,7 @@ export function createWorkerMetrics(metrics: ServiceMetrics, bus: Bus, consumerN
       logged.inc(loggedCount);
     },
     applyPass: (seconds) => applyPass.observe(seconds),
+    deadLettered: (stage) => deadLetters.inc({ stage }),
     recomputeChunk(eventsDone) {
       recomputeChunks.inc();
       recomputeDone.set(Number(eventsDone));

@@ -77,6 +77,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       deps.metrics?.staged(count);
       applyNap.poke();
     },
+    onDeadLetter: (stage) => deps.metrics?.deadLettered(stage),
   });
 
   const applier = createApplier({
@@ -88,6 +89,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     maxAttempts: env.MAX_DELIVER,
     retryDelayMs: env.RETRY_DELAY_MS,
     floor: () => intake.floor(),
+    onDeadLetter: () => deps.metrics?.deadLettered("apply"),
     onApplied(campaignId, outcome) {
       stats.batches++;
       stats.logged += outcome.logged.length;

@@ -88,6 +88,24 @@ describe("scoring-worker /metrics", () => {
     expect(rows[0]?.n).toBe("30");
   });
 
+  it("counts dead letters by stage: none while all is well, then the undecodable message, the unstageable one and the unappliable event", async () => {
+    for (const stage of ["decode", "stage", "apply"]) expect(await value("pointwise_worker_dead_letters_total", { stage })).toBe(0);
+    await bus.publishBytes(bus.names.eventSubject(CAMPAIGN), "{not json");
+    // Valid raw events PostgreSQL refuses: a NUL in a text (staging fails), an amount beyond NUMERIC(48,18) (applying fails).
+    for (const e of [message(CAMPAIGN, { account_id: "bad\u0000account" }), message(CAMPAIGN, { amount: `9${"0".repeat(40)}` })])
+      await bus.publishRawEvent(e, e.event_id);
+    await waitUntil(
+      async () => {
+        const text = await scrape();
+        return ["decode", "stage", "apply"].every((stage) => sampleValue(text, "pointwise_worker_dead_letters_total", { stage }) === 1);
+      },
+      60_000,
+      "one dead letter at each stage",
+    );
+    const { rows } = await db.query<{ n: string }>("SELECT count(*)::text AS n FROM dead_letter");
+    expect(rows[0]?.n).toBe("3");
+  });
+
   it("reports a recompute job of the 30 logged events in chunks of 7: 5 chunks, one job switched, progress back to 0", async () => {
     const job = await queueJob(db, CAMPAIGN, 1, "rule-activation");
     await waitUntil(

@@ -24,6 +24,8 @@ export interface ApplierDeps {
   floor(): Promise<number>;
   /** Called after each committed batch that logged something. */
   onApplied?(campaignId: string, outcome: Extract<BatchOutcome, { status: "applied" }>): void;
+  /** Called when an event that could not be applied went to the dead-letter table. */
+  onDeadLetter?(): void;
 }
 
 /** Moves staged events from the inbox into the log and the scores, campaign by campaign. */
@@ -67,6 +69,7 @@ export function createApplier(deps: ApplierDeps): Applier {
         const dead = await recordApplyFailure(db, stream, head, error, deps.maxAttempts);
         const fields = { campaign_id: campaignId, stream_seq: head.streamSeq, event_id: head.eventId, attempts: head.attempts + 1, error };
         if (dead) {
+          deps.onDeadLetter?.();
           logger.error(fields, "event dead-lettered");
           consumed++;
           // The failing row is gone; another one in the rest of the batch fails a full batch again.

@@ -23,6 +23,8 @@ export interface IntakeDeps {
   retryDelayMs: number;
   /** Called after a batch was staged and acknowledged. */
   onStaged(count: number): void;
+  /** Called when a message went to the dead-letter table, with why: it cannot be decoded, or it cannot be staged. */
+  onDeadLetter?(stage: "decode" | "stage"): void;
 }
 
 /** The running consumer side of the worker: bus messages into the inbox. */
@@ -81,6 +83,7 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
         if (isEventSpecific(err) && deliveries >= deps.maxDeliver) {
           await deadLetter(db, item.msg, describeFailure(err));
           item.msg.ack();
+          deps.onDeadLetter?.("stage");
           logger.error({ stream_seq: item.msg.seq, deliveries, err }, "message dead-lettered");
         } else {
           item.msg.nak(deps.retryDelayMs);
@@ -103,6 +106,7 @@ export async function startIntake(deps: IntakeDeps): Promise<Intake> {
       try {
         await deadLetter(db, msg, decoded.reason);
         msg.ack();
+        deps.onDeadLetter?.("decode");
         logger.error({ stream_seq: msg.seq, reason: decoded.reason }, "undecodable message dead-lettered");
       } catch (err) {
         msg.nak(deps.retryDelayMs);
