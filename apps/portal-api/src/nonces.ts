@@ -9,15 +9,15 @@ function newNonce(): string {
 }
 
 /** Issues a nonce for a sign-in message of `campaignId`, usable once within `ttlS` seconds. */
-export async function issueNonce(db: Queryable, campaignId: string, ttlS: number): Promise<{ nonce: string; expiresAt: Date }> {
+export async function issueNonce(db: Queryable, campaignId: string, ttlS: number): Promise<{ nonce: string; issuedAt: Date; expiresAt: Date }> {
   const nonce = newNonce();
-  const { rows } = await db.query<{ expires_at: Date }>(
-    "INSERT INTO portal_nonce(nonce, campaign_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING expires_at",
+  const { rows } = await db.query<{ issued_at: Date; expires_at: Date }>(
+    "INSERT INTO portal_nonce(nonce, campaign_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING now() AS issued_at, expires_at",
     [nonce, campaignId, ttlS],
   );
   // Nonces that ended long ago are no use even as evidence of a replay.
   await db.query("DELETE FROM portal_nonce WHERE expires_at < now() - interval '1 day'");
-  return { nonce, expiresAt: rows[0]?.expires_at as Date };
+  return { nonce, issuedAt: rows[0]?.issued_at as Date, expiresAt: rows[0]?.expires_at as Date };
 }
 
 /**

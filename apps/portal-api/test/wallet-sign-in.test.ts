@@ -80,6 +80,23 @@ describe("POST /auth/wallet (EVM)", () => {
     expect([res.status, res.body.error.code]).toEqual([400, "invalid-message"]);
   });
 
+  it("answers a nonce with the service's issue and expiry times, and a lowercase address in its EIP-55 form", async () => {
+    const wallet = newWallet();
+    const before = Date.now();
+    const nonce = (await h.call("POST", "/auth/nonce", { campaign_id: h.campaignId, address: wallet.address.toLowerCase() })).body;
+    // ethers computes the address from the key; the service gets only its lowercase form.
+    expect(nonce.address).toBe(wallet.address);
+    const [issued, expires] = [Date.parse(nonce.issued_at), Date.parse(nonce.expires_at)];
+    expect(expires - issued).toBe(300_000);
+    expect(Math.abs(issued - before)).toBeLessThan(5_000);
+    // A message with exactly these times and the answered address signs in.
+    const message = siweText({ address: nonce.address, nonce: nonce.nonce, issuedAt: new Date(nonce.issued_at), expirationTime: new Date(nonce.expires_at) });
+    const res = await h.call("POST", "/auth/wallet", { campaign_id: h.campaignId, message, signature: await wallet.signMessage(message) });
+    expect(res.status).toBe(200);
+    const bad = await h.call("POST", "/auth/nonce", { campaign_id: h.campaignId, address: "0x12" });
+    expect([bad.status, bad.body.error.message]).toEqual([400, "address: must be an EVM address: 0x and 40 hex digits"]);
+  });
+
   it("refuses an unknown campaign with campaign-not-found and a bad body with validation-failed naming the field", async () => {
     const nonce = await h.call("POST", "/auth/nonce", { campaign_id: "zzzz-9999" });
     expect([nonce.status, nonce.body.error.code]).toEqual([404, "campaign-not-found"]);

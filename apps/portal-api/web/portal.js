@@ -79,11 +79,10 @@
 
   /** Writes an EIP-4361 message for the wallet's address with a fresh nonce and has the wallet sign it. */
   async function signedMessage(account) {
-    // The message must name the address in its EIP-55 form; wallets may answer it in lowercase.
-    const address = globalThis.PointwiseEip55.checksumAddress(account);
-    const nonce = await api("POST", "/auth/nonce", { campaign_id: campaignId });
+    // The nonce answer gives the address in its EIP-55 form (wallets may answer lowercase) and the service's times.
+    const nonce = await api("POST", "/auth/nonce", { campaign_id: campaignId, address: account });
+    const address = nonce.address;
     const chainId = Number.parseInt(await window.ethereum.request({ method: "eth_chainId" }), 16);
-    const issued = new Date();
     const message = [
       `${nonce.domain} wants you to sign in with your Ethereum account:`,
       address,
@@ -94,8 +93,8 @@
       "Version: 1",
       `Chain ID: ${chainId}`,
       `Nonce: ${nonce.nonce}`,
-      `Issued At: ${issued.toISOString()}`,
-      // As long as the nonce lives, which is as long as the service lets a message live.
+      // The nonce's own life, in the service's clock: exactly as long as a message may live.
+      `Issued At: ${nonce.issued_at}`,
       `Expiration Time: ${nonce.expires_at}`,
     ].join("\n");
     const signature = await window.ethereum.request({ method: "personal_sign", params: [hex(message), address] });

@@ -2,6 +2,7 @@
 import { BaseError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, normalizeAccountId } from "@pointwise/schemas";
+import { getAddress } from "ethers";
 import { type Request, type Response, Router } from "express";
 import { z } from "zod";
 import { participantOf, requireParticipant } from "../bearer";
@@ -15,7 +16,14 @@ import { loadCampaign, userOfIdentity } from "../users";
 import { checkWalletMessage, walletSchema } from "../wallets";
 
 const referralCode = z.string().min(1, "must not be empty").max(32, "must be at most 32 characters").optional();
-const nonceSchema = z.strictObject({ campaign_id: campaignIdSchema });
+const nonceSchema = z.strictObject({
+  campaign_id: campaignIdSchema,
+  /** An EVM address in any case: answered in its EIP-55 form, which the message must name (wallets often answer lowercase). */
+  address: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address: 0x and 40 hex digits")
+    .optional(),
+});
 const walletSignInSchema = z.strictObject({
   campaign_id: campaignIdSchema,
   wallet: walletSchema.default("evm"),
@@ -103,12 +111,20 @@ export function signInRoutes(deps: Deps): Router {
     const body = parseWith(nonceSchema, req.body);
     await countAttempts(deps, req, "nonce");
     await loadCampaign(db, body.campaign_id);
-    const { nonce, expiresAt } = await issueNonce(db, body.campaign_id, env.PORTAL_NONCE_TTL_S);
+    const { nonce, issuedAt, expiresAt } = await issueNonce(db, body.campaign_id, env.PORTAL_NONCE_TTL_S);
     // Ended windows and codes are of no use any more; removed here, where every sign-in passes.
     await purgeAttempts(db, env.PORTAL_ATTEMPT_WINDOW_S);
     await db.query("DELETE FROM portal_email_code WHERE expires_at < now() - interval '1 hour'");
     res.set("cache-control", "no-store");
-    res.json({ nonce, expires_at: expiresAt.toISOString(), domain: env.PORTAL_DOMAIN, chain_ids: env.PORTAL_EVM_CHAIN_IDS });
+    // Both times are the service's, so a message written with them lives exactly as long as it may, whatever the browser's clock.
+    res.json({
+      nonce,
+      issued_at: issuedAt.toISOString(),
+      expires_at: expiresAt.toISOString(),
+      domain: env.PORTAL_DOMAIN,
+      chain_ids: env.PORTAL_EVM_CHAIN_IDS,
+      ...(body.address === undefined ? {} : { address: getAddress(body.address.toLowerCase()) }),
+    });
   });
 
   router.post("/auth/wallet", async (req, res) => {
