@@ -22,6 +22,18 @@ async function admin<T>(method: string, path: string, body?: unknown): Promise<T
   return (await res.json()) as T;
 }
 
+/** A new user of the campaign with a pending redemption of the Mug (price 5), as portal-api writes it; the user's id. */
+async function pendingMugRedemption(idempotencyKey: string, before: string, after: string): Promise<{ id: string }[]> {
+  const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
+  const { rows: mug } = await db.query<{ id: string }>("SELECT id FROM reward WHERE campaign_id = $1 AND name = 'Mug'", [campaignId]);
+  await db.query(
+    `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
+     VALUES ($1, $2, $3, $4, 'h', 'portal', 'manual', 'xp', 5, $5, $6, 'pending')`,
+    [campaignId, mug[0]?.id, users[0]?.id, idempotencyKey, before, after],
+  );
+  return users;
+}
+
 beforeAll(async () => {
   stack = await startStack({
     operator: OPERATOR,
@@ -76,13 +88,7 @@ describe("the Rewards tab", () => {
     await page.getByText("Mug added.").waitFor();
 
     // A participant's pending redemption of the mug, as portal-api writes it.
-    const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
-    const { rows: mug } = await db.query<{ id: string }>("SELECT id FROM reward WHERE campaign_id = $1 AND name = 'Mug'", [campaignId]);
-    await db.query(
-      `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
-       VALUES ($1, $2, $3, 'k', 'h', 'portal', 'manual', 'xp', 5, 20, 15, 'pending')`,
-      [campaignId, mug[0]?.id, users[0]?.id],
-    );
+    const users = await pendingMugRedemption("k", "20", "15");
     await page.reload();
     const row = page.getByTestId("redemption-list").locator("tr", { hasText: "Mug" });
     await row.getByText("pending").waitFor();
@@ -141,13 +147,7 @@ describe("the Rewards tab", () => {
     expect(hoodies).toEqual([]);
 
     // Cancel on Fulfil leaves the redemption pending (a decided one cannot be changed again).
-    const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
-    const { rows: mug } = await db.query<{ id: string }>("SELECT id FROM reward WHERE campaign_id = $1 AND name = 'Mug'", [campaignId]);
-    await db.query(
-      `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
-       VALUES ($1, $2, $3, 'k2', 'h', 'portal', 'manual', 'xp', 5, 9, 4, 'pending')`,
-      [campaignId, mug[0]?.id, users[0]?.id],
-    );
+    await pendingMugRedemption("k2", "9", "4");
     await page.reload();
     const row = page.getByTestId("redemption-list").locator("tr", { hasText: "9 → 4" });
     await row.getByText("pending").waitFor();
