@@ -105,6 +105,21 @@ describe("OAuth linking", () => {
     expect(cookie).not.toContain("Secure");
   });
 
+  it("scopes the cookie to the callback as the browser reaches it, under PORTAL_PUBLIC_URL's own path", async () => {
+    const prefixed = await startPortal({
+      PORTAL_PUBLIC_URL: "https://example.test/portal",
+      PORTAL_OAUTH_PROVIDERS: JSON.stringify({ x: { client_id: "portal", authorize_url: `${provider.issuer}/auth` } }),
+    });
+    try {
+      const body = (await prefixed.call("POST", "/auth/wallet", await signIn(prefixed, newWallet()))).body;
+      const started = await prefixed.call("POST", "/me/oauth/x/start", undefined, bearer(body.access_token));
+      expect(new URL(started.body.authorization_url).searchParams.get("redirect_uri")).toBe("https://example.test/portal/oauth/x/callback");
+      expect((started.headers.get("set-cookie") ?? "").split("; ")).toEqual(expect.arrayContaining(["Path=/portal/oauth/x/callback", "Secure"]));
+    } finally {
+      await prefixed.close();
+    }
+  });
+
   it("links nothing when the provider's redirect reaches another browser: a participant's authorization URL sent to someone else", async () => {
     const attacker = await participant();
     const { started } = await start(attacker, "x");

@@ -59,7 +59,8 @@ const cookieOptions = (deps: Deps, provider: string): CookieOptions => ({
   // Lax: sent on the provider's top-level redirect back to the callback, not on requests other sites make.
   sameSite: "lax",
   secure: deps.env.PORTAL_PUBLIC_URL.startsWith("https://"),
-  path: `/oauth/${provider}/callback`,
+  // The callback's path as the browser sees it: PORTAL_PUBLIC_URL may put the service under a path of its own.
+  path: new URL(redirectUri(deps, provider)).pathname,
 });
 
 /** The value of cookie `name` in a Cookie header, if it is there. */
