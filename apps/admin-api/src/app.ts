@@ -63,6 +63,6 @@ export function createAdminApp(deps: Deps): Express {
     app.use("/assets", express.static(path.join(deps.env.WEB_DIST_DIR, "assets"), { immutable: true, maxAge: "365d", fallthrough: false }));
     app.use(express.static(deps.env.WEB_DIST_DIR, { index: "index.html", maxAge: 0 }));
   }
-  app.use(jsonBodyErrors("1 MB"));
+  app.use(jsonBodyErrors());
   return finishHttpApp(app, deps.logger);
 }

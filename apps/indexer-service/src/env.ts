@@ -33,7 +33,7 @@ export const runSchema = baseSchema.extend({
   INDEXER_POLL_INTERVAL_MS: positiveInt(4_000),
   INDEXER_PROGRESS: z.enum(["auto", "bar", "log", "off"]).default("auto"),
   /** Port of /healthz, /readyz and /metrics while running; unset: no port. */
-  METRICS_PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
+  METRICS_PORT: envVars.optionalPort(),
   /** Address that port listens on (0.0.0.0 in a container). */
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   INDEXER_RPC_CONCURRENCY: boundedInt(1, 64, 8),
@@ -51,7 +51,7 @@ export type RunEnv = z.output<typeof runSchema>;
 
 /** The config `validate` reads when it is given no file: INDEXER_CONFIG (base64 of `.pointwise.json`), if set. */
 export function configFromEnv(source: Record<string, string | undefined> = process.env): string | undefined {
-  return source.INDEXER_CONFIG;
+  return source.INDEXER_CONFIG || undefined;
 }
 
 /** Parses the variables every command needs. */

@@ -64,6 +64,8 @@ describe("command line", () => {
   it("validates INDEXER_CONFIG (base64) when no file is given", async () => {
     const text = await import("node:fs/promises").then((fs) => fs.readFile(EXAMPLE));
     expect((await cli(["validate"], { INDEXER_CONFIG: text.toString("base64") })).code).toBe(0);
+    // An empty INDEXER_CONFIG is no config, as for `run`.
+    expect(await cli(["validate"], { INDEXER_CONFIG: "" })).toMatchObject({ code: 2, err: "validate needs a config file or INDEXER_CONFIG\n" });
   });
 
   it("lists every problem of an invalid config with the exact messages", async () => {

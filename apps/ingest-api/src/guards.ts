@@ -1,6 +1,6 @@
 // Request guards shared by ingest routes: Bearer key checks, content types, event headers and JSON parsing.
 import { isUtf8 } from "node:buffer";
-import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, type Problem } from "@pointwise/ingest-core";
+import { idempotencyKeyProblem, type Problem } from "@pointwise/ingest-core";
 import type { EventSource } from "@pointwise/schemas";
 import type { Request, RequestHandler, Response } from "express";
 import type { IngestContext } from "./context";
@@ -79,11 +79,8 @@ export function readEventHeaders(ctx: IngestContext, req: Request, res: Response
   const key = req.get("idempotency-key");
   // On an upload the key names the upload's rows (see importCsv's uploadKey); elsewhere it makes the request a retry.
   if (key !== undefined) {
-    if (!isValidIdempotencyKey(key)) {
-      return [
-        { message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`, code: "invalid-idempotency-key" },
-      ];
-    }
+    const problem = idempotencyKeyProblem(key);
+    if (problem) return [{ message: problem, code: "invalid-idempotency-key" }];
     state.idempotencyKey = key;
   }
   return [];

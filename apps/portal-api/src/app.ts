@@ -62,6 +62,6 @@ export function createPortalApp(deps: Deps): Express {
   app.use(rewardRoutes(deps));
   app.use(meRoutes(deps));
   app.use(oauthRoutes(deps));
-  app.use(jsonBodyErrors("64 kB"));
+  app.use(jsonBodyErrors());
   return finishHttpApp(app, deps.logger);
 }

@@ -28,31 +28,22 @@ export interface EvmChain {
   destroy(): void;
 }
 
-/** The endpoint's chain id, asked with one plain JSON-RPC request (credentials in the URL sent as HTTP Basic, as ethers does). */
+/**
+ * The endpoint's chain id, asked by a provider that is destroyed at once: one left to detect its network retries for
+ * as long as the endpoint refuses, printing a line to stdout every second.
+ */
 async function askChainId(url: string): Promise<number> {
-  const target = new URL(url);
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (target.username || target.password) {
-    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString("base64")}`;
-    target.username = "";
-    target.password = "";
+  const probe = new JsonRpcProvider(url, undefined, { staticNetwork: true, batchMaxCount: 1 });
+  try {
+    return Number((await probe.getNetwork()).chainId);
+  } finally {
+    probe.destroy();
   }
-  const res = await fetch(target, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!res.ok) throw Object.assign(new Error(`eth_chainId answered HTTP ${res.status}`), { code: "SERVER_ERROR" });
-  const body = (await res.json().catch(() => null)) as { result?: unknown } | null;
-  if (typeof body?.result !== "string" || !/^0x[0-9a-f]+$/i.test(body.result)) throw new Error("eth_chainId answered no chain id");
-  return Number.parseInt(body.result, 16);
 }
 
 /**
- * Connects to the JSON-RPC endpoint of PORTAL_EVM_RPC_URL, on first use. The provider is made only once the chain id is
- * known and is bound to it: an ethers provider left to detect its network retries forever while the endpoint refuses,
- * printing a line to stdout every second.
+ * Connects to the JSON-RPC endpoint of PORTAL_EVM_RPC_URL, on first use: the provider is made once the chain id is known,
+ * bound to it, so it never detects a network itself.
  */
 export function createEvmChain(url: string): EvmChain {
   let connected: Promise<{ chainId: number; provider: JsonRpcProvider }> | null = null;

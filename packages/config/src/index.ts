@@ -66,6 +66,8 @@ export const envVars = {
         return origins;
       }),
   port: (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback),
+  /** A port that may be left out (unset or empty: undefined). */
+  optionalPort: () => z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   url: (schemes: string[]) =>
     z
       .string()

@@ -17,6 +17,11 @@ export function isValidIdempotencyKey(key: string): boolean {
   return key.length > 0 && key.length <= MAX_IDEMPOTENCY_KEY_LENGTH && KEY_PATTERN.test(key);
 }
 
+/** Why an Idempotency-Key header cannot be used, or null when it can; the message every service answers with `invalid-idempotency-key`. */
+export function idempotencyKeyProblem(key: string): string | null {
+  return isValidIdempotencyKey(key) ? null : `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`;
+}
+
 /** What makes two requests "the same": endpoint, event source and the body byte for byte. */
 export function requestFingerprint(endpoint: string, source: string, body: Buffer | string): string {
   return createHash("sha256").update(endpoint).update("\n").update(source).update("\n").update(body).digest("hex");

@@ -23,6 +23,7 @@ export {
   IDEMPOTENCY_TTL_MS,
   type IdempotencyOptions,
   type IdempotencyStore,
+  idempotencyKeyProblem,
   isValidIdempotencyKey,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   requestFingerprint,

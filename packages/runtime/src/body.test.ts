@@ -12,7 +12,7 @@ beforeAll(async () => {
   const app = createHttpApp({ logger, readiness: [] });
   app.use(jsonBody({ limit: 64 }));
   app.post("/echo", (req, res) => res.json(req.body));
-  app.use(jsonBodyErrors("64 bytes"));
+  app.use(jsonBodyErrors());
   server = await listen(finishHttpApp(app, logger), 0, "127.0.0.1");
   const address = server.address();
   base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;

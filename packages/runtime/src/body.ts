@@ -28,16 +28,16 @@ export function jsonBody(options: { limit: string | number }): RequestHandler {
 
 /**
  * Answers what express.json refuses in the service's own codes, all 400: a body that is not JSON (`malformed-json`),
- * one over the limit (`payload-too-large`, naming `limitText`), a charset other than UTF-8 or a Content-Encoding it
+ * one over the limit (`payload-too-large`, naming the limit jsonBody was given, in bytes), a charset other than UTF-8 or a Content-Encoding it
  * cannot inflate (`unsupported-media-type`). Without it they would reach the client as body-parser's 415 types.
  */
-export function jsonBodyErrors(limitText: string): ErrorRequestHandler {
+export function jsonBodyErrors(): ErrorRequestHandler {
   return (err, _req, _res, next) => {
     switch (err?.type) {
       case "entity.parse.failed":
         return next(new ValidationError("body must be valid JSON", { code: "malformed-json" }));
       case "entity.too.large":
-        return next(new ValidationError(`body is larger than ${limitText}`, { code: "payload-too-large" }));
+        return next(new ValidationError(`body is larger than ${String(err.limit)} bytes`, { code: "payload-too-large" }));
       case "charset.unsupported":
         return next(new ValidationError(`Content-Type charset ${String(err.charset)} is not supported; send UTF-8`, { code: "unsupported-media-type" }));
       case "encoding.unsupported":

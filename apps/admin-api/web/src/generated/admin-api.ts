@@ -3621,7 +3621,7 @@ export interface components {
                 };
             };
         };
-        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, invalid-utf8, payload-too-large, invalid-body (an event CSV upload that cannot be read to its end), rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows. */
+        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, invalid-utf8, payload-too-large, invalid-body (an event CSV upload that cannot be read to its end), rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows, invalid-idempotency-key (an event CSV upload's Idempotency-Key). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
