@@ -358,6 +358,21 @@ describe("RpcTransport answers", () => {
     expect(t.calls).toBe(3);
   });
 
+  it("takes callsPerSecond tokens for a request it sends again on a new connection", async () => {
+    const rpc = await endpoint((n, res) => {
+      if (n !== 1) return false;
+      res.socket?.destroy();
+      return true;
+    });
+    // One call per second: the first goes at once, the second a second later, and its copy a second after that.
+    const t = transport(rpc.url, { maxAttempts: 1, concurrency: 1, callsPerSecond: 1 });
+    const started = Date.now();
+    await t.call("a", []);
+    await expect(t.call("b", [])).resolves.toBe("b:2");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    expect(rpc.seen).toHaveLength(3);
+  });
+
   it("counts a timeout on a kept-alive connection as a failed attempt, not as a closed connection", async () => {
     const rpc = await endpoint((n, res) => {
       if (n === 0) return false;

@@ -253,9 +253,10 @@ export class RpcTransport {
         // sent again at once on another connection, not counted as a failed attempt (Node's http docs,
         // request.reusedSocket). Every call this transport sends is a read, so a second copy is harmless; the closed
         // connection leaves the pool, so this repeats at most once per idle connection, then a new one is opened.
+        // The copy is a request like any other to the endpoint, so it takes its tokens of INDEXER_RPC_RPS too.
         if (req.reusedSocket && (err as NodeJS.ErrnoException).code === "ECONNRESET") {
           this.calls += calls;
-          resolve(this.#request(body, calls));
+          resolve(this.#bucket.take(calls).then(() => this.#request(body, calls)));
         } else reject(err);
       });
       req.once("response", (res) => {
