@@ -61,7 +61,7 @@ describe("runMarkdown and mergePaths", () => {
     const only = { startedAt: "2026-11-29T10:00:00Z", quick: false, machine, results: [result("ingest", 130, true)], only: ["ingest"] };
     const merged = mergePaths(full, only);
     expect(merged.startsWith("Run 2026-11-26 18:00 UTC")).toBe(true);
-    expect(merged).toContain("### ingest\nRun of this path alone (`--only=ingest`) 2026-11-29 10:00 UTC on Test CPU");
+    expect(merged).toContain("### ingest\nFrom a run of `npm run bench -- --only=ingest`, 2026-11-29 10:00 UTC on Test CPU");
     expect(merged).toContain("| ingest figure | 130 req/s |");
     expect(merged).not.toContain("| ingest figure | 90 req/s |");
     expect(merged).not.toContain("ingest bound");

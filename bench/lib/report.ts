@@ -47,7 +47,7 @@ function runLine(run: RunRecord): string {
 /** One path's section: its marker, table, peak RSS, notes, and each missed target with what bounds it. */
 function pathMarkdown(r: PathResult, alone: RunRecord | undefined): string[] {
   const lines = [pathMarker(r.path), `### ${r.path}`];
-  if (alone) lines.push(`Run of this path alone (\`--only=${(alone.only ?? [r.path]).join(",")}\`) ${runLine(alone)}`, "");
+  if (alone) lines.push(`From a run of \`npm run bench -- --only=${(alone.only ?? [r.path]).join(",")}\`, ${runLine(alone)}`, "");
   if (r.failed) return [...lines, `The benchmark failed (${r.failed}); see the run's output.`, ""];
   const missed: string[] = [];
   lines.push("| figure | value | baseline (same run) | ratio | target | met |", "|---|---:|---:|---:|---|---|");
