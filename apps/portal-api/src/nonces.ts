@@ -11,13 +11,16 @@ function newNonce(): string {
 /** Issues a nonce for a sign-in message of `campaignId`, usable once within `ttlS` seconds. */
 export async function issueNonce(db: Queryable, campaignId: string, ttlS: number): Promise<{ nonce: string; issuedAt: Date; expiresAt: Date }> {
   const nonce = newNonce();
-  const { rows } = await db.query<{ issued_at: Date; expires_at: Date }>(
-    "INSERT INTO portal_nonce(nonce, campaign_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING now() AS issued_at, expires_at",
+  const { rows } = await db.query<{ expires_at: Date }>(
+    "INSERT INTO portal_nonce(nonce, campaign_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING expires_at",
     [nonce, campaignId, ttlS],
   );
+  const expiresAt = rows[0]?.expires_at as Date;
   // Nonces that ended long ago are no use even as evidence of a replay.
   await db.query("DELETE FROM portal_nonce WHERE expires_at < now() - interval '1 day'");
-  return { nonce, issuedAt: rows[0]?.issued_at as Date, expiresAt: rows[0]?.expires_at as Date };
+  // Issued exactly ttlS before the stored expiry (stored to the millisecond, rounded): a message with both times
+  // lives exactly as long as it may, where now() read separately could be a millisecond off.
+  return { nonce, issuedAt: new Date(expiresAt.getTime() - ttlS * 1000), expiresAt };
 }
 
 /**
