@@ -1,6 +1,6 @@
 // The dashboard's Rewards tab in a real browser against the real services: catalogue, voucher codes, manual fulfilment,
 // ranking setting; and the campaign's schedule in UTC, whatever the browser's time zone.
-import { createTestDatabase, type Stack, startStack, waitUntil } from "@pointwise/testkit";
+import { createTestDatabase, type Stack, seedIdentity, seedUser, startStack, waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
 import { OPERATOR, openBrowser, screenshot, signInOnDashboard } from "./browser";
 
@@ -23,15 +23,24 @@ async function admin<T>(method: string, path: string, body?: unknown): Promise<T
 }
 
 /** A new user of the campaign with a pending redemption of the Mug (price 5), as portal-api writes it; the user's id. */
-async function pendingMugRedemption(idempotencyKey: string, before: string, after: string): Promise<{ id: string }[]> {
-  const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
+async function pendingMugRedemption(idempotencyKey: string, before: string, after: string): Promise<string> {
+  const user = await seedUser(db, campaignId);
   const { rows: mug } = await db.query<{ id: string }>("SELECT id FROM reward WHERE campaign_id = $1 AND name = 'Mug'", [campaignId]);
   await db.query(
     `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
      VALUES ($1, $2, $3, $4, 'h', 'portal', 'manual', 'xp', 5, $5, $6, 'pending')`,
-    [campaignId, mug[0]?.id, users[0]?.id, idempotencyKey, before, after],
+    [campaignId, mug[0]?.id, user, idempotencyKey, before, after],
   );
-  return users;
+  return user;
+}
+
+/** The URLs of the POSTs the page sends from now on whose path ends in `suffix`. */
+function postsTo(page: Page, suffix: string): string[] {
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.endsWith(suffix)) sent.push(request.url());
+  });
+  return sent;
 }
 
 beforeAll(async () => {
@@ -88,7 +97,7 @@ describe("the Rewards tab", () => {
     await page.getByText("Mug added.").waitFor();
 
     // A participant's pending redemption of the mug, as portal-api writes it.
-    const users = await pendingMugRedemption("k", "20", "15");
+    const user = await pendingMugRedemption("k", "20", "15");
     await page.reload();
     const row = page.getByTestId("redemption-list").locator("tr", { hasText: "Mug" });
     await row.getByText("pending").waitFor();
@@ -113,7 +122,7 @@ describe("the Rewards tab", () => {
     await db.query(
       `INSERT INTO score(campaign_id, user_id, currency, score, referral_score, total, lifetime, spent, updated_at)
        VALUES ($1, $2, 'xp', 30, 0, 30, 30, 25, now()), ($1, $3, 'xp', 10, 0, 10, 10, 0, now())`,
-      [campaignId, users[0]?.id, second[0]?.id],
+      [campaignId, user, second[0]?.id],
     );
     await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/leaderboard`);
     await page.getByTestId("leaderboard-ranking").getByText("Ranked by balance").waitFor();
@@ -136,7 +145,7 @@ describe("the Rewards tab", () => {
   it("decides nothing when the operator cancels, refuses a stock it cannot read, filters redemptions, and keeps epochs out of reach without a contract", async () => {
     await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/rewards`);
     await page.getByTestId("rewards").waitFor();
-    // "1,000" is no whole number: nothing is created, and the form says why (it used to become unlimited stock).
+    // "1,000" is no whole number: nothing is created (Number("1,000") is NaN, sent as null: unlimited), and the form says why.
     await page.fill("input[name=reward-name]", "Hoodie");
     await page.selectOption("select[name=reward-kind]", "manual");
     await page.fill("input[name=reward-price]", "7");
@@ -151,9 +160,13 @@ describe("the Rewards tab", () => {
     await page.reload();
     const row = page.getByTestId("redemption-list").locator("tr", { hasText: "9 → 4" });
     await row.getByText("pending").waitFor();
+    const decisions = postsTo(page, "/fulfil");
     page.once("dialog", (d) => d.dismiss());
     await row.getByRole("button", { name: "Fulfil" }).click();
-    await page.waitForTimeout(500);
+    // A reload ends whatever the click started: anything it sent is recorded by then.
+    await page.reload();
+    await row.getByText("pending").waitFor();
+    expect(decisions).toEqual([]);
     const { rows: still } = await db.query<{ status: string }>("SELECT status FROM redemption WHERE campaign_id = $1 AND idempotency_key = 'k2'", [campaignId]);
     expect(still).toEqual([{ status: "pending" }]);
 
@@ -215,11 +228,11 @@ describe("a list the dashboard cannot read", () => {
 
 describe("a campaign's adjustments", () => {
   it("pages past the newest 100, so every adjustment can be seen and reversed", async () => {
-    const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
+    const user = await seedUser(db, campaignId);
     await db.query(
       `INSERT INTO score_adjustment(campaign_id, user_id, currency, points, reason, operator_email, created_at)
        SELECT $1, $2, 'xp', 1, 'grant ' || i, 'o@pointwise.test', now() - make_interval(mins => 200 - i) FROM generate_series(0, 100) AS i`,
-      [campaignId, users[0]?.id],
+      [campaignId, user],
     );
     await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/fairplay`);
     await page.reload();
@@ -236,15 +249,15 @@ describe("a campaign's adjustments", () => {
 
 describe("a user's identities", () => {
   it("asks before moving an identity another user holds, and moves nothing when the operator declines", async () => {
-    const { rows: users } = await db.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1), ($1) RETURNING id", [campaignId]);
-    const [target, holder] = [users[0]?.id as string, users[1]?.id as string];
+    const [target, holder] = [await seedUser(db, campaignId), await seedUser(db, campaignId)];
     const held = "0x00000000000000000000000000000000000bb001";
-    await db.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, 'EVM_ADDRESS', $3)", [campaignId, holder, held]);
+    await seedIdentity(db, campaignId, holder, "EVM_ADDRESS", held);
     await page.goto(`${stack.admin.url}/#/campaigns/${campaignId}/users?user=${target}`);
     await page.reload();
     const linkForm = page.locator("form", { hasText: "Link identity" });
     await linkForm.locator("select").selectOption("EVM_ADDRESS");
     await linkForm.getByLabel("Account id").fill(held);
+    const links = postsTo(page, "/identities");
     let asked = "";
     page.once("dialog", (d) => {
       asked = d.message();
@@ -253,6 +266,8 @@ describe("a user's identities", () => {
     await linkForm.getByRole("button", { name: "Link", exact: true }).click();
     await waitUntil(async () => asked !== "", 15_000, "the question");
     expect(asked).toBe(`This identity belongs to user ${holder.slice(0, 8)}…${holder.slice(-4)}. Move it, with its events and their points, to this user?`);
+    await page.reload();
+    expect(links).toEqual([]);
     const { rows } = await db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, held]);
     expect(rows).toEqual([{ user_id: holder }]);
   });

@@ -160,9 +160,14 @@ describe("the participant page", () => {
     const sticker = await call("POST", `${base}/rewards`, { name: "Sticker", kind: "manual", currency: "xp", price: "1" }, auth);
     await page.getByRole("button", { name: "Save" }).click();
     const item = page.locator("#rewards li", { hasText: "Sticker" });
+    const redemptions: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith("/me/redemptions")) redemptions.push(request.headers()["idempotency-key"] ?? "");
+    });
     await item.getByRole("button", { name: "Redeem" }).dblclick();
     await page.getByText("Redeemed Sticker: pending.").waitFor();
-    await page.waitForTimeout(500);
+    // Both clicks were handled before the answer to the first came back: one request went out.
+    expect(redemptions).toHaveLength(1);
     const listed = await call("GET", `${base}/redemptions?reward_id=${sticker.body.id}`, undefined, auth);
     expect(listed.body.redemptions).toHaveLength(1);
   });

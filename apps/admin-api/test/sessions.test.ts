@@ -29,6 +29,14 @@ describe("sign-in attempts", () => {
     expect(() => loadEnv({ ...base, ADMIN_SIGN_IN_ATTEMPTS: "0" })).toThrow(/ADMIN_SIGN_IN_ATTEMPTS/);
   });
 
+  it("refuses an example ADMIN_PASSWORD or ADMIN_JWT_SECRET, naming it", () => {
+    const base = { ...testServiceEnv("examples"), ADMIN_JWT_SECRET: SECRET, ADMIN_EMAIL: "demo@pointwise.test" };
+    expect(() => loadEnv({ ...base, ADMIN_PASSWORD: "change-me-demo-password" })).toThrow(/ADMIN_PASSWORD: must not be an example value/);
+    expect(() => loadEnv({ ...base, ADMIN_JWT_SECRET: "change-me-change-me-change-me-change-me-0000" })).toThrow(
+      /ADMIN_JWT_SECRET: must not be an example value/,
+    );
+  });
+
   it("starts without REDIS_URL, which admin-api does not use", () => {
     const { REDIS_URL: _unused, ...withoutRedis } = testServiceEnv("no_redis");
     expect(loadEnv({ ...withoutRedis, ADMIN_JWT_SECRET: SECRET })).not.toHaveProperty("REDIS_URL");

@@ -147,6 +147,9 @@ describe("command line", () => {
       RPC_URL: "https://rpc.example.invalid/v2/REPLACE_WITH_YOUR_RPC_KEY",
     });
     expect(badRpc.logs.find((l) => l.level === "error")?.msg).toBe("RPC Connection Failed");
+    const badPrice = await cli(["run", "--config", EXAMPLE], { ...env, POINTWISE_API_KEY: "a-campaign-key", PRICE_API_KEY: "your-price-api-key" });
+    expect(badPrice.code).toBe(1);
+    expect(badPrice.logs.find((l) => l.level === "error")?.msg).toBe("PRICE_API_KEY is an example value; use a key of the price API");
   });
 });
 

@@ -72,8 +72,9 @@ describe("EIP-1271 contract wallets", () => {
         expect(refusing.logs.join("")).toContain("chain-unavailable");
         expect(refusing.logs.join("")).toContain("401");
         expect(refusing.logs.join("")).not.toContain("SECRETKEY123");
-        // Nothing outside the JSON log: an ethers provider left to detect its network prints a retry line every second.
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        // Nothing outside the JSON log: an ethers provider left to detect its network prints a retry line every second,
+        // so two and a half seconds would show two of them.
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
         expect(printed).not.toHaveBeenCalled();
       } finally {
         printed.mockRestore();

@@ -1,16 +1,15 @@
 // portal-api as a real process: ready on its port, the JWKS and CORS answered, requests counted on /metrics, SIGTERM ends it with exit code 0.
-import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { sampleValue } from "@pointwise/metrics";
 import { type AppProcess, createTestDatabase, spawnApp, testServiceEnv, uniqueName } from "@pointwise/testkit";
+import { newSigningKey } from "./harness";
 
 const schema = uniqueName("portal_proc");
-const newKey = () => generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: AppProcess;
 beforeAll(async () => {
   db = await createTestDatabase(schema);
-  app = await spawnApp("portal-api", { ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newKey(), CORS_ALLOWED_ORIGINS: "https://portal.example" });
+  app = await spawnApp("portal-api", { ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newSigningKey(), CORS_ALLOWED_ORIGINS: "https://portal.example" });
 });
 afterAll(async () => {
   await app?.stop("SIGKILL");
@@ -20,7 +19,7 @@ afterAll(async () => {
 describe("portal-api process", () => {
   it("warns at start that the log mailer keeps e-mail codes in its log, and that LOG_LEVEL above info hides them", async () => {
     expect(app.output()).toContain("PORTAL_MAILER=log: e-mail codes go to this log, not to participants");
-    const quiet = await spawnApp("portal-api", { ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newKey(), LOG_LEVEL: "warn" });
+    const quiet = await spawnApp("portal-api", { ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newSigningKey(), LOG_LEVEL: "warn" });
     try {
       expect(quiet.output()).toContain("PORTAL_MAILER=log writes e-mail codes at info, which LOG_LEVEL hides: e-mail sign-in cannot complete");
     } finally {

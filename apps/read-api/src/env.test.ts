@@ -17,4 +17,10 @@ describe("read-api settings", () => {
     expect(loadEnv({ ...required, PORTAL_JWT_MAX_AGE_S: "900" }).PORTAL_JWT_MAX_AGE_S).toBe(900);
     expect(() => loadEnv({ ...required, PORTAL_JWT_MAX_AGE_S: "10" })).toThrow(/PORTAL_JWT_MAX_AGE_S/);
   });
+
+  it("refuses an example PORTAL_JWT_SECRET: anyone could sign a participant's token with it", () => {
+    expect(() => loadEnv({ ...required, PORTAL_JWT_SECRET: "change-me-change-me-change-me-change-me-1111" })).toThrow(
+      /PORTAL_JWT_SECRET: must not be an example value/,
+    );
+  });
 });

@@ -1,7 +1,7 @@
 // parseEnv: defaults and coercion, and errors naming a missing or malformed variable and its rule.
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
-import { envVars, parseEnv, redisEnv, serviceEnv, streamEnv } from "./index";
+import { envVars, isPlaceholder, parseEnv, redisEnv, serviceEnv, streamEnv } from "./index";
 
 const schema = z.object({ ...serviceEnv, ...redisEnv, ...streamEnv, PORT: envVars.port(3000) });
 const good = { DATABASE_URL: "postgres://127.0.0.1/x", REDIS_URL: "redis://127.0.0.1:6379", NATS_URL: "nats://127.0.0.1:4222" };
@@ -27,6 +27,34 @@ describe("parseEnv", () => {
   it("names a malformed variable and the rule it breaks", () => {
     expect(() => parseEnv(schema, { ...good, NATS_URL: "http://x", PORT: "70000" })).toThrow(
       /NATS_URL: must be a URL starting with nats:\/\/ or tls:\/\/.*PORT/,
+    );
+  });
+});
+
+describe("example values", () => {
+  it.each([
+    ["change-me-change-me-change-me-change-me-0000", true],
+    ["changeme", true],
+    ["change_me", true],
+    ["your-price-api-key", true],
+    ["REPLACE_WITH_YOUR_KEY", true],
+    ["<api key>", true],
+    ["pw_live_EXAMPLE_KEY_DO_NOT_USE", true],
+    ["sk-xxxxxxxxxxxx", true],
+    ["a placeholder", true],
+    ["3f9a1c7e5b2d4086a1c3e5f7092b4d6f", false],
+    ["test-only-secret-test-only-secret-0123456789", false],
+    ["https://eth-mainnet.g.alchemy.com/v2/Qx81LmZ", false],
+  ])("takes %s as an example value: %s", (value, expected) => {
+    expect(isPlaceholder(value)).toBe(expected);
+  });
+
+  it("refuses a secret that is short or an example value, naming the variable and both rules", () => {
+    const secret = z.object({ S: envVars.secret(32) });
+    expect(parseEnv(secret, { S: "3f9a1c7e5b2d4086a1c3e5f7092b4d6f" }).S).toBe("3f9a1c7e5b2d4086a1c3e5f7092b4d6f");
+    expect(() => parseEnv(secret, { S: "short" })).toThrow(new ConfigError("Invalid environment: S: must be at least 32 characters"));
+    expect(() => parseEnv(secret, { S: "change-me-change-me-change-me-change-me" })).toThrow(
+      new ConfigError("Invalid environment: S: must not be an example value (change-me, your-..., <...>): make a random one, e.g. `openssl rand -hex 32`"),
     );
   });
 });
