@@ -80,6 +80,11 @@ describe("importCsv (as admin-api calls it)", () => {
     await upload();
     await upload();
     expect(await s.count()).toBe(before + 8);
+    // The same key with one row changed: that row is a new event (not dropped as the old line's), the other is not.
+    const edited = text.replace("7,DISCORD_PROVIDER_ID,1,", "7,DISCORD_PROVIDER_ID,5,");
+    const result = await importCsv(pipeline, { campaignId: s.campaignId, input: Readable.from([edited]), origin: "admin-api", uploadKey: "june-import-1" });
+    await result.dispose();
+    expect(await s.count()).toBe(before + 9);
   });
 
   it("streams the answer of a file with many bad rows in order", async () => {

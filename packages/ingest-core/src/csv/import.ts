@@ -45,9 +45,9 @@ export interface CsvImportOptions {
   maxBytes?: number;
   maxRows?: number;
   /**
-   * The upload's Idempotency-Key: a row without an idempotency_key of its own is the event of this key and its line,
-   * so the same file sent again with the same key (after an import stopped part way) publishes the same events, which
-   * the scoring worker logs once. Without it every upload is new events.
+   * The upload's Idempotency-Key: a row without an idempotency_key of its own is the event of this key, its line and
+   * its content, so the same file sent again with the same key (after an import stopped part way) publishes the same
+   * events, which the scoring worker logs once; a changed row is a new event. Without it every upload is new events.
    */
   uploadKey?: string;
   /** Where the temporary spool files go (default: the OS temp folder). */
@@ -301,11 +301,12 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
         const event: EarnEvent = { account_id: accountId, identity_type: identityType, amount, reg_event_id: regEventId };
         if (occurredAt !== null) event.occurred_at = occurredAt;
         if (key !== null) event.idempotency_key = key;
-        // A row's own key names its event; else the upload's key and the row's line do (a NUL, which no key holds, keeps
-        // the two apart); else the event is new.
+        // A row's own key names its event; else the upload's key, the row's line and the row itself do (a NUL, which no
+        // key holds, keeps the two apart), so only the same row sent again is the same event: a file edited and sent
+        // with the same key publishes its changed rows as new events instead of losing them; else the event is new.
         const id =
           key === null && options.uploadKey !== undefined
-            ? eventIdForKey(options.campaignId, `csv-upload\u0000${options.uploadKey}\u0000${fileLine}`)
+            ? eventIdForKey(options.campaignId, `csv-upload\u0000${options.uploadKey}\u0000${fileLine}\u0000${JSON.stringify(event)}`)
             : newEventId();
         chunk.push(toMessage(options.campaignId, event, id, receivedAt, "csv"));
         if (chunk.length >= PUBLISH_CHUNK) {
