@@ -33,6 +33,11 @@ export interface RunDeps {
   untilCaughtUp?: boolean;
 }
 
+/** Whether a run needs the market price client: a market feed anywhere in a pricing rule, nested ones included. */
+export function needsMarketPrices(config: IndexerConfig): boolean {
+  return config.assetFeedConfig.some((rule) => usesMarketFeed(rule.config.priceFeed));
+}
+
 /**
  * The endpoint of live calls (chain id, head, calls at `latest`): `network.rpcUrl` when the config sets it, as the
  * spec defines that field, otherwise `RPC_URL`.
@@ -90,7 +95,7 @@ export async function runIndexer(deps: RunDeps): Promise<RunResult> {
 async function runWith(deps: RunDeps, rpcUrl: string, monitor: IndexerMonitor | undefined): Promise<RunResult> {
   const { env, config, logger } = deps;
   await checkKeys(deps);
-  const market = config.assetFeedConfig.some((rule) => usesMarketFeed(rule.config.priceFeed))
+  const market = needsMarketPrices(config)
     ? new MarketPriceClient({ baseUrl: env.PRICE_API_URL, apiKey: env.PRICE_API_KEY, ratePerMinute: env.PRICE_API_RATE_PER_MINUTE, logger })
     : undefined;
   const showBar = env.INDEXER_PROGRESS === "bar" || (env.INDEXER_PROGRESS === "auto" && deps.terminal?.isTTY === true);

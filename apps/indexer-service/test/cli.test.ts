@@ -1,4 +1,6 @@
 // The indexer's command line: commands, config and env checks with exact messages, adapter conformance.
+
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +10,8 @@ import { ADAPTERS, createRegistry } from "../src/adapters";
 import { runCli } from "../src/app";
 import { parseCommand } from "../src/cli";
 import { loadRunEnv } from "../src/env";
+import { needsMarketPrices } from "../src/run";
+import { buildConfig } from "./support/harness";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests edit arbitrary parts of a config to break one rule at a time.
 type Config = Record<string, any>;
@@ -150,6 +154,27 @@ describe("command line", () => {
     const badPrice = await cli(["run", "--config", EXAMPLE], { ...env, POINTWISE_API_KEY: "a-campaign-key", PRICE_API_KEY: "your-price-api-key" });
     expect(badPrice.code).toBe(1);
     expect(badPrice.logs.find((l) => l.level === "error")?.msg).toBe("PRICE_API_KEY is an example value; use a key of the price API");
+  });
+});
+
+describe("the market price client", () => {
+  const TOKEN = "0x1111111111111111111111111111111111111111";
+  const withFeed = (priceFeed: unknown) => {
+    const config = JSON.parse(readFileSync(EXAMPLE, "utf8"));
+    config.assetFeedConfig = [{ match: { key: TOKEN }, config: { assetType: "erc20", priceFeed } }];
+    return buildConfig(config);
+  };
+  const MARKET = { kind: "market", id: "ethereum" };
+  const PEG = { kind: "pegged", usdPegValue: 1 };
+
+  it.each([
+    ["a market feed", MARKET, true],
+    ["a market token of a concentrated-liquidity position", { kind: "ammv3position", token0: PEG, token1: MARKET }, true],
+    ["a vault share over a market underlying", { kind: "vaultshare", version: "v2", underlying: MARKET }, true],
+    ["a Balancer pool with one market token", { kind: "balancerv2nav", tokens: { [TOKEN]: PEG, "0x2222222222222222222222222222222222222222": MARKET } }, true],
+    ["pegged feeds only", { kind: "vaultshare", version: "v1", underlying: PEG }, false],
+  ])("is made for %s: %s", (_what, feed, expected) => {
+    expect(needsMarketPrices(withFeed(feed))).toBe(expected);
   });
 });
 

@@ -87,6 +87,19 @@ describe("importCsv (as admin-api calls it)", () => {
     expect(await s.count()).toBe(before + 9);
   });
 
+  it("publishes only the rest of a file whose import stopped part way, when it is sent again with the same key", async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => `${900 + i},DISCORD_PROVIDER_ID,${i + 1},${s.regEventId}`);
+    // An import that stopped after its first four rows went out published what a file of those four rows publishes.
+    const stopped = `${HEADER}\n${rows.slice(0, 4).join("\n")}\n`;
+    const whole = `${HEADER}\n${rows.join("\n")}\n`;
+    const before = await s.count();
+    for (const text of [stopped, whole]) {
+      const result = await importCsv(pipeline, { campaignId: s.campaignId, input: Readable.from([text]), origin: "admin-api", uploadKey: "stopped-1" });
+      await result.dispose();
+    }
+    expect(await s.count()).toBe(before + 10);
+  });
+
   it("streams the answer of a file with many bad rows in order", async () => {
     let text = `${HEADER}\n`;
     for (let i = 0; i < 5000; i++) text += `x${i},EMAIL,1,${s.regEventId}\n`;
