@@ -28,8 +28,13 @@ export function startStack(): Promise<Stack> {
   });
 }
 
-/** A headless Chromium with a fresh profile. */
-export async function openBrowser(options: { timezoneId?: string } = {}): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+/**
+ * A headless Chromium with a fresh profile. `hostAlias` names a host that resolves to 127.0.0.1: a page
+ * opened there is not a secure context (only localhost and https are), as on a plain-http address.
+ */
+export async function openBrowser(
+  options: { timezoneId?: string; hostAlias?: string } = {},
+): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(os.tmpdir(), "pw-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -44,6 +49,7 @@ export async function openBrowser(options: { timezoneId?: string } = {}): Promis
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...(options.hostAlias === undefined ? [] : [`--host-resolver-rules=MAP ${options.hostAlias} 127.0.0.1`]),
     ],
   });
   const page = context.pages()[0] ?? (await context.newPage());

@@ -1,7 +1,7 @@
 // The dashboard's Rewards tab in a real browser against the real services: catalogue, voucher codes, manual fulfilment,
 // ranking setting; and the campaign's schedule in UTC, whatever the browser's time zone.
 import { createTestDatabase, type Stack, seedIdentity, seedUser, startStack, waitUntil } from "@pointwise/testkit";
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { OPERATOR, openBrowser, screenshot, signInOnDashboard } from "./browser";
 
 jest.setTimeout(180_000);
@@ -244,6 +244,70 @@ describe("a campaign's adjustments", () => {
     expect(await rows.getByRole("button", { name: "Reverse" }).count()).toBe(1);
     await page.getByRole("button", { name: "Newer", exact: true }).click();
     await rows.getByText("grant 100", { exact: true }).waitFor();
+  });
+});
+
+describe("adjustments whose answer is lost", () => {
+  it("sends a grant and a list again with their Idempotency-Keys and makes each once, on a plain-http address too", async () => {
+    // A host name that is not localhost: the page is not a secure context, so crypto.randomUUID does not exist there.
+    const plain = await openBrowser({ hostAlias: "dashboard.pointwise.test" });
+    try {
+      const p = plain.page;
+      await signInOnDashboard(p, stack.admin.url.replace("127.0.0.1", "dashboard.pointwise.test"));
+      expect(await p.evaluate("window.isSecureContext")).toBe(false);
+      const account = "0x00000000000000000000000000000000000dd001";
+      const user = await seedUser(db, campaignId);
+      await seedIdentity(db, campaignId, user, "EVM_ADDRESS", account);
+      const keys: string[] = [];
+      p.on("request", (request) => {
+        if (request.method() === "POST" && /\/adjustments(\/csv)?(\?|$)/.test(request.url())) keys.push(request.headers()["idempotency-key"] ?? "");
+      });
+      // The first answer of each endpoint is lost on its way back: the service made the adjustments, the browser sees a dropped connection.
+      const answered: number[] = [];
+      const lost = new Set<string>();
+      const lose = async (route: Route) => {
+        const endpoint = new URL(route.request().url()).pathname;
+        if (route.request().method() !== "POST" || lost.has(endpoint)) return route.fallback();
+        lost.add(endpoint);
+        // Playwright sends route.fetch from Node, which does not know the alias.
+        answered.push((await route.fetch({ url: route.request().url().replace("dashboard.pointwise.test", "127.0.0.1") })).status());
+        await route.abort("connectionreset");
+      };
+      await p.route("**/adjustments", lose);
+      await p.route("**/adjustments/csv?**", lose);
+      await p.goto(`${stack.admin.url.replace("127.0.0.1", "dashboard.pointwise.test")}/#/campaigns/${campaignId}/fairplay`);
+      await p.fill("input[name=adjust-account]", account);
+      await p.fill("input[name=adjust-points]", "12");
+      await p.fill("input[name=adjust-reason]", "lost answer");
+      await p.getByRole("button", { name: "Record adjustment" }).click();
+      await p.getByText("the request could not reach the server; try again").waitFor();
+      await p.getByRole("button", { name: "Record adjustment" }).click();
+      await p.getByText(`12 xp for ${account}: recorded.`).waitFor();
+
+      await p.getByText("Upload adjustments").click();
+      const list = `identity_type,account_id,currency,points,reason\nEVM_ADDRESS,${account},xp,3,lost list answer\n`;
+      await p.setInputFiles("input[name=adjustment-list]", { name: "grants.csv", mimeType: "text/csv", buffer: Buffer.from(list) });
+      await p.getByRole("button", { name: "Upload", exact: true }).click();
+      await p.getByText("the upload could not reach the server").waitFor();
+      await p.getByRole("button", { name: "Upload", exact: true }).click();
+      await p.getByTestId("adjustment-list-result").getByText("1 adjustments made from 1 rows.").waitFor();
+
+      expect(answered).toEqual([201, 200]);
+      expect(keys).toHaveLength(4);
+      expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect([keys[1], keys[3]]).toEqual([keys[0], keys[2]]);
+      expect(keys[2]).not.toBe(keys[0]);
+      const { rows } = await db.query<{ reason: string; points: string }>(
+        "SELECT reason, points::text FROM score_adjustment WHERE campaign_id = $1 AND user_id = $2 ORDER BY id",
+        [campaignId, user],
+      );
+      expect(rows).toEqual([
+        { reason: "lost answer", points: "12" },
+        { reason: "lost list answer", points: "3" },
+      ]);
+    } finally {
+      await plain.close();
+    }
   });
 });
 

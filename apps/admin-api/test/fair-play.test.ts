@@ -230,6 +230,87 @@ describe("adjustments", () => {
   });
 });
 
+describe("adjustments with an Idempotency-Key", () => {
+  it("answers a retry with the first adjustment and grants once; the key with another request is refused", async () => {
+    const { campaignId, url, u1 } = await scored();
+    const body = { user_id: u1, currency: "xp", points: "7", reason: "quest winner" };
+    const key = { "idempotency-key": "grant-quest-winner-1" };
+    const first = await suite.op.call("POST", `${url}/adjustments`, body, key);
+    expect(first.status).toBe(201);
+    const retry = await suite.op.call("POST", `${url}/adjustments`, body, key);
+    expect([retry.status, retry.body]).toEqual([200, first.body]);
+    // 5 units x 2 xp + 7, once.
+    expect(await xpTotal(campaignId, u1)).toBe("17");
+    expect((await suite.op.call("GET", `${url}/adjustments?user_id=${u1}`)).body.adjustments).toHaveLength(1);
+    expect((await trail(campaignId)).filter((e) => e.action === "adjustment.create")).toHaveLength(1);
+
+    const other = await suite.op.call("POST", `${url}/adjustments`, { ...body, points: "8" }, key);
+    expect([other.status, other.body.error]).toEqual([
+      409,
+      { code: "idempotency-key-reused", message: "Idempotency-Key grant-quest-winner-1 was used for another adjustment request" },
+    ]);
+    const asReversal = await suite.op.call("POST", `${url}/adjustments`, { reverses: first.body.id, reason: "undo" }, key);
+    expect(asReversal.body.error.code).toBe("idempotency-key-reused");
+    const reversalKey = { "idempotency-key": "undo-quest-winner-1" };
+    const reversal = await suite.op.call("POST", `${url}/adjustments`, { reverses: first.body.id, reason: "undo" }, reversalKey);
+    const reversalRetry = await suite.op.call("POST", `${url}/adjustments`, { reverses: first.body.id, reason: "undo" }, reversalKey);
+    expect([reversal.status, reversalRetry.status, reversalRetry.body]).toEqual([201, 200, reversal.body]);
+    expect(await xpTotal(campaignId, u1)).toBe("10");
+
+    // A key belongs to its campaign: the same key in another campaign makes its own adjustment.
+    const elsewhere = await scored();
+    const there = await suite.op.call("POST", `${elsewhere.url}/adjustments`, { ...body, user_id: elsewhere.u1 }, key);
+    expect(there.status).toBe(201);
+    expect(await xpTotal(elsewhere.campaignId, elsewhere.u1)).toBe("17");
+
+    for (const bad of ["", "has space", "x".repeat(256), "naïve"]) {
+      const res = await suite.op.call("POST", `${url}/adjustments`, body, { "idempotency-key": bad });
+      expect([res.status, res.body.error.code]).toEqual([400, "invalid-idempotency-key"]);
+    }
+    expect(await xpTotal(campaignId, u1)).toBe("10");
+  });
+
+  it("makes one adjustment for two requests with the same key sent at once", async () => {
+    const { campaignId, url, u1 } = await scored();
+    const body = { user_id: u1, currency: "xp", points: "3", reason: "double click" };
+    const key = { "idempotency-key": "same-moment" };
+    const answers = await Promise.all([1, 2, 3].map(() => suite.op.call("POST", `${url}/adjustments`, body, key)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 201]);
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect(await xpTotal(campaignId, u1)).toBe("13");
+  });
+
+  it("answers a retried CSV upload with its first answer; an upload that made nothing is not remembered", async () => {
+    const { campaignId, url, u1, u2 } = await scored();
+    const header = "identity_type,account_id,currency,points,reason\n";
+    const bad = `${header}EVM_ADDRESS,${wallet(1)},xp,100,airdrop\nEVM_ADDRESS,${wallet(9)},xp,1,nobody\n`;
+    const key = { ...csv, "idempotency-key": "airdrop-file-1" };
+    const rejected = await suite.op.call("POST", `${url}/adjustments/csv`, bad, key);
+    expect(rejected.body).toMatchObject({ status: "rejected", created: 0 });
+    // The rejected file made nothing, so its key is free for the corrected file.
+    const good = `${header}EVM_ADDRESS,${wallet(1)},xp,100,airdrop\nEVM_ADDRESS,${wallet(2)},xp,-1.5,clawback\n`;
+    const done = await suite.op.call("POST", `${url}/adjustments/csv`, good, key);
+    expect(done.body).toMatchObject({ status: "done", created: 2, rows_invalid: 0 });
+    const retry = await suite.op.call("POST", `${url}/adjustments/csv`, good, key);
+    expect([retry.status, retry.body]).toEqual([200, done.body]);
+    expect([await xpTotal(campaignId, u1), await xpTotal(campaignId, u2)]).toEqual(["110", "4.5"]);
+    expect((await trail(campaignId)).filter((e) => e.action === "adjustment.import")).toHaveLength(1);
+
+    const edited = await suite.op.call("POST", `${url}/adjustments/csv`, good.replace("100", "1000"), key);
+    expect([edited.status, edited.body.error.code]).toEqual([409, "idempotency-key-reused"]);
+    const otherMode = await suite.op.call("POST", `${url}/adjustments/csv?mode=accept-valid`, good, key);
+    expect(otherMode.body.error.code).toBe("idempotency-key-reused");
+    const asSingle = await suite.op.call(
+      "POST",
+      `${url}/adjustments`,
+      { user_id: u1, currency: "xp", points: "1", reason: "r" },
+      { "idempotency-key": "airdrop-file-1" },
+    );
+    expect(asSingle.body.error.code).toBe("idempotency-key-reused");
+    expect([await xpTotal(campaignId, u1), await xpTotal(campaignId, u2)]).toEqual(["110", "4.5"]);
+  });
+});
+
 describe("the audit trail", () => {
   it("records who changed what with before and after, and cannot be edited", async () => {
     const { campaignId, url, u1 } = await scored();

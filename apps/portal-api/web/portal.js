@@ -145,7 +145,8 @@
         button.addEventListener("click", () =>
           run(async () => {
             const body = { reward_id: r.id, ...(r.kind === "token-claim" ? { account: wallet } : {}) };
-            const key = unanswered.get(r.id) ?? crypto.randomUUID();
+            // getRandomValues, not randomUUID: the page may be served on plain http, where randomUUID does not exist.
+            const key = unanswered.get(r.id) ?? Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
             unanswered.set(r.id, key);
             // One redemption per click: a second click while this one is on its way does nothing.
             button.disabled = true;

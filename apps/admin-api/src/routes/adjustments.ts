@@ -4,6 +4,7 @@ import { parseWith } from "@pointwise/runtime";
 import { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
+import { adjustmentRequestHash, idempotencyKeyOf, rememberAnswer, rememberedAnswer } from "../adjustment-requests";
 import {
   ADJUSTMENT_COLUMNS,
   type AdjustmentRow,
@@ -76,9 +77,13 @@ export function adjustmentRoutes(deps: Deps): Router {
   router.post("/api/campaigns/:id/adjustments", async (req, res) => {
     const session = sessionOf(res.locals);
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
+    const key = idempotencyKeyOf(req);
     const body = parseWith(createBody, req.body);
-    const { row, change } = await db.transaction(async (tx) => {
+    const hash = adjustmentRequestHash("single", JSON.stringify(body));
+    const outcome = await db.transaction(async (tx) => {
       await tx.lockCampaign("apply", campaign.id);
+      const replay = key === undefined ? null : await rememberedAnswer(tx, campaign.id, key, hash);
+      if (replay !== null) return { replay };
       let item: NewAdjustment;
       if ("reverses" in body) {
         const { rows } = await tx.query<AdjustmentRow>(`SELECT ${ADJUSTMENT_COLUMNS} FROM score_adjustment a WHERE a.id = $1 AND a.campaign_id = $2`, [
@@ -103,22 +108,33 @@ export function adjustmentRoutes(deps: Deps): Router {
       const { created, change } = await appendAdjustments(tx, session, campaign, [item]);
       const json = adjustmentJson(created[0] as AdjustmentRow);
       await recordAudit(tx, session, { campaignId: campaign.id, action: "adjustment.create", target: `user:${json.user_id}`, after: json });
-      return { row: json, change };
+      const text = JSON.stringify(json);
+      if (key !== undefined) await rememberAnswer(tx, campaign.id, key, hash, text);
+      return { id: json.id, text, change };
     });
+    if ("replay" in outcome) {
+      res.status(200).type("application/json").send(outcome.replay);
+      return;
+    }
     // After the commit, never inside the transaction: readers must not drop a cache and rebuild it before the change is visible.
-    deps.ingest.announce(change);
-    deps.logger.info({ campaign_id: campaign.id, adjustment_id: row.id, operator_id: session.operatorId }, "adjustment made");
-    res.status(201).json(row);
+    deps.ingest.announce(outcome.change);
+    deps.logger.info({ campaign_id: campaign.id, adjustment_id: outcome.id, operator_id: session.operatorId }, "adjustment made");
+    res.status(201).type("application/json").send(outcome.text);
   });
 
   router.post("/api/campaigns/:id/adjustments/csv", async (req, res) => {
     const session = sessionOf(res.locals);
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const query = parseWith(importQuery, req.query);
-    const list = parseList(await readCsvBody(req, res), ["identity_type", "account_id", "currency", "points", "reason"], []);
+    const key = idempotencyKeyOf(req);
+    const file = await readCsvBody(req, res);
+    const list = parseList(file, ["identity_type", "account_id", "currency", "points", "reason"], []);
     const mode = query.mode ?? "all-or-nothing";
+    const hash = adjustmentRequestHash("csv", Buffer.concat([Buffer.from(`${mode}\n`), file]));
     const outcome = await db.transaction(async (tx) => {
       await tx.lockCampaign("apply", campaign.id);
+      const replay = key === undefined ? null : await rememberedAnswer(tx, campaign.id, key, hash);
+      if (replay !== null) return { replay };
       const rules = await activeRulesIn(tx, campaign.id);
       const errors: ListRowError[] = [];
       const items: NewAdjustment[] = [];
@@ -157,32 +173,39 @@ export function adjustmentRoutes(deps: Deps): Router {
         }
         items.push({ userId, currency: v.currency, points: v.points, reason: v.reason });
       }
-      if (mode === "all-or-nothing" && errors.length > 0)
-        return { status: "rejected" as const, errors, created: [] as AdjustmentRow[], importId: null, change: null };
+      const answer = (status: "rejected" | "done", created: number, importId: string | null) =>
+        JSON.stringify({
+          status,
+          import_id: importId,
+          rows_read: list.length,
+          rows_valid: list.length - errors.length,
+          rows_invalid: errors.length,
+          created,
+          invalid_rows: errors.slice(0, ANSWER_ROW_ERRORS),
+          invalid_rows_truncated: errors.length > ANSWER_ROW_ERRORS,
+        });
+      if (mode === "all-or-nothing" && errors.length > 0) return { text: answer("rejected", 0, null), change: null };
       const { rows: ids } = await tx.query<{ id: string }>("SELECT gen_random_uuid() AS id");
       const importId = ids[0]?.id as string;
       const { created, change } = await appendAdjustments(tx, session, campaign, items, { importId });
-      if (created.length > 0) {
-        await recordAudit(tx, session, {
-          campaignId: campaign.id,
-          action: "adjustment.import",
-          target: `adjustment-import:${importId}`,
-          after: { count: created.length, rows_invalid: errors.length, sample: created.slice(0, 20).map(adjustmentJson) },
-        });
-      }
-      return { status: "done" as const, errors, created, importId: created.length > 0 ? importId : null, change };
+      // An upload that made nothing is not remembered: sent again, it is checked again.
+      if (created.length === 0) return { text: answer("done", 0, null), change };
+      await recordAudit(tx, session, {
+        campaignId: campaign.id,
+        action: "adjustment.import",
+        target: `adjustment-import:${importId}`,
+        after: { count: created.length, rows_invalid: errors.length, sample: created.slice(0, 20).map(adjustmentJson) },
+      });
+      const text = answer("done", created.length, importId);
+      if (key !== undefined) await rememberAnswer(tx, campaign.id, key, hash, text);
+      return { text, change };
     });
+    if ("replay" in outcome) {
+      res.type("application/json").send(outcome.replay);
+      return;
+    }
     deps.ingest.announce(outcome.change);
-    res.json({
-      status: outcome.status,
-      import_id: outcome.importId,
-      rows_read: list.length,
-      rows_valid: list.length - outcome.errors.length,
-      rows_invalid: outcome.errors.length,
-      created: outcome.created.length,
-      invalid_rows: outcome.errors.slice(0, ANSWER_ROW_ERRORS),
-      invalid_rows_truncated: outcome.errors.length > ANSWER_ROW_ERRORS,
-    });
+    res.type("application/json").send(outcome.text);
   });
 
   return router;

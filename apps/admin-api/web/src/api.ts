@@ -28,13 +28,31 @@ async function errorOf(res: Response): Promise<ApiError> {
   return new ApiError(res.status, body?.error?.code ?? "http-error", body?.error?.message ?? `request failed with status ${res.status}`);
 }
 
-/** Calls the admin API with the session; an expired session sends the operator back to sign in. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * A new random Idempotency-Key in the form of a UUID v4. crypto.randomUUID exists only in secure
+ * contexts (https, localhost), and a dashboard on a plain-http address still needs keys.
+ */
+export function newIdempotencyKey(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] as number) & 0x0f) | 0x40;
+  b[8] = ((b[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Calls the admin API with the session; an expired session sends the operator back to sign in. `headers` go with it. */
+export async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const token = sessionToken();
   const res = await fetch(path, {
     method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  }).catch(() => {
+    throw new ApiError(0, "network-error", "the request could not reach the server; try again");
   });
   if (res.status === 401 && path !== "/api/auth/login") {
     setSessionToken(null);

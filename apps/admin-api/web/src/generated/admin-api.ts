@@ -2403,11 +2403,15 @@ export interface paths {
          *     more decimal places than the currency has under the active rules. It shows in the user's scores
          *     at once (when a rule version is active) and every recompute adds it back. Adjustments are never
          *     changed or deleted: `reverses` makes a further adjustment of the opposite points, once per adjustment.
+         *     With an `Idempotency-Key`, a retry answers `200` with the adjustment as first answered and makes nothing.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: a request that made adjustments is remembered with its key for as long as the campaign, and the same request with the key answers the first answer again (the same key with another request or endpoint is idempotency-key-reused, 409). A request that made nothing is not remembered. 1 to 255 printable ASCII characters without spaces, else invalid-idempotency-key (400). */
+                    "Idempotency-Key"?: components["parameters"]["AdjustmentIdempotencyKey"];
+                };
                 path: {
                     campaign_id: components["parameters"]["CampaignId"];
                 };
@@ -2428,6 +2432,15 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description The adjustment first made with this Idempotency-Key, as it was first answered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Adjustment"];
+                    };
+                };
                 /** @description The adjustment. */
                 201: {
                     headers: {
@@ -2465,13 +2478,17 @@ export interface paths {
          * @description The body is the file (`text/csv`, at most 5 MB and 50,000 rows) with the header
          *     `identity_type,account_id,currency,points,reason`; each row's user is the owner of the identity.
          *     `all-or-nothing` (default) makes no adjustment when any row is bad; `accept-valid` makes the good ones.
+         *     With an `Idempotency-Key`, a retry of an upload that made adjustments answers its first answer and makes nothing.
          */
         post: {
             parameters: {
                 query?: {
                     mode?: "all-or-nothing" | "accept-valid";
                 };
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: a request that made adjustments is remembered with its key for as long as the campaign, and the same request with the key answers the first answer again (the same key with another request or endpoint is idempotency-key-reused, 409). A request that made nothing is not remembered. 1 to 255 printable ASCII characters without spaces, else invalid-idempotency-key (400). */
+                    "Idempotency-Key"?: components["parameters"]["AdjustmentIdempotencyKey"];
+                };
                 path: {
                     campaign_id: components["parameters"]["CampaignId"];
                 };
@@ -3621,7 +3638,7 @@ export interface components {
                 };
             };
         };
-        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, invalid-utf8, payload-too-large, invalid-body (an event CSV upload that cannot be read to its end), rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows, invalid-idempotency-key (an event CSV upload's Idempotency-Key). */
+        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, invalid-utf8, payload-too-large, invalid-body (an event CSV upload that cannot be read to its end), rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows, invalid-idempotency-key (the Idempotency-Key of an event CSV upload or an adjustment request). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -3648,7 +3665,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, not-claims-owner, epoch-root-already-set. */
+        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, idempotency-key-reused, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, not-claims-owner, epoch-root-already-set. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -3692,6 +3709,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Makes a retry safe: a request that made adjustments is remembered with its key for as long as the campaign, and the same request with the key answers the first answer again (the same key with another request or endpoint is idempotency-key-reused, 409). A request that made nothing is not remembered. 1 to 255 printable ASCII characters without spaces, else invalid-idempotency-key (400). */
+        AdjustmentIdempotencyKey: string;
         AuditAction: "campaign.create" | "campaign.update" | "campaign.archive" | "campaign.restore" | "campaign.bad-words" | "api-key.create" | "api-key.update" | "api-key.revoke" | "event-type.create" | "event-type.retire" | "rule-version.create" | "rule-version.activate" | "user.update" | "identity.link" | "identity.move" | "identity.update" | "identity.unlink" | "csv-import.events" | "exclusion.create" | "exclusion.lift" | "exclusion.import" | "adjustment.create" | "adjustment.import" | "reward.create" | "reward.update" | "reward.codes-upload" | "redemption.fulfil" | "redemption.reject" | "claim-epoch.close" | "claim-epoch.publish" | "operator.add" | "operator.remove";
         CampaignId: components["schemas"]["CampaignId"];
         Version: number;

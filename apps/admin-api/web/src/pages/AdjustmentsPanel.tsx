@@ -1,6 +1,6 @@
 // A campaign's operator adjustments: grant or deduct for the user of an identity, upload a list, reverse one.
-import { type FormEvent, useState } from "react";
-import { api } from "../api";
+import { type FormEvent, useRef, useState } from "react";
+import { ApiError, api, newIdempotencyKey } from "../api";
 import type { Adjustment, Campaign, User } from "../types";
 import { Badge, Card, DataTable, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, useAction, useLoad, usePages } from "../ui";
 import { ListUpload } from "./ListUpload";
@@ -25,6 +25,23 @@ export function AdjustmentsPanel(props: { campaign: Campaign }) {
   const [done, setDone] = useState<string | null>(null);
   const action = useAction();
   const readOnly = Boolean(c.archived_at);
+  // The Idempotency-Key of each request whose answer never came (a network error or a 5xx), by what it asked:
+  // sent again, it is answered with the adjustment that was made instead of making a second.
+  const unanswered = useRef(new Map<string, string>());
+  const send = async (body: Record<string, string>) => {
+    const asked = JSON.stringify(body);
+    const key = unanswered.current.get(asked) ?? newIdempotencyKey();
+    unanswered.current.set(asked, key);
+    try {
+      const made = await api<Adjustment>("POST", path, body, { "idempotency-key": key });
+      unanswered.current.delete(asked);
+      return made;
+    } catch (err) {
+      // A refusal is final; only an answer that never came keeps the key for the next try.
+      if (err instanceof ApiError && err.status > 0 && err.status < 500) unanswered.current.delete(asked);
+      throw err;
+    }
+  };
 
   const make = async (e: FormEvent) => {
     e.preventDefault();
@@ -32,7 +49,7 @@ export function AdjustmentsPanel(props: { campaign: Campaign }) {
     const made = await action.run(async () => {
       const query = new URLSearchParams({ identity_type: type, account_id: account });
       const user = await api<User>("GET", `/api/campaigns/${c.id}/users?${query}`);
-      return api<Adjustment>("POST", path, { user_id: user.id, currency, points: points.trim(), reason });
+      return send({ user_id: user.id, currency, points: points.trim(), reason });
     });
     if (made) {
       setDone(`${made.points} ${made.currency} for ${account}: recorded.`);
@@ -44,7 +61,7 @@ export function AdjustmentsPanel(props: { campaign: Campaign }) {
   const reverse = async (a: Adjustment) => {
     const why = window.prompt(`Reverse ${a.points} ${a.currency}? Give the reason:`);
     if (!why) return;
-    if (await action.run(() => api("POST", path, { reverses: a.id, reason: why }))) list.reload();
+    if (await action.run(() => send({ reverses: a.id, reason: why }))) list.reload();
   };
 
   return (
@@ -83,7 +100,7 @@ export function AdjustmentsPanel(props: { campaign: Campaign }) {
       <Notice kind="success">{done}</Notice>
       <details>
         <summary>Upload adjustments (CSV with the columns identity_type,account_id,currency,points,reason)</summary>
-        <ListUpload path={`${path}/csv`} disabled={readOnly} what="adjustments made" name="adjustment-list" onDone={list.reload} />
+        <ListUpload path={`${path}/csv`} disabled={readOnly} what="adjustments made" name="adjustment-list" onDone={list.reload} keyed />
       </details>
       <DataTable
         columns={["When", "User", "Points", "Reason", "By", ""]}

@@ -1,6 +1,6 @@
 // Campaign tab "CSV import": upload a file of events, follow the import and read each bad row.
 import { useRef, useState } from "react";
-import { api, upload } from "../api";
+import { api, newIdempotencyKey, upload } from "../api";
 import type { Answer, CsvImport, CsvRowError } from "../types";
 import { Badge, Card, DataTable, formatTime, Notice, Progress, useAction, useLoad, usePoll } from "../ui";
 import type { CampaignContext } from "./campaign-context";
@@ -86,7 +86,7 @@ export function ImportsTab({ ctx }: { ctx: CampaignContext }) {
             name="csv-file"
             onChange={(e) => {
               setFile(e.target.files?.[0] ?? null);
-              setUploadKey(crypto.randomUUID());
+              setUploadKey(newIdempotencyKey());
             }}
           />
           <label className="inline">

@@ -1,6 +1,6 @@
 // A CSV list upload (exclusions, adjustments): file, mode, result and the bad rows with their lines.
 import { useRef, useState } from "react";
-import { upload } from "../api";
+import { newIdempotencyKey, upload } from "../api";
 import type { ListRowError } from "../types";
 import { DataTable, Notice, useAction } from "../ui";
 
@@ -14,10 +14,23 @@ export interface ListUploadResult {
   invalid_rows_truncated: boolean;
 }
 
-/** Choose a CSV list, upload it all-or-nothing or keeping the good rows, and read what happened. */
-export function ListUpload(props: { path: string; query?: Record<string, string>; disabled?: boolean; what: string; onDone: () => void; name: string }) {
+/**
+ * Choose a CSV list, upload it all-or-nothing or keeping the good rows, and read what happened. With
+ * `keyed`, each chosen file gets an Idempotency-Key: after an upload whose answer never came, the file
+ * stays chosen with its key, and Upload again is answered by what the first upload made.
+ */
+export function ListUpload(props: {
+  path: string;
+  query?: Record<string, string>;
+  disabled?: boolean;
+  what: string;
+  onDone: () => void;
+  name: string;
+  keyed?: boolean;
+}) {
   const [mode, setMode] = useState<"all-or-nothing" | "accept-valid">("all-or-nothing");
   const [file, setFile] = useState<File | null>(null);
+  const [uploadKey, setUploadKey] = useState("");
   const [result, setResult] = useState<ListUploadResult | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const action = useAction();
@@ -26,17 +39,29 @@ export function ListUpload(props: { path: string; query?: Record<string, string>
     if (!file) return;
     setResult(null);
     const query = new URLSearchParams({ mode, ...(props.query ?? {}) });
-    const res = await action.run(() => upload<ListUploadResult>(`${props.path}?${query}`, file, "text/csv", () => undefined));
-    if (res) setResult(res);
+    const headers: Record<string, string> = props.keyed ? { "idempotency-key": uploadKey } : {};
+    const res = await action.run(() => upload<ListUploadResult>(`${props.path}?${query}`, file, "text/csv", () => undefined, headers));
+    props.onDone();
+    // After a failure the file stays chosen (with its key), so Upload sends it again.
+    if (!res) return;
+    setResult(res);
     if (input.current) input.current.value = "";
     setFile(null);
-    props.onDone();
   };
 
   return (
     <div className="stack">
       <div className="form-row">
-        <input ref={input} type="file" accept=".csv,text/csv" name={props.name} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        <input
+          ref={input}
+          type="file"
+          accept=".csv,text/csv"
+          name={props.name}
+          onChange={(e) => {
+            setFile(e.target.files?.[0] ?? null);
+            setUploadKey(newIdempotencyKey());
+          }}
+        />
         <label className="inline">
           <input type="radio" checked={mode === "all-or-nothing"} onChange={() => setMode("all-or-nothing")} /> all or nothing
         </label>
