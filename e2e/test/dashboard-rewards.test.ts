@@ -312,7 +312,7 @@ describe("adjustments whose answer is lost", () => {
 });
 
 describe("a user's identities", () => {
-  it("asks before moving an identity another user holds, and moves nothing when the operator declines", async () => {
+  it("asks before moving an identity another user holds: nothing moves when the operator declines, and it moves when they accept", async () => {
     const [target, holder] = [await seedUser(db, campaignId), await seedUser(db, campaignId)];
     const held = "0x00000000000000000000000000000000000bb001";
     await seedIdentity(db, campaignId, holder, "EVM_ADDRESS", held);
@@ -330,10 +330,16 @@ describe("a user's identities", () => {
     await linkForm.getByRole("button", { name: "Link", exact: true }).click();
     await waitUntil(async () => asked !== "", 15_000, "the question");
     expect(asked).toBe(`This identity belongs to user ${holder.slice(0, 8)}…${holder.slice(-4)}. Move it, with its events and their points, to this user?`);
-    await page.reload();
-    expect(links).toEqual([]);
-    const { rows } = await db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, held]);
-    expect(rows).toEqual([{ user_id: holder }]);
+    // The one request that went out was refused by the service (identity-held) and moved nothing.
+    await waitUntil(async () => links.length === 1, 15_000, "the refused link request");
+    const held1 = await db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, held]);
+    expect(held1.rows).toEqual([{ user_id: holder }]);
+    page.once("dialog", (d) => void d.accept());
+    await linkForm.getByRole("button", { name: "Link", exact: true }).click();
+    await page.getByText("The identity belonged to another user and was merged into this one.").waitFor();
+    expect(links).toHaveLength(3);
+    const held2 = await db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, held]);
+    expect(held2.rows).toEqual([{ user_id: target }]);
   });
 });
 

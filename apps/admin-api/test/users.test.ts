@@ -107,7 +107,35 @@ describe("linking and unlinking identities", () => {
   it("moves an identity that belongs to another user and queues one identity-link recompute for any number of moves", async () => {
     const { campaignId, regEventId, users } = await scoredCampaign(["10", "20", "30"]);
     const [a, b, c] = users as [string, string, string];
-    const moved = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EVM_ADDRESS", account_id: wallet(2) });
+    const asked = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EVM_ADDRESS", account_id: wallet(2) });
+    expect([asked.status, asked.body.error]).toEqual([
+      409,
+      {
+        code: "identity-held",
+        message: `the EVM_ADDRESS ${wallet(2)} belongs to user ${b}; send "move": true to move it, with its events and their points, to this user`,
+      },
+    ]);
+    const notMoved = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, {
+      identity_type: "EVM_ADDRESS",
+      account_id: wallet(2),
+      move: false,
+    });
+    expect(notMoved.body.error.code).toBe("identity-held");
+    const audited = await suite.h.deps.db.query("SELECT 1 FROM audit_event WHERE campaign_id = $1 AND action = 'identity.move'", [campaignId]);
+    expect(audited.rows).toEqual([]);
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${b}`)).body.identities.map((i: Json) => i.account_id)).toEqual([wallet(2)]);
+    const badMove = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, {
+      identity_type: "EVM_ADDRESS",
+      account_id: wallet(2),
+      move: "yes",
+    });
+    expect([badMove.status, badMove.body.error.message]).toEqual([400, "move: must be true or false"]);
+
+    const moved = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, {
+      identity_type: "EVM_ADDRESS",
+      account_id: wallet(2),
+      move: true,
+    });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ moved_from_user_id: b, recompute_job: { reason: "identity-link", status: "queued", rule_version: 1, events_total: 3 } });
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${a}`)).body.identities.map((i: Json) => i.account_id)).toEqual([
@@ -116,7 +144,11 @@ describe("linking and unlinking identities", () => {
     ]);
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${b}`)).body.identities).toEqual([]);
 
-    const second = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, { identity_type: "EVM_ADDRESS", account_id: wallet(3) });
+    const second = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, {
+      identity_type: "EVM_ADDRESS",
+      account_id: wallet(3),
+      move: true,
+    });
     expect(second.body.recompute_job.id).toBe(moved.body.recompute_job.id);
     const { rows } = await suite.h.deps.db.query("SELECT reason, status FROM recompute_job WHERE campaign_id = $1", [campaignId]);
     expect(rows).toEqual([{ reason: "identity-link", status: "queued" }]);

@@ -23,7 +23,12 @@ const handle = z
 
 const findSchema = z.strictObject({ identity_type: identityType, account_id: z.string().min(1, "must not be empty") });
 const linkSchema = z
-  .strictObject({ identity_type: identityType, account_id: z.string().min(1, "must not be empty"), handle: handle.optional() })
+  .strictObject({
+    identity_type: identityType,
+    account_id: z.string().min(1, "must not be empty"),
+    handle: handle.optional(),
+    move: z.boolean({ message: "must be true or false" }).optional(),
+  })
   .refine((b) => b.handle === undefined || b.identity_type === "X_PROVIDER_ID", { message: "can only be set for an X_PROVIDER_ID identity", path: ["handle"] });
 const handleSchema = z.strictObject({ handle: handle.nullable() });
 const updateUserSchema = z
@@ -150,6 +155,13 @@ export function userRoutes(deps: Deps): Router {
         [campaign.id, body.identity_type, accountId],
       );
       const existing = rows[0];
+      // Moving carries every event the identity sent, and unlinking it later makes a new user, not the old one
+      // again: it happens only when asked for, decided here under the lock rather than by a look-up before.
+      if (existing && existing.user_id !== userId && body.move !== true)
+        throw new ConflictError(
+          "identity-held",
+          `the ${body.identity_type} ${accountId} belongs to user ${existing.user_id}; send "move": true to move it, with its events and their points, to this user`,
+        );
       if (!existing) {
         const { rows: created } = await client.query<{ id: string }>(
           "INSERT INTO identity(campaign_id, user_id, identity_type, account_id, handle) VALUES ($1, $2, $3, $4, $5) RETURNING id",

@@ -1573,7 +1573,8 @@ export interface paths {
         /**
          * Link an identity to the user (merging it in when another user has it)
          * @description A new identity is created for the user (`201`). An identity the user already has is left as
-         *     is, except `handle` (`200`). An identity of another user of the campaign is moved to this user
+         *     is, except `handle` (`200`). An identity of another user of the campaign is refused with
+         *     `409 identity-held` unless the body says `move: true`; then it is moved to this user
          *     with every event it ever sent (`200`, `moved_from_user_id`): the log keeps its rows, and a
          *     `recompute_job` (reason `identity-link`) recomputes scores attributing each event to the
          *     identity's current owner; one queued job covers any number of moves. `handle` (the X username,
@@ -1595,6 +1596,11 @@ export interface paths {
                         identity_type: components["schemas"]["IdentityType"];
                         account_id: string;
                         handle?: string;
+                        /**
+                         * @description Move the identity when another user of the campaign holds it.
+                         * @default false
+                         */
+                        move?: boolean;
                     };
                 };
             };
@@ -3665,7 +3671,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, idempotency-key-reused, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, not-claims-owner, epoch-root-already-set. */
+        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, identity-held, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, idempotency-key-reused, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, not-claims-owner, epoch-root-already-set. */
         Conflict: {
             headers: {
                 [name: string]: unknown;

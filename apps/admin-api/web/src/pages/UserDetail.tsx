@@ -47,25 +47,21 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
       account_id: linkAccount.trim(),
       ...(linkType === "X_PROVIDER_ID" && linkHandle.trim() ? { handle: linkHandle.trim() } : {}),
     };
-    // An identity another user holds moves here with its events and their points; unlinking it later makes a new user,
-    // not the old one again: ask before moving it.
-    const owner = await action.run(() =>
-      api<User>(
-        "GET",
-        `/api/campaigns/${ctx.campaign.id}/users?${new URLSearchParams({ identity_type: body.identity_type, account_id: body.account_id })}`,
-      ).catch((err: unknown) => {
-        if (err instanceof ApiError && err.status === 404) return null;
-        throw err;
-      }),
-    );
-    if (owner === undefined) return;
-    if (
-      owner !== null &&
-      owner.id !== userId &&
-      !window.confirm(`This identity belongs to user ${shorten(owner.id, 8)}. Move it, with its events and their points, to this user?`)
-    )
-      return;
-    const res = await action.run(() => api<Answer<"/api/campaigns/{campaign_id}/users/{user_id}/identities", "post">>("POST", `${path}/identities`, body));
+    type Linked = Answer<"/api/campaigns/{campaign_id}/users/{user_id}/identities", "post">;
+    // An identity another user holds moves here with its events and their points, and unlinking it later makes a new
+    // user, not the old one again: the service refuses it with identity-held unless asked to move, so ask first.
+    const res = await action.run(async () => {
+      try {
+        return await api<Linked>("POST", `${path}/identities`, body);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === "identity-held")) throw err;
+        const query = new URLSearchParams({ identity_type: body.identity_type, account_id: body.account_id });
+        const holder = await api<User>("GET", `/api/campaigns/${ctx.campaign.id}/users?${query}`);
+        if (!window.confirm(`This identity belongs to user ${shorten(holder.id, 8)}. Move it, with its events and their points, to this user?`))
+          return undefined;
+        return api<Linked>("POST", `${path}/identities`, { ...body, move: true });
+      }
+    });
     if (res) {
       setNote(
         res.moved_from_user_id ? `The identity belonged to another user and was merged into this one.${recomputeNote(res.recompute_job)}` : "Identity linked.",
