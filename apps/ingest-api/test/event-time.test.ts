@@ -93,6 +93,28 @@ describe("occurred_at on the earn-event endpoints", () => {
   });
 });
 
+describe("a retry under its Idempotency-Key after the campaign has ended", () => {
+  it("answers with the first answer, byte for byte, instead of refusing the event it already took", async () => {
+    for (const [path, body] of [
+      [ONE, validBody(h, { amount: "2" })],
+      [BATCH, { events: [validBody(h, { amount: "3" }), validBody(h, { amount: "4" })] }],
+    ] as const) {
+      const key = { "idempotency-key": `before-the-end-${path}` };
+      const first = await h.post(path, body, key);
+      expect(first.status).toBe(200);
+      const before = await h.count();
+      await h.db.query("UPDATE campaign SET ends_at = $2 WHERE id = $1", [h.main.campaignId, iso(Date.now())]);
+      const retry = await h.post(path, body, key);
+      expect([retry.status, retry.text, retry.headers["idempotent-replayed"]]).toEqual([200, first.text, "true"]);
+      // A new request is judged now: the campaign has ended.
+      const fresh = await h.post(path, body, { "idempotency-key": `after-the-end-${path}` });
+      expect(JSON.stringify(fresh.body)).toContain("occurred-at-after-campaign");
+      expect(await h.count()).toBe(before);
+      await h.db.query("UPDATE campaign SET ends_at = NULL WHERE id = $1", [h.main.campaignId]);
+    }
+  });
+});
+
 describe("idempotency_key of an event", () => {
   it("gives the event the id derived from campaign and key, in every request that carries it", async () => {
     const key = `indexer-7/action/${Date.now()}`;

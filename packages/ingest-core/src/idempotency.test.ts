@@ -39,6 +39,17 @@ describe("Idempotency-Key store (PostgreSQL)", () => {
     expect(again.receivedAt).toBe(owner.receivedAt);
   });
 
+  it("frees a forgotten key for another request, with new ids", async () => {
+    const store = createIdempotencyStore(s.db, { leaseMs: 10_000, waitMs: 0 });
+    const refused = await store.claim(s.campaignId, "k-forget", requestFingerprint("earn-event", "api", "bad"), 1);
+    if (refused.kind !== "owner") throw new Error("expected owner");
+    expect(await store.claim(s.campaignId, "k-forget", requestFingerprint("earn-event", "api", "fixed"), 1)).toEqual({ kind: "reused" });
+    await refused.forget();
+    const fixed = await store.claim(s.campaignId, "k-forget", requestFingerprint("earn-event", "api", "fixed"), 1);
+    if (fixed.kind !== "owner") throw new Error(`expected owner, got ${fixed.kind}`);
+    expect(fixed.eventIds).not.toEqual(refused.eventIds);
+  });
+
   it("lets a waiting request pick up the answer the owner stores meanwhile", async () => {
     const store = createIdempotencyStore(s.db, { leaseMs: 10_000, waitMs: 5000 });
     const fp = requestFingerprint("earn-event", "api", "wait");

@@ -38,6 +38,8 @@ export type Claim =
       complete(response: string): Promise<void>;
       /** Gives the key up without an answer, so the next retry publishes the same events again. */
       release(): Promise<void>;
+      /** Forgets the key: the request was refused for what it says, so the key is free for a corrected one. */
+      forget(): Promise<void>;
     }
   | { kind: "replay" /** The stored answer, the exact JSON text first sent. */; response: string }
   | { kind: "reused" }
@@ -97,6 +99,13 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
       },
       async release() {
         await db.query("UPDATE idempotency_key SET lease_until = now() WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending'", [
+          campaignId,
+          key,
+          fingerprint,
+        ]);
+      },
+      async forget() {
+        await db.query("DELETE FROM idempotency_key WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending'", [
           campaignId,
           key,
           fingerprint,

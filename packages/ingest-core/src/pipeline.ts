@@ -130,6 +130,13 @@ function answer(body: IngestAnswer["body"], rest: Omit<IngestAnswer, "body" | "j
   return { body, json: JSON.stringify(body), ...rest };
 }
 
+/**
+ * What becomes of a request's Idempotency-Key after its work: `complete` stores the answer for retries,
+ * `release` keeps the claim's event ids for the retry of the same request (nothing or not all was published),
+ * `forget` frees the key (the request was refused for what it says, so a corrected one may use it).
+ */
+type KeyedAnswer = IngestAnswer & { key: "complete" | "release" | "forget" };
+
 /** Creates the pipeline over a database and a bus. */
 export function createIngestPipeline(deps: PipelineDeps, options: PipelineOptions = {}): IngestPipeline {
   const eventTypes = createEventTypeLookup(deps.db, options.lookupTtlMs ?? 5000);
@@ -164,12 +171,12 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
     return settled.map((s) => (s.status === "fulfilled" ? null : (s.reason as Error)));
   }
 
-  /** Runs `work` under the request's Idempotency-Key (if any), storing or releasing the claim by its outcome. */
+  /** Runs `work` under the request's Idempotency-Key (if any), storing, releasing or forgetting the claim by its outcome. */
   async function underKey(
     campaignId: string,
     count: number,
     input: IdempotencyInput | undefined,
-    work: (eventIds: string[], receivedAt: string) => Promise<IngestAnswer & { remember: boolean }>,
+    work: (eventIds: string[], receivedAt: string) => Promise<KeyedAnswer>,
   ): Promise<IngestAnswer> {
     if (input === undefined) {
       const now = Date.now();
@@ -189,15 +196,19 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
       case "owner":
         break;
     }
-    let result: IngestAnswer & { remember: boolean };
+    let result: KeyedAnswer;
     try {
       result = await work(claim.eventIds, claim.receivedAt);
     } catch (err) {
       await claim.release().catch(() => undefined);
       throw err;
     }
-    if (!result.remember) {
+    if (result.key === "release") {
       await claim.release().catch((err: unknown) => deps.logger.warn({ err }, "could not release an Idempotency-Key"));
+      return result;
+    }
+    if (result.key === "forget") {
+      await claim.forget().catch((err: unknown) => deps.logger.warn({ err }, "could not forget an Idempotency-Key"));
       return result;
     }
     // The events are in the stream whatever happens here: a failed write only means a retry
@@ -214,39 +225,45 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
     validateItems,
     publishAll,
     close: () => publisher.close(),
+    // Both channels check the request under its key, at the time the key was first claimed: a retry of a request
+    // that was answered gets that answer back even when it would now be refused (the campaign ended since, or
+    // occurred_at fell out of the window), and a retry that takes over an abandoned claim is judged as it was.
     async ingestOne(target, body, options) {
       const campaignId = target.campaignId;
-      const [check] = await validateItems(target, [body]);
-      if (check === undefined || !check.ok) return rejected(check?.problems ?? []);
-      const { event } = check;
       return underKey(campaignId, 1, options.idempotency, async ([eventId], receivedAt) => {
+        const [check] = await validateItems(target, [body], Date.parse(receivedAt));
+        if (check === undefined || !check.ok) return { ...rejected(check?.problems ?? []), key: "forget" };
+        const { event } = check;
         const message = toMessage(campaignId, event, eventId as string, receivedAt, options.source);
         const id = message.event_id;
         const [error] = await publishAll([message]);
         if (error) {
           deps.logger.warn({ err: error.cause ?? error, campaign_id: campaignId }, "publish failed");
-          return { ...rejected([BUS_UNAVAILABLE]), remember: false };
+          return { ...rejected([BUS_UNAVAILABLE]), key: "release" };
         }
-        return { ...answer(success({ event_id: id, received_at: receivedAt }), { outcome: "accepted", codes: [], published: 1, refused: 0 }), remember: true };
+        return { ...answer(success({ event_id: id, received_at: receivedAt }), { outcome: "accepted", codes: [], published: 1, refused: 0 }), key: "complete" };
       });
     },
     async ingestBatch(target, items, options) {
       const campaignId = target.campaignId;
-      const checks = await validateItems(target, items);
-      const valid = checks.flatMap((c, i) => (c.ok ? [i] : []));
-      const problems = checks.flatMap((c) => (c.ok ? [] : c.problems));
-      const refusedItems = checks.length - valid.length;
-      if (valid.length === 0) {
-        // Nothing to publish, so nothing to remember: the same batch can be resent once it is fixed.
-        const results: BatchItemResult[] = checks.map((c) => ({ ok: false, errors: envelopeErrors(c.ok ? [] : c.problems) }));
-        return answer(success({ results }), {
-          outcome: refusedItems > 0 ? "rejected" : "accepted",
-          codes: codesOf(problems),
-          published: 0,
-          refused: refusedItems,
-        });
-      }
       return underKey(campaignId, items.length, options.idempotency, async (eventIds, receivedAt) => {
+        const checks = await validateItems(target, items, Date.parse(receivedAt));
+        const valid = checks.flatMap((c, i) => (c.ok ? [i] : []));
+        const problems = checks.flatMap((c) => (c.ok ? [] : c.problems));
+        const refusedItems = checks.length - valid.length;
+        if (valid.length === 0) {
+          // Nothing to publish, so nothing to remember: the same batch can be resent once it is fixed.
+          const results: BatchItemResult[] = checks.map((c) => ({ ok: false, errors: envelopeErrors(c.ok ? [] : c.problems) }));
+          return {
+            ...answer(success({ results }), {
+              outcome: refusedItems > 0 ? "rejected" : "accepted",
+              codes: codesOf(problems),
+              published: 0,
+              refused: refusedItems,
+            }),
+            key: "forget",
+          };
+        }
         const messages = valid.map((i) => toMessage(campaignId, (checks[i] as { event: EarnEvent }).event, eventIds[i] as string, receivedAt, options.source));
         const errors = await publishAll(messages);
         const failed = errors.filter((e) => e !== null).length;
@@ -256,7 +273,7 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
         // A retry under the same key republishes the same ids, so the whole batch is refused and retried;
         // without a key only the failed items are marked, since resending the rest would duplicate them.
         if (failed === messages.length || (failed > 0 && options.idempotency !== undefined)) {
-          return { ...rejected([BUS_UNAVAILABLE], items.length), remember: false };
+          return { ...rejected([BUS_UNAVAILABLE], items.length), key: "release" };
         }
         const failedAt = new Set(valid.filter((_, k) => errors[k] !== null));
         const results: BatchItemResult[] = checks.map((c, i) => {
@@ -272,7 +289,7 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
             published: messages.length - failed,
             refused: refusedItems + failed,
           }),
-          remember: failed === 0,
+          key: failed === 0 ? "complete" : "release",
         };
       });
     },
