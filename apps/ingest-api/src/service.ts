@@ -1,4 +1,4 @@
-// Starts ingest-api (port first, then its dependencies, then the app and the idempotency purge) and returns how to stop it.
+// Starts ingest-api (port first, then its dependencies, then the app and its housekeeping) and returns how to stop it.
 import { type Bus, createBus } from "@pointwise/bus";
 import { createCache } from "@pointwise/cache";
 import { createDatabase } from "@pointwise/db";
@@ -7,7 +7,7 @@ import { openStartup, type Running } from "@pointwise/runtime";
 import { collectDefaultMetrics } from "prom-client";
 import { buildIngestApp } from "./app";
 import type { Env } from "./env";
-import { startIdempotencyPurge } from "./purge";
+import { startHousekeeping } from "./housekeeping";
 
 /**
  * Starts ingest-api as main.ts runs it and returns how to stop it; tests call it in-process to check
@@ -59,12 +59,12 @@ export async function startIngestApi(env: Env, logger: Logger): Promise<Running>
   await bus.ensureStreams();
   const { app, ctx } = buildIngestApp({ env, logger, db, bus, cache });
   if (env.METRICS) collectDefaultMetrics({ register: ctx.metrics.registry });
-  const purge = startIdempotencyPurge(ctx.pipeline.idempotency, { everyMs: env.IDEMPOTENCY_PURGE_INTERVAL_MS, logger });
+  const housekeeping = startHousekeeping({ db, idempotency: ctx.pipeline.idempotency, logger }, { purgeEveryMs: env.IDEMPOTENCY_PURGE_INTERVAL_MS });
   startup.serve(app);
   logger.info({ url: startup.url }, "ingest-api listening");
   return {
     async stop() {
-      await purge.stop();
+      await housekeeping.stop();
       // Requests in flight finish (their publish is awaited) before the bus is drained.
       await startup.close();
       await ctx.pipeline.close();

@@ -5,12 +5,14 @@ export { csvImportAnswer } from "./csv/answer";
 export { CSV_MAX_ROW_CHARS, type CsvImportOptions, type CsvImportResult, DEFAULT_CSV_MAX_BYTES, DEFAULT_CSV_MAX_ROWS, importCsv } from "./csv/import";
 export {
   CSV_IMPORT_MODES,
+  CSV_INTERRUPTED_AFTER_MS,
   type CsvCounts,
   type CsvImportMode,
   type CsvImportOrigin,
   type CsvImportProgress,
   type CsvImportStatus,
   type CsvRowError,
+  failInterruptedCsvImports,
   getCsvImport,
 } from "./csv/jobs";
 export { type EnvelopeError, envelopeErrors, type FailureBody, failure, type Problem, success } from "./envelope";

@@ -3,12 +3,12 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { type NatsServer, startNatsServer } from "@pointwise/testkit";
+import { type NatsServer, startNatsServer, waitUntil } from "@pointwise/testkit";
 import { seed } from "../../test/fixtures";
 import { createIngestPipeline } from "../pipeline";
 import { csvImportAnswer } from "./answer";
 import { importCsv } from "./import";
-import { getCsvImport } from "./jobs";
+import { failInterruptedCsvImports, getCsvImport } from "./jobs";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
 jest.setTimeout(60_000);
@@ -98,6 +98,46 @@ describe("importCsv (as admin-api calls it)", () => {
       await result.dispose();
     }
     expect(await s.count()).toBe(before + 10);
+  });
+
+  it("tells its row it is alive while the upload stalls, so it is not taken for interrupted; a row nobody beats is", async () => {
+    const input = new PassThrough();
+    let importId = "";
+    const running = importCsv(pipeline, {
+      campaignId: s.campaignId,
+      input,
+      origin: "admin-api",
+      mode: "accept-valid",
+      heartbeatMs: 100,
+      onStart: (id) => (importId = id),
+    });
+    input.write(`${HEADER}\n31,DISCORD_PROVIDER_ID,1,${s.regEventId}\n`);
+    await waitUntil(async () => importId !== "", 5000, "the import to start");
+    const updated = async () => (await getCsvImport(s.db, s.campaignId, importId))?.updated_at ?? "";
+    const first = await updated();
+    // No row arrives for a while, as with a slow client: the row still hears from the import.
+    await waitUntil(async () => (await updated()) > first, 5000, "a heartbeat");
+    // An import not heard from for the given time is interrupted; this one was heard from just now.
+    expect(await failInterruptedCsvImports(s.db, 60_000)).not.toContain(importId);
+    const { rows } = await s.db.query<{ id: string }>(
+      "INSERT INTO csv_import(campaign_id, mode, origin, status, rows_published, updated_at) VALUES ($1, 'accept-valid', 'ingest-api', 'publishing', 7, now() - interval '3 minutes') RETURNING id",
+      [s.campaignId],
+    );
+    const stale = rows[0]?.id as string;
+    expect(await failInterruptedCsvImports(s.db)).toEqual([stale]);
+    expect(await getCsvImport(s.db, s.campaignId, stale)).toMatchObject({
+      status: "failed",
+      finished_at: expect.any(String),
+      error:
+        "import-interrupted: the service running this import stopped before it finished, with 7 rows published; send the file again with the same Idempotency-Key to publish the rest (rows already published count once)",
+    });
+    input.end(`32,DISCORD_PROVIDER_ID,2,${s.regEventId}\n`);
+    const result = await running;
+    await result.dispose();
+    expect(await getCsvImport(s.db, s.campaignId, importId)).toMatchObject({ status: "done", rows_published: 2 });
+    // Finished rows are never marked interrupted, however old.
+    await s.db.query("UPDATE csv_import SET updated_at = now() - interval '1 day' WHERE id = $1", [importId]);
+    expect(await failInterruptedCsvImports(s.db)).toEqual([]);
   });
 
   it("streams the answer of a file with many bad rows in order", async () => {

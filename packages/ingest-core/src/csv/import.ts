@@ -9,7 +9,7 @@ import { envelopeErrors, type Problem } from "../envelope";
 import { eventIdForKey, newEventId } from "../event-id";
 import type { EventTimeRights } from "../event-time";
 import { type IngestPipeline, toMessage } from "../pipeline";
-import { type CsvCounts, type CsvImportMode, type CsvImportOrigin, type CsvRowError, createCsvJob, updateCsvJob } from "./jobs";
+import { beatCsvJob, CSV_HEARTBEAT_MS, type CsvCounts, type CsvImportMode, type CsvImportOrigin, type CsvRowError, createCsvJob, updateCsvJob } from "./jobs";
 import { LineSpool, makeSpoolDir } from "./spool";
 import { utf8Check } from "./utf8";
 
@@ -56,6 +56,8 @@ export interface CsvImportOptions {
   publishRetryMs?: number;
   /** Called once the job row exists, before any row is read (for example to send its id early). */
   onStart?: (importId: string) => void;
+  /** How often the job row hears that the import is alive (default CSV_HEARTBEAT_MS). */
+  heartbeatMs?: number;
 }
 
 /** A finished import. `invalidRows()` streams every bad row; call `dispose()` once done with it. */
@@ -325,6 +327,13 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
     }
   }
 
+  // While rows stall (a slow upload, the bus away) the row still hears from the import, so one whose
+  // process stopped can be told apart (failInterruptedCsvImports) from one that is only waiting.
+  const heartbeat = setInterval(() => {
+    beatCsvJob(db, importId, counts).catch((err: unknown) => log.warn({ err }, "could not record that the csv import is alive"));
+  }, options.heartbeatMs ?? CSV_HEARTBEAT_MS);
+  heartbeat.unref();
+
   try {
     log.info("csv import started");
     await validatePass();
@@ -359,5 +368,7 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
     );
     log.warn({ ...countFields(counts), code: failure.code, reason: failure.message }, "csv import failed");
     throw failure;
+  } finally {
+    clearInterval(heartbeat);
   }
 }

@@ -101,6 +101,45 @@ export async function updateCsvJob(
   );
 }
 
+/** How often a running import tells its row it is alive (and how far it got), whether or not rows arrive (ms). */
+export const CSV_HEARTBEAT_MS = 10_000;
+/** An import not heard from for this long stopped with its process: it is marked failed (ms). */
+export const CSV_INTERRUPTED_AFTER_MS = 120_000;
+
+/**
+ * Records how far a running import got and that it is alive; a row already finished (or marked
+ * interrupted) is left as it is, so a late beat never overwrites the final counts.
+ */
+export async function beatCsvJob(db: Database, id: string, counts: CsvCounts): Promise<void> {
+  await jobQuery(() =>
+    db.query(
+      `UPDATE csv_import SET rows_read = $2, rows_valid = $3, rows_invalid = $4, rows_published = $5, updated_at = now()
+        WHERE id = $1 AND status IN ('validating', 'publishing')`,
+      [id, counts.rowsRead, counts.rowsValid, counts.rowsInvalid, counts.rowsPublished],
+    ),
+  );
+}
+
+/**
+ * Marks imports still `validating` or `publishing` that no process has beaten for `afterMs` as
+ * `failed` with `import-interrupted`: the service running them stopped (killed, crashed, scaled away)
+ * before they finished. Returns the ids marked.
+ */
+export async function failInterruptedCsvImports(db: Database, afterMs = CSV_INTERRUPTED_AFTER_MS): Promise<string[]> {
+  const { rows } = await jobQuery(() =>
+    db.query<{ id: string }>(
+      `UPDATE csv_import
+          SET status = 'failed', finished_at = now(), updated_at = now(),
+              error = 'import-interrupted: the service running this import stopped before it finished, with ' || rows_published ||
+                      ' rows published; send the file again with the same Idempotency-Key to publish the rest (rows already published count once)'
+        WHERE status IN ('validating', 'publishing') AND updated_at < now() - make_interval(secs => $1)
+        RETURNING id`,
+      [afterMs / 1000],
+    ),
+  );
+  return rows.map((r) => r.id);
+}
+
 interface JobRow {
   id: string;
   campaign_id: string;
