@@ -66,7 +66,7 @@ async function migrateOn(pool: Pool, schema: string, dir: string): Promise<Migra
   try {
     await client.query("SELECT pg_advisory_lock(hashtext($1))", [`pointwise-migrate:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
-    await client.query(`SET search_path TO ${quoted}, public`);
+    await client.query(`SET search_path TO ${quoted}`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${quoted}."_pointwise_migrations" (
       name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
     const { rows } = await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM ${quoted}."_pointwise_migrations"`);

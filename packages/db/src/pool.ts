@@ -1,4 +1,4 @@
-// The pg pool behind a Database: one schema first on every connection's search_path.
+// The pg pool behind a Database: one schema, and only it, on every connection's search_path.
 import { Pool, type PoolConfig } from "pg";
 
 /** Where and how to connect; `schema` isolates one deployment (or one test run) inside a database. */
@@ -40,7 +40,8 @@ export function applicationNameOf(options: Pick<PoolOptions, "applicationName" |
 const ignoreClientError = () => undefined;
 
 /**
- * A pg pool whose every connection uses `schema` first on its search_path.
+ * A pg pool whose every connection has only `schema` on its search_path (pg_catalog is always searched):
+ * a table missing from the schema is an error, never the table of the same name in `public`.
  * NUMERIC and BIGINT come back as strings (pg's default), so amounts and points never pass through a float.
  * Every client has an 'error' listener for its whole life: pg only listens while a client is idle in
  * the pool, so a connection dropped while checked out (a transaction, a COPY, Prisma's own
@@ -54,7 +55,7 @@ export function createPool(options: PoolOptions): Pool {
     connectionString: options.url,
     max: options.max ?? 10,
     application_name: applicationNameOf(options),
-    options: `-c search_path=${schema},public${options.role === undefined ? "" : ` -c role=${options.role}`}`,
+    options: `-c search_path=${schema}${options.role === undefined ? "" : ` -c role=${options.role}`}`,
     connectionTimeoutMillis: 5000,
   };
   const pool = new Pool(config);
