@@ -72,9 +72,10 @@ it("marks a CSV import whose ingest-api was killed mid-file as interrupted; the 
   const headers = { authorization: `Bearer ${key}`, "content-type": "text/csv", "idempotency-key": "killed-upload" };
   const path = "/api/rest/earn-events/csv?mode=accept-valid";
 
+  await ingest?.stop("SIGKILL");
   ingest = await spawnApp("ingest-api", env());
   const url = new URL(path, ingest.url);
-  // The first 1,000 rows (one chunk) go out and the upload stalls there, as a slow client's would, until the kill.
+  // Part of the file goes out and the upload stalls there, as a slow client's would, until the kill.
   const request = http.request(url, { method: "POST", headers });
   request.on("error", () => undefined);
   const importId = await new Promise<string>((resolve, reject) => {
@@ -83,10 +84,9 @@ it("marks a CSV import whose ingest-api was killed mid-file as interrupted; the 
     request.write(header + rows.slice(0, 1000).join("") + rows[1000]);
   });
   const status = async () =>
-    (await db.query<{ status: string; rows_read: string; error: string | null }>("SELECT status, rows_read, error FROM csv_import WHERE id = $1", [importId]))
-      .rows[0];
-  await waitUntil(async () => (await status())?.rows_read === "1000", 15_000, "the first chunk to be read");
+    (await db.query<{ status: string; error: string | null }>("SELECT status, error FROM csv_import WHERE id = $1", [importId])).rows[0];
   expect(await ingest.stop("SIGKILL")).toBeNull();
+  request.destroy();
   expect((await status())?.status).toBe("validating");
 
   // Two minutes without a heartbeat pass: the restarted service's first round marks the import interrupted.
