@@ -12,6 +12,8 @@ const ctx: RuleContext = {
     { id: TYPE, name: "swap", retired: false },
     { id: RETIRED, name: "old", retired: true },
   ],
+  endsAt: null,
+  now: new Date("2026-11-30T12:00:00Z"),
 };
 const doc = (rules: unknown[], extra: Record<string, unknown> = {}) => ({ primaryCurrency: "xp", currencies: { xp: { name: "XP" } }, rules, ...extra });
 const rule = (regEventId: string) => ({ id: "r", regEventId, currency: "xp", base: { kind: "fixed", points: "1" } });
@@ -57,6 +59,37 @@ describe("issueSentence", () => {
     expect(issueSentence({ path: "rules[0].id", message: "must be unique" })).toBe("document.rules[0].id must be unique");
     expect(issueSentence({ path: "rules", message: "Invalid input" })).toBe("document.rules: Invalid input");
     expect(issueSentence({ path: "", message: "must be a JSON object" })).toBe("document must be a JSON object");
+  });
+});
+
+describe("checkRuleDocument on decay", () => {
+  // 4001 hours after 2026-06-01T00:00Z is 166 days and 17 hours on: 2026-11-14T17:00Z.
+  const hourly = (epoch: string) =>
+    doc([rule(TYPE)], { currencies: { xp: { name: "XP", decay: { halfLifeSeconds: 3600, epoch } } } }) as Record<string, unknown>;
+
+  it("refuses an epoch whose 4000 half-lives end before the present, naming the epoch and when its range ends", () => {
+    expect(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), ctx)).toEqual({
+      ok: false,
+      issues: [
+        {
+          path: "currencies.xp.decay.epoch",
+          message: "must be later: 4000 half-lives of 3600 s from it end at 2026-11-14T17:00:00.000Z, before now",
+        },
+      ],
+    });
+    expect(checkRuleDocument(hourly("2026-07-01T00:00:00Z"), ctx).ok).toBe(true);
+  });
+
+  it("refuses an epoch whose range ends before the campaign's ends_at, and takes one that reaches it exactly", () => {
+    const ending = { ...ctx, now: new Date("2026-07-01T00:00:00Z"), endsAt: new Date("2026-11-14T17:00:00.001Z") };
+    const refused = checkRuleDocument(hourly("2026-06-01T00:00:00Z"), ending);
+    expect(refused.ok ? [] : refused.issues.map((i) => i.message)).toEqual([
+      "must be later: 4000 half-lives of 3600 s from it end at 2026-11-14T17:00:00.000Z, before the campaign's ends_at (2026-11-14T17:00:00.001Z)",
+    ]);
+    expect(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), { ...ending, endsAt: new Date("2026-11-14T17:00:00Z") }).ok).toBe(true);
+    // A daily half-life from the same epoch reaches eleven years on.
+    const daily = doc([rule(TYPE)], { currencies: { xp: { name: "XP", decay: { halfLifeSeconds: 86_400, epoch: "2026-06-01T00:00:00Z" } } } });
+    expect(checkRuleDocument(daily, { ...ending, endsAt: new Date("2036-01-01T00:00:00Z") }).ok).toBe(true);
   });
 });
 

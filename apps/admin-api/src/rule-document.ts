@@ -1,5 +1,5 @@
 // Checks a submitted rule document against the engine schema and the campaign's currencies and event types.
-import { type RuleIssue, type RuleVersion, safeParseRuleVersion } from "@pointwise/rules";
+import { decayRangeEnd, MAX_HALF_LIVES, type RuleIssue, type RuleVersion, safeParseRuleVersion } from "@pointwise/rules";
 
 /** What a rule version is checked against besides the engine's own schema. */
 export interface RuleContext {
@@ -11,6 +11,10 @@ export interface RuleContext {
   primaryCurrency: string;
   /** The campaign's event types; retired ones cannot be given new rules. */
   eventTypes: readonly { id: string; name: string; retired: boolean }[];
+  /** The campaign's ends_at (exclusive), or null when it runs on. */
+  endsAt: Date | null;
+  /** The time of the check. */
+  now: Date;
 }
 
 /** The outcome of checking a rule document: the stored form, or every problem found. */
@@ -34,6 +38,18 @@ export function checkRuleDocument(input: unknown, ctx: RuleContext): RuleCheck {
   }
   if (doc.primaryCurrency !== ctx.primaryCurrency) {
     issues.push({ path: "primaryCurrency", message: `must be the campaign's primary currency (${ctx.primaryCurrency})` });
+  }
+  // A decaying currency scores at most MAX_HALF_LIVES half-lives after its epoch: the version must reach the
+  // campaign's end (or, without one, the present), else its events would wait for the next version.
+  for (const [key, currency] of Object.entries(doc.currencies)) {
+    if (!currency.decay) continue;
+    const end = decayRangeEnd(currency.decay);
+    const until = ctx.endsAt ?? ctx.now;
+    if (end.getTime() < until.getTime())
+      issues.push({
+        path: `currencies.${key}.decay.epoch`,
+        message: `must be later: ${MAX_HALF_LIVES} half-lives of ${currency.decay.halfLifeSeconds} s from it end at ${end.toISOString()}, before ${ctx.endsAt ? `the campaign's ends_at (${ctx.endsAt.toISOString()})` : "now"}`,
+      });
   }
   const types = new Map(ctx.eventTypes.map((t) => [t.id.toLowerCase(), t]));
   doc.rules.forEach((rule, i) => {

@@ -12,7 +12,10 @@ export function isTransient(err: unknown): boolean {
 }
 
 // Engine errors caused by the event itself; others (corrupt state, ordering) are about the system.
-const EVENT_ENGINE_CODES = new Set(["event-invalid", "campaign-mismatch", "decay-range-exceeded"]);
+// decay-range-exceeded is about the rule version: its decay epoch is too early for the event's time,
+// and every later event fails the same way until a version with a later epoch is active, so the
+// events wait for it instead of going one by one to the dead-letter table.
+const EVENT_ENGINE_CODES = new Set(["event-invalid", "campaign-mismatch"]);
 
 /**
  * Whether a failure is caused by the content of the event being applied (a value PostgreSQL

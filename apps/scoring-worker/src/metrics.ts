@@ -1,4 +1,4 @@
-// Prometheus metrics of the scoring worker: consumer lag, batch sizes, apply latency and recompute progress.
+// Prometheus metrics of the scoring worker: consumer lag, batch sizes, apply latency, held campaigns, dead letters and recompute progress.
 import type { Bus } from "@pointwise/bus";
 import type { ServiceMetrics } from "@pointwise/metrics";
 import { Counter, Gauge, Histogram } from "prom-client";
@@ -17,6 +17,8 @@ export interface WorkerMetrics {
   recomputeSwitched(): void;
   /** A message or event went to the dead-letter table, at `stage`. */
   deadLettered(stage: "decode" | "stage" | "apply"): void;
+  /** After an apply pass: how many campaigns this replica holds back for a failure that is not about one event. */
+  campaignsHeld(count: number): void;
 }
 
 const SIZE_BUCKETS = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000];
@@ -74,6 +76,11 @@ export function createWorkerMetrics(metrics: ServiceMetrics, bus: Bus, consumerN
     registers,
   });
   for (const stage of ["decode", "stage", "apply"]) deadLetters.inc({ stage }, 0);
+  const held = new Gauge({
+    name: "pointwise_worker_campaigns_held",
+    help: "Campaigns whose staged events this replica holds back because applying them fails for a reason that is not about one event (a broken deployment, a rule version whose decay epoch cannot reach them); they wait, none is dead-lettered",
+    registers,
+  });
   const recomputeJobs = new Counter({
     name: "pointwise_worker_recompute_jobs_total",
     help: "Recompute jobs that switched their campaign to the new scores",
@@ -87,6 +94,7 @@ export function createWorkerMetrics(metrics: ServiceMetrics, bus: Bus, consumerN
     },
     applyPass: (seconds) => applyPass.observe(seconds),
     deadLettered: (stage) => deadLetters.inc({ stage }),
+    campaignsHeld: (count) => held.set(count),
     recomputeChunk(eventsDone) {
       recomputeChunks.inc();
       recomputeDone.set(Number(eventsDone));

@@ -90,6 +90,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     retryDelayMs: env.RETRY_DELAY_MS,
     floor: () => intake.floor(),
     onDeadLetter: () => deps.metrics?.deadLettered("apply"),
+    onHeld: (count) => deps.metrics?.campaignsHeld(count),
     onApplied(campaignId, outcome) {
       stats.batches++;
       stats.logged += outcome.logged.length;

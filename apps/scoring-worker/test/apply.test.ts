@@ -4,7 +4,7 @@ import type { Database, StatementQueue } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion } from "@pointwise/rules";
 import type { RawEventMessage } from "@pointwise/schemas";
-import { createTestDatabase, seedIdentity, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, seedIdentity, uniqueName, waitUntil } from "@pointwise/testkit";
 import { applyInboxBatch } from "../src/apply/apply-batch";
 import { createApplier } from "../src/apply/inbox-drainer";
 import { stageMessages } from "../src/intake/inbox";
@@ -256,6 +256,47 @@ describe("applying staged events", () => {
     }
     expect(await a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).toBe(2);
     expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
+  });
+
+  it("holds a campaign's events back, dead-lettering none, while its decay epoch cannot reach them, and applies them under a later epoch", async () => {
+    const c = await newCampaign(false);
+    // Gems halve every hour from 2026-01-01: events of today lie far more than 4000 half-lives (about 166 days) after it.
+    const stale = (version: number, epoch: string) => {
+      const rules = richRules(c, version);
+      return { ...rules, currencies: { ...rules.currencies, gems: { name: "Gems", decimals: 0, decay: { halfLifeSeconds: 3600, epoch } } } };
+    };
+    await addRuleVersion(db, stale(1, "2026-01-01T00:00:00Z"), "active");
+    const now = Date.now();
+    await stage([
+      message(c, { account_id: WALLET_A, amount: "4", received_at: new Date(now - 60_000).toISOString() }),
+      message(c, { account_id: WALLET_B, amount: "5", received_at: new Date(now).toISOString() }),
+    ]);
+    const held: number[] = [];
+    const a = createApplier({
+      db,
+      logger,
+      rules: new RuleVersionCache(),
+      stream: STREAM,
+      batchSize: 100,
+      maxAttempts: 2,
+      retryDelayMs: 0,
+      floor: async () => Number.MAX_SAFE_INTEGER,
+      onHeld: (count) => held.push(count),
+    });
+    await expect(a.drainCampaign(c, Number.MAX_SAFE_INTEGER)).rejects.toMatchObject({ code: "decay-range-exceeded" });
+    for (let pass = 0; pass < 3; pass++) expect(await a.runOnce()).toBe(0);
+    expect(held.at(-1)).toBeGreaterThanOrEqual(1);
+    const { rows } = await db.query("SELECT attempts FROM event_inbox WHERE campaign_id = $1", [c]);
+    expect(rows).toEqual([{ attempts: 0 }, { attempts: 0 }]);
+    expect((await db.query("SELECT count(*)::int AS n FROM dead_letter WHERE payload LIKE $1", [`%${c}%`])).rows[0].n).toBe(0);
+
+    // A rule version with a later epoch becomes the active one (as its activation leaves it): the events go through.
+    const later = stale(2, new Date(now - 3_600_000).toISOString());
+    await db.query("UPDATE rule_version SET status = 'superseded' WHERE campaign_id = $1 AND version = 1", [c]);
+    await addRuleVersion(db, later, "active");
+    await waitUntil(async () => (await a.runOnce()) === 2, 5000, "the held events to be applied");
+    expect(held.at(-1)).toBe(0);
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, later));
   });
 
   it("stages a batch that holds a message staged before: the others go in once, the repeat changes nothing", async () => {

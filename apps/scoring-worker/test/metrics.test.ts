@@ -86,6 +86,8 @@ describe("scoring-worker /metrics", () => {
     expect(sampleValue(text, "pointwise_dependency_up", { dependency: "nats" })).toBe(1);
     const { rows } = await db.query<{ n: string }>("SELECT count(*)::text AS n FROM event_log WHERE campaign_id = $1", [CAMPAIGN]);
     expect(rows[0]?.n).toBe("30");
+    // Nothing is held back while every campaign's events apply.
+    expect(sampleValue(text, "pointwise_worker_campaigns_held", {})).toBe(0);
   });
 
   it("counts dead letters by stage: none while all is well, then the undecodable message, the unstageable one and the unappliable event", async () => {

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { log, rules, run, SWAP } from "../test/fixtures";
 import { scaleFixed, scalePoints } from "./decay";
 import { dec } from "./decimal";
-import { type DecayConfig, decayedScores, decayedValue, decayFactor, MAX_HALF_LIVES, rankRows, replayCampaign } from "./index";
+import { type DecayConfig, decayedScores, decayedValue, decayFactor, decayRangeEnd, MAX_HALF_LIVES, rankRows, replayCampaign } from "./index";
 
 const DAY = 86_400;
 const decay: DecayConfig = { halfLifeSeconds: DAY, epoch: "2025-01-01T00:00:00Z" };
@@ -87,34 +87,37 @@ describe("decay", () => {
     );
   });
 
-  it.each([
-    [MAX_HALF_LIVES + 1, "2035-12-16T00:00:00.000Z"],
-    [-MAX_HALF_LIVES - 1, "2014-01-18T00:00:00.000Z"],
-  ])(`refuses an award %i half-lives from the epoch (occurred %s) with decay-range-exceeded on decay.epoch`, (halfLives, occurredAt) => {
-    // 2025-01-01 to 2036-01-01 is 11 x 365 + 2 leap days = 4017 days, so day 4001 is 2035-12-16;
-    // 2014-01-01 to 2025-01-01 is 11 x 365 + 3 leap days = 4018 days, so day -4001 is 2014-01-18.
-    expect(iso(halfLives)).toBe(occurredAt);
+  it("refuses an award more than MAX_HALF_LIVES half-lives after the epoch with decay-range-exceeded on decay.epoch", () => {
+    // 2025-01-01 to 2036-01-01 is 11 x 365 + 2 leap days = 4017 days, so day 4001 is 2035-12-16.
+    const occurredAt = "2035-12-16T00:00:00.000Z";
+    expect(iso(MAX_HALF_LIVES + 1)).toBe(occurredAt);
     let err: unknown;
     try {
-      run(decaying, log([{ amount: "1", occurredAt: iso(halfLives) }]));
+      run(decaying, log([{ amount: "1", occurredAt }]));
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ValidationError);
     expect(err).toMatchObject({ code: "decay-range-exceeded", field: "decay.epoch" });
     expect((err as Error).message).toBe(
-      `occurredAt ${occurredAt} is more than 4000 half-lives from decay.epoch 2025-01-01T00:00:00Z; publish a rule version with a closer epoch`,
+      `occurredAt ${occurredAt} is more than 4000 half-lives after decay.epoch 2025-01-01T00:00:00Z; publish a rule version with a later epoch`,
     );
+    // The first instant it can no longer score is that one; a millisecond before is still 4000 whole half-lives on.
+    expect(decayRangeEnd(decay).toISOString()).toBe(occurredAt);
+    expect(run(decaying, log([{ amount: "1", occurredAt: "2035-12-15T23:59:59.999Z" }])).entries[0]?.scaledPaid).toMatch(/^\d{1205}/);
   });
 
-  it(`accepts an award exactly ${MAX_HALF_LIVES} half-lives after or before the epoch: 1 xp stored as 2^4000 or 2^-4000`, () => {
+  it(`accepts an award exactly ${MAX_HALF_LIVES} half-lives after the epoch (1 xp stored as 2^4000), and any award before it`, () => {
     const after = run(decaying, log([{ amount: "1", occurredAt: iso(MAX_HALF_LIVES) }])).entries[0]?.scaledPaid;
     expect(after).toBe((2n ** 4000n).toString());
-    // 2^-4000 is far below 10^-18: the stored value is cut to 0.
+    // 2^-4000 and 2^-5000 are far below 10^-18: the stored value is cut to 0, which is what it is worth at any read after the epoch.
     expect(run(decaying, log([{ amount: "1", occurredAt: iso(-MAX_HALF_LIVES) }])).entries[0]?.scaledPaid).toBe("0");
+    expect(run(decaying, log([{ amount: "1", occurredAt: iso(-5000) }])).entries[0]?.scaledPaid).toBe("0");
     // 2^-4000 = 10^(-4000 log10 2) = 10^-1204.12 = 7.586e-1205.
     expect(decayFactor(iso(MAX_HALF_LIVES), decay)).toMatch(/^0\.0{1204}7586/);
     expect(() => decayFactor(iso(MAX_HALF_LIVES + 1), decay)).toThrow(expect.objectContaining({ code: "decay-range-exceeded" }));
+    // Read 5000 days before the epoch, a stored 1 is worth 2^5000 = 1.4124e1505 (1506 digits).
+    expect(decayFactor(iso(-5000), decay)).toMatch(/^14124\d{1501}$/);
   });
 
   it("stores an award 1000.5 half-lives before the epoch as 2^-1000.5 of it, exact to 18 places", () => {

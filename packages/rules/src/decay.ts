@@ -14,7 +14,10 @@ import { timeOf } from "./time";
  * them by their decayed value, and SQL can rank without recomputing anything per row.
  */
 
-/** How many half-lives an award may lie from the epoch; beyond it stored numbers get too long. */
+/**
+ * How many half-lives after the epoch an award may lie; beyond it stored numbers get too long
+ * (2^4000 has 1205 digits). Awards before the epoch have no limit: they are stored ever smaller.
+ */
 export const MAX_HALF_LIVES = 4000;
 
 // The read side only needs enough digits to present a number; 60 keeps it well past float precision.
@@ -73,13 +76,18 @@ function split(ms: number, decay: DecayConfig, epochMs = BigInt(timeOf(decay.epo
   // bigint division truncates toward zero; a negative delta between multiples is floored one further.
   let whole = delta / halfLife;
   if (whole * halfLife > delta) whole -= 1n;
-  if (whole > BigInt(MAX_HALF_LIVES) || whole < -BigInt(MAX_HALF_LIVES)) {
+  if (whole > BigInt(MAX_HALF_LIVES)) {
     throw new ValidationError(
-      `occurredAt ${new Date(ms).toISOString()} is more than ${MAX_HALF_LIVES} half-lives from decay.epoch ${decay.epoch}; publish a rule version with a closer epoch`,
+      `occurredAt ${new Date(ms).toISOString()} is more than ${MAX_HALF_LIVES} half-lives after decay.epoch ${decay.epoch}; publish a rule version with a later epoch`,
       { field: "decay.epoch", code: "decay-range-exceeded" },
     );
   }
   return { whole, rest: delta - whole * halfLife, halfLife };
+}
+
+/** The first instant a decaying currency can no longer score: MAX_HALF_LIVES + 1 half-lives after its epoch. */
+export function decayRangeEnd(decay: DecayConfig): Date {
+  return new Date(timeOf(decay.epoch) + (MAX_HALF_LIVES + 1) * decay.halfLifeSeconds * 1000);
 }
 
 /** 10^i for i from 0 to 36: what turns units of scale 18 - i into 10^-18 units, for scales down to -18. */

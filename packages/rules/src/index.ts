@@ -5,7 +5,7 @@
 export { type Adjustment, type AdjustmentDelta, adjustmentDeltas, storedAdjustment } from "./adjustments";
 export type { CampaignWindow } from "./campaign-window";
 export { needsGlobalOrder } from "./compile";
-export { decayedValue, decayFactor, MAX_HALF_LIVES } from "./decay";
+export { decayedValue, decayFactor, decayRangeEnd, MAX_HALF_LIVES } from "./decay";
 export { type DecayedScores, type DryRunInput, type DryRunResult, decayedScores, dryRunDiff, type LeaderboardMove } from "./dry-run";
 export { type ApplyInput, type ApplyResult, applyEvents } from "./engine";
 export {

@@ -26,6 +26,8 @@ export interface ApplierDeps {
   onApplied?(campaignId: string, outcome: Extract<BatchOutcome, { status: "applied" }>): void;
   /** Called when an event that could not be applied went to the dead-letter table. */
   onDeadLetter?(): void;
+  /** Called after each pass with the number of campaigns held back by a failure that is not about one event. */
+  onHeld?(count: number): void;
 }
 
 /** Moves staged events from the inbox into the log and the scores, campaign by campaign. */
@@ -99,7 +101,10 @@ export function createApplier(deps: ApplierDeps): Applier {
     async runOnce() {
       const floor = await deps.floor();
       let consumed = 0;
-      for (const campaignId of await campaignsWaiting(db, stream, floor)) {
+      const waiting = await campaignsWaiting(db, stream, floor);
+      // A campaign with nothing left to apply (its rows went another way) is no longer held.
+      for (const campaignId of backoff.keys()) if (!waiting.includes(campaignId)) backoff.delete(campaignId);
+      for (const campaignId of waiting) {
         const held = backoff.get(campaignId);
         if (held && held.until > Date.now()) continue;
         try {
@@ -113,6 +118,7 @@ export function createApplier(deps: ApplierDeps): Applier {
           else logger.error(fields, "applying failed for a reason that is not about one event; the campaign's events wait");
         }
       }
+      deps.onHeld?.(backoff.size);
       return consumed;
     },
   };

@@ -68,9 +68,9 @@ function split(ms: number, decay: DecayConfig): Split {
   const halfLife = BigInt(decay.halfLifeSeconds) * 1000n;
   let whole = delta / halfLife;
   if (delta < 0n && whole * halfLife !== delta) whole -= 1n;
-  if (whole > BigInt(MAX_HALF_LIVES) || whole < -BigInt(MAX_HALF_LIVES)) {
+  if (whole > BigInt(MAX_HALF_LIVES)) {
     throw new ValidationError(
-      `occurredAt ${new Date(ms).toISOString()} is more than ${MAX_HALF_LIVES} half-lives from decay.epoch ${decay.epoch}; publish a rule version with a closer epoch`,
+      `occurredAt ${new Date(ms).toISOString()} is more than ${MAX_HALF_LIVES} half-lives after decay.epoch ${decay.epoch}; publish a rule version with a later epoch`,
       { field: "decay.epoch", code: "decay-range-exceeded" },
     );
   }
