@@ -50,6 +50,20 @@ describe("Idempotency-Key store (PostgreSQL)", () => {
     expect(fixed.eventIds).not.toEqual(refused.eventIds);
   });
 
+  it("only releases a claim taken over from an earlier attempt when it is forgotten: that attempt may have published under its ids", async () => {
+    const store = createIdempotencyStore(s.db, { leaseMs: 10_000, waitMs: 0 });
+    const fp = requestFingerprint("earn-events", "batch", "partly published");
+    const first = await store.claim(s.campaignId, "k-takeover", fp, 2);
+    if (first.kind !== "owner") throw new Error("expected owner");
+    await first.release();
+    const retry = await store.claim(s.campaignId, "k-takeover", fp, 2);
+    if (retry.kind !== "owner") throw new Error("expected a takeover");
+    await retry.forget();
+    expect(await store.claim(s.campaignId, "k-takeover", requestFingerprint("earn-events", "batch", "other"), 2)).toEqual({ kind: "reused" });
+    const again = await store.claim(s.campaignId, "k-takeover", fp, 2);
+    expect(again.kind === "owner" && again.eventIds).toEqual(first.eventIds);
+  });
+
   it("lets a waiting request pick up the answer the owner stores meanwhile", async () => {
     const store = createIdempotencyStore(s.db, { leaseMs: 10_000, waitMs: 5000 });
     const fp = requestFingerprint("earn-event", "api", "wait");

@@ -38,7 +38,11 @@ export type Claim =
       complete(response: string): Promise<void>;
       /** Gives the key up without an answer, so the next retry publishes the same events again. */
       release(): Promise<void>;
-      /** Forgets the key: the request was refused for what it says, so the key is free for a corrected one. */
+      /**
+       * Forgets the key: the request was refused for what it says, so the key is free for a corrected one.
+       * A claim taken over from an earlier attempt is only released instead: that attempt may have published
+       * under its event ids, so the key keeps them.
+       */
       forget(): Promise<void>;
     }
   | { kind: "replay" /** The stored answer, the exact JSON text first sent. */; response: string }
@@ -81,7 +85,14 @@ function unavailable(err: unknown): RetryableError {
 export function createIdempotencyStore(db: Database, options: IdempotencyOptions): IdempotencyStore {
   const ttlMs = options.ttlMs ?? IDEMPOTENCY_TTL_MS;
 
-  function owner(campaignId: string, key: string, fingerprint: string, row: ClaimRow): Claim {
+  function owner(campaignId: string, key: string, fingerprint: string, row: ClaimRow, fresh: boolean): Claim {
+    const release = async () => {
+      await db.query("UPDATE idempotency_key SET lease_until = now() WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending'", [
+        campaignId,
+        key,
+        fingerprint,
+      ]);
+    };
     return {
       kind: "owner",
       eventIds: row.event_ids,
@@ -97,19 +108,15 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
             throw unavailable(err);
           });
       },
-      async release() {
-        await db.query("UPDATE idempotency_key SET lease_until = now() WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending'", [
-          campaignId,
-          key,
-          fingerprint,
-        ]);
-      },
+      release,
       async forget() {
-        await db.query("DELETE FROM idempotency_key WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending'", [
-          campaignId,
-          key,
-          fingerprint,
-        ]);
+        if (!fresh) return release();
+        // A key left claimed by a refused body would refuse the corrected one as reused for a day: say so instead.
+        await db
+          .query("DELETE FROM idempotency_key WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending'", [campaignId, key, fingerprint])
+          .catch((err: unknown) => {
+            throw unavailable(err);
+          });
       },
     };
   }
@@ -127,7 +134,7 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
        RETURNING event_ids::text[] AS event_ids, received_at`,
       [campaignId, key, fingerprint, ids, options.leaseMs / 1000, ttlMs / 1000],
     );
-    if (inserted.rows[0]) return owner(campaignId, key, fingerprint, inserted.rows[0]);
+    if (inserted.rows[0]) return owner(campaignId, key, fingerprint, inserted.rows[0], true);
 
     // The same request whose earlier attempt failed or died: take it over with the ids it was given.
     const taken = await db.query<ClaimRow>(
@@ -136,7 +143,7 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
        RETURNING event_ids::text[] AS event_ids, received_at`,
       [campaignId, key, fingerprint, options.leaseMs / 1000],
     );
-    if (taken.rows[0]) return owner(campaignId, key, fingerprint, taken.rows[0]);
+    if (taken.rows[0]) return owner(campaignId, key, fingerprint, taken.rows[0], false);
 
     const { rows } = await db.query<{ fingerprint: string; status: string; response: string | null }>(
       "SELECT fingerprint, status, response FROM idempotency_key WHERE campaign_id = $1 AND key = $2",

@@ -133,9 +133,9 @@ function answer(body: IngestAnswer["body"], rest: Omit<IngestAnswer, "body" | "j
 /**
  * What becomes of a request's Idempotency-Key after its work: `complete` stores the answer for retries,
  * `release` keeps the claim's event ids for the retry of the same request (nothing or not all was published),
- * `forget` frees the key (the request was refused for what it says, so a corrected one may use it).
+ * `forget` frees the key (the request was refused for what it says, so a corrected one may use it; see Claim.forget).
  */
-type KeyedAnswer = IngestAnswer & { key: "complete" | "release" | "forget" };
+type KeyedAnswer = IngestAnswer & { keyFate: "complete" | "release" | "forget" };
 
 /** Creates the pipeline over a database and a bus. */
 export function createIngestPipeline(deps: PipelineDeps, options: PipelineOptions = {}): IngestPipeline {
@@ -203,12 +203,14 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
       await claim.release().catch(() => undefined);
       throw err;
     }
-    if (result.key === "release") {
+    if (result.keyFate === "release") {
       await claim.release().catch((err: unknown) => deps.logger.warn({ err }, "could not release an Idempotency-Key"));
       return result;
     }
-    if (result.key === "forget") {
-      await claim.forget().catch((err: unknown) => deps.logger.warn({ err }, "could not forget an Idempotency-Key"));
+    if (result.keyFate === "forget") {
+      // Unlike a release, a forget that fails is answered: the refusal would tell the client to fix the body and
+      // send it again with the key, which stays claimed; service-unavailable (retry) is what it can act on.
+      await claim.forget();
       return result;
     }
     // The events are in the stream whatever happens here: a failed write only means a retry
@@ -232,16 +234,19 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
       const campaignId = target.campaignId;
       return underKey(campaignId, 1, options.idempotency, async ([eventId], receivedAt) => {
         const [check] = await validateItems(target, [body], Date.parse(receivedAt));
-        if (check === undefined || !check.ok) return { ...rejected(check?.problems ?? []), key: "forget" };
+        if (check === undefined || !check.ok) return { ...rejected(check?.problems ?? []), keyFate: "forget" };
         const { event } = check;
         const message = toMessage(campaignId, event, eventId as string, receivedAt, options.source);
         const id = message.event_id;
         const [error] = await publishAll([message]);
         if (error) {
           deps.logger.warn({ err: error.cause ?? error, campaign_id: campaignId }, "publish failed");
-          return { ...rejected([BUS_UNAVAILABLE]), key: "release" };
+          return { ...rejected([BUS_UNAVAILABLE]), keyFate: "release" };
         }
-        return { ...answer(success({ event_id: id, received_at: receivedAt }), { outcome: "accepted", codes: [], published: 1, refused: 0 }), key: "complete" };
+        return {
+          ...answer(success({ event_id: id, received_at: receivedAt }), { outcome: "accepted", codes: [], published: 1, refused: 0 }),
+          keyFate: "complete",
+        };
       });
     },
     async ingestBatch(target, items, options) {
@@ -261,7 +266,7 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
               published: 0,
               refused: refusedItems,
             }),
-            key: "forget",
+            keyFate: "forget",
           };
         }
         const messages = valid.map((i) => toMessage(campaignId, (checks[i] as { event: EarnEvent }).event, eventIds[i] as string, receivedAt, options.source));
@@ -273,7 +278,7 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
         // A retry under the same key republishes the same ids, so the whole batch is refused and retried;
         // without a key only the failed items are marked, since resending the rest would duplicate them.
         if (failed === messages.length || (failed > 0 && options.idempotency !== undefined)) {
-          return { ...rejected([BUS_UNAVAILABLE], items.length), key: "release" };
+          return { ...rejected([BUS_UNAVAILABLE], items.length), keyFate: "release" };
         }
         const failedAt = new Set(valid.filter((_, k) => errors[k] !== null));
         const results: BatchItemResult[] = checks.map((c, i) => {
@@ -289,7 +294,7 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
             published: messages.length - failed,
             refused: refusedItems + failed,
           }),
-          key: failed === 0 ? "complete" : "release",
+          keyFate: failed === 0 ? "complete" : "release",
         };
       });
     },

@@ -152,6 +152,8 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
   const spoolDir = await makeSpoolDir(options.spoolDir);
   const validSpool = new LineSpool(path.join(spoolDir.dir, "valid.ndjson"));
   const invalidSpool = new LineSpool(path.join(spoolDir.dir, "invalid.ndjson"));
+  // What the job row says while the import runs; each write says it again (see updateCsvJob).
+  let phase: "validating" | "publishing" = "validating";
   let lastProgress = Date.now();
   let lastLog = Date.now();
   const started = Date.now();
@@ -170,7 +172,7 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
     const now = Date.now();
     if (!force && now - lastProgress < PROGRESS_EVERY_MS) return;
     lastProgress = now;
-    await updateCsvJob(db, importId, counts);
+    await updateCsvJob(db, importId, counts, { status: phase });
     if (now - lastLog >= LOG_EVERY_MS) {
       lastLog = now;
       log.info(countFields(counts), "csv import progress");
@@ -330,7 +332,7 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
   // While rows stall (a slow upload, the bus away) the row still hears from the import, so one whose
   // process stopped can be told apart (failInterruptedCsvImports) from one that is only waiting.
   const heartbeat = setInterval(() => {
-    beatCsvJob(db, importId, counts).catch((err: unknown) => log.warn({ err }, "could not record that the csv import is alive"));
+    beatCsvJob(db, importId, counts, phase).catch((err: unknown) => log.warn({ err }, "could not record that the csv import is alive"));
   }, options.heartbeatMs ?? CSV_HEARTBEAT_MS);
   heartbeat.unref();
 
@@ -341,7 +343,8 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
     await invalidSpool.close();
     const rejectAll = mode === "all-or-nothing" && counts.rowsInvalid > 0;
     if (!rejectAll && counts.rowsValid > 0) {
-      await updateCsvJob(db, importId, counts, { status: "publishing", sampleErrors: sample });
+      phase = "publishing";
+      await updateCsvJob(db, importId, counts, { status: phase, sampleErrors: sample });
       log.info(countFields(counts), "csv import validated, publishing");
       await publishPass();
     }

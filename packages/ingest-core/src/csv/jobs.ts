@@ -73,18 +73,27 @@ export async function createCsvJob(
   return (rows[0] as { id: string }).id;
 }
 
-/** Records progress (and optionally a new status, final error and sample of bad rows). */
+/** The error text of an import marked interrupted by failInterruptedCsvImports starts with this code. */
+const INTERRUPTED = "import-interrupted";
+
+/**
+ * Records the progress of a running import and its status: the phase it is in, or its outcome
+ * (with `finished`, and for a failure its error and sample of bad rows). A row marked
+ * interrupted while its import was in fact alive (no beat got through for 2 minutes: the
+ * database away) is taken back: the import's own state replaces the mark.
+ */
 export async function updateCsvJob(
   db: Database,
   id: string,
   counts: CsvCounts,
-  change: { status?: CsvImportStatus; error?: string; sampleErrors?: CsvRowError[]; finished?: boolean } = {},
+  change: { status: CsvImportStatus; error?: string; sampleErrors?: CsvRowError[]; finished?: boolean },
 ): Promise<void> {
   await jobQuery(() =>
     db.query(
       `UPDATE csv_import SET rows_read = $2, rows_valid = $3, rows_invalid = $4, rows_published = $5,
-            status = coalesce($6, status), error = coalesce($7, error), sample_errors = coalesce($8::jsonb, sample_errors),
-            updated_at = now(), finished_at = CASE WHEN $9 THEN now() ELSE finished_at END
+            status = $6, error = CASE WHEN $7::text IS NOT NULL THEN $7 WHEN error LIKE '${INTERRUPTED}:%' THEN NULL ELSE error END,
+            sample_errors = coalesce($8::jsonb, sample_errors),
+            updated_at = now(), finished_at = CASE WHEN $9 THEN now() ELSE NULL END
       WHERE id = $1`,
       [
         id,
@@ -92,7 +101,7 @@ export async function updateCsvJob(
         counts.rowsValid,
         counts.rowsInvalid,
         counts.rowsPublished,
-        change.status ?? null,
+        change.status,
         change.error ?? null,
         change.sampleErrors ? JSON.stringify(change.sampleErrors) : null,
         change.finished === true,
@@ -107,15 +116,16 @@ export const CSV_HEARTBEAT_MS = 10_000;
 export const CSV_INTERRUPTED_AFTER_MS = 120_000;
 
 /**
- * Records how far a running import got and that it is alive; a row already finished (or marked
- * interrupted) is left as it is, so a late beat never overwrites the final counts.
+ * Records how far a running import in `phase` got and that it is alive; it takes back a row marked
+ * interrupted meanwhile, and leaves a finished row as it is, so a late beat never overwrites the outcome.
  */
-export async function beatCsvJob(db: Database, id: string, counts: CsvCounts): Promise<void> {
+export async function beatCsvJob(db: Database, id: string, counts: CsvCounts, phase: "validating" | "publishing"): Promise<void> {
   await jobQuery(() =>
     db.query(
-      `UPDATE csv_import SET rows_read = $2, rows_valid = $3, rows_invalid = $4, rows_published = $5, updated_at = now()
-        WHERE id = $1 AND status IN ('validating', 'publishing')`,
-      [id, counts.rowsRead, counts.rowsValid, counts.rowsInvalid, counts.rowsPublished],
+      `UPDATE csv_import SET rows_read = $2, rows_valid = $3, rows_invalid = $4, rows_published = $5, status = $6,
+              error = CASE WHEN error LIKE '${INTERRUPTED}:%' THEN NULL ELSE error END, finished_at = NULL, updated_at = now()
+        WHERE id = $1 AND (status IN ('validating', 'publishing') OR (status = 'failed' AND error LIKE '${INTERRUPTED}:%'))`,
+      [id, counts.rowsRead, counts.rowsValid, counts.rowsInvalid, counts.rowsPublished, phase],
     ),
   );
 }
@@ -130,7 +140,7 @@ export async function failInterruptedCsvImports(db: Database, afterMs = CSV_INTE
     db.query<{ id: string }>(
       `UPDATE csv_import
           SET status = 'failed', finished_at = now(), updated_at = now(),
-              error = 'import-interrupted: the service running this import stopped before it finished, with ' || rows_published ||
+              error = '${INTERRUPTED}: the service running this import stopped before it finished, with ' || rows_published ||
                       ' rows published; send the file again with the same Idempotency-Key to publish the rest (rows already published count once)'
         WHERE status IN ('validating', 'publishing') AND updated_at < now() - make_interval(secs => $1)
         RETURNING id`,
