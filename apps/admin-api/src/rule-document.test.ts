@@ -12,6 +12,7 @@ const ctx: RuleContext = {
     { id: TYPE, name: "swap", retired: false },
     { id: RETIRED, name: "old", retired: true },
   ],
+  startsAt: null,
   endsAt: null,
   now: new Date("2026-11-30T12:00:00Z"),
 };
@@ -63,33 +64,43 @@ describe("issueSentence", () => {
 });
 
 describe("checkRuleDocument on decay", () => {
-  // 4001 hours after 2026-06-01T00:00Z is 166 days and 17 hours on: 2026-11-14T17:00Z.
   const hourly = (epoch: string) =>
     doc([rule(TYPE)], { currencies: { xp: { name: "XP", decay: { halfLifeSeconds: 3600, epoch } } } }) as Record<string, unknown>;
+  const messages = (checked: ReturnType<typeof checkRuleDocument>) => (checked.ok ? [] : checked.issues.map((i) => `${i.path} ${i.message}`));
 
-  it("refuses an epoch whose 4000 half-lives end before the present, naming the epoch and when its range ends", () => {
-    expect(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), ctx)).toEqual({
-      ok: false,
-      issues: [
-        {
-          path: "currencies.xp.decay.epoch",
-          message: "must be later: 4000 half-lives of 3600 s from it end at 2026-11-14T17:00:00.000Z, before now",
-        },
-      ],
-    });
-    expect(checkRuleDocument(hourly("2026-07-01T00:00:00Z"), ctx).ok).toBe(true);
+  it("refuses an epoch whose 4000 half-lives end before the present, naming the earliest epoch that reaches it", () => {
+    // 4001 hours before 2026-11-30T12:00Z is 166 days and 17 hours earlier: 2026-06-16T19:00Z.
+    expect(messages(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), ctx))).toEqual([
+      "currencies.xp.decay.epoch must be at or after 2026-06-16T19:00:00.000Z: points decay over at most 4000 half-lives of 3600 s from the epoch, and events come until now (2026-11-30T12:00:00.000Z)",
+    ]);
+    expect(checkRuleDocument(hourly("2026-06-16T19:00:00Z"), ctx).ok).toBe(true);
+    expect(checkRuleDocument(hourly("2026-06-16T18:59:59.999Z"), ctx).ok).toBe(false);
   });
 
-  it("refuses an epoch whose range ends before the campaign's ends_at, and takes one that reaches it exactly", () => {
-    const ending = { ...ctx, now: new Date("2026-07-01T00:00:00Z"), endsAt: new Date("2026-11-14T17:00:00.001Z") };
-    const refused = checkRuleDocument(hourly("2026-06-01T00:00:00Z"), ending);
-    expect(refused.ok ? [] : refused.issues.map((i) => i.message)).toEqual([
-      "must be later: 4000 half-lives of 3600 s from it end at 2026-11-14T17:00:00.000Z, before the campaign's ends_at (2026-11-14T17:00:00.001Z)",
+  it("measures an ended campaign to its ends_at, and lets a running one outlive the range (its events then wait for a later epoch)", () => {
+    // From 2026-06-01 the range ends at 2026-11-14T17:00Z.
+    const ended = { ...ctx, endsAt: new Date("2026-11-14T17:00:00Z") };
+    expect(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), ended).ok).toBe(true);
+    expect(messages(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), { ...ended, endsAt: new Date("2026-11-14T17:00:00.001Z") }))).toEqual([
+      "currencies.xp.decay.epoch must be at or after 2026-06-01T00:00:00.001Z: points decay over at most 4000 half-lives of 3600 s from the epoch, and events come until the campaign's ends_at (2026-11-14T17:00:00.001Z)",
     ]);
-    expect(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), { ...ending, endsAt: new Date("2026-11-14T17:00:00Z") }).ok).toBe(true);
-    // A daily half-life from the same epoch reaches eleven years on.
-    const daily = doc([rule(TYPE)], { currencies: { xp: { name: "XP", decay: { halfLifeSeconds: 86_400, epoch: "2026-06-01T00:00:00Z" } } } });
-    expect(checkRuleDocument(daily, { ...ending, endsAt: new Date("2036-01-01T00:00:00Z") }).ok).toBe(true);
+    expect(checkRuleDocument(hourly("2026-11-01T00:00:00Z"), { ...ctx, endsAt: new Date("2027-12-31T00:00:00Z") }).ok).toBe(true);
+  });
+
+  it("refuses an epoch more than 30 half-lives after the first awards: now, or a later starts_at", () => {
+    expect(messages(checkRuleDocument(hourly("2026-12-01T18:00:00.001Z"), ctx))).toEqual([
+      "currencies.xp.decay.epoch must be at or before 2026-12-01T18:00:00.000Z: at most 30 half-lives of 3600 s after the first awards (now), which are stored scaled down by the half-lives to the epoch",
+    ]);
+    expect(checkRuleDocument(hourly("2026-12-01T18:00:00Z"), ctx).ok).toBe(true);
+    const later = { ...ctx, startsAt: new Date("2027-01-01T00:00:00Z") };
+    expect(checkRuleDocument(hourly("2027-01-01T00:00:00Z"), later).ok).toBe(true);
+    expect(messages(checkRuleDocument(hourly("2027-01-02T07:00:00Z"), later))).toEqual([
+      "currencies.xp.decay.epoch must be at or before 2027-01-02T06:00:00.000Z: at most 30 half-lives of 3600 s after the first awards (the campaign's starts_at), which are stored scaled down by the half-lives to the epoch",
+    ]);
+    // A daily half-life from a year ago reaches eleven years on, and an epoch 30 days ahead is fine.
+    const daily = (epoch: string) => doc([rule(TYPE)], { currencies: { xp: { name: "XP", decay: { halfLifeSeconds: 86_400, epoch } } } });
+    expect(checkRuleDocument(daily("2025-11-30T00:00:00Z"), ctx).ok).toBe(true);
+    expect(checkRuleDocument(daily("2026-12-30T12:00:00Z"), ctx).ok).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 // Checks a submitted rule document against the engine schema and the campaign's currencies and event types.
-import { decayRangeEnd, MAX_HALF_LIVES, type RuleIssue, type RuleVersion, safeParseRuleVersion } from "@pointwise/rules";
+import { type DecayConfig, decayRangeEnd, MAX_HALF_LIVES, type RuleIssue, type RuleVersion, safeParseRuleVersion } from "@pointwise/rules";
 
 /** What a rule version is checked against besides the engine's own schema. */
 export interface RuleContext {
@@ -11,6 +11,8 @@ export interface RuleContext {
   primaryCurrency: string;
   /** The campaign's event types; retired ones cannot be given new rules. */
   eventTypes: readonly { id: string; name: string; retired: boolean }[];
+  /** The campaign's starts_at, or null when it has none. */
+  startsAt: Date | null;
   /** The campaign's ends_at (exclusive), or null when it runs on. */
   endsAt: Date | null;
   /** The time of the check. */
@@ -39,17 +41,8 @@ export function checkRuleDocument(input: unknown, ctx: RuleContext): RuleCheck {
   if (doc.primaryCurrency !== ctx.primaryCurrency) {
     issues.push({ path: "primaryCurrency", message: `must be the campaign's primary currency (${ctx.primaryCurrency})` });
   }
-  // A decaying currency scores at most MAX_HALF_LIVES half-lives after its epoch: the version must reach the
-  // campaign's end (or, without one, the present), else its events would wait for the next version.
   for (const [key, currency] of Object.entries(doc.currencies)) {
-    if (!currency.decay) continue;
-    const end = decayRangeEnd(currency.decay);
-    const until = ctx.endsAt ?? ctx.now;
-    if (end.getTime() < until.getTime())
-      issues.push({
-        path: `currencies.${key}.decay.epoch`,
-        message: `must be later: ${MAX_HALF_LIVES} half-lives of ${currency.decay.halfLifeSeconds} s from it end at ${end.toISOString()}, before ${ctx.endsAt ? `the campaign's ends_at (${ctx.endsAt.toISOString()})` : "now"}`,
-      });
+    if (currency.decay) issues.push(...epochIssues(`currencies.${key}.decay.epoch`, currency.decay, ctx));
   }
   const types = new Map(ctx.eventTypes.map((t) => [t.id.toLowerCase(), t]));
   doc.rules.forEach((rule, i) => {
@@ -58,6 +51,42 @@ export function checkRuleDocument(input: unknown, ctx: RuleContext): RuleCheck {
     else if (type.retired) issues.push({ path: `rules[${i}].regEventId`, message: `must not name a retired event type (${type.name})` });
   });
   return issues.length > 0 ? { ok: false, issues } : { ok: true, document: doc };
+}
+
+/** How many half-lives an epoch may lie after the first awards: before it they are stored 2^-n smaller, losing digits. */
+export const MAX_EPOCH_LEAD_HALF_LIVES = 30;
+
+/**
+ * Where a decaying currency's epoch may lie. It scores at most MAX_HALF_LIVES half-lives after the
+ * epoch, so the range must reach the events that can come now (up to the present, or the campaign's
+ * ends_at when that has passed); a campaign that outlives it later waits for a version with a later
+ * epoch. And it may lie at most MAX_EPOCH_LEAD_HALF_LIVES after the first awards (the present, or a
+ * later starts_at), since a read before the epoch multiplies what was cut off when they were stored.
+ */
+function epochIssues(path: string, decay: DecayConfig, ctx: RuleContext): RuleIssue[] {
+  const halfLifeMs = decay.halfLifeSeconds * 1000;
+  const epoch = Date.parse(decay.epoch);
+  const now = ctx.now.getTime();
+  const ended = ctx.endsAt !== null && ctx.endsAt.getTime() < now;
+  const reach = ended ? (ctx.endsAt as Date).getTime() : now;
+  const first = Math.max(now, ctx.startsAt?.getTime() ?? now);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const each = `half-lives of ${decay.halfLifeSeconds} s`;
+  if (decayRangeEnd(decay).getTime() < reach)
+    return [
+      {
+        path,
+        message: `must be at or after ${iso(reach - (MAX_HALF_LIVES + 1) * halfLifeMs)}: points decay over at most ${MAX_HALF_LIVES} ${each} from the epoch, and events come until ${ended ? `the campaign's ends_at (${iso(reach)})` : `now (${iso(reach)})`}`,
+      },
+    ];
+  if (epoch > first + MAX_EPOCH_LEAD_HALF_LIVES * halfLifeMs)
+    return [
+      {
+        path,
+        message: `must be at or before ${iso(first + MAX_EPOCH_LEAD_HALF_LIVES * halfLifeMs)}: at most ${MAX_EPOCH_LEAD_HALF_LIVES} ${each} after the first awards (${ctx.startsAt && ctx.startsAt.getTime() > now ? "the campaign's starts_at" : "now"}), which are stored scaled down by the half-lives to the epoch`,
+      },
+    ];
+  return [];
 }
 
 /** Renders an issue as one sentence naming the field, e.g. `document.rules[0].base.points must be greater than 0`. */

@@ -78,7 +78,7 @@ export function createWorkerMetrics(metrics: ServiceMetrics, bus: Bus, consumerN
   for (const stage of ["decode", "stage", "apply"]) deadLetters.inc({ stage }, 0);
   const held = new Gauge({
     name: "pointwise_worker_campaigns_held",
-    help: "Campaigns whose staged events this replica holds back because applying them fails for a reason that is not about one event (a broken deployment, a rule version whose decay epoch cannot reach them); they wait, none is dead-lettered",
+    help: "Campaigns whose staged events this replica holds back after its last apply pass because applying them fails for a reason that is not about one event (transient, or a broken deployment, or a rule version whose decay epoch cannot reach them); they wait, none is dead-lettered",
     registers,
   });
   const recomputeJobs = new Counter({

@@ -39,6 +39,7 @@ export function ruleRoutes(deps: Deps): Router {
       currencies: campaign.currencies as Record<string, string>,
       primaryCurrency: campaign.primaryCurrency,
       eventTypes: types.map((t) => ({ id: t.id, name: t.name, retired: t.retiredAt !== null })),
+      startsAt: campaign.startsAt,
       endsAt: campaign.endsAt,
       now: new Date(),
     };
