@@ -322,6 +322,10 @@ describe("a user's identities", () => {
     await linkForm.locator("select").selectOption("EVM_ADDRESS");
     await linkForm.getByLabel("Account id").fill(held);
     const links = postsTo(page, "/identities");
+    const bodies: unknown[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith("/identities")) bodies.push(request.postDataJSON());
+    });
     let asked = "";
     page.once("dialog", (d) => {
       asked = d.message();
@@ -338,6 +342,8 @@ describe("a user's identities", () => {
     await linkForm.getByRole("button", { name: "Link", exact: true }).click();
     await page.getByText("The identity belonged to another user and was merged into this one.").waitFor();
     expect(links).toHaveLength(3);
+    // The move is pinned to the holder the operator was shown.
+    expect(bodies.at(-1)).toMatchObject({ identity_type: "EVM_ADDRESS", account_id: held, move: true, move_from_user_id: holder });
     const held2 = await db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, held]);
     expect(held2.rows).toEqual([{ user_id: target }]);
   });

@@ -131,10 +131,19 @@ describe("linking and unlinking identities", () => {
     });
     expect([badMove.status, badMove.body.error.message]).toEqual([400, "move: must be true or false"]);
 
+    // Agreed to move it from another user than the one holding it now: asked again.
+    const otherHolder = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, {
+      identity_type: "EVM_ADDRESS",
+      account_id: wallet(2),
+      move: true,
+      move_from_user_id: c,
+    });
+    expect([otherHolder.status, otherHolder.body.error.code]).toEqual([409, "identity-held"]);
     const moved = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, {
       identity_type: "EVM_ADDRESS",
       account_id: wallet(2),
       move: true,
+      move_from_user_id: b.toUpperCase(),
     });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ moved_from_user_id: b, recompute_job: { reason: "identity-link", status: "queued", rule_version: 1, events_total: 3 } });

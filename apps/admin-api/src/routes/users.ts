@@ -28,6 +28,7 @@ const linkSchema = z
     account_id: z.string().min(1, "must not be empty"),
     handle: handle.optional(),
     move: z.boolean({ message: "must be true or false" }).optional(),
+    move_from_user_id: z.string().optional(),
   })
   .refine((b) => b.handle === undefined || b.identity_type === "X_PROVIDER_ID", { message: "can only be set for an X_PROVIDER_ID identity", path: ["handle"] });
 const handleSchema = z.strictObject({ handle: handle.nullable() });
@@ -146,6 +147,7 @@ export function userRoutes(deps: Deps): Router {
     const userId = uuidParam(req.params.userId, "user_id");
     const body = parseWith(linkSchema, req.body);
     const accountId = normalizeAccountId(body.identity_type, body.account_id);
+    const moveFrom = body.move_from_user_id === undefined ? undefined : uuidParam(body.move_from_user_id, "move_from_user_id");
     const outcome = await db.transaction(async (client) => {
       await client.lockCampaign("users", campaign.id);
       const { rows: users } = await client.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
@@ -157,7 +159,8 @@ export function userRoutes(deps: Deps): Router {
       const existing = rows[0];
       // Moving carries every event the identity sent, and unlinking it later makes a new user, not the old one
       // again: it happens only when asked for, decided here under the lock rather than by a look-up before.
-      if (existing && existing.user_id !== userId && body.move !== true)
+      // move_from_user_id pins the holder the operator agreed to move it from: held by anyone else now, it is asked again.
+      if (existing && existing.user_id !== userId && (body.move !== true || (moveFrom !== undefined && moveFrom !== existing.user_id)))
         throw new ConflictError(
           "identity-held",
           `the ${body.identity_type} ${accountId} belongs to user ${existing.user_id}; send "move": true to move it, with its events and their points, to this user`,

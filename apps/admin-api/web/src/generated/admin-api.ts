@@ -1601,6 +1601,11 @@ export interface paths {
                          * @default false
                          */
                         move?: boolean;
+                        /**
+                         * Format: uuid
+                         * @description With move, the holder the move was agreed for: held by another user, it is identity-held (409).
+                         */
+                        move_from_user_id?: string;
                     };
                 };
             };

@@ -59,7 +59,8 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
         const holder = await api<User>("GET", `/api/campaigns/${ctx.campaign.id}/users?${query}`);
         if (!window.confirm(`This identity belongs to user ${shorten(holder.id, 8)}. Move it, with its events and their points, to this user?`))
           return undefined;
-        return api<Linked>("POST", `${path}/identities`, { ...body, move: true });
+        // Pinned to the holder the operator agreed to: if it changed hands meanwhile, the service asks again.
+        return api<Linked>("POST", `${path}/identities`, { ...body, move: true, move_from_user_id: holder.id });
       }
     });
     if (res) {
