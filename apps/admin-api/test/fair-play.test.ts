@@ -238,7 +238,8 @@ describe("adjustments with an Idempotency-Key", () => {
     const first = await suite.op.call("POST", `${url}/adjustments`, body, key);
     expect(first.status).toBe(201);
     const retry = await suite.op.call("POST", `${url}/adjustments`, body, key);
-    expect([retry.status, retry.body]).toEqual([200, first.body]);
+    expect([retry.status, retry.body, retry.headers.get("idempotent-replayed")]).toEqual([200, first.body, "true"]);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
     // 5 units x 2 xp + 7, once.
     expect(await xpTotal(campaignId, u1)).toBe("17");
     expect((await suite.op.call("GET", `${url}/adjustments?user_id=${u1}`)).body.adjustments).toHaveLength(1);
@@ -292,7 +293,7 @@ describe("adjustments with an Idempotency-Key", () => {
     const done = await suite.op.call("POST", `${url}/adjustments/csv`, good, key);
     expect(done.body).toMatchObject({ status: "done", created: 2, rows_invalid: 0 });
     const retry = await suite.op.call("POST", `${url}/adjustments/csv`, good, key);
-    expect([retry.status, retry.body]).toEqual([200, done.body]);
+    expect([retry.status, retry.body, retry.headers.get("idempotent-replayed")]).toEqual([200, done.body, "true"]);
     expect([await xpTotal(campaignId, u1), await xpTotal(campaignId, u2)]).toEqual(["110", "4.5"]);
     expect((await trail(campaignId)).filter((e) => e.action === "adjustment.import")).toHaveLength(1);
 

@@ -113,7 +113,7 @@ export function adjustmentRoutes(deps: Deps): Router {
       return { id: json.id, text, change };
     });
     if ("replay" in outcome) {
-      res.status(200).type("application/json").send(outcome.replay);
+      res.status(200).set("Idempotent-Replayed", "true").type("application/json").send(outcome.replay);
       return;
     }
     // After the commit, never inside the transaction: readers must not drop a cache and rebuild it before the change is visible.
@@ -201,7 +201,7 @@ export function adjustmentRoutes(deps: Deps): Router {
       return { text, change };
     });
     if ("replay" in outcome) {
-      res.type("application/json").send(outcome.replay);
+      res.set("Idempotent-Replayed", "true").type("application/json").send(outcome.replay);
       return;
     }
     deps.ingest.announce(outcome.change);

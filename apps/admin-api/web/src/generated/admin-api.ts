@@ -2443,7 +2443,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The adjustment first made with this Idempotency-Key, as it was first answered. */
+                /** @description The adjustment first made with this Idempotency-Key, as it was first answered, with the header Idempotent-Replayed true. */
                 200: {
                     headers: {
                         [name: string]: unknown;
