@@ -41,9 +41,7 @@ export function checkRuleDocument(input: unknown, ctx: RuleContext): RuleCheck {
   if (doc.primaryCurrency !== ctx.primaryCurrency) {
     issues.push({ path: "primaryCurrency", message: `must be the campaign's primary currency (${ctx.primaryCurrency})` });
   }
-  for (const [key, currency] of Object.entries(doc.currencies)) {
-    if (currency.decay) issues.push(...epochIssues(`currencies.${key}.decay.epoch`, currency.decay, ctx));
-  }
+  issues.push(...decayEpochIssues(doc, ctx));
   const types = new Map(ctx.eventTypes.map((t) => [t.id.toLowerCase(), t]));
   doc.rules.forEach((rule, i) => {
     const type = types.get(rule.regEventId.toLowerCase());
@@ -51,6 +49,11 @@ export function checkRuleDocument(input: unknown, ctx: RuleContext): RuleCheck {
     else if (type.retired) issues.push({ path: `rules[${i}].regEventId`, message: `must not name a retired event type (${type.name})` });
   });
   return issues.length > 0 ? { ok: false, issues } : { ok: true, document: doc };
+}
+
+/** The decay epochs of a rule version that cannot work for the campaign at `ctx.now` (see epochIssues); checked at save and at activation. */
+export function decayEpochIssues(doc: RuleVersion, ctx: Pick<RuleContext, "startsAt" | "endsAt" | "now">): RuleIssue[] {
+  return Object.entries(doc.currencies).flatMap(([key, currency]) => (currency.decay ? epochIssues(`currencies.${key}.decay.epoch`, currency.decay, ctx) : []));
 }
 
 /** How many half-lives an epoch may lie after the first awards: before it they are stored 2^-n smaller, losing digits. */
@@ -63,7 +66,7 @@ export const MAX_EPOCH_LEAD_HALF_LIVES = 30;
  * epoch. And it may lie at most MAX_EPOCH_LEAD_HALF_LIVES after the first awards (the present, or a
  * later starts_at), since a read before the epoch multiplies what was cut off when they were stored.
  */
-function epochIssues(path: string, decay: DecayConfig, ctx: RuleContext): RuleIssue[] {
+function epochIssues(path: string, decay: DecayConfig, ctx: Pick<RuleContext, "startsAt" | "endsAt" | "now">): RuleIssue[] {
   const halfLifeMs = decay.halfLifeSeconds * 1000;
   const epoch = Date.parse(decay.epoch);
   const now = ctx.now.getTime();

@@ -206,6 +206,27 @@ describe("activation", () => {
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions/1`)).body.activation_job.id).toBe(activated.body.job.id);
   });
 
+  it("refuses to activate a version whose decay range has run out since it was saved, queuing nothing", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const hourly = (epoch: string) =>
+      perUnitRules(regEventId, "1", { currencies: { xp: { name: "Experience", decimals: 2, decay: { halfLifeSeconds: 3600, epoch } } } });
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+    const saved = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: hourly(hoursAgo(3000)) });
+    expect(saved.status).toBe(201);
+    // Saved long ago: its epoch now lies more than 4001 hours back.
+    await suite.h.deps.db.query(
+      "UPDATE rule_version SET document = jsonb_set(document, '{currencies,xp,decay,epoch}', to_jsonb($2::text)) WHERE campaign_id = $1 AND version = 1",
+      [campaignId, hoursAgo(4100)],
+    );
+    const refused = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {});
+    expect([refused.status, refused.body.error.code]).toEqual([400, "rule-version-invalid"]);
+    expect(refused.body.error.message).toMatch(
+      /^rule version 1 cannot be activated: document\.currencies\.xp\.decay\.epoch must be at or after \S+: points decay over at most 4000 half-lives of 3600 s from the epoch, and events come until now/,
+    );
+    const { rows } = await suite.h.deps.db.query("SELECT 1 FROM recompute_job WHERE campaign_id = $1", [campaignId]);
+    expect(rows).toEqual([]);
+  });
+
   it("reports the worker's progress from the job row, and refuses to activate the active version again", async () => {
     const { campaignId, regEventId } = await setUpCampaign(suite.op);
     await logEvents(suite.h.deps.db, campaignId, [{ identityType: "EMAIL", accountId: "a@pointwise.test", amount: "1", regEventId }]);

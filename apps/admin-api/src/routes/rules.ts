@@ -1,6 +1,6 @@
 // Admin routes for rule versions: draft, validate, dry-run, activate, and the recompute jobs they queue.
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
-import { dryRunDiff, parseRuleVersion, type RuleVersion } from "@pointwise/rules";
+import { dryRunDiff, parseRuleVersion, type RuleVersion, safeParseRuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
@@ -9,7 +9,7 @@ import { recordAudit } from "../audit";
 import { readDryRunLog, userLabels } from "../campaign-log";
 import type { Deps } from "../deps";
 import { recomputeJobJson } from "../json";
-import { checkRuleDocument, emptyRuleVersion, issueSentence, type RuleContext } from "../rule-document";
+import { checkRuleDocument, decayEpochIssues, emptyRuleVersion, issueSentence, type RuleContext } from "../rule-document";
 import { type Campaign, loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { sessionOf } from "../session";
 
@@ -181,6 +181,10 @@ export function ruleRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const version = versionParam(req.params.version);
     const row = await loadVersion(campaign, version);
+    // A version saved a while ago may have a decay range that has run out since: refused now, rather than by a failed recompute.
+    const parsed = safeParseRuleVersion(row.document);
+    const stale = parsed.ok ? decayEpochIssues(parsed.value, { startsAt: campaign.startsAt, endsAt: campaign.endsAt, now: new Date() }) : [];
+    if (stale[0]) throw new ValidationError(`rule version ${version} cannot be activated: ${issueSentence(stale[0])}`, { code: "rule-version-invalid" });
     const jobId = await db.transaction(async (client) => {
       await client.lockCampaign("activation", campaign.id);
       const { rows: current } = await client.query<{ status: string }>("SELECT status FROM rule_version WHERE id = $1", [row.id]);
