@@ -1,21 +1,11 @@
 // Idempotency-Key of adjustment requests: a retry of a request that made adjustments gets the first answer back instead of granting twice.
-import { createHash } from "node:crypto";
 import type { Transaction } from "@pointwise/db";
-import { ConflictError, ValidationError } from "@pointwise/errors";
-import { idempotencyKeyProblem } from "@pointwise/ingest-core";
-import type { Request } from "express";
+import { ConflictError } from "@pointwise/errors";
+import { requestFingerprint } from "@pointwise/ingest-core";
 
-/** The Idempotency-Key header of a request, checked, or undefined when it has none. */
-export function idempotencyKeyOf(req: Request): string | undefined {
-  const key = req.get("idempotency-key");
-  const problem = key === undefined ? null : idempotencyKeyProblem(key);
-  if (problem) throw new ValidationError(problem, { code: "invalid-idempotency-key" });
-  return key;
-}
-
-/** The fingerprint of what a request asks: which endpoint, and its parsed body or file. */
+/** The fingerprint of what a request asks: which endpoint, and its parsed body or file (the rule of ingest's keys). */
 export function adjustmentRequestHash(endpoint: "single" | "csv", what: string | Buffer): string {
-  return createHash("sha256").update(endpoint).update("\n").update(what).digest("hex");
+  return requestFingerprint("adjustments", endpoint, what);
 }
 
 /**

@@ -57,7 +57,7 @@ export function decayEpochIssues(doc: RuleVersion, ctx: Pick<RuleContext, "start
 }
 
 /** How many half-lives an epoch may lie after the first awards: before it they are stored 2^-n smaller, losing digits. */
-export const MAX_EPOCH_LEAD_HALF_LIVES = 30;
+const MAX_EPOCH_LEAD_HALF_LIVES = 30;
 
 /**
  * Where a decaying currency's epoch may lie. It scores at most MAX_HALF_LIVES half-lives after the

@@ -4,7 +4,7 @@ import { failInterruptedCsvImports, type IdempotencyStore } from "@pointwise/ing
 import type { Logger } from "@pointwise/logger";
 
 /** How often the CSV imports of every service are checked for one whose process stopped (ms). */
-export const INTERRUPTED_IMPORT_CHECK_MS = 60_000;
+const INTERRUPTED_IMPORT_CHECK_MS = 60_000;
 
 /** The running housekeeping; `stop` clears its timers and waits for rounds in flight, so none outlives shutdown. */
 export interface Housekeeping {
@@ -38,13 +38,10 @@ function every(everyMs: number, round: () => Promise<void>): Housekeeping {
 
 /**
  * Deletes expired Idempotency-Key records every `purgeEveryMs`, and marks CSV imports that no process
- * has heard from for CSV_INTERRUPTED_AFTER_MS as failed (`import-interrupted`) every `importCheckEveryMs`;
+ * has heard from for 2 minutes as failed (`import-interrupted`) every INTERRUPTED_IMPORT_CHECK_MS;
  * both once at start too, each logging what it did.
  */
-export function startHousekeeping(
-  deps: { db: Database; idempotency: IdempotencyStore; logger: Logger },
-  options: { purgeEveryMs: number; importCheckEveryMs?: number },
-): Housekeeping {
+export function startHousekeeping(deps: { db: Database; idempotency: IdempotencyStore; logger: Logger }, options: { purgeEveryMs: number }): Housekeeping {
   const { db, idempotency, logger } = deps;
   const purge = every(options.purgeEveryMs, () =>
     idempotency
@@ -54,7 +51,7 @@ export function startHousekeeping(
       })
       .catch((err: unknown) => logger.warn({ err }, "could not delete expired Idempotency-Key records")),
   );
-  const imports = every(options.importCheckEveryMs ?? INTERRUPTED_IMPORT_CHECK_MS, () =>
+  const imports = every(INTERRUPTED_IMPORT_CHECK_MS, () =>
     failInterruptedCsvImports(db)
       .then((ids) => {
         if (ids.length > 0) logger.warn({ import_ids: ids }, "csv imports whose service stopped mid-import marked failed");

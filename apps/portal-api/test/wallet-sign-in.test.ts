@@ -95,6 +95,10 @@ describe("POST /auth/wallet (EVM)", () => {
     expect(res.status).toBe(200);
     const bad = await h.call("POST", "/auth/nonce", { campaign_id: h.campaignId, address: "0x12" });
     expect([bad.status, bad.body.error.message]).toEqual([400, "address: must be an EVM address: 0x and 40 hex digits"]);
+    // EIP-55's own example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed with its second letter's case flipped fails the checksum.
+    const mistyped = await h.call("POST", "/auth/nonce", { campaign_id: h.campaignId, address: "0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed" });
+    expect([mistyped.status, mistyped.body.error.code]).toEqual([400, "invalid-account-id"]);
+    expect(mistyped.body.error.message).toBe("account_id is not a valid EVM_ADDRESS: EIP-55 checksum mismatch");
   });
 
   it("refuses an unknown campaign with campaign-not-found and a bad body with validation-failed naming the field", async () => {

@@ -5,7 +5,6 @@ export { csvImportAnswer } from "./csv/answer";
 export { CSV_MAX_ROW_CHARS, type CsvImportOptions, type CsvImportResult, DEFAULT_CSV_MAX_BYTES, DEFAULT_CSV_MAX_ROWS, importCsv } from "./csv/import";
 export {
   CSV_IMPORT_MODES,
-  CSV_INTERRUPTED_AFTER_MS,
   type CsvCounts,
   type CsvImportMode,
   type CsvImportOrigin,

@@ -4,7 +4,7 @@ import { parseWith } from "@pointwise/runtime";
 import { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
-import { adjustmentRequestHash, idempotencyKeyOf, rememberAnswer, rememberedAnswer } from "../adjustment-requests";
+import { adjustmentRequestHash, rememberAnswer, rememberedAnswer } from "../adjustment-requests";
 import {
   ADJUSTMENT_COLUMNS,
   type AdjustmentRow,
@@ -19,6 +19,7 @@ import {
 import { recordAudit } from "../audit";
 import { type ListRowError, parseList } from "../csv-list";
 import type { Deps } from "../deps";
+import { idempotencyKeyOf } from "../idempotency-key";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { sessionOf } from "../session";
 import { readCsvBody } from "./exclusions";

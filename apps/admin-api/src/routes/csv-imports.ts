@@ -1,12 +1,13 @@
 // Admin routes for CSV uploads of earn events: upload through ingest, then progress and row errors.
 import { type Readable, Transform } from "node:stream";
 import { NotFoundError, ValidationError } from "@pointwise/errors";
-import { CSV_IMPORT_MODES, type CsvRowError, getCsvImport, idempotencyKeyProblem, importCsv } from "@pointwise/ingest-core";
+import { CSV_IMPORT_MODES, type CsvRowError, getCsvImport, importCsv } from "@pointwise/ingest-core";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
 import { recordAudit } from "../audit";
 import type { Deps } from "../deps";
+import { idempotencyKeyOf } from "../idempotency-key";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { sessionOf } from "../session";
 
@@ -52,9 +53,7 @@ export function csvImportRoutes(deps: Deps): Router {
     const query = parseWith(uploadQuery, req.query);
     if (!req.is("text/csv"))
       throw new ValidationError("Content-Type must be text/csv (the file's bytes as the request body)", { code: "unsupported-media-type" });
-    const uploadKey = req.get("idempotency-key");
-    const keyProblem = uploadKey === undefined ? null : idempotencyKeyProblem(uploadKey);
-    if (keyProblem) throw new ValidationError(keyProblem, { code: "invalid-idempotency-key" });
+    const uploadKey = idempotencyKeyOf(req);
     const pipeline = await deps.ingest.get();
     // An import publishes its events in many batches that the scoring worker commits, so no transaction
     // can hold them and the entry; the entry is written ahead instead: it commits (with the import's id,

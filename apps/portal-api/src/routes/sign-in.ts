@@ -123,7 +123,8 @@ export function signInRoutes(deps: Deps): Router {
       expires_at: expiresAt.toISOString(),
       domain: env.PORTAL_DOMAIN,
       chain_ids: env.PORTAL_EVM_CHAIN_IDS,
-      ...(body.address === undefined ? {} : { address: getAddress(body.address.toLowerCase()) }),
+      // A mixed-case address whose EIP-55 checksum is wrong is a mistyped one: refused (invalid-account-id), not re-cased.
+      ...(body.address === undefined ? {} : { address: getAddress(normalizeAccountId("EVM_ADDRESS", body.address)) }),
     });
   });
 

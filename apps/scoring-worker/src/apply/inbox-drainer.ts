@@ -103,7 +103,8 @@ export function createApplier(deps: ApplierDeps): Applier {
       let consumed = 0;
       const waiting = await campaignsWaiting(db, stream, floor);
       // A campaign with nothing left to apply (its rows went another way) is no longer held.
-      for (const campaignId of backoff.keys()) if (!waiting.includes(campaignId)) backoff.delete(campaignId);
+      const stillWaiting = new Set(waiting);
+      for (const campaignId of backoff.keys()) if (!stillWaiting.has(campaignId)) backoff.delete(campaignId);
       for (const campaignId of waiting) {
         const held = backoff.get(campaignId);
         if (held && held.until > Date.now()) continue;

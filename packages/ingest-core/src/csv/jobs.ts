@@ -75,6 +75,8 @@ export async function createCsvJob(
 
 /** The error text of an import marked interrupted by failInterruptedCsvImports starts with this code. */
 const INTERRUPTED = "import-interrupted";
+/** SQL: the row's error, unless it is the mark of an interruption, which the running import takes back. */
+const ERROR_UNLESS_INTERRUPTED = `CASE WHEN error LIKE '${INTERRUPTED}:%' THEN NULL ELSE error END`;
 
 /**
  * Records the progress of a running import and its status: the phase it is in, or its outcome
@@ -91,7 +93,7 @@ export async function updateCsvJob(
   await jobQuery(() =>
     db.query(
       `UPDATE csv_import SET rows_read = $2, rows_valid = $3, rows_invalid = $4, rows_published = $5,
-            status = $6, error = CASE WHEN $7::text IS NOT NULL THEN $7 WHEN error LIKE '${INTERRUPTED}:%' THEN NULL ELSE error END,
+            status = $6, error = coalesce($7::text, ${ERROR_UNLESS_INTERRUPTED}),
             sample_errors = coalesce($8::jsonb, sample_errors),
             updated_at = now(), finished_at = CASE WHEN $9 THEN now() ELSE NULL END
       WHERE id = $1`,
@@ -123,7 +125,7 @@ export async function beatCsvJob(db: Database, id: string, counts: CsvCounts, ph
   await jobQuery(() =>
     db.query(
       `UPDATE csv_import SET rows_read = $2, rows_valid = $3, rows_invalid = $4, rows_published = $5, status = $6,
-              error = CASE WHEN error LIKE '${INTERRUPTED}:%' THEN NULL ELSE error END, finished_at = NULL, updated_at = now()
+              error = ${ERROR_UNLESS_INTERRUPTED}, finished_at = NULL, updated_at = now()
         WHERE id = $1 AND (status IN ('validating', 'publishing') OR (status = 'failed' AND error LIKE '${INTERRUPTED}:%'))`,
       [id, counts.rowsRead, counts.rowsValid, counts.rowsInvalid, counts.rowsPublished, phase],
     ),
