@@ -83,6 +83,12 @@ describe("Idempotency-Key", () => {
   it("does not remember refusals: a request refused for its body can be fixed and sent with the same key", async () => {
     const refused = await h.post(ONE, validBody(h, { amount: "-7" }), { "idempotency-key": "fix-me" });
     expect(refused.body.errors[0].extensions.code).toBe("negative-amount");
+    // A body refused for its fields never touches the key's record: it is answered for its fields even under a key
+    // another request holds.
+    expect((await h.db.query("SELECT 1 FROM idempotency_key WHERE key = 'fix-me'")).rows).toEqual([]);
+    await h.post(ONE, validBody(h, { amount: "8" }), { "idempotency-key": "held-by-another" });
+    const malformed = await h.post(ONE, validBody(h, { amount: "-8" }), { "idempotency-key": "held-by-another" });
+    expect(malformed.body.errors[0].extensions.code).toBe("negative-amount");
     const accepted = await h.post(ONE, validBody(h, { amount: "7" }), { "idempotency-key": "fix-me" });
     expect(accepted.body.data.event_id).toBeDefined();
   });

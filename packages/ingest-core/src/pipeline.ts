@@ -130,6 +130,18 @@ function answer(body: IngestAnswer["body"], rest: Omit<IngestAnswer, "body" | "j
   return { body, json: JSON.stringify(body), ...rest };
 }
 
+/** The answer to a batch none of whose items can be published: each item's problems. */
+function noneValid(checks: readonly ItemCheck[]): IngestAnswer {
+  const problems = checks.flatMap((c) => (c.ok ? [] : c.problems));
+  const results: BatchItemResult[] = checks.map((c) => ({ ok: false, errors: envelopeErrors(c.ok ? [] : c.problems) }));
+  return answer(success({ results }), {
+    outcome: problems.length > 0 ? "rejected" : "accepted",
+    codes: codesOf(problems),
+    published: 0,
+    refused: checks.length,
+  });
+}
+
 /**
  * What becomes of a request's Idempotency-Key after its work: `complete` stores the answer for retries,
  * `release` keeps the claim's event ids for the retry of the same request (nothing or not all was published),
@@ -146,23 +158,34 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
 
   const limits = options.eventTime ?? DEFAULT_EVENT_TIME_LIMITS;
 
-  async function validateItems(target: IngestTarget, items: readonly unknown[], receivedAt = Date.now()): Promise<ItemCheck[]> {
-    const campaignId = target.campaignId;
-    const checks: ItemCheck[] = items.map((item) => {
+  /** The checks that depend on the request alone (fields, formats): the same on every retry, so they come before its key. */
+  function checkShapes(items: readonly unknown[]): ItemCheck[] {
+    return items.map((item) => {
       const result = validateEarnEvent(item);
-      if (!result.ok) return { ok: false, problems: result.problems.map(({ message, code }) => ({ message, code })) };
-      const at = result.event.occurred_at;
+      return result.ok ? { ok: true, event: result.event } : { ok: false, problems: result.problems.map(({ message, code }) => ({ message, code })) };
+    });
+  }
+
+  /** The checks that depend on when and where (event time against `receivedAt`, registered event types), of items whose shape passed. */
+  async function checkInTime(target: IngestTarget, shapes: readonly ItemCheck[], receivedAt: number): Promise<ItemCheck[]> {
+    const checks = shapes.map((c): ItemCheck => {
+      if (!c.ok) return c;
+      const at = c.event.occurred_at;
       const late = checkEventTime(at === undefined ? undefined : Date.parse(at), receivedAt, target, limits);
-      return late === null ? { ok: true, event: result.event } : { ok: false, problems: [late] };
+      return late === null ? c : { ok: false, problems: [late] };
     });
     const ids = checks.flatMap((c) => (c.ok ? [c.event.reg_event_id] : []));
     if (ids.length === 0) return checks;
-    const active = await eventTypes.active(campaignId, ids);
+    const active = await eventTypes.active(target.campaignId, ids);
     return checks.map((c) =>
       c.ok && !active.has(c.event.reg_event_id)
         ? { ok: false, problems: [{ message: "reg_event_id is not a registered event type of this campaign", code: "unknown-event-type" }] }
         : c,
     );
+  }
+
+  async function validateItems(target: IngestTarget, items: readonly unknown[], receivedAt = Date.now()): Promise<ItemCheck[]> {
+    return checkInTime(target, checkShapes(items), receivedAt);
   }
 
   async function publishAll(messages: readonly RawEventMessage[]): Promise<(Error | null)[]> {
@@ -232,8 +255,10 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
     // occurred_at fell out of the window), and a retry that takes over an abandoned claim is judged as it was.
     async ingestOne(target, body, options) {
       const campaignId = target.campaignId;
+      const [shape] = checkShapes([body]);
+      if (shape === undefined || !shape.ok) return rejected(shape?.problems ?? []);
       return underKey(campaignId, 1, options.idempotency, async ([eventId], receivedAt) => {
-        const [check] = await validateItems(target, [body], Date.parse(receivedAt));
+        const [check] = await checkInTime(target, [shape], Date.parse(receivedAt));
         if (check === undefined || !check.ok) return { ...rejected(check?.problems ?? []), keyFate: "forget" };
         const { event } = check;
         const message = toMessage(campaignId, event, eventId as string, receivedAt, options.source);
@@ -251,24 +276,15 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
     },
     async ingestBatch(target, items, options) {
       const campaignId = target.campaignId;
+      const shapes = checkShapes(items);
+      // Nothing to publish, so nothing to remember: the same batch can be resent once it is fixed.
+      if (!shapes.some((c) => c.ok)) return noneValid(shapes);
       return underKey(campaignId, items.length, options.idempotency, async (eventIds, receivedAt) => {
-        const checks = await validateItems(target, items, Date.parse(receivedAt));
+        const checks = await checkInTime(target, shapes, Date.parse(receivedAt));
         const valid = checks.flatMap((c, i) => (c.ok ? [i] : []));
         const problems = checks.flatMap((c) => (c.ok ? [] : c.problems));
         const refusedItems = checks.length - valid.length;
-        if (valid.length === 0) {
-          // Nothing to publish, so nothing to remember: the same batch can be resent once it is fixed.
-          const results: BatchItemResult[] = checks.map((c) => ({ ok: false, errors: envelopeErrors(c.ok ? [] : c.problems) }));
-          return {
-            ...answer(success({ results }), {
-              outcome: refusedItems > 0 ? "rejected" : "accepted",
-              codes: codesOf(problems),
-              published: 0,
-              refused: refusedItems,
-            }),
-            keyFate: "forget",
-          };
-        }
+        if (valid.length === 0) return { ...noneValid(checks), keyFate: "forget" };
         const messages = valid.map((i) => toMessage(campaignId, (checks[i] as { event: EarnEvent }).event, eventIds[i] as string, receivedAt, options.source));
         const errors = await publishAll(messages);
         const failed = errors.filter((e) => e !== null).length;
