@@ -57,7 +57,8 @@
     for (let attempt = 0; ; attempt++) {
       // No Content-Type without a body: the read API's CORS preflight allows only its credential headers.
       const headers = { ...(body === undefined ? {} : { "content-type": "application/json" }), ...extraHeaders };
-      if (session) headers.authorization = `Bearer ${session.access_token}`;
+      const sent = session?.access_token;
+      if (sent) headers.authorization = `Bearer ${sent}`;
       const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
       const parsed = text ? JSON.parse(text, base ? exactNumbers : undefined) : null;
@@ -65,7 +66,9 @@
       const code = parsed?.error?.code;
       // An access token lives minutes; the refresh token gets a new one, and the request goes again once.
       if (code === "token-expired" && attempt === 0 && session?.refresh_token) {
-        if (await refreshed()) continue;
+        // A request sent with the old token whose refusal came after another request's refresh goes again with the
+        // new token; refreshing again would spend a refresh token for nothing.
+        if (session.access_token !== sent || (await refreshed())) continue;
         signedOut();
         throw Object.assign(new Error("your session ended; sign in again"), { code: "signed-out" });
       }
