@@ -140,3 +140,77 @@ describe("changing a campaign's dates", () => {
     expect(await jobsOf(campaignId)).toHaveLength(1);
   });
 });
+
+describe("changing a campaign's dates under rules with decay", () => {
+  const hoursFromNow = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+  const hourly = (regEventId: string, epoch: string) =>
+    perUnitRules(regEventId, "1", { currencies: { xp: { name: "Experience", decimals: 2, decay: { halfLifeSeconds: 3600, epoch } } } });
+
+  /** A campaign that ended 50 hours ago, with hourly decay from an epoch 4021 hours ago: it scores until 20 hours ago (4001 half-lives on). */
+  async function endedCampaign() {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const url = `/api/campaigns/${campaignId}`;
+    expect((await suite.op.call("PATCH", url, { ends_at: hoursFromNow(-50) })).status).toBe(200);
+    expect((await suite.op.call("POST", `${url}/rule-versions`, { document: hourly(regEventId, hoursFromNow(-4021)) })).status).toBe(201);
+    return { campaignId, url };
+  }
+
+  it("refuses with 409 dates-outside-decay-range an end the active version's decay range does not reach, changing and queuing nothing", async () => {
+    const { campaignId, url } = await endedCampaign();
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    const before = (await suite.op.call("GET", url)).body;
+    const later = await suite.op.call("PATCH", url, { ends_at: hoursFromNow(-10) });
+    expect([later.status, later.body.error.code]).toEqual([409, "dates-outside-decay-range"]);
+    expect(later.body.error.message).toMatch(
+      /^ends_at: the active rule version \(1\) cannot score these dates: document\.currencies\.xp\.decay\.epoch must be at or after \S+: points decay over at most 4000 half-lives of 3600 s from the epoch, and events come until the campaign's ends_at \(\S+\); activate a version with another epoch first$/,
+    );
+    const open = await suite.op.call("PATCH", url, { ends_at: null });
+    expect([open.status, open.body.error.code]).toEqual([409, "dates-outside-decay-range"]);
+    expect(open.body.error.message).toMatch(/and events come until now \(\S+\); activate a version with another epoch first$/);
+    expect((await suite.op.call("GET", url)).body).toEqual(before);
+    expect(await jobsOf(campaignId)).toEqual([]);
+    // An end the range still reaches is taken.
+    const within = await suite.op.call("PATCH", url, { ends_at: hoursFromNow(-30) });
+    expect([within.status, within.body.recompute_job?.reason]).toEqual([200, "campaign-dates"]);
+  });
+
+  it("takes new dates when the active version could not score the old ones either (the campaign is held until a new version)", async () => {
+    const { campaignId, url } = await endedCampaign();
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    // Its range ran out before the old end as well: the change does not make it worse.
+    await suite.h.deps.db.query(
+      "UPDATE rule_version SET document = jsonb_set(document, '{currencies,xp,decay,epoch}', to_jsonb($2::text)) WHERE campaign_id = $1 AND version = 1",
+      [campaignId, hoursFromNow(-5000)],
+    );
+    expect((await suite.op.call("PATCH", url, { ends_at: hoursFromNow(-10) })).status).toBe(200);
+  });
+
+  it("refuses a start that puts the epoch of the version being activated more than 30 half-lives after the first awards", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const url = `/api/campaigns/${campaignId}`;
+    expect((await suite.op.call("PATCH", url, { starts_at: hoursFromNow(100) })).status).toBe(200);
+    expect((await suite.op.call("POST", `${url}/rule-versions`, { document: hourly(regEventId, hoursFromNow(125)) })).status).toBe(201);
+    expect((await suite.op.call("POST", `${url}/rule-versions/1/activate`, {})).status).toBe(202);
+    const sooner = await suite.op.call("PATCH", url, { starts_at: hoursFromNow(1) });
+    expect([sooner.status, sooner.body.error.code]).toEqual([409, "dates-outside-decay-range"]);
+    expect(sooner.body.error.message).toMatch(
+      /^starts_at: the rule version being activated \(1\) cannot score these dates: document\.currencies\.xp\.decay\.epoch must be at or before \S+: at most 30 half-lives of 3600 s after the first awards \(the campaign's starts_at\)/,
+    );
+    expect((await suite.op.call("PATCH", url, { starts_at: hoursFromNow(99) })).status).toBe(200);
+  });
+
+  it("lets only one of an activation and a date change that cannot both stand through when they come at once", async () => {
+    const { campaignId, url } = await endedCampaign();
+    // Alone, each is accepted: version 1 reaches the present end, and nothing scores yet with the later end.
+    const [activation, change] = await Promise.all([
+      suite.op.call("POST", `${url}/rule-versions/1/activate`, {}),
+      suite.op.call("PATCH", url, { ends_at: hoursFromNow(-10) }),
+    ]);
+    const outcome = [`${activation.status} ${activation.body.error?.code ?? ""}`, `${change.status} ${change.body.error?.code ?? ""}`];
+    expect([
+      ["202 ", "409 dates-outside-decay-range"],
+      ["400 rule-version-invalid", "200 "],
+    ]).toContainEqual(outcome);
+    expect((await jobsOf(campaignId)).map((j) => j.reason)).toEqual(activation.status === 202 ? ["rule-activation"] : []);
+  });
+});

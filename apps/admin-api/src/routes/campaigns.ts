@@ -1,7 +1,8 @@
 // Admin routes for campaigns: create, list, read, update (new dates queue a recompute), archive, restore and their bad-word lists.
 import { randomInt } from "node:crypto";
-import type { Prisma } from "@pointwise/db";
+import type { Prisma, Transaction } from "@pointwise/db";
 import { ConflictError, ValidationError } from "@pointwise/errors";
+import { safeParseRuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, currencyNamesSchema } from "@pointwise/schemas";
 import { Router } from "express";
@@ -10,6 +11,7 @@ import { recordAudit } from "../audit";
 import type { Deps } from "../deps";
 import { campaignJson, recomputeJobJson } from "../json";
 import { queueRecompute } from "../recompute";
+import { decayEpochIssues, issueSentence } from "../rule-document";
 import { loadCampaign, loadWritableCampaign } from "../scope";
 import { sessionOf } from "../session";
 
@@ -62,6 +64,32 @@ interface Dates {
 
 const sameTime = (a: Date | null, b: Date | null) => (a === null ? b === null : b !== null && a.getTime() === b.getTime());
 const sameDates = (a: Dates, b: Dates) => sameTime(a.starts_at, b.starts_at) && sameTime(a.ends_at, b.ends_at);
+
+/**
+ * Why new dates cannot stand, or null: the active rule version, or one being activated, could score the old dates
+ * but not the new ones, since its decay range no longer reaches the events that can come or its epoch now lies too
+ * far after the first awards (see decayEpochIssues). A version that already could not score the old dates is the
+ * worker's held-campaign alert, not a reason to refuse a change.
+ */
+async function decayRangeRefusal(client: Transaction, campaignId: string, was: Dates, now: Dates, field: "starts_at" | "ends_at"): Promise<string | null> {
+  const { rows } = await client.query<{ version: number; status: string; document: unknown }>(
+    `SELECT version, status, document FROM rule_version WHERE campaign_id = $1 AND (status = 'active' OR version IN (
+       SELECT rule_version FROM recompute_job WHERE campaign_id = $1 AND reason = 'rule-activation' AND status IN ('queued', 'running')))
+     ORDER BY version`,
+    [campaignId],
+  );
+  const at = new Date();
+  for (const row of rows) {
+    const parsed = safeParseRuleVersion(row.document);
+    if (!parsed.ok) continue;
+    const after = decayEpochIssues(parsed.value, { startsAt: now.starts_at, endsAt: now.ends_at, now: at });
+    if (after[0] && decayEpochIssues(parsed.value, { startsAt: was.starts_at, endsAt: was.ends_at, now: at }).length === 0) {
+      const which = row.status === "active" ? "the active rule version" : "the rule version being activated";
+      return `${field}: ${which} (${row.version}) cannot score these dates: ${issueSentence(after[0])}; activate a version with another epoch first`;
+    }
+  }
+  return null;
+}
 
 const badWordsSchema = z.strictObject({
   bad_words: z.array(z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters")).max(1000, "must list at most 1000 words"),
@@ -134,6 +162,9 @@ export function campaignRoutes(deps: Deps): Router {
       }
     }
     const jobId = await deps.db.transaction(async (client) => {
+      // New dates are checked against the versions being scored; taken before the row lock, as an activation takes it
+      // before its job row's key lock on the campaign.
+      if (body.starts_at !== undefined || body.ends_at !== undefined) await client.lockCampaign("activation", campaign.id);
       // The row lock orders concurrent changes, so each compares the dates with those it replaces.
       const { rows: before } = await client.query<Dates>("SELECT starts_at, ends_at FROM campaign WHERE id = $1 FOR UPDATE", [campaign.id]);
       // PostgreSQL parses and rounds the times (to milliseconds), so "unchanged" means unchanged as stored.
@@ -159,6 +190,10 @@ export function campaignRoutes(deps: Deps): Router {
       // Checked again on the stored row: a concurrent change of the other date may have come in since the check above.
       if (changesDates && now.starts_at && now.ends_at && now.ends_at <= now.starts_at)
         throw new ValidationError("ends_at: must be later than starts_at", { field: "ends_at" });
+      if (changesDates) {
+        const refusal = await decayRangeRefusal(client, campaign.id, was, now, body.ends_at !== undefined ? "ends_at" : "starts_at");
+        if (refusal) throw new ConflictError("dates-outside-decay-range", refusal);
+      }
       const { rows: stored } = await client.query<Prisma.CampaignGetPayload<true>>(`${SELECT_CAMPAIGN} WHERE id = $1`, [campaign.id]);
       await recordAudit(client, session, {
         campaignId: campaign.id,

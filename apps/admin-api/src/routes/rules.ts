@@ -181,12 +181,17 @@ export function ruleRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const version = versionParam(req.params.version);
     const row = await loadVersion(campaign, version);
-    // A version saved a while ago may have a decay range that has run out since: refused now, rather than by a failed recompute.
     const parsed = safeParseRuleVersion(row.document);
-    const stale = parsed.ok ? decayEpochIssues(parsed.value, { startsAt: campaign.startsAt, endsAt: campaign.endsAt, now: new Date() }) : [];
-    if (stale[0]) throw new ValidationError(`rule version ${version} cannot be activated: ${issueSentence(stale[0])}`, { code: "rule-version-invalid" });
     const jobId = await db.transaction(async (client) => {
       await client.lockCampaign("activation", campaign.id);
+      // A version saved a while ago may have a decay range that has run out since: refused now, rather than by a
+      // held campaign. The dates are read under the lock a date change takes too, so neither misses the other.
+      const { rows: dates } = await client.query<{ starts_at: Date | null; ends_at: Date | null }>("SELECT starts_at, ends_at FROM campaign WHERE id = $1", [
+        campaign.id,
+      ]);
+      const [stored] = dates;
+      const stale = parsed.ok && stored ? decayEpochIssues(parsed.value, { startsAt: stored.starts_at, endsAt: stored.ends_at, now: new Date() }) : [];
+      if (stale[0]) throw new ValidationError(`rule version ${version} cannot be activated: ${issueSentence(stale[0])}`, { code: "rule-version-invalid" });
       const { rows: current } = await client.query<{ status: string }>("SELECT status FROM rule_version WHERE id = $1", [row.id]);
       if (current[0]?.status === "active") throw new ConflictError("rule-version-active", `rule version ${version} is already active`);
       const { rows: running } = await client.query<{ rule_version: number }>(

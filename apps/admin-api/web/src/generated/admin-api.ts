@@ -484,6 +484,11 @@ export interface paths {
          *     starts the job and the dates as they are then. One queued job covers any number of date changes
          *     made before the worker starts it. `recompute_job` is that job, or `null` when no job was needed
          *     (the dates did not change, or there are no scores yet).
+         *
+         *     New dates that the active rule version, or one being activated, could not score while it could
+         *     score the old ones (its decay range no longer reaches the events that can come, or its epoch lies
+         *     more than 30 half-lives after the first awards) are `409 dates-outside-decay-range`, naming the
+         *     version and the epoch's bound; nothing changes.
          */
         patch: {
             parameters: {
@@ -3677,7 +3682,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, identity-held, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, idempotency-key-reused, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, not-claims-owner, epoch-root-already-set. */
+        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, dates-outside-decay-range, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, identity-held, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, idempotency-key-reused, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, not-claims-owner, epoch-root-already-set. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
