@@ -1,6 +1,6 @@
 // The Idempotency-Key header of admin-api requests (adjustments, event CSV uploads), checked by the rule every service shares.
 import { ValidationError } from "@pointwise/errors";
-import { idempotencyKeyProblem } from "@pointwise/ingest-core";
+import { idempotencyKeyProblem } from "@pointwise/schemas";
 import type { Request } from "express";
 
 /** The Idempotency-Key header of a request, checked, or undefined when it has none; a bad one is `invalid-idempotency-key`. */

@@ -1,7 +1,7 @@
 // Request guards shared by ingest routes: Bearer key checks, content types, event headers and JSON parsing.
 import { isUtf8 } from "node:buffer";
-import { idempotencyKeyProblem, type Problem } from "@pointwise/ingest-core";
-import type { EventSource } from "@pointwise/schemas";
+import type { Problem } from "@pointwise/ingest-core";
+import { type EventSource, idempotencyKeyProblem } from "@pointwise/schemas";
 import type { Request, RequestHandler, Response } from "express";
 import type { IngestContext } from "./context";
 

@@ -186,7 +186,14 @@ describe("refusals", () => {
     expect((await redeem(p.auth, claim, undefined, { account: "0x12" })).body.error.message).toBe("account: must be an EVM address (0x and 40 hex digits)");
     const noToken = await h.call("POST", "/me/redemptions", { reward_id: manual }, { "idempotency-key": "x" });
     expect(noToken.body.error.code).toBe("missing-credentials");
+    const tooLong = await redeem(p.auth, manual, "k".repeat(256));
+    expect([tooLong.status, tooLong.body.error]).toEqual([
+      400,
+      { code: "invalid-idempotency-key", message: "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces" },
+    ]);
     expect(await scoreRow(p.userId)).toEqual({ total: "100", spent: "0", balance: "100" });
+    // The longest key every service takes.
+    expect((await redeem(p.auth, manual, "k".repeat(255))).status).toBe(201);
   });
 });
 

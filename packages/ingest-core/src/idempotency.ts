@@ -7,21 +7,6 @@ import { newEventId } from "./event-id";
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** Longest accepted Idempotency-Key. */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-
-const KEY_PATTERN = /^[\x21-\x7e]+$/;
-
-/** True for a usable Idempotency-Key: 1 to 255 printable ASCII characters, no spaces. */
-export function isValidIdempotencyKey(key: string): boolean {
-  return key.length > 0 && key.length <= MAX_IDEMPOTENCY_KEY_LENGTH && KEY_PATTERN.test(key);
-}
-
-/** Why an Idempotency-Key header cannot be used, or null when it can; the message every service answers with `invalid-idempotency-key`. */
-export function idempotencyKeyProblem(key: string): string | null {
-  return isValidIdempotencyKey(key) ? null : `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`;
-}
-
 /** What makes two requests "the same": endpoint, event source and the body byte for byte. */
 export function requestFingerprint(endpoint: string, source: string, body: Buffer | string): string {
   return createHash("sha256").update(endpoint).update("\n").update(source).update("\n").update(body).digest("hex");

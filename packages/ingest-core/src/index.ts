@@ -24,9 +24,6 @@ export {
   IDEMPOTENCY_TTL_MS,
   type IdempotencyOptions,
   type IdempotencyStore,
-  idempotencyKeyProblem,
-  isValidIdempotencyKey,
-  MAX_IDEMPOTENCY_KEY_LENGTH,
   requestFingerprint,
 } from "./idempotency";
 export { createKeyResolver, type KeyOwner, type KeyResolver, type KeyResolverOptions } from "./keys";

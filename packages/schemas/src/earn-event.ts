@@ -2,6 +2,7 @@
 import { ValidationError } from "@pointwise/errors";
 import { parseAmount } from "./amount";
 import { UUID_PATTERN } from "./campaign";
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from "./idempotency-key";
 import { type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 
 /** The fields of a raw earn event body, in the order the spec lists them; all four are required. */
@@ -9,9 +10,6 @@ export const EARN_EVENT_FIELDS = ["account_id", "identity_type", "amount", "reg_
 
 /** Optional fields beyond the spec's four: when the activity happened, and the event's own idempotency key. */
 export const EARN_EVENT_OPTIONAL_FIELDS = ["occurred_at", "idempotency_key"] as const;
-
-/** Longest `idempotency_key` of an event (the same bound as the Idempotency-Key header). */
-export const EVENT_KEY_MAX_LENGTH = 255;
 
 const OCCURRED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?Z$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
@@ -141,9 +139,9 @@ export function validateEarnEvent(body: unknown): EarnEventResult {
   }
 
   const key = record.idempotency_key;
-  if (key !== undefined && key !== null && (typeof key !== "string" || key.length > EVENT_KEY_MAX_LENGTH || !PRINTABLE_ASCII.test(key))) {
+  if (key !== undefined && key !== null && (typeof key !== "string" || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !PRINTABLE_ASCII.test(key))) {
     problems.push({
-      message: `idempotency_key must be a string of 1 to ${EVENT_KEY_MAX_LENGTH} printable ASCII characters`,
+      message: `idempotency_key must be a string of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`,
       code: "invalid-idempotency-key",
       field: "idempotency_key",
     });

@@ -9,12 +9,12 @@ export {
   EARN_EVENT_OPTIONAL_FIELDS,
   type EarnEvent,
   type EarnEventResult,
-  EVENT_KEY_MAX_LENGTH,
   type FieldProblem,
   parseOccurredAt,
   validateEarnEvent,
 } from "./earn-event";
 export { JsonDecimal, stringifyJson } from "./exact-json";
+export { idempotencyKeyProblem, isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "./idempotency-key";
 export { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 export {
   balanceObjectSchema,

@@ -4,6 +4,7 @@ import { loadClaimTree } from "@pointwise/claims";
 import { REDEMPTION_COLUMNS, REWARD_COLUMNS, type RedemptionRow, type RewardRow, redemptionJson, rewardJson } from "@pointwise/db";
 import { AuthError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
+import { idempotencyKeyProblem } from "@pointwise/schemas";
 import { type Request, Router } from "express";
 import { z } from "zod";
 import { participantOf, requireParticipant } from "../bearer";
@@ -19,13 +20,13 @@ const listQuery = z.strictObject({
   limit: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
 });
 
-/** The Idempotency-Key header: 1 to 200 printable ASCII characters, required on every redemption. */
+/** The Idempotency-Key header, required on every redemption, under the rule every service shares. */
 function idempotencyKeyOf(req: Request): string {
   const key = req.headers["idempotency-key"];
   if (typeof key !== "string" || key.length === 0)
     throw new ValidationError("Idempotency-Key header is required: a retry with the same key returns the same redemption", { code: "idempotency-key-missing" });
-  if (!/^[\x21-\x7e]{1,200}$/.test(key))
-    throw new ValidationError("Idempotency-Key must be 1 to 200 printable ASCII characters without spaces", { code: "invalid-idempotency-key" });
+  const problem = idempotencyKeyProblem(key);
+  if (problem) throw new ValidationError(problem, { code: "invalid-idempotency-key" });
   return key;
 }
 
