@@ -1,5 +1,7 @@
-// Test support for the portal tests: a campaign with an API key, an event type and an active rule (2 xp per unit), set up through admin-api.
+// Test support for the portal tests: a campaign with an API key, an event type and an active rule (2 xp per unit), set up through admin-api;
+// and the participant page's wait for a score.
 import { waitUntil } from "@pointwise/testkit";
+import type { Page } from "playwright-core";
 import { call, OPERATOR, type Stack } from "./stack";
 
 /** What the portal tests need of a campaign. */
@@ -44,4 +46,17 @@ export async function setUpCampaign(stack: Stack): Promise<PortalCampaign> {
         { authorization: `Bearer ${apiKey}` },
       ),
   };
+}
+
+/** Waits until the participant page shows `scores` (e.g. "Experience: 9"): it reads them whenever it renders, and saving the name renders it. */
+export async function waitForScores(page: Page, scores: string): Promise<void> {
+  await waitUntil(
+    async () => {
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.waitForTimeout(300);
+      return (await page.locator("#scores").textContent()) === scores;
+    },
+    20_000,
+    `the page to show ${scores}`,
+  );
 }

@@ -4,13 +4,13 @@
 // with PKCE through portal-api, redeem once per click, and keep working after the access token expires.
 
 import { generateKeyPairSync } from "node:crypto";
-import { freePort, waitUntil } from "@pointwise/testkit";
+import { freePort } from "@pointwise/testkit";
 import { getBytes, toUtf8String, Wallet } from "ethers";
 import jwt from "jsonwebtoken";
 import type { Page, Route } from "playwright-core";
 import { type OidcProvider, startOidcProvider } from "../../apps/portal-api/test/oidc";
 import { openBrowser } from "./browser";
-import { type PortalCampaign, setUpCampaign } from "./portal-campaign";
+import { type PortalCampaign, setUpCampaign, waitForScores } from "./portal-campaign";
 import { call, OPERATOR, type Stack, startStack } from "./stack";
 
 let stack: Stack;
@@ -103,16 +103,7 @@ describe("the participant page", () => {
     // 2 xp per unit: 3 from the first account and 1.5 from the second, one user: 9.
     await campaign.earn(accounts[0]?.address as string, "EVM_ADDRESS", "3");
     await campaign.earn(accounts[1]?.address as string, "EVM_ADDRESS", "1.5");
-    // The page reads the scores again whenever it renders; saving the name renders it.
-    await waitUntil(
-      async () => {
-        await page.getByRole("button", { name: "Save" }).click();
-        await page.waitForTimeout(300);
-        return (await page.locator("#scores").textContent()) === "Experience: 9";
-      },
-      20_000,
-      "the page to show 9 xp",
-    );
+    await waitForScores(page, "Experience: 9");
     expect(await page.locator("#status").textContent()).toBe("");
   });
 

@@ -1,5 +1,5 @@
 // The participant page's script: EIP-4361 sign-in through the browser wallet (EIP-1193), social links (OAuth through
-// portal-api), the user's own profile and scores, and rewards to spend them on.
+// portal-api), the user's own profile and scores, rewards to spend them on, and token claims submitted through the wallet.
 
 (() => {
   const query = new URLSearchParams(location.search);
@@ -117,7 +117,8 @@
         return li;
       }),
     );
-    await renderRewards(me);
+    const redemptions = await renderRewards(me);
+    await renderClaims(redemptions);
     try {
       const scores = await api("GET", `/users/${me.user_id}/scores`, undefined, config.read_api_url);
       $("scores").textContent = Object.entries(scores.scores)
@@ -190,6 +191,130 @@
         return li;
       }),
     );
+    return redemptions;
+  }
+
+  const chain = globalThis.PointwiseChain;
+
+  /** The wallet, or an error saying there is none. */
+  function wallet() {
+    if (!window.ethereum) throw new Error("no browser wallet found");
+    return window.ethereum;
+  }
+
+  /** The chain the wallet is on, or null without a wallet. */
+  async function walletChainId() {
+    return window.ethereum ? Number.parseInt(await window.ethereum.request({ method: "eth_chainId" }), 16) : null;
+  }
+
+  /** Brings the wallet to the claim contract's chain, asking it to switch (EIP-3326) when it is on another. */
+  async function onChain(chainId) {
+    if ((await walletChainId()) === chainId) return;
+    try {
+      await wallet().request({ method: "wallet_switchEthereumChain", params: [{ chainId: `0x${chainId.toString(16)}` }] });
+    } catch (err) {
+      throw new Error(`switch your wallet to chain ${chainId}, where the claim contract is (${err?.message ?? err})`);
+    }
+  }
+
+  /** Reads a contract through the wallet's node. */
+  const read = (to, data) => wallet().request({ method: "eth_call", params: [{ to, data }, "latest"] });
+
+  /** Sends a transaction from the wallet's first account and waits for it to be mined; a reverted one is an error. */
+  async function transact(to, data) {
+    const [from] = await wallet().request({ method: "eth_requestAccounts" });
+    const hash = await wallet().request({ method: "eth_sendTransaction", params: [{ from, to, data }] });
+    for (let polls = 0; polls < 600; polls++) {
+      const receipt = await wallet().request({ method: "eth_getTransactionReceipt", params: [hash] });
+      if (receipt) {
+        if (receipt.status !== "0x1") throw new Error(`transaction ${hash} was reverted on chain`);
+        return hash;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new Error(`transaction ${hash} is not mined after 5 minutes; your wallet shows what became of it`);
+  }
+
+  // The claim token's symbol and decimals, read once through the wallet while it is on the claim chain.
+  let claimToken = null;
+  function tokenOf(contract) {
+    claimToken ??= (async () => {
+      const address = chain.addressAnswer(await read(contract, chain.SELECTORS.token));
+      const [decimals, symbol] = await Promise.all([read(address, chain.SELECTORS.decimals), read(address, chain.SELECTORS.symbol)]);
+      return { decimals: Number(chain.uintAnswer(decimals)), symbol: chain.stringAnswer(symbol) };
+    })().catch((err) => {
+      claimToken = null;
+      throw err;
+    });
+    return claimToken;
+  }
+
+  /**
+   * Token claims: the user's Merkle claims of published epochs and burn vouchers, each with a button that submits
+   * it through the wallet. What the contract already paid, and amounts in the token's units, are shown while the
+   * wallet is on the claim chain (the page reads the chain through the wallet).
+   */
+  async function renderClaims(redemptions) {
+    const vouchers = redemptions.filter((r) => r.burn_voucher);
+    const info = await api("GET", "/me/claims");
+    const none = info.contract === null || (info.claims.length === 0 && vouchers.length === 0);
+    $("claims-section").hidden = none;
+    if (none) return;
+    const chainId = Number(info.chain_id);
+    const here = (await walletChainId()) === chainId;
+    const unit = here ? await tokenOf(info.contract) : null;
+    const amount = (value) => (unit ? `${chain.formatUnits(value, unit.decimals)} ${unit.symbol}` : `${value} base units of the claim token`);
+    const items = [];
+    for (const c of info.claims) {
+      const claimed = here && chain.boolAnswer(await read(info.contract, chain.claimedCall(c.epoch, c.account)));
+      items.push(
+        claimItem(`Epoch ${c.epoch}: ${amount(c.amount)} to ${c.account}`, claimed ? "claimed" : null, "Claim", async () => {
+          await onChain(chainId);
+          return `Claimed epoch ${c.epoch} in transaction ${await transact(info.contract, chain.claimCall(c.epoch, c.account, c.amount, c.proof))}.`;
+        }),
+      );
+    }
+    for (const r of vouchers) {
+      const v = r.burn_voucher;
+      const used = here && chain.boolAnswer(await read(info.contract, chain.voucherUsedCall(v)));
+      const state = used ? "redeemed on chain" : Date.now() / 1000 > Number(v.expiry) ? "expired" : null;
+      items.push(
+        claimItem(`${r.reward_name}: ${amount(v.amount)} to ${v.user}`, state, "Redeem on chain", async () => {
+          await onChain(chainId);
+          return `Redeemed ${r.reward_name} on chain in transaction ${await transact(info.contract, chain.redeemCall(v))}.`;
+        }),
+      );
+    }
+    $("claims").replaceChildren(...items);
+  }
+
+  /** One claim: its text and either what became of it or a button whose action answers the line to show. */
+  function claimItem(text, state, label, submit) {
+    const li = document.createElement("li");
+    li.textContent = `${text} `;
+    if (state) {
+      li.append(`(${state})`);
+      return li;
+    }
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.addEventListener("click", () =>
+      run(async () => {
+        // One transaction per click: a second click while it is on its way does nothing.
+        button.disabled = true;
+        let done;
+        try {
+          done = await submit();
+        } finally {
+          button.disabled = false;
+        }
+        await render();
+        status(done);
+      }),
+    );
+    li.append(button);
+    return li;
   }
 
   function showCode(code) {
