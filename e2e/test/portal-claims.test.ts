@@ -1,7 +1,7 @@
 // The participant page takes tokens on chain: in headless Chromium with an injected EIP-1193 wallet (a real funded key on a
 // local hardhat node with the claim contract), it claims a published epoch's tokens with the API's proof and redeems a
-// burn voucher, asking the wallet to switch to the claim chain first, and shows an expired voucher as such; the balances
-// are read from the token itself.
+// burn voucher, asking the wallet to switch to the claim chain first, shows an expired voucher as such and still renders
+// when the wallet's node does not answer; the balances are read from the token itself.
 
 import { generateKeyPairSync } from "node:crypto";
 import { waitUntil } from "@pointwise/testkit";
@@ -21,7 +21,7 @@ let browser: Awaited<ReturnType<typeof openBrowser>>;
 let participant: HDNodeWallet;
 
 /** What the injected wallet was asked to do, and whether it agrees to switch chains. */
-const walletLog = { switches: [] as string[], refuseSwitch: false };
+const walletLog = { switches: [] as string[], refuseSwitch: false, nodeDown: false };
 
 beforeAll(async () => {
   chain = await startClaimsChain();
@@ -61,6 +61,7 @@ async function injectWallet(page: Page): Promise<void> {
       const { to, data } = params[0] as { to: string; data: string };
       return (await participant.sendTransaction({ to, data })).hash;
     }
+    if (method === "eth_call" && walletLog.nodeDown) throw new Error("could not reach the node");
     if (method === "eth_call" || method === "eth_getTransactionReceipt") return chain.node.provider.send(method, params);
     throw new Error(`unsupported method ${method}`);
   });
@@ -167,6 +168,16 @@ describe("the participant page's token claims", () => {
       "the voucher shown as expired",
     );
     expect(await page.locator("#claims li").allTextContents()).toEqual(listed("(expired)"));
+
+    // When the wallet's node does not answer, the claims are listed without what the chain says, and the rest renders.
+    walletLog.nodeDown = true;
+    await page.evaluate('document.getElementById("scores").textContent = ""');
+    await page.getByRole("button", { name: "Save" }).click();
+    await waitUntil(async () => (await page.locator("#scores").textContent()) === "Experience: 100 (80 left to spend)", 10_000, "the scores");
+    expect(await page.locator("#claims li").first().textContent()).toBe(
+      `Epoch ${epoch}: 5000000000000000000 base units of the claim token to ${account} Claim`,
+    );
+    expect(await page.locator("#status").textContent()).toBe("");
     expect(await balance()).toBe(start + 7n * E18);
   });
 });

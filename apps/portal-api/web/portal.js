@@ -250,9 +250,25 @@
   }
 
   /**
+   * What the chain says of the claims while the wallet is on the claim chain: the token's units, which epochs were
+   * claimed and which vouchers used. Null on another chain, or when the wallet's node does not answer: the claims are
+   * then shown without it, and submitting them still works.
+   */
+  async function chainState(info, vouchers) {
+    if ((await walletChainId()) !== Number(info.chain_id)) return null;
+    try {
+      const unit = await tokenOf(info.contract);
+      const claimed = await Promise.all(info.claims.map(async (c) => chain.boolAnswer(await read(info.contract, chain.claimedCall(c.epoch, c.account)))));
+      const used = await Promise.all(vouchers.map(async (r) => chain.boolAnswer(await read(info.contract, chain.voucherUsedCall(r.burn_voucher)))));
+      return { unit, claimed, used };
+    } catch {
+      return null;
+    }
+  }
+
+  /**
    * Token claims: the user's Merkle claims of published epochs and burn vouchers, each with a button that submits
-   * it through the wallet. What the contract already paid, and amounts in the token's units, are shown while the
-   * wallet is on the claim chain (the page reads the chain through the wallet).
+   * it through the wallet, or what became of it as far as the chain says (see chainState).
    */
   async function renderClaims(redemptions) {
     const vouchers = redemptions.filter((r) => r.burn_voucher);
@@ -261,31 +277,23 @@
     $("claims-section").hidden = none;
     if (none) return;
     const chainId = Number(info.chain_id);
-    const here = (await walletChainId()) === chainId;
-    const unit = here ? await tokenOf(info.contract) : null;
-    const amount = (value) => (unit ? `${chain.formatUnits(value, unit.decimals)} ${unit.symbol}` : `${value} base units of the claim token`);
-    const items = [];
-    for (const c of info.claims) {
-      const claimed = here && chain.boolAnswer(await read(info.contract, chain.claimedCall(c.epoch, c.account)));
-      items.push(
-        claimItem(`Epoch ${c.epoch}: ${amount(c.amount)} to ${c.account}`, claimed ? "claimed" : null, "Claim", async () => {
-          await onChain(chainId);
-          return `Claimed epoch ${c.epoch} in transaction ${await transact(info.contract, chain.claimCall(c.epoch, c.account, c.amount, c.proof))}.`;
-        }),
-      );
-    }
-    for (const r of vouchers) {
+    const known = await chainState(info, vouchers);
+    const amount = (value) => (known ? `${chain.formatUnits(value, known.unit.decimals)} ${known.unit.symbol}` : `${value} base units of the claim token`);
+    const claims = info.claims.map((c, i) =>
+      claimItem(`Epoch ${c.epoch}: ${amount(c.amount)} to ${c.account}`, known?.claimed[i] ? "claimed" : null, "Claim", async () => {
+        await onChain(chainId);
+        return `Claimed epoch ${c.epoch} in transaction ${await transact(info.contract, chain.claimCall(c.epoch, c.account, c.amount, c.proof))}.`;
+      }),
+    );
+    const burns = vouchers.map((r, i) => {
       const v = r.burn_voucher;
-      const used = here && chain.boolAnswer(await read(info.contract, chain.voucherUsedCall(v)));
-      const state = used ? "redeemed on chain" : Date.now() / 1000 > Number(v.expiry) ? "expired" : null;
-      items.push(
-        claimItem(`${r.reward_name}: ${amount(v.amount)} to ${v.user}`, state, "Redeem on chain", async () => {
-          await onChain(chainId);
-          return `Redeemed ${r.reward_name} on chain in transaction ${await transact(info.contract, chain.redeemCall(v))}.`;
-        }),
-      );
-    }
-    $("claims").replaceChildren(...items);
+      const state = known?.used[i] ? "redeemed on chain" : Date.now() / 1000 > Number(v.expiry) ? "expired" : null;
+      return claimItem(`${r.reward_name}: ${amount(v.amount)} to ${v.user}`, state, "Redeem on chain", async () => {
+        await onChain(chainId);
+        return `Redeemed ${r.reward_name} on chain in transaction ${await transact(info.contract, chain.redeemCall(v))}.`;
+      });
+    });
+    $("claims").replaceChildren(...claims, ...burns);
   }
 
   /** One claim: its text and either what became of it or a button whose action answers the line to show. */
