@@ -105,6 +105,8 @@ describe("validateEarnEvent", () => {
     ["a leap second", "2026-12-31T23:59:60Z"],
     ["a number (Unix time)", 1_763_632_800],
     ["a lowercase t", "2026-11-20t10:00:00Z"],
+    ["text before it", "on 2026-11-20T10:00:00Z"],
+    ["text after it", "2026-11-20T10:00:00Z (UTC)"],
   ])("refuses an occurred_at with %s as invalid-occurred-at", (_what, occurred_at) => {
     expect(validateEarnEvent({ ...base, occurred_at })).toEqual({
       ok: false,

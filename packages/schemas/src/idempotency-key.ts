@@ -7,7 +7,8 @@ const KEY_PATTERN = /^[\x21-\x7e]+$/;
 
 /** True for a usable Idempotency-Key: 1 to 255 printable ASCII characters, no spaces. */
 export function isValidIdempotencyKey(key: string): boolean {
-  return key.length > 0 && key.length <= MAX_IDEMPOTENCY_KEY_LENGTH && KEY_PATTERN.test(key);
+  // The pattern needs at least one character: an empty key fails it.
+  return key.length <= MAX_IDEMPOTENCY_KEY_LENGTH && KEY_PATTERN.test(key);
 }
 
 /** Why an Idempotency-Key header cannot be used, or null when it can; the message every service answers with `invalid-idempotency-key`. */
