@@ -104,7 +104,21 @@
     return { message, signature };
   }
 
+  // While the signed-in view is being drawn it is aria-busy (renders may overlap: one after a click, one after another).
+  let rendering = 0;
   async function render() {
+    rendering++;
+    $("signed-in").setAttribute("aria-busy", "true");
+    try {
+      await renderSignedIn();
+    } finally {
+      rendering--;
+      if (rendering === 0) $("signed-in").removeAttribute("aria-busy");
+    }
+  }
+
+  /** Draws the signed-in view: the user, identities, rewards, redemptions, token claims and scores. */
+  async function renderSignedIn() {
     const me = await api("GET", "/me");
     $("signed-out").hidden = true;
     $("signed-in").hidden = false;
