@@ -95,6 +95,10 @@ describe("the participant page's token claims", () => {
     // 2 xp per unit: 100 xp to spend.
     expect((await campaign.earn(participant.address, "EVM_ADDRESS", "50")).status).toBe(200);
 
+    // The page learns where claims go from web-config.json.
+    const config = await call("GET", `${stack.portal?.url}/web-config.json`);
+    expect(config.body.claims).toEqual({ contract: chain.adminEnv.CLAIMS_CONTRACT, chain_id: Number(chain.node.chainId) });
+
     const { page } = browser;
     await injectWallet(page);
     await page.goto(`${stack.portal?.url}/?campaign=${campaign.campaignId}`);

@@ -90,6 +90,16 @@ async function operatorApi(): Promise<{ auth: Record<string, string>; base: stri
 describe("the participant page", () => {
   it("signs in, links the second account, sets a name and shows the own score", async () => {
     const { page } = browser;
+    // Without CLAIMS_CONTRACT the page has no token claims to ask for.
+    expect((await call("GET", `${stack.portal?.url}/web-config.json`)).body).toEqual({
+      read_api_url: stack.read.url,
+      oauth_providers: ["x"],
+      claims: null,
+    });
+    const claimRequests: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/me/claims")) claimRequests.push(request.url());
+    });
     await injectWallet(page);
     await page.goto(`${stack.portal?.url}/?campaign=${campaign.campaignId}`);
     await page.getByRole("button", { name: "Sign in with your wallet" }).click();
@@ -105,6 +115,8 @@ describe("the participant page", () => {
     await campaign.earn(accounts[1]?.address as string, "EVM_ADDRESS", "1.5");
     await waitForScores(page, "Experience: 9");
     expect(await page.locator("#status").textContent()).toBe("");
+    expect(await page.locator("#claims-section").isHidden()).toBe(true);
+    expect(claimRequests).toEqual([]);
   });
 
   it("links an X account through the provider and comes back signed in, showing it", async () => {

@@ -112,6 +112,9 @@ describe("token-claim rewards on chain", () => {
     await ((await submit()) as { wait(): Promise<unknown> }).wait();
     expect((await token.getFunction("balanceOf")(participant.address)) as bigint).toBe(before + 10n * E18);
     await expect(submit()).rejects.toThrow(/AlreadyClaimed|reverted/);
+    // portal-api read and checked the epoch's tree once and keeps it: a stored tree that no longer loads is not read again.
+    await h.deps.db.query("UPDATE claim_epoch SET tree = '{}'::jsonb WHERE id = $1", [published.body.epoch]);
+    expect((await portalCall("GET", "/me/claims", undefined, auth)).body).toEqual(mine.body);
     // Closing again finds no open epoch.
     expect((await op.call("POST", `/api/campaigns/${campaignId}/claim-epochs/close`)).body.error.code).toBe("claim-epoch-not-found");
   });

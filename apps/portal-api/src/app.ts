@@ -44,7 +44,13 @@ export function createPortalApp(deps: Deps): Express {
   });
   // The participant page: static, same origin as the API; it reads scores from the read API.
   app.get("/web-config.json", (_req, res) => {
-    res.json({ read_api_url: deps.env.PORTAL_READ_API_URL, oauth_providers: Object.keys(deps.env.PORTAL_OAUTH_PROVIDERS) });
+    const { CLAIMS_CONTRACT: contract, CLAIMS_CHAIN_ID: chainId } = deps.env;
+    res.json({
+      read_api_url: deps.env.PORTAL_READ_API_URL,
+      oauth_providers: Object.keys(deps.env.PORTAL_OAUTH_PROVIDERS),
+      // The page lists token claims only when there is a contract to send them to.
+      claims: contract && chainId !== undefined ? { contract, chain_id: chainId } : null,
+    });
   });
   app.use(
     express.static(deps.env.PORTAL_WEB_DIR, {

@@ -285,12 +285,14 @@
    * it through the wallet, or what became of it as far as the chain says (see chainState).
    */
   async function renderClaims(redemptions) {
+    // Without a claim contract there is nothing to ask (web-config.json says whether there is one).
+    if (!config.claims) return;
     const vouchers = redemptions.filter((r) => r.burn_voucher);
     const info = await api("GET", "/me/claims");
-    const none = info.contract === null || (info.claims.length === 0 && vouchers.length === 0);
+    const none = info.claims.length === 0 && vouchers.length === 0;
     $("claims-section").hidden = none;
     if (none) return;
-    const chainId = Number(info.chain_id);
+    const chainId = info.chain_id;
     const known = await chainState(info, vouchers);
     const amount = (value) => (known ? `${chain.formatUnits(value, known.unit.decimals)} ${known.unit.symbol}` : `${value} base units of the claim token`);
     const claims = info.claims.map((c, i) =>

@@ -1,6 +1,5 @@
 // Rewards for participants: the catalogue, redeeming (by the participant, or by the campaign's API key on their behalf) and their redemptions.
 import { apiKeyMatches, apiKeyPrefix, decryptVoucherCode } from "@pointwise/auth";
-import { loadClaimTree } from "@pointwise/claims";
 import { REDEMPTION_COLUMNS, REWARD_COLUMNS, type RedemptionRow, type RewardRow, redemptionJson, rewardJson } from "@pointwise/db";
 import { AuthError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
@@ -9,6 +8,7 @@ import { type Request, Router } from "express";
 import { z } from "zod";
 import { participantOf, requireParticipant } from "../bearer";
 import type { Deps } from "../deps";
+import { createClaimTrees } from "../rewards/claim-trees";
 import { redeem } from "../rewards/redeem";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -39,6 +39,7 @@ function uuidOf(value: string, what: string): string {
 export function rewardRoutes(deps: Deps): Router {
   const router = Router();
   const { db } = deps;
+  const trees = createClaimTrees(db);
 
   // The campaign an X-API-Key belongs to (any live key of the campaign named in the path); 401 otherwise.
   async function requireKey(req: Request, campaignId: string): Promise<void> {
@@ -114,16 +115,18 @@ export function rewardRoutes(deps: Deps): Router {
   // The user's token claims of published epochs: per epoch and account, the amount and the Merkle proof to claim it on chain.
   router.get("/me/claims", async (_req, res) => {
     const me = participantOf(res.locals);
-    const { rows } = await db.query<{ epoch: string; account: string; root: string; tree: unknown; tx_hash: string | null }>(
-      `SELECT DISTINCT e.id::text AS epoch, r.account, e.root, e.tree, e.tx_hash
+    const { rows } = await db.query<{ epoch: string; account: string; root: string; tx_hash: string | null }>(
+      `SELECT DISTINCT e.id::text AS epoch, r.account, e.root, e.tx_hash
          FROM redemption r JOIN claim_epoch e ON e.id = r.claim_epoch_id
         WHERE r.campaign_id = $1 AND r.user_id = $2 AND e.status = 'published' ORDER BY 1, 2`,
       [me.campaignId, me.userId],
     );
-    const claims = rows.map((r) => {
-      const leaf = loadClaimTree(r.tree).proof(r.account as string);
-      return { epoch: r.epoch, account: r.account, amount: leaf?.amount.toString() ?? "0", proof: leaf?.proof ?? [], root: r.root, tx_hash: r.tx_hash };
-    });
+    const claims = await Promise.all(
+      rows.map(async (r) => {
+        const leaf = (await trees.get(r.epoch)).proof(r.account);
+        return { epoch: r.epoch, account: r.account, amount: leaf?.amount.toString() ?? "0", proof: leaf?.proof ?? [], root: r.root, tx_hash: r.tx_hash };
+      }),
+    );
     res.json({ contract: deps.env.CLAIMS_CONTRACT ?? null, chain_id: deps.env.CLAIMS_CHAIN_ID ?? null, claims });
   });
 
