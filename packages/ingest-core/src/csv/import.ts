@@ -331,9 +331,12 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
 
   // While rows stall (a slow upload, the bus away) the row still hears from the import, so one whose
   // process stopped can be told apart (failInterruptedCsvImports) from one that is only waiting.
+  // While they flow, the progress writes (every PROGRESS_EVERY_MS) already say so, and the beat is skipped.
+  const beatEveryMs = options.heartbeatMs ?? CSV_HEARTBEAT_MS;
   const heartbeat = setInterval(() => {
+    if (Date.now() - lastProgress < beatEveryMs) return;
     beatCsvJob(db, importId, counts, phase).catch((err: unknown) => log.warn({ err }, "could not record that the csv import is alive"));
-  }, options.heartbeatMs ?? CSV_HEARTBEAT_MS);
+  }, beatEveryMs);
   heartbeat.unref();
 
   try {
