@@ -1,0 +1,51 @@
+// The per-process cache of published epochs' Merkle trees, against the real database: each tree is read once, the last 8 used are kept.
+import { buildClaimTree } from "@pointwise/claims";
+import { createClaimTrees } from "../src/rewards/claim-trees";
+import { type Harness, startPortal } from "./harness";
+
+const ACCOUNT = "0x00000000000000000000000000000000000000a1";
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startPortal();
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+/** A published epoch whose one leaf pays `amount` to ACCOUNT; its id. */
+async function publishedEpoch(amount: bigint): Promise<string> {
+  const tree = buildClaimTree([{ account: ACCOUNT, amount }]);
+  const { rows } = await h.deps.db.query<{ id: string }>(
+    "INSERT INTO claim_epoch(campaign_id, status, root, tree) VALUES ($1, 'published', $2, $3::jsonb) RETURNING id::text AS id",
+    [h.campaignId, tree.root, JSON.stringify(tree.toJSON())],
+  );
+  return (rows[0] as { id: string }).id;
+}
+
+/** Makes the stored tree of an epoch unreadable: a tree read from the database again fails with invalid-claim-tree. */
+const spoil = (id: string) => h.deps.db.query("UPDATE claim_epoch SET tree = '{}'::jsonb WHERE id = $1", [id]);
+
+describe("the claim trees of published epochs", () => {
+  it("reads each tree once, keeps the 8 most recently used, and reads a dropped or failed one again", async () => {
+    const trees = createClaimTrees(h.deps.db);
+    const ids: string[] = [];
+    for (let i = 1n; i <= 9n; i++) ids.push(await publishedEpoch(i));
+    const [first, second, , , , , , , ninth] = ids as [string, string, string, string, string, string, string, string, string];
+    const amountOf = async (id: string) => (await trees.get(id)).proof(ACCOUNT)?.amount;
+
+    for (const [i, id] of ids.slice(0, 8).entries()) expect(await amountOf(id)).toBe(BigInt(i + 1));
+    await spoil(first);
+    await spoil(second);
+    // Kept: not read again.
+    expect(await amountOf(first)).toBe(1n);
+    // The ninth drops the least recently used, the second (the first was just used again).
+    expect(await amountOf(ninth)).toBe(9n);
+    expect(await amountOf(first)).toBe(1n);
+    await expect(trees.get(second)).rejects.toMatchObject({ code: "invalid-claim-tree" });
+    // A failed read is not kept: once the tree is readable again, it is read.
+    const tree = buildClaimTree([{ account: ACCOUNT, amount: 2n }]);
+    await h.deps.db.query("UPDATE claim_epoch SET tree = $2::jsonb WHERE id = $1", [second, JSON.stringify(tree.toJSON())]);
+    expect(await amountOf(second)).toBe(2n);
+  });
+});
