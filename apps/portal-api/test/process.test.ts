@@ -1,7 +1,7 @@
 // portal-api as a real process: ready on its port, the JWKS and CORS answered, requests counted on /metrics, SIGTERM ends it with exit code 0.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { sampleValue } from "@pointwise/metrics";
-import { type AppProcess, createTestDatabase, spawnApp, testServiceEnv, uniqueName } from "@pointwise/testkit";
+import { type AppProcess, createTestDatabase, spawnApp, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
 import { newSigningKey } from "./harness";
 
 const schema = uniqueName("portal_proc");
@@ -18,9 +18,13 @@ afterAll(async () => {
 
 describe("portal-api process", () => {
   it("warns at start that the log mailer keeps e-mail codes in its log, and that LOG_LEVEL above info hides them", async () => {
+    // The warning follows the ready answer; the child's output can reach this process after /readyz does.
+    const logs = (p: AppProcess, line: string) => waitUntil(async () => p.output().includes(line), 10_000, `portal-api to log "${line}"`);
+    await logs(app, "PORTAL_MAILER=log: e-mail codes go to this log, not to participants");
     expect(app.output()).toContain("PORTAL_MAILER=log: e-mail codes go to this log, not to participants");
     const quiet = await spawnApp("portal-api", { ...testServiceEnv(schema), PORTAL_SIGNING_KEYS: newSigningKey(), LOG_LEVEL: "warn" });
     try {
+      await logs(quiet, "PORTAL_MAILER=log writes e-mail codes at info, which LOG_LEVEL hides");
       expect(quiet.output()).toContain("PORTAL_MAILER=log writes e-mail codes at info, which LOG_LEVEL hides: e-mail sign-in cannot complete");
     } finally {
       await quiet.stop("SIGKILL");
