@@ -95,7 +95,8 @@ it("marks a CSV import whose ingest-api was killed mid-file as interrupted; the 
   await waitUntil(async () => (await status())?.status === "failed", 15_000, "the interrupted import to be marked failed");
   expect((await status())?.error).toMatch(/^import-interrupted: the service running this import stopped before it finished, with 0 rows published; /);
   // The log line follows the row's update, and the child's output can reach this process later.
-  await waitUntil(async () => ingest.output().includes("csv imports whose service stopped mid-import marked failed"), 10_000, "the log line");
+  const restarted = ingest;
+  await waitUntil(async () => restarted.output().includes("csv imports whose service stopped mid-import marked failed"), 10_000, "the log line");
   expect(ingest.output()).toContain("csv imports whose service stopped mid-import marked failed");
 
   const again = await fetch(new URL(path, ingest.url), { method: "POST", headers, body: header + rows.join("") });
