@@ -1,5 +1,5 @@
 // ingest-api's Idempotency-Key: replays, campaign scope, concurrency, expiry, retries over a bus outage.
-import { type NatsServer, startNatsServer } from "@pointwise/testkit";
+import { type NatsServer, seedEventType, startNatsServer } from "@pointwise/testkit";
 import { type Harness, startHarness, validBody } from "./harness";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
@@ -99,7 +99,8 @@ describe("Idempotency-Key across a bus outage", () => {
   let h: Harness;
   beforeAll(async () => {
     nats = await startNatsServer();
-    h = await startHarness({ PUBLISH_TIMEOUT_MS: "500" }, { natsUrl: nats.url });
+    // No lookup cache: a retired event type is seen by the next request.
+    h = await startHarness({ PUBLISH_TIMEOUT_MS: "500", LOOKUP_CACHE_MS: "0" }, { natsUrl: nats.url });
   });
   afterAll(async () => {
     await h?.close();
@@ -120,5 +121,36 @@ describe("Idempotency-Key across a bus outage", () => {
     expect(up.body.data.results.map((r: { event_id: string }) => r.event_id)).toEqual(reserved);
     const stored = await h.messages();
     for (const id of reserved ?? []) expect(stored.filter((m) => m.event_id === id)).toHaveLength(1);
+  });
+
+  it("judges a retry that takes over a failed attempt by the event types of its first receipt: a type retired since still counts", async () => {
+    const soonRetired = await seedEventType(h.db, h.main.campaignId, { name: "soon-retired" });
+    const body = JSON.stringify({
+      events: [validBody(h, { reg_event_id: soonRetired, amount: "1" }), validBody(h, { reg_event_id: h.main.retiredEventId, amount: "2" })],
+    });
+    await nats.stop();
+    const down = await h.post(MANY, body, { "idempotency-key": "retired-between" });
+    expect(down.body.errors[0].extensions.code).toBe("bus-unavailable");
+    const { rows } = await h.db.query<{ event_ids: string[] }>("SELECT event_ids::text[] AS event_ids FROM idempotency_key WHERE key = 'retired-between'");
+    const reserved = rows[0]?.event_ids ?? [];
+    await h.db.query("UPDATE event_type SET retired_at = now() WHERE id = $1", [soonRetired]);
+    await nats.start();
+    await h.waitForBus();
+
+    const up = await h.post(MANY, body, { "idempotency-key": "retired-between" });
+    expect(up.body.data.results).toEqual([
+      { ok: true, event_id: reserved[0] },
+      { ok: false, errors: [expect.objectContaining({ extensions: { code: "unknown-event-type" } })] },
+    ]);
+    const stored = (await h.messages()).filter((m) => m.event_id === reserved[0]);
+    expect(stored.map((m) => m.reg_event_id)).toEqual([soonRetired]);
+    // The same body as a new request is judged now: both types are retired.
+    const before = await h.count();
+    const fresh = await h.post(MANY, body, { "idempotency-key": "retired-now" });
+    expect(fresh.body.data.results.map((r: { errors: { extensions: { code: string } }[] }) => r.errors[0]?.extensions.code)).toEqual([
+      "unknown-event-type",
+      "unknown-event-type",
+    ]);
+    expect(await h.count()).toBe(before);
   });
 });

@@ -1,12 +1,15 @@
-// Checks events' reg_event_ids against a campaign's active event types, cached, one query per batch.
+// Checks events' reg_event_ids against a campaign's event types as they were at a time of receipt, cached, one query per batch.
 import type { Database } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { TtlCache } from "./ttl-cache";
 
-/** Answers which reg_event_ids are registered, active event types of a campaign. */
+/** Answers which reg_event_ids were registered, not yet retired event types of a campaign at a time of receipt. */
 export interface EventTypeLookup {
-  /** The subset of `ids` (lowercase UUIDs) that are active event types of `campaignId`. */
-  active(campaignId: string, ids: readonly string[]): Promise<Set<string>>;
+  /**
+   * The subset of `ids` (lowercase UUIDs) that are event types of `campaignId` not retired at `receivedAt` (ms):
+   * a retry that takes over an earlier attempt is judged as that attempt was, so a type retired since still counts.
+   */
+  active(campaignId: string, ids: readonly string[], receivedAt: number): Promise<Set<string>>;
 }
 
 /**
@@ -14,31 +17,31 @@ export interface EventTypeLookup {
  * are not cached are fetched in one query, so a batch of 1,000 events costs at most one round trip.
  */
 export function createEventTypeLookup(db: Database, ttlMs: number): EventTypeLookup {
-  const cache = new TtlCache<boolean>(ttlMs, 50_000);
+  // Per campaign and id: when the type was retired (ms; Infinity while it is not), or null when the campaign has no such type.
+  const cache = new TtlCache<number | null>(ttlMs, 50_000);
   return {
-    async active(campaignId, ids) {
+    async active(campaignId, ids, receivedAt) {
       const result = new Set<string>();
       const missing: string[] = [];
       for (const id of new Set(ids)) {
-        const hit = cache.get(`${campaignId}/${id}`);
-        if (hit === undefined) missing.push(id);
-        else if (hit) result.add(id);
+        const retiredAt = cache.get(`${campaignId}/${id}`);
+        if (retiredAt === undefined) missing.push(id);
+        else if (retiredAt !== null && retiredAt > receivedAt) result.add(id);
       }
       if (missing.length === 0) return result;
-      let found: Set<string>;
+      let found: Map<string, number>;
       try {
-        const { rows } = await db.query<{ id: string }>(
-          "SELECT id::text AS id FROM event_type WHERE campaign_id = $1 AND id = ANY($2::uuid[]) AND retired_at IS NULL",
+        const { rows } = await db.query<{ id: string; retired_at: Date | null }>(
+          "SELECT id::text AS id, retired_at FROM event_type WHERE campaign_id = $1 AND id = ANY($2::uuid[])",
           [campaignId, missing],
         );
-        found = new Set(rows.map((r) => r.id));
+        found = new Map(rows.map((r) => [r.id, r.retired_at === null ? Number.POSITIVE_INFINITY : r.retired_at.getTime()]));
       } catch (err) {
         throw new RetryableError("service-unavailable", "event types cannot be checked right now; nothing was accepted, retry later", { cause: err });
       }
       for (const id of missing) {
-        const ok = found.has(id);
-        cache.set(`${campaignId}/${id}`, ok);
-        if (ok) result.add(id);
+        const retiredAt = cache.set(`${campaignId}/${id}`, found.get(id) ?? null);
+        if (retiredAt !== null && retiredAt > receivedAt) result.add(id);
       }
       return result;
     },

@@ -166,7 +166,10 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
     });
   }
 
-  /** The checks that depend on when and where (event time against `receivedAt`, registered event types), of items whose shape passed. */
+  /**
+   * The checks that depend on when and where, of items whose shape passed: event time against `receivedAt`, and
+   * event types registered and not yet retired at `receivedAt`.
+   */
   async function checkInTime(target: IngestTarget, shapes: readonly ItemCheck[], receivedAt: number): Promise<ItemCheck[]> {
     const checks = shapes.map((c): ItemCheck => {
       if (!c.ok) return c;
@@ -176,7 +179,7 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
     });
     const ids = checks.flatMap((c) => (c.ok ? [c.event.reg_event_id] : []));
     if (ids.length === 0) return checks;
-    const active = await eventTypes.active(target.campaignId, ids);
+    const active = await eventTypes.active(target.campaignId, ids, receivedAt);
     return checks.map((c) =>
       c.ok && !active.has(c.event.reg_event_id)
         ? { ok: false, problems: [{ message: "reg_event_id is not a registered event type of this campaign", code: "unknown-event-type" }] }
