@@ -1,19 +1,13 @@
 // The event-type lookup in PostgreSQL: types of the campaign, judged as they were at a time of receipt, and its cache.
 import { createDatabase } from "@pointwise/db";
 import { seedCampaignWithKey, seedEventType, testUrls } from "@pointwise/testkit";
-import { seed } from "../test/fixtures";
+import { useSeed } from "../test/fixtures";
 import { createEventTypeLookup } from "./event-types";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
 jest.setTimeout(60_000);
 
-let s: Awaited<ReturnType<typeof seed>>;
-beforeAll(async () => {
-  s = await seed();
-});
-afterAll(async () => {
-  await s?.drop();
-});
+const s = useSeed();
 
 const UNKNOWN = "00000000-0000-4000-8000-00000000dead";
 

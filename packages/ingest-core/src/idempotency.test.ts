@@ -1,17 +1,11 @@
 // The Idempotency-Key store in PostgreSQL: claims, leases and takeovers, expiry, and request fingerprints.
-import { seed } from "../test/fixtures";
+import { useSeed } from "../test/fixtures";
 import { createIdempotencyStore, requestFingerprint } from "./idempotency";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
 jest.setTimeout(60_000);
 
-let s: Awaited<ReturnType<typeof seed>>;
-beforeAll(async () => {
-  s = await seed();
-});
-afterAll(async () => {
-  await s?.drop();
-});
+const s = useSeed();
 
 describe("Idempotency-Key store (PostgreSQL)", () => {
   it("gives the first claimer the key with fresh event ids, and replays its stored answer to the next", async () => {

@@ -1,19 +1,13 @@
 // Resolving API keys against PostgreSQL: refusals, revocation delay, archived campaigns, last_used_at.
 import { generateApiKey } from "@pointwise/auth";
 import { seedApiKey, seedCampaign } from "@pointwise/testkit";
-import { seed } from "../test/fixtures";
+import { useSeed } from "../test/fixtures";
 import { createKeyResolver } from "./keys";
 
 // Real services and real processes: the root jest run does not apply the preset's timeout.
 jest.setTimeout(60_000);
 
-let s: Awaited<ReturnType<typeof seed>>;
-beforeAll(async () => {
-  s = await seed();
-});
-afterAll(async () => {
-  await s?.drop();
-});
+const s = useSeed();
 
 const lastUsed = async (id: string) =>
   (await s.db.query<{ last_used_at: Date | null }>("SELECT last_used_at FROM api_key WHERE id = $1", [id])).rows[0]?.last_used_at ?? null;

@@ -28,3 +28,18 @@ export async function seed(options: { natsUrl?: string } = {}) {
     },
   };
 }
+
+/** What `seed` makes. */
+export type Seed = Awaited<ReturnType<typeof seed>>;
+
+/** Seeds once for the test file (before its first test) and drops it after its last; the fields are set once `beforeAll` has run. */
+export function useSeed(): Seed {
+  const holder = {} as Seed;
+  beforeAll(async () => {
+    Object.assign(holder, await seed());
+  });
+  afterAll(async () => {
+    await holder.drop?.();
+  });
+  return holder;
+}
