@@ -48,22 +48,18 @@ export class KnownPositions {
     return this.#records.length;
   }
 
-  /** A known position by token id. */
-  get(tokenId: bigint): KnownPosition | undefined {
-    const i = this.#index.get(tokenId);
-    return i === undefined ? undefined : this.#records[i];
-  }
-
   /**
    * Reads the stored list, `batch` keys at a time. A record that is missing or does not parse fails the adapter with
    * `adapter-failed`: restoring without it would lose that position's liquidity changes.
    */
   async load(batch = 64): Promise<number> {
-    const count = Number((await this.store.get(`${this.prefix}:n`)) ?? "0");
+    const count = Number((await this.store.get(`${this.prefix}:n`)) ?? 0);
+    // Stryker disable next-line EqualityOperator: one more pass at start = count reads no key
     for (let start = 0; start < count; start += batch) {
       const keys = Array.from({ length: Math.min(batch, count - start) }, (_, k) => `${this.prefix}:${start + k}`);
       const values = await Promise.all(keys.map((key) => this.store.get(key)));
       values.forEach((value, k) => {
+        // Stryker disable next-line ConditionalExpression: a missing value read as text ("undefined") matches no record either
         const p = value === undefined ? undefined : decodeKnown(value);
         if (p === undefined)
           throw new BaseError("adapter-failed", `amm-v3: stored position record ${keys[k]} is unreadable (${value ?? "missing"})`, {
