@@ -49,3 +49,37 @@ describe("the claim trees of published epochs", () => {
     expect(await amountOf(second)).toBe(2n);
   });
 });
+
+describe("a failed read of a claim tree", () => {
+  it("does not drop a newer read of the same epoch that took its place", async () => {
+    const id = await publishedEpoch(5n);
+    const others: string[] = [];
+    for (let i = 0; i < 8; i++) others.push(await publishedEpoch(1n));
+    // The first read of the epoch is held back until released, so it fails only after a newer read is kept.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holdNext = true;
+    const db = {
+      query: async (sql: string, params: unknown[]) => {
+        const hold = holdNext && params[0] === id;
+        if (hold) holdNext = false;
+        const answer = await h.deps.db.query(sql, params);
+        if (hold) await held;
+        return answer;
+      },
+    } as unknown as Parameters<typeof createClaimTrees>[0];
+    const trees = createClaimTrees(db);
+    await spoil(id);
+    const failing = trees.get(id);
+    // Eight other epochs push it out; it is read again, now readable, and kept.
+    for (const other of others) await trees.get(other);
+    const tree = buildClaimTree([{ account: ACCOUNT, amount: 5n }]);
+    await h.deps.db.query("UPDATE claim_epoch SET tree = $2::jsonb WHERE id = $1", [id, JSON.stringify(tree.toJSON())]);
+    expect((await trees.get(id)).proof(ACCOUNT)?.amount).toBe(5n);
+    release();
+    await expect(failing).rejects.toMatchObject({ code: "invalid-claim-tree" });
+    // The kept read answers; the stored tree is not read again.
+    await spoil(id);
+    expect((await trees.get(id)).proof(ACCOUNT)?.amount).toBe(5n);
+  });
+});

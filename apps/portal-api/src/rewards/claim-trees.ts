@@ -21,8 +21,11 @@ export function createClaimTrees(db: Database): ClaimTrees {
         tree = db
           .query<{ tree: unknown }>("SELECT tree FROM claim_epoch WHERE id = $1 AND status = 'published'", [epochId])
           .then(({ rows }) => loadClaimTree(rows[0]?.tree));
-        // A failed read is asked again next time.
-        tree.catch(() => kept.delete(epochId));
+        // A failed read is asked again next time (unless a newer read of the epoch has taken its place).
+        const read = tree;
+        read.catch(() => {
+          if (kept.get(epochId) === read) kept.delete(epochId);
+        });
       }
       // Most recently used last: the first entry is the one to drop.
       kept.set(epochId, tree);
