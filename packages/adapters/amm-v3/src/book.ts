@@ -118,7 +118,7 @@ export class PositionBook {
       // Stryker disable next-line ArithmeticOperator: scanning from below low + 1 only adds positions whose status did not change
       const first = lowerBound(this.#boundaries, low + 1);
       const end = lowerBound(this.#boundaries, high + 1);
-      // Stryker disable next-line EqualityOperator: scanning one boundary past high only adds positions whose status did not change
+      // Stryker disable next-line EqualityOperator: scanning one boundary past high only adds positions whose status did not change (past the last boundary it throws)
       for (let i = first; i < end; i++) for (const id of this.#byBoundary.get(this.#boundaries[i] as number) as Set<bigint>) affected.add(id);
     }
     const out: IndexerEvent[] = [];
