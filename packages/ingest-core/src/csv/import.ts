@@ -173,6 +173,8 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
     if (!force && now - lastProgress < PROGRESS_EVERY_MS) return;
     lastProgress = now;
     await updateCsvJob(db, importId, counts, { status: phase });
+    // The row has just heard from the import: the next beat is due a whole interval from now.
+    heartbeat.refresh();
     if (now - lastLog >= LOG_EVERY_MS) {
       lastLog = now;
       log.info(countFields(counts), "csv import progress");
@@ -331,12 +333,11 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
 
   // While rows stall (a slow upload, the bus away) the row still hears from the import, so one whose
   // process stopped can be told apart (failInterruptedCsvImports) from one that is only waiting.
-  // While they flow, the progress writes (every PROGRESS_EVERY_MS) already say so, and the beat is skipped.
-  const beatEveryMs = options.heartbeatMs ?? CSV_HEARTBEAT_MS;
+  // While they flow, each progress write (every PROGRESS_EVERY_MS) restarts the interval, so the beat only
+  // writes once the row has not heard from the import for a whole interval.
   const heartbeat = setInterval(() => {
-    if (Date.now() - lastProgress < beatEveryMs) return;
     beatCsvJob(db, importId, counts, phase).catch((err: unknown) => log.warn({ err }, "could not record that the csv import is alive"));
-  }, beatEveryMs);
+  }, options.heartbeatMs ?? CSV_HEARTBEAT_MS);
   heartbeat.unref();
 
   try {
