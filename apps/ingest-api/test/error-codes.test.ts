@@ -387,7 +387,11 @@ describe("Idempotency-Key conflicts", () => {
   it("answers idempotency-key-in-progress while another request holds the key, and publishes nothing", async () => {
     const body = JSON.stringify(validBody(h, { amount: "12" }));
     // Another replica claimed the key and is still publishing (its lease is live, no answer stored yet).
-    const claim = await h.ctx.pipeline.idempotency.claim(h.main.campaignId, "order-2", requestFingerprint("earn-event", "api", body), 1);
+    const claim = await h.ctx.pipeline.idempotency.claim(h.main.campaignId, "order-2", requestFingerprint("earn-event", "api", body), 1, {
+      backfill: false,
+      startsAt: null,
+      endsAt: null,
+    });
     expect(claim.kind).toBe("owner");
     await expectRefused(() => h.post(ONE, body, { "idempotency-key": "order-2" }), "idempotency-key-in-progress");
   });

@@ -153,4 +153,43 @@ describe("Idempotency-Key across a bus outage", () => {
     ]);
     expect(await h.count()).toBe(before);
   });
+
+  it("judges a retry that takes over a failed attempt by the campaign's dates and the key's backfill right of its first receipt", async () => {
+    const twoDaysBack = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const body = JSON.stringify({ events: [validBody(h, { amount: "3", occurred_at: twoDaysBack }), validBody(h, { amount: "4" })] });
+    await h.db.query("UPDATE api_key SET backfill = true WHERE id = $1", [h.main.keyId]);
+    try {
+      await nats.stop();
+      const down = await h.post(MANY, body, { "idempotency-key": "rights-between" });
+      expect(down.body.errors[0].extensions.code).toBe("bus-unavailable");
+      const { rows } = await h.db.query<{ event_ids: string[]; received_at: Date }>(
+        "SELECT event_ids::text[] AS event_ids, received_at FROM idempotency_key WHERE key = 'rights-between'",
+      );
+      const reserved = rows[0]?.event_ids ?? [];
+      const firstReceipt = rows[0]?.received_at.getTime() ?? Number.NaN;
+      // Between the attempts the key loses its backfill right and the campaign's end moves before the first receipt:
+      // judged now, the first event is too old and the second (which happened at its receipt) after the campaign.
+      await h.db.query("UPDATE api_key SET backfill = false WHERE id = $1", [h.main.keyId]);
+      await h.db.query("UPDATE campaign SET ends_at = $2 WHERE id = $1", [h.main.campaignId, new Date(firstReceipt - 60_000)]);
+      await nats.start();
+      await h.waitForBus();
+
+      const up = await h.post(MANY, body, { "idempotency-key": "rights-between" });
+      expect(up.body.data.results).toEqual([
+        { ok: true, event_id: reserved[0] },
+        { ok: true, event_id: reserved[1] },
+      ]);
+      const stored = (await h.messages()).filter((m) => reserved.includes(m.event_id));
+      expect(stored.map((m) => m.amount).sort()).toEqual(["3", "4"]);
+      // The same body as a new request is judged by the rights of now.
+      const fresh = await h.post(MANY, body, { "idempotency-key": "rights-now" });
+      expect(fresh.body.data.results.map((r: { errors: { extensions: { code: string } }[] }) => r.errors[0]?.extensions.code)).toEqual([
+        "occurred-at-too-old",
+        "occurred-at-after-campaign",
+      ]);
+    } finally {
+      await h.db.query("UPDATE campaign SET ends_at = NULL WHERE id = $1", [h.main.campaignId]);
+      await h.db.query("UPDATE api_key SET backfill = false WHERE id = $1", [h.main.keyId]);
+    }
+  });
 });

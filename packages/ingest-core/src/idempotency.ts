@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { newEventId } from "./event-id";
+import type { EventTimeRights } from "./event-time";
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -19,6 +20,8 @@ export type Claim =
       /** One event id per item of the request; the same ids on every retry. */
       eventIds: string[];
       receivedAt: string;
+      /** The campaign's dates and the key's backfill right when the request was first received: what it is judged by. */
+      rights: EventTimeRights;
       /** Stores the answer (its exact JSON text): later requests with the key get it back. */
       complete(response: string): Promise<void>;
       /** Gives the key up without an answer, so the next retry publishes the same events again. */
@@ -45,7 +48,8 @@ export interface IdempotencyOptions {
 
 /** The PostgreSQL-backed Idempotency-Key store: survives restarts of every process. */
 export interface IdempotencyStore {
-  claim(campaignId: string, key: string, fingerprint: string, count: number): Promise<Claim>;
+  /** Claims `key` for a request of `count` items; `rights` are kept with a new claim, so a retry that takes it over is judged by them. */
+  claim(campaignId: string, key: string, fingerprint: string, count: number, rights: EventTimeRights): Promise<Claim>;
   /** Deletes records older than the ttl; returns how many went. */
   purge(): Promise<number>;
 }
@@ -53,6 +57,17 @@ export interface IdempotencyStore {
 interface ClaimRow {
   event_ids: string[];
   received_at: Date;
+  backfill: boolean | null;
+  starts_at: Date | null;
+  ends_at: Date | null;
+}
+
+const CLAIM_COLUMNS = "event_ids::text[] AS event_ids, received_at, backfill, starts_at, ends_at";
+
+/** The rights a claim was first judged by; a record from before they were kept (backfill null) has `current`. */
+function keptRights(row: ClaimRow, current: EventTimeRights): EventTimeRights {
+  if (row.backfill === null) return current;
+  return { backfill: row.backfill, startsAt: row.starts_at?.getTime() ?? null, endsAt: row.ends_at?.getTime() ?? null };
 }
 
 function unavailable(err: unknown): RetryableError {
@@ -70,7 +85,7 @@ function unavailable(err: unknown): RetryableError {
 export function createIdempotencyStore(db: Database, options: IdempotencyOptions): IdempotencyStore {
   const ttlMs = options.ttlMs ?? IDEMPOTENCY_TTL_MS;
 
-  function owner(campaignId: string, key: string, fingerprint: string, row: ClaimRow, fresh: boolean): Claim {
+  function owner(campaignId: string, key: string, fingerprint: string, row: ClaimRow, rights: EventTimeRights, fresh: boolean): Claim {
     const release = async () => {
       await db.query("UPDATE idempotency_key SET lease_until = now() WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending'", [
         campaignId,
@@ -82,6 +97,7 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
       kind: "owner",
       eventIds: row.event_ids,
       receivedAt: row.received_at.toISOString(),
+      rights: keptRights(row, rights),
       async complete(response) {
         await db
           .query(
@@ -106,29 +122,31 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
     };
   }
 
-  async function attempt(campaignId: string, key: string, fingerprint: string, count: number): Promise<Claim | "wait"> {
+  async function attempt(campaignId: string, key: string, fingerprint: string, count: number, rights: EventTimeRights): Promise<Claim | "wait"> {
     const ids = Array.from({ length: count }, () => newEventId());
+    const at = (ms: number | null) => (ms === null ? null : new Date(ms));
     // A new key, or one whose record is older than the ttl: this request owns it.
     const inserted = await db.query<ClaimRow>(
-      `INSERT INTO idempotency_key AS k (campaign_id, key, fingerprint, event_ids, received_at, status, lease_until, created_at)
-       VALUES ($1, $2, $3, $4::uuid[], now(), 'pending', now() + make_interval(secs => $5), now())
+      `INSERT INTO idempotency_key AS k (campaign_id, key, fingerprint, event_ids, received_at, status, lease_until, created_at, backfill, starts_at, ends_at)
+       VALUES ($1, $2, $3, $4::uuid[], now(), 'pending', now() + make_interval(secs => $5), now(), $7, $8, $9)
        ON CONFLICT (campaign_id, key) DO UPDATE
           SET fingerprint = EXCLUDED.fingerprint, event_ids = EXCLUDED.event_ids, received_at = EXCLUDED.received_at, status = 'pending',
-              lease_until = EXCLUDED.lease_until, response = NULL, created_at = EXCLUDED.created_at, completed_at = NULL
+              lease_until = EXCLUDED.lease_until, response = NULL, created_at = EXCLUDED.created_at, completed_at = NULL,
+              backfill = EXCLUDED.backfill, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at
         WHERE k.created_at < now() - make_interval(secs => $6)
-       RETURNING event_ids::text[] AS event_ids, received_at`,
-      [campaignId, key, fingerprint, ids, options.leaseMs / 1000, ttlMs / 1000],
+       RETURNING ${CLAIM_COLUMNS}`,
+      [campaignId, key, fingerprint, ids, options.leaseMs / 1000, ttlMs / 1000, rights.backfill, at(rights.startsAt), at(rights.endsAt)],
     );
-    if (inserted.rows[0]) return owner(campaignId, key, fingerprint, inserted.rows[0], true);
+    if (inserted.rows[0]) return owner(campaignId, key, fingerprint, inserted.rows[0], rights, true);
 
     // The same request whose earlier attempt failed or died: take it over with the ids it was given.
     const taken = await db.query<ClaimRow>(
       `UPDATE idempotency_key SET lease_until = now() + make_interval(secs => $4)
         WHERE campaign_id = $1 AND key = $2 AND fingerprint = $3 AND status = 'pending' AND lease_until <= now()
-       RETURNING event_ids::text[] AS event_ids, received_at`,
+       RETURNING ${CLAIM_COLUMNS}`,
       [campaignId, key, fingerprint, options.leaseMs / 1000],
     );
-    if (taken.rows[0]) return owner(campaignId, key, fingerprint, taken.rows[0], false);
+    if (taken.rows[0]) return owner(campaignId, key, fingerprint, taken.rows[0], rights, false);
 
     const { rows } = await db.query<{ fingerprint: string; status: string; response: string | null }>(
       "SELECT fingerprint, status, response FROM idempotency_key WHERE campaign_id = $1 AND key = $2",
@@ -142,13 +160,13 @@ export function createIdempotencyStore(db: Database, options: IdempotencyOptions
   }
 
   return {
-    async claim(campaignId, key, fingerprint, count) {
+    async claim(campaignId, key, fingerprint, count, rights) {
       const deadline = Date.now() + options.waitMs;
       let pause = 20;
       for (;;) {
         let result: Claim | "wait";
         try {
-          result = await attempt(campaignId, key, fingerprint, count);
+          result = await attempt(campaignId, key, fingerprint, count, rights);
         } catch (err) {
           throw unavailable(err);
         }

@@ -199,19 +199,21 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
 
   /** Runs `work` under the request's Idempotency-Key (if any), storing, releasing or forgetting the claim by its outcome. */
   async function underKey(
-    campaignId: string,
+    target: IngestTarget,
     count: number,
     input: IdempotencyInput | undefined,
-    work: (eventIds: string[], receivedAt: string) => Promise<KeyedAnswer>,
+    work: (eventIds: string[], receivedAt: string, target: IngestTarget) => Promise<KeyedAnswer>,
   ): Promise<IngestAnswer> {
     if (input === undefined) {
       const now = Date.now();
       return work(
         Array.from({ length: count }, () => newEventId(now)),
         new Date(now).toISOString(),
+        target,
       );
     }
-    const claim = await idempotency.claim(campaignId, input.key, input.fingerprint, count);
+    const { campaignId, backfill, startsAt, endsAt } = target;
+    const claim = await idempotency.claim(campaignId, input.key, input.fingerprint, count, { backfill, startsAt, endsAt });
     switch (claim.kind) {
       case "replay":
         return { body: JSON.parse(claim.response) as IngestAnswer["body"], json: claim.response, outcome: "replayed", codes: [], published: 0, refused: 0 };
@@ -224,7 +226,7 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
     }
     let result: KeyedAnswer;
     try {
-      result = await work(claim.eventIds, claim.receivedAt);
+      result = await work(claim.eventIds, claim.receivedAt, { campaignId, ...claim.rights });
     } catch (err) {
       await claim.release().catch(() => undefined);
       throw err;
@@ -253,15 +255,16 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
     validateItems,
     publishAll,
     close: () => publisher.close(),
-    // Both channels check the request under its key, at the time the key was first claimed: a retry of a request
-    // that was answered gets that answer back even when it would now be refused (the campaign ended since, or
-    // occurred_at fell out of the window), and a retry that takes over an abandoned claim is judged as it was.
+    // Both channels check the request under its key, at the time the key was first claimed and by the campaign's
+    // dates and the key's rights of that time: a retry of a request that was answered gets that answer back even when
+    // it would now be refused (the campaign ended since, or occurred_at fell out of the window), and a retry that takes
+    // over an abandoned claim is judged as it was.
     async ingestOne(target, body, options) {
       const campaignId = target.campaignId;
       const [shape] = checkShapes([body]);
       if (shape === undefined || !shape.ok) return rejected(shape?.problems ?? []);
-      return underKey(campaignId, 1, options.idempotency, async ([eventId], receivedAt) => {
-        const [check] = await checkInTime(target, [shape], Date.parse(receivedAt));
+      return underKey(target, 1, options.idempotency, async ([eventId], receivedAt, judgedBy) => {
+        const [check] = await checkInTime(judgedBy, [shape], Date.parse(receivedAt));
         if (check === undefined || !check.ok) return { ...rejected(check?.problems ?? []), keyFate: "forget" };
         const { event } = check;
         const message = toMessage(campaignId, event, eventId as string, receivedAt, options.source);
@@ -282,8 +285,8 @@ export function createIngestPipeline(deps: PipelineDeps, options: PipelineOption
       const shapes = checkShapes(items);
       // Nothing to publish, so nothing to remember: the same batch can be resent once it is fixed.
       if (!shapes.some((c) => c.ok)) return noneValid(shapes);
-      return underKey(campaignId, items.length, options.idempotency, async (eventIds, receivedAt) => {
-        const checks = await checkInTime(target, shapes, Date.parse(receivedAt));
+      return underKey(target, items.length, options.idempotency, async (eventIds, receivedAt, judgedBy) => {
+        const checks = await checkInTime(judgedBy, shapes, Date.parse(receivedAt));
         const valid = checks.flatMap((c, i) => (c.ok ? [i] : []));
         const problems = checks.flatMap((c) => (c.ok ? [] : c.problems));
         const refusedItems = checks.length - valid.length;
