@@ -1,7 +1,7 @@
 // Request guards shared by ingest routes: Bearer key checks, content types, event headers and JSON parsing.
 import { isUtf8 } from "node:buffer";
 import type { Problem } from "@pointwise/ingest-core";
-import { type EventSource, idempotencyKeyProblem } from "@pointwise/schemas";
+import { type EventSource, idempotencyKeyProblem, parseJsonExact } from "@pointwise/schemas";
 import type { Request, RequestHandler, Response } from "express";
 import type { IngestContext } from "./context";
 
@@ -86,13 +86,23 @@ export function readEventHeaders(ctx: IngestContext, req: Request, res: Response
   return [];
 }
 
-/** Parses a JSON body read as bytes; an empty body, bytes that are not UTF-8 and invalid JSON are problems, not exceptions. */
+const EMPTY_BODY: Problem = { message: "body is empty: send a JSON object", code: "invalid-body" };
+// JSON's whitespace (RFC 8259): a body of only these holds no value.
+const JSON_WHITESPACE = /^[ \t\n\r]*$/;
+
+/**
+ * Parses a JSON body read as bytes; an empty body, bytes that are not UTF-8 and invalid JSON are problems, not
+ * exceptions. A number literal a JS number would round is kept as its text (parseJsonExact), so an amount is
+ * checked as it was sent.
+ */
 export function parseJson(body: unknown): { ok: true; value: unknown } | { ok: false; problem: Problem } {
-  if (!Buffer.isBuffer(body) || body.length === 0) return { ok: false, problem: { message: "body is empty: send a JSON object", code: "invalid-body" } };
+  if (!Buffer.isBuffer(body) || body.length === 0) return { ok: false, problem: EMPTY_BODY };
   // Decoding would turn a stray byte into U+FFFD silently, and an account_id would be stored as another string than the one sent.
   if (!isUtf8(body)) return { ok: false, problem: { message: "body must be UTF-8 text: it holds bytes that are not valid UTF-8", code: "invalid-utf8" } };
+  const text = body.toString("utf8");
+  if (JSON_WHITESPACE.test(text)) return { ok: false, problem: EMPTY_BODY };
   try {
-    return { ok: true, value: JSON.parse(body.toString("utf8")) };
+    return { ok: true, value: parseJsonExact(text) };
   } catch {
     return { ok: false, problem: { message: "body is not valid JSON", code: "malformed-json" } };
   }

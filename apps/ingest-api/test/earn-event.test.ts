@@ -77,6 +77,23 @@ describe("POST /api/rest/earn-event", () => {
     expect(amountOf(float)).toBe("0.1");
   });
 
+  it("reads a JSON number amount as its literal's digits, where a 64-bit float would round them", async () => {
+    const literal = (text: string) => h.post(ONE, JSON.stringify(validBody(h)).replace('"10.5"', text));
+    const sixteen = await literal("123456789012.3456789");
+    const above = await literal("9007199254740993");
+    const exponent = await literal("1.23456789012345678e5");
+    const messages = await h.messages();
+    const amountOf = (a: { body: { data: { event_id: string } } }) => messages.find((m) => m.event_id === a.body.data.event_id)?.amount;
+    expect(amountOf(sixteen)).toBe("123456789012.3456789");
+    expect(amountOf(above)).toBe("9007199254740993");
+    expect(amountOf(exponent)).toBe("123456.789012345678");
+    // 19 digits after the point as a number: refused by the rule a string of the same digits meets, not rounded to 1.
+    const before = await h.count();
+    const refused = await literal("1.0000000000000000001");
+    expect(refused.body.errors.map((e: { message: string }) => e.message)).toEqual(["amount must have at most 18 digits after the decimal point"]);
+    expect(await h.count()).toBe(before);
+  });
+
   it("logs the same body twice as two occurrences with two event ids", async () => {
     const before = await h.count();
     const body = validBody(h, { identity_type: "DISCORD_PROVIDER_ID", account_id: "80351110224678912" });

@@ -2,6 +2,7 @@
 import { ValidationError } from "@pointwise/errors";
 import fc from "fast-check";
 import { MAX_AMOUNT_INTEGER_DIGITS, MAX_AMOUNT_SCALE, parseAmount } from "./amount";
+import { JsonNumberText } from "./json-number";
 
 function rejection(value: unknown): ValidationError {
   try {
@@ -55,6 +56,9 @@ describe("parseAmount", () => {
     ["1e-18", "0.000000000000000001"],
     ["9007199254740993", "9007199254740993"],
     [10n, "10"],
+    [new JsonNumberText("123456789012.3456789"), "123456789012.3456789"],
+    [new JsonNumberText("9007199254740993"), "9007199254740993"],
+    [new JsonNumberText("1.23456789012345678e5"), "123456.789012345678"],
   ])("reads %p as %j", (input, expected) => {
     expect(parseAmount(input)).toBe(expected);
   });
@@ -109,6 +113,9 @@ describe("parseAmount", () => {
     ["Infinity", "amount must be a finite number"],
     ["NaN", "amount must be a finite number"],
     [Number.MAX_SAFE_INTEGER + 1, "amount above 9007199254740991 must be sent as a numeric string to stay exact"],
+    [new JsonNumberText("1.0000000000000000001"), "amount must have at most 18 digits after the decimal point"],
+    [new JsonNumberText("1e-400"), "amount must have at most 18 digits after the decimal point"],
+    [new JsonNumberText("1e400"), "amount must have at most 30 digits before the decimal point"],
     [1e25, "amount above 9007199254740991 must be sent as a numeric string to stay exact"],
     ["", "amount must not be empty"],
     ["0x10", "amount must be a decimal number, not hexadecimal"],

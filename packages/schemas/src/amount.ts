@@ -5,6 +5,7 @@
 import { ValidationError } from "@pointwise/errors";
 import Decimal from "decimal.js";
 import { describeType } from "./identity-check";
+import { JsonNumberText } from "./json-number";
 
 /** Most digits allowed before the decimal point (NUMERIC(48,18) leaves 30). */
 export const MAX_AMOUNT_INTEGER_DIGITS = 30;
@@ -36,17 +37,21 @@ function negativeAmount(): ValidationError {
 
 /** Turns any accepted input into JSON-number text, or throws for input that has none. */
 function amountText(value: unknown): string {
+  // A JSON number a JS number would have rounded, as parseJsonExact keeps it: its literal, exactly as sent.
+  if (value instanceof JsonNumberText) return amountText(value.text);
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw invalidAmount("must be a finite number");
-    // Above 2^53 a JSON number has already been rounded by JSON.parse before we see it, and we
-    // cannot tell whether it was: refuse it rather than store a value the client never sent.
+    // Above 2^53 a JSON number may have been rounded by JSON.parse before we see it, and we cannot tell
+    // whether it was: refuse it rather than store a value the client never sent. (parseJsonExact, which the
+    // ingest API parses with, hands such a literal over as a JsonNumberText instead.)
     if (value > Number.MAX_SAFE_INTEGER) {
       throw invalidAmount(`above ${Number.MAX_SAFE_INTEGER} must be sent as a numeric string to stay exact`);
     }
     // String() gives the shortest decimal that parses back to the same double. Any decimal text
     // of up to 15 significant digits survives JSON.parse into a double and back unchanged, and a
     // client that serialised a double (JS, Python, Go, Java) wrote exactly this shortest form,
-    // so the text we parse is the text the client sent. (-0 becomes "0" here; a negative number's
+    // so the text we parse is the text the client sent; a longer literal that a double would change
+    // reaches us as a JsonNumberText from parseJsonExact. (-0 becomes "0" here; a negative number's
     // text starts with "-" and is refused as negative below, whatever its size.)
     return String(value);
   }

@@ -1,3 +1,5 @@
+import { JsonNumberText } from "./json-number";
+
 /**
  * The result of checking one account_id against the rules of its identity type.
  * A failed check is an expected outcome, so it is a value; `normalizeAccountId` turns it into a ValidationError.
@@ -24,6 +26,8 @@ export function describeChar(char: string): string {
 /** Names the JSON-ish type of a value for an error message: "null", "an array", "a number", "an object". */
 export function describeType(value: unknown): string {
   if (value === null) return "null";
+  // A number literal kept as its text (parseJsonExact) was sent as a number.
+  if (value instanceof JsonNumberText) return "a number";
   if (value === undefined) return "undefined";
   if (Array.isArray(value)) return "an array";
   const type = typeof value;

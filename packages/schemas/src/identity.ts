@@ -9,6 +9,7 @@ import { getAddress } from "ethers";
 import { normalizeBitcoinAddress } from "./identity-bitcoin";
 import { type Checked, describeChar, describeType, fail, ok } from "./identity-check";
 import { normalizeEmail } from "./identity-email";
+import { JsonNumberText } from "./json-number";
 
 /** The allowed values of identity_type, exactly as the interface spells them. */
 export const IDENTITY_TYPES = ["EVM_ADDRESS", "SOLANA_ADDRESS", "BTC_ADDRESS", "EMAIL", "DISCORD_PROVIDER_ID", "X_PROVIDER_ID", "GITHUB_PROVIDER_ID"] as const;
@@ -102,7 +103,8 @@ export function normalizeAccountId(type: IdentityType, accountId: unknown): stri
   }
   if (typeof accountId !== "string") {
     // Provider ids above 2^53 lose digits as JSON numbers, so numbers are refused for every type.
-    const hint = type.endsWith("_PROVIDER_ID") && typeof accountId === "number" ? " (a number would lose precision)" : "";
+    const hint =
+      type.endsWith("_PROVIDER_ID") && (typeof accountId === "number" || accountId instanceof JsonNumberText) ? " (a number would lose precision)" : "";
     throw invalidAccountId(type, `must be a string, got ${describeType(accountId)}${hint}`);
   }
   const result = RULES[type](accountId);

@@ -16,6 +16,7 @@ export {
 export { JsonDecimal, stringifyJson } from "./exact-json";
 export { idempotencyKeyProblem, isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "./idempotency-key";
 export { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
+export { JsonNumberText, parseJsonExact } from "./json-number";
 export {
   balanceObjectSchema,
   type ExactBalanceObject,
