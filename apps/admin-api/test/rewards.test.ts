@@ -2,7 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { decryptVoucherCode, hashVoucherCode } from "@pointwise/auth";
 import { seedScore, seedUser } from "@pointwise/testkit";
-import { type Harness, type Operator, setUpCampaign, startHarness } from "./harness";
+import { type Harness, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
+import { activateAsWorker } from "./seed";
 
 const KEY = "7e57c0de7e57c0de7e57c0de7e57c0de7e57c0de7e57c0de7e57c0de7e57c0d1";
 let h: Harness;
@@ -78,6 +79,55 @@ describe("the rewards catalogue", () => {
   it("answers reward-not-found for an unknown reward", async () => {
     const res = await op.call("PATCH", `${url()}/rewards/${randomUUID()}`, { name: "y" });
     expect([res.status, res.body.error.code]).toEqual([404, "reward-not-found"]);
+  });
+});
+
+describe("a price and its currency's decimal places", () => {
+  /** A campaign whose active rule version gives xp `decimals` places (version 1, then 2, ... as activated). */
+  async function campaignWithXpDecimals(decimals: number) {
+    const { campaignId: id, regEventId } = await setUpCampaign(op);
+    const activate = async (places: number, version: number) => {
+      const doc = { ...perUnitRules(regEventId, "1"), currencies: { xp: { name: "Experience", decimals: places } } };
+      expect((await op.call("POST", `/api/campaigns/${id}/rule-versions`, { document: doc })).status).toBe(201);
+      await activateAsWorker(h.deps.db, id, version);
+    };
+    await activate(decimals, 1);
+    return { rewards: `/api/campaigns/${id}/rewards`, activate };
+  }
+  const manual = (price: string) => ({ name: "Sticker", kind: "manual", currency: "xp", price });
+
+  it("refuses on create and on change a price with more places than the currency has, as adjustments do, and keeps valid prices", async () => {
+    const { rewards } = await campaignWithXpDecimals(2);
+    for (const [price, places] of [
+      ["0.000000000000000001", 18],
+      ["1.005", 3],
+    ] as const) {
+      const res = await op.call("POST", rewards, manual(price));
+      expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, "validation-failed", `price: xp has 2 decimal places; got ${places}`]);
+    }
+    const created = await op.call("POST", rewards, manual("1.25"));
+    expect([created.status, created.body.price]).toEqual([201, "1.25"]);
+    const finer = await op.call("PATCH", `${rewards}/${created.body.id}`, { price: "1.251" });
+    expect([finer.status, finer.body.error.code, finer.body.error.message]).toEqual([400, "validation-failed", "price: xp has 2 decimal places; got 3"]);
+    const zero = await op.call("PATCH", `${rewards}/${created.body.id}`, { price: "0.00" });
+    expect([zero.status, zero.body.error.message]).toEqual([400, "price: must not be zero"]);
+    const changed = await op.call("PATCH", `${rewards}/${created.body.id}`, { price: "2.5" });
+    expect([changed.status, changed.body.price]).toEqual([200, "2.5"]);
+    // Nothing refused was written: the catalogue holds the one reward at its last valid price.
+    expect((await op.call("GET", rewards)).body.rewards.map((r: { price: string }) => r.price)).toEqual(["2.5"]);
+  });
+
+  it("keeps a price finer than a later version's places, and refuses only a new price that does not fit them", async () => {
+    const { rewards, activate } = await campaignWithXpDecimals(2);
+    const created = await op.call("POST", rewards, manual("1.25"));
+    expect(created.status).toBe(201);
+    await activate(0, 2);
+    const renamed = await op.call("PATCH", `${rewards}/${created.body.id}`, { name: "Big sticker" });
+    expect([renamed.status, renamed.body.price]).toEqual([200, "1.25"]);
+    const finer = await op.call("PATCH", `${rewards}/${created.body.id}`, { price: "1.5" });
+    expect([finer.status, finer.body.error.message]).toEqual([400, "price: xp has 0 decimal places; got 1"]);
+    expect((await op.call("PATCH", `${rewards}/${created.body.id}`, { price: "2" })).body.price).toBe("2");
+    expect((await op.call("POST", rewards, manual("3.5"))).body.error.message).toBe("price: xp has 0 decimal places; got 1");
   });
 });
 

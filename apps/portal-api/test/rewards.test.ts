@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { encryptVoucherCode } from "@pointwise/auth";
-import { seedApiKey, seedScore, seedUser } from "@pointwise/testkit";
+import { seedApiKey, seedCampaign, seedRuleVersion, seedScore, seedUser } from "@pointwise/testkit";
 import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
 
 const KEY = "5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee1";
@@ -194,6 +194,60 @@ describe("refusals", () => {
     expect(await scoreRow(p.userId)).toEqual({ total: "100", spent: "0", balance: "100" });
     // The longest key every service takes.
     expect((await redeem(p.auth, manual, "k".repeat(255))).status).toBe(201);
+  });
+});
+
+describe("a decaying currency", () => {
+  it("refuses a price the shown balance rounds up to with the exact balance below it, not two equal numbers", async () => {
+    // xp halves every 365 days from an epoch of (about) now: 129.789 stored is worth 129.789 x 2^(-elapsed / half-life),
+    // a hair under 129.789 by the time of the request, which shows at 2 places (half to even) as 129.79.
+    const halfLifeSeconds = 365 * 86_400;
+    const epochMs = Math.floor(Date.now() / 1000) * 1000;
+    const campaignId = await seedCampaign(h.deps.db, { currencies: { xp: "XP" } });
+    await seedRuleVersion(h.deps.db, campaignId, {
+      campaignId,
+      version: 1,
+      primaryCurrency: "xp",
+      currencies: { xp: { name: "XP", decimals: 2, decay: { halfLifeSeconds, epoch: new Date(epochMs).toISOString() } } },
+      rules: [],
+    });
+    const userId = await seedUser(h.deps.db, campaignId);
+    await seedScore(h.deps.db, campaignId, userId, "xp", { score: "129.789" });
+    const key = (await seedApiKey(h.deps.db, campaignId)).key;
+    const priced = async (price: string) => {
+      const { rows } = await h.deps.db.query<{ id: string }>(
+        "INSERT INTO reward(campaign_id, name, kind, currency, price) VALUES ($1, 'r', 'manual', 'xp', $2) RETURNING id",
+        [campaignId, price],
+      );
+      return rows[0]?.id as string;
+    };
+    const redeemFor = async (rewardId: string) =>
+      h.call("POST", `/campaigns/${campaignId}/users/${userId}/redemptions`, { reward_id: rewardId }, { "x-api-key": key, "idempotency-key": randomUUID() });
+
+    const before = Date.now();
+    const refused = await redeemFor(await priced("129.79"));
+    const after = Date.now();
+    expect([refused.status, refused.body.error.code]).toEqual([409, "insufficient-balance"]);
+    const message: string = refused.body.error.message;
+    const [, balance, price] = /^balance (\S+) is below the price (\S+)/.exec(message) ?? [];
+    expect([balance === price, price]).toEqual([false, "129.79"]);
+    const named = /^balance (\d+\.\d+) is below the price 129\.79 \(shown as 129\.79, rounded to 2 decimal places\)$/.exec(message);
+    expect(named).not.toBeNull();
+    // The balance named lies between its worth at the two ends of the request (decay only lowers it), so below 129.789.
+    // Doubles are exact to ~1e-14 here, far inside the gap to the price; the message cuts (never rounds up) at 18 places.
+    const worth = (ms: number) => 129.789 * 2 ** (-(ms - epochMs) / (halfLifeSeconds * 1000));
+    const exact = Number(named?.[1]);
+    expect(exact).toBeGreaterThanOrEqual(worth(after) - 1e-12);
+    expect(exact).toBeLessThanOrEqual(worth(before) + 1e-12);
+    expect(exact).toBeLessThan(129.79);
+    const { rows: spent } = await h.deps.db.query<{ spent: string }>("SELECT spent::text FROM score WHERE campaign_id = $1 AND user_id = $2", [
+      campaignId,
+      userId,
+    ]);
+    expect(spent).toEqual([{ spent: "0" }]);
+    // What the exact balance covers still redeems: 129.78 against the shown 129.79 leaves 0.01 shown.
+    const cheaper = await redeemFor(await priced("129.78"));
+    expect([cheaper.status, cheaper.body.balance_before, cheaper.body.balance_after]).toEqual([201, "129.79", "0.01"]);
   });
 });
 

@@ -2,10 +2,11 @@
 import { encryptVoucherCode, hashVoucherCode } from "@pointwise/auth";
 import { REWARD_COLUMNS, type RewardRow, rewardJson, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
+import type { RuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
 import { type Request, type Response, Router } from "express";
 import { z } from "zod";
-import { currencyProblem, pointsProblem } from "../adjustments";
+import { activeRulesIn, currencyProblem, pointsProblem } from "../adjustments";
 import { recordAudit } from "../audit";
 import { type ListRowError, parseList } from "../csv-list";
 import type { Deps } from "../deps";
@@ -75,6 +76,15 @@ function windowProblem(from: string | Date | null | undefined, until: string | D
     throw new ValidationError("redeemable_until: must be later than redeemable_from", { field: "redeemable_until" });
 }
 
+/**
+ * Refuses a price its currency cannot hold: not zero, and no more decimal places than the currency has
+ * under the active rules; the rule an adjustment's points follow (pointsProblem), named `price`.
+ */
+function checkPrice(price: string, currency: string, rules: RuleVersion | null): void {
+  const problem = pointsProblem(price, currency, rules)?.replace(/^points/, "price");
+  if (problem) throw new ValidationError(problem, { field: "price" });
+}
+
 async function rewardIn(tx: Pick<Transaction, "query">, campaignId: string, rewardId: string, lock = false): Promise<RewardRow & { codes_available: number }> {
   const { rows } = await tx.query<RewardRow & { codes_available: number }>(
     `SELECT ${REWARD_COLUMNS} FROM reward w WHERE w.id = $1 AND w.campaign_id = $2${lock ? " FOR UPDATE" : ""}`,
@@ -110,14 +120,15 @@ export function rewardRoutes(deps: Deps): Router {
     const session = sessionOf(res.locals);
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const body = parseWith(createBody, req.body);
-    const problem = currencyProblem(body.currency, campaign) ?? pointsProblem(body.price, body.currency, null)?.replace(/^points/, "price");
-    if (problem) throw new ValidationError(problem, { field: problem.split(":")[0] });
+    const problem = currencyProblem(body.currency, campaign);
+    if (problem) throw new ValidationError(problem, { field: "currency" });
     if ((body.kind === "token-claim") !== (body.token_amount !== undefined))
       throw new ValidationError("token_amount: required for token-claim rewards and refused for the others", { field: "token_amount" });
     if (body.kind !== "token-claim" && body.claim_method !== undefined)
       throw new ValidationError("claim_method: only token-claim rewards have one", { field: "claim_method" });
     windowProblem(body.redeemable_from, body.redeemable_until);
     const json = await db.transaction(async (tx) => {
+      checkPrice(body.price, body.currency, await activeRulesIn(tx, campaign.id));
       const { rows } = await tx.query<{ id: string }>(
         `INSERT INTO reward(campaign_id, name, description, kind, currency, price, stock, per_user_limit, redeemable_from, redeemable_until, token_amount, claim_method)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
@@ -148,9 +159,10 @@ export function rewardRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const id = uuidParam(req.params.rewardId, "reward_id");
     const body = parseWith(updateBody, req.body);
-    if (body.price !== undefined && /^0(\.0+)?$/.test(body.price)) throw new ValidationError("price: must not be zero", { field: "price" });
     const json = await db.transaction(async (tx) => {
       const before = await rewardIn(tx, campaign.id, id, true);
+      // Only a price sent is checked: a reward priced finer than a later version's places keeps its price (docs/rewards.md).
+      if (body.price !== undefined) checkPrice(body.price, before.currency, await activeRulesIn(tx, campaign.id));
       windowProblem(
         body.redeemable_from === undefined ? before.redeemable_from : body.redeemable_from,
         body.redeemable_until === undefined ? before.redeemable_until : body.redeemable_until,

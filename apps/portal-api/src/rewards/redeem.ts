@@ -117,6 +117,33 @@ async function checkOwnWallet(tx: Transaction, input: RedeemInput, account: stri
     throw new ValidationError("account: on the user's behalf, tokens go only to one of the user's linked EVM wallets", { field: "account" });
 }
 
+/** Decimal places of the stored balance as a refusal names it: the places a price may have. */
+const EXACT_PLACES = 18;
+
+/** A non-negative plain decimal cut (never rounded up) to EXACT_PLACES places, in whole units of that place. */
+function cutUnits(value: string): bigint {
+  const [whole = "0", fraction = ""] = value.split(".");
+  return BigInt(whole + fraction.slice(0, EXACT_PLACES).padEnd(EXACT_PLACES, "0"));
+}
+
+/**
+ * The refusal when the shown balance covered the price but the stored one did not. The shown balance
+ * is rounded half to even to the currency's places, so in a decaying currency it can read as the price
+ * (129.79) while the balance is below it (129.789...): the message names the balance itself, cut to 18
+ * places (cutting keeps it below the price), beside what is shown.
+ */
+function shortOfPrice(exact: string, shown: string, price: string, decimals: number | undefined): string {
+  const units = cutUnits(exact);
+  const places = decimals === undefined ? "" : `, rounded to ${decimals} decimal places`;
+  if (units < cutUnits(price)) {
+    const digits = units.toString().padStart(EXACT_PLACES + 1, "0");
+    const text = `${digits.slice(0, -EXACT_PLACES)}.${digits.slice(-EXACT_PLACES)}`.replace(/\.?0+$/, "");
+    return text === shown ? `balance ${text} is below the price ${price}` : `balance ${text} is below the price ${price} (shown as ${shown}${places})`;
+  }
+  // Decayed to now the two agree to 18 places; the stored spend (the price scaled at 18 places) is what did not fit.
+  return `balance is below the price ${price} by less than 0.000000000000000001 once decayed to now (shown as ${shown}${places})`;
+}
+
 /**
  * Redeems a reward for a user exactly once per idempotency key. Under the campaign's apply lock (so a
  * recompute's switch sees the spend or runs before it, and redemptions of one campaign go one at a
@@ -178,7 +205,8 @@ async function spend(deps: Pick<Deps, "db" | "env">, input: RedeemInput): Promis
     const config = rules?.currencies[reward.currency];
     // The balance as the user is shown it now (decayed, at the currency's places); a shortfall shows as 0.
     const stored = row && !row.storedBalance.startsWith("-") ? row.storedBalance : "0";
-    const balance = shownScore({ score: stored, referral_score: "0" }, shownFactor(now, config?.decay), config ? config.decimals : null).total;
+    const factor = shownFactor(now, config?.decay);
+    const balance = shownScore({ score: stored, referral_score: "0" }, factor, config ? config.decimals : null).total;
     const decision = decideRedemption(
       {
         status: reward.status,
@@ -193,7 +221,10 @@ async function spend(deps: Pick<Deps, "db" | "env">, input: RedeemInput): Promis
     if (!decision.ok) throw new ConflictError(decision.code, decision.message);
     // The stored spend may not exceed the stored balance either (the shown one is rounded to the currency's places).
     if (!(await addSpent(tx, input.campaignId, input.userId, reward.currency, storedSpend(rules, reward.currency, reward.price, now))))
-      throw new ConflictError("insufficient-balance", `balance ${balance} is below the price ${reward.price}`);
+      throw new ConflictError(
+        "insufficient-balance",
+        shortOfPrice(shownScore({ score: stored, referral_score: "0" }, factor, null).total, balance, reward.price, config?.decimals),
+      );
     if (reward.stock !== null) await tx.query("UPDATE reward SET stock = stock - 1 WHERE id = $1 AND stock > 0", [reward.id]);
 
     const burn = reward.claim_method === "burn-voucher" ? await burnVoucher(deps, account as string, reward.token_amount as string, now) : null;

@@ -2739,7 +2739,9 @@ export interface paths {
         head?: never;
         /**
          * Change a reward, restock it, or archive it (status archived) so it can no longer be redeemed
-         * @description Kind, currency and token amount never change (make a new reward instead). Audited as `reward.update` with before and after.
+         * @description Kind, currency and token amount never change (make a new reward instead). A new `price` must fit the currency's
+         *     decimal places under the active rule version; a price set under an earlier version with more places stays as it is
+         *     until it is changed. Audited as `reward.update` with before and after.
          */
         patch: {
             parameters: {
@@ -3297,7 +3299,7 @@ export interface components {
             leaderboard_ranking: "earned" | "balance";
             created_at: components["schemas"]["Time"];
         };
-        /** @description Exact decimal text, more than 0. */
+        /** @description Exact decimal text, more than 0, with no more decimal places than the currency has under the active rule version (the rule adjustments follow): `400 validation-failed` "price: xp has 2 decimal places; got 3". */
         Price: string;
         Reward: {
             /** Format: uuid */
