@@ -21,6 +21,25 @@ function upload(text: string, query = "", headers: Record<string, string> = {}):
   return h.request("POST", `${CSV}${query}`, text, { authorization: `Bearer ${h.main.key}`, "content-type": "text/csv", ...headers });
 }
 
+/** Uploads a CSV file written piece by piece by `send` on one request, so it reaches the import in several chunks. */
+function streamUpload(contentType: string, send: (req: http.ClientRequest) => void): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.request(
+      `${h.url}${CSV}?mode=accept-valid`,
+      { method: "POST", headers: { authorization: `Bearer ${h.main.key}`, "content-type": contentType } },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => {
+          text += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text), text }));
+      },
+    );
+    req.on("error", reject);
+    send(req);
+  });
+}
+
 function file(h: Harness): { text: string; good: string[] } {
   const reg = h.main.regEventId;
   const lines = [
@@ -110,19 +129,7 @@ describe("POST /api/rest/earn-events/csv", () => {
 
   it("streams a chunked upload and reports progress at GET /api/rest/csv-imports/:id, for its own campaign only", async () => {
     const reg = h.main.regEventId;
-    const answer = await new Promise<Answer>((resolve, reject) => {
-      const req = http.request(
-        `${h.url}${CSV}?mode=accept-valid`,
-        { method: "POST", headers: { authorization: `Bearer ${h.main.key}`, "content-type": "text/csv; charset=utf-8" } },
-        (res) => {
-          let text = "";
-          res.on("data", (c) => {
-            text += c;
-          });
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text), text }));
-        },
-      );
-      req.on("error", reject);
+    const answer = await streamUpload("text/csv; charset=utf-8", (req) => {
       req.write(`${HEADER}\n`);
       for (let i = 1; i <= 3000; i++) req.write(`${i},GITHUB_PROVIDER_ID,${i},${reg}\n`);
       req.end();
@@ -146,6 +153,35 @@ describe("POST /api/rest/earn-events/csv", () => {
     expect(progress.body.data.finished_at).not.toBeNull();
     const foreign = await h.request("GET", `/api/rest/csv-imports/${id}`, undefined, { authorization: `Bearer ${h.other.key}` });
     expect(foreign.body.errors[0].extensions.code).toBe("csv-import-not-found");
+  });
+
+  it("fails a file with a byte that is not UTF-8 with invalid-utf8 naming the offset of that byte, however the upload is cut", async () => {
+    const reg = h.main.regEventId;
+    // A header, one valid row, then a row (padded with spaces, which are trimmed) whose last byte before the line end
+    // is ff at byte 232 (0-based): the 232 bytes before it are valid.
+    const start = `${HEADER}\n0x52908400098527886e0f7030069857d2e4169ee7,EVM_ADDRESS,1.5,${reg}\n`;
+    const row = `7,DISCORD_PROVIDER_ID,1,${reg}`;
+    const before = Buffer.from(`${start}${" ".repeat(232 - Buffer.byteLength(start) - row.length)}${row}`);
+    expect(before.length).toBe(232);
+    const bytes = Buffer.concat([before, Buffer.from([0xff]), Buffer.from("\n")]);
+    const refused = {
+      data: null,
+      errors: [{ message: "CSV file must be UTF-8 text: the bytes after byte 232 are not valid UTF-8", extensions: { code: "invalid-utf8" } }],
+    };
+    const count = await h.count();
+    const whole = await h.request("POST", `${CSV}?mode=accept-valid`, bytes, { authorization: `Bearer ${h.main.key}`, "content-type": "text/csv" });
+    expect(whole.body).toEqual(refused);
+    // The same bytes in three writes with pauses between, so the file reaches the import in several chunks (utf8.test.ts
+    // cuts chunks exactly; here the socket decides).
+    const chunked = await streamUpload("text/csv", (req) => {
+      req.write(bytes.subarray(0, 100));
+      setTimeout(() => {
+        req.write(bytes.subarray(100, 200));
+        setTimeout(() => req.end(bytes.subarray(200)), 50);
+      }, 50);
+    });
+    expect(chunked.body).toEqual(refused);
+    expect(await h.count()).toBe(count);
   });
 
   it("records a failed import on its job row", async () => {

@@ -88,6 +88,7 @@ describe("real answers validate against the OpenAPI response schemas", () => {
     expect(Object.keys(event)).toEqual(["account_id", "identity_type", "amount", "reg_event_id", "occurred_at", "idempotency_key"]);
     check("EarnEvent", validBody(h));
     check("EarnEvent", validBody(h, { occurred_at: "2026-11-20T10:00:00.123Z", idempotency_key: "row-1" }));
+    check("EarnEvent", validBody(h, { occurred_at: "2026-11-20t10:00:00.123z" }));
     expect(() => check("EarnEvent", validBody(h, { occurred_at: "2026-11-20T10:00:00+01:00" }))).toThrow();
     expect(() => check("EarnEvent", { ...validBody(h), extra: 1 })).toThrow();
   });

@@ -172,4 +172,18 @@ describe("POST /api/rest/earn-event", () => {
     expect(metrics.text).toMatch(/pointwise_ingest_errors_total\{route="earn-event",code="negative-amount"\} 1/);
     expect(metrics.text).toMatch(/pointwise_ingest_events_published_total\{source="api"\} \d+/);
   });
+
+  // After the metrics test, which counts exactly one negative-amount answer.
+  it("lists every problem of a body: a missing reg_event_id does not hide a negative amount", async () => {
+    const before = await h.count();
+    const answer = await h.post(ONE, { account_id: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", identity_type: "EVM_ADDRESS", amount: "-1" });
+    expect(answer.body).toEqual({
+      data: null,
+      errors: [
+        { message: "reg_event_id is required", extensions: { code: "missing-field" } },
+        { message: "amount must not be negative", extensions: { code: "negative-amount" } },
+      ],
+    });
+    expect(await h.count()).toBe(before);
+  });
 });

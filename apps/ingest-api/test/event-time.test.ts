@@ -36,6 +36,13 @@ describe("occurred_at on the earn-event endpoints", () => {
     expect(await stored(plain.body.data.event_id)).toMatchObject({ v: 2, occurred_at: plain.body.data.received_at, received_at: plain.body.data.received_at });
   });
 
+  it("accepts an occurred_at with a lowercase t and z (RFC 3339 section 5.6) and publishes it in the canonical uppercase form", async () => {
+    const at = iso(Date.now() - 30 * 60_000);
+    const given = await h.post(ONE, validBody(h, { occurred_at: at.replace("T", "t").replace("Z", "z") }));
+    expect(given.body.errors).toBeUndefined();
+    expect((await stored(given.body.data.event_id))?.occurred_at).toBe(at);
+  });
+
   it("refuses each bound with its own code and message, publishing nothing", async () => {
     const now = Date.now();
     const before = await h.count();

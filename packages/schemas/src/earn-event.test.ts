@@ -96,6 +96,16 @@ describe("validateEarnEvent", () => {
   });
 
   it.each([
+    ["a lowercase z", "2026-11-30T10:00:00z", "2026-11-30T10:00:00.000Z"],
+    ["a lowercase t", "2026-11-30t10:00:00Z", "2026-11-30T10:00:00.000Z"],
+    ["both lowercase, with milliseconds", "2026-11-30t10:00:00.25z", "2026-11-30T10:00:00.250Z"],
+    ["both lowercase on a leap day", "2024-02-29t23:59:59.999z", "2024-02-29T23:59:59.999Z"],
+  ])("accepts an occurred_at with %s (RFC 3339 section 5.6) and returns it in the canonical uppercase form", (_what, occurred_at, canonical) => {
+    expect(validateEarnEvent({ ...base, occurred_at })).toMatchObject({ ok: true, event: { occurred_at: canonical } });
+    expect(parseOccurredAt(occurred_at)).toBe(canonical);
+  });
+
+  it.each([
     ["an offset other than Z", "2026-11-20T10:00:00+01:00"],
     ["+00:00 instead of Z", "2026-11-20T10:00:00+00:00"],
     ["no zone", "2026-11-20T10:00:00"],
@@ -104,7 +114,10 @@ describe("validateEarnEvent", () => {
     ["a day that does not exist", "2026-02-30T10:00:00Z"],
     ["a leap second", "2026-12-31T23:59:60Z"],
     ["a number (Unix time)", 1_763_632_800],
-    ["a lowercase t", "2026-11-20t10:00:00Z"],
+    ["a space instead of T", "2026-11-20 10:00:00Z"],
+    ["a lowercase t with an offset", "2026-11-20t10:00:00+01:00"],
+    ["a letter other than T or Z", "2026-11-20x10:00:00y"],
+    ["a lowercase day that does not exist", "2026-02-30t10:00:00z"],
     ["text before it", "on 2026-11-20T10:00:00Z"],
     ["text after it", "2026-11-20T10:00:00Z (UTC)"],
   ])("refuses an occurred_at with %s as invalid-occurred-at", (_what, occurred_at) => {
@@ -132,6 +145,98 @@ describe("validateEarnEvent", () => {
         ],
       });
     }
+  });
+
+  it("lists every problem: a missing field does not hide the problems of the fields present", () => {
+    const problems = (body: unknown) => {
+      const result = validateEarnEvent(body);
+      return result.ok ? [] : result.problems;
+    };
+    // The audit's body: reg_event_id missing and a negative amount.
+    expect(problems({ account_id: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", identity_type: "EVM_ADDRESS", amount: "-1" })).toEqual([
+      { message: "reg_event_id is required", code: "missing-field", field: "reg_event_id" },
+      { message: "amount must not be negative", code: "negative-amount", field: "amount" },
+    ]);
+    // Unknown keys first, then the missing fields in the spec's order, then the bad values in the order of the checks.
+    expect(problems({ extra: 1, account_id: "0x1234", identity_type: "EVM_ADDRESS", occurred_at: "2026-11-20T10:00:00+01:00", idempotency_key: "" })).toEqual([
+      { message: 'unknown field "extra"', code: "unknown-field", field: "extra" },
+      { message: "amount is required", code: "missing-field", field: "amount" },
+      { message: "reg_event_id is required", code: "missing-field", field: "reg_event_id" },
+      { message: expect.stringMatching(/^account_id is not a valid EVM_ADDRESS/), code: "invalid-account-id", field: "account_id" },
+      {
+        message: "occurred_at must be an RFC 3339 time in UTC with at most millisecond precision, e.g. 2026-11-20T10:00:00Z",
+        code: "invalid-occurred-at",
+        field: "occurred_at",
+      },
+      { message: "idempotency_key must be a string of 1 to 255 printable ASCII characters", code: "invalid-idempotency-key", field: "idempotency_key" },
+    ]);
+    expect(codes({ account_id: null, identity_type: "EVM_ADDRESS", amount: "x", reg_event_id: "y" })).toEqual([
+      "missing-field",
+      "invalid-amount",
+      "invalid-reg-event-id",
+    ]);
+  });
+
+  it("checks account_id against identity_type only when identity_type is valid, and only that it is a string otherwise", () => {
+    const { identity_type: _type, ...noType } = base;
+    const { account_id: _account, ...noAccount } = base;
+    const required = (field: string) => ({ message: `${field} is required`, code: "missing-field", field });
+    const problems = (body: unknown) => {
+      const result = validateEarnEvent(body);
+      return result.ok ? [] : result.problems;
+    };
+    // identity_type missing: an account_id string cannot be judged; one of another JSON type is wrong whatever the type.
+    expect(problems({ ...noType, account_id: "not-an-address" })).toEqual([required("identity_type")]);
+    expect(problems({ ...noType, account_id: 1 })).toEqual([
+      required("identity_type"),
+      { message: "account_id must be a string", code: "invalid-account-id", field: "account_id" },
+    ]);
+    // identity_type invalid: the same, with its own problem.
+    expect(problems({ ...base, identity_type: "PHONE", account_id: "not-an-address" })).toEqual([
+      { message: "invalid identity_type", code: "validation-failed", field: "identity_type" },
+    ]);
+    // account_id missing: identity_type is still checked, and nothing is said about an account_id that is not there.
+    expect(problems(noAccount)).toEqual([required("account_id")]);
+    expect(problems({ ...noAccount, identity_type: "PHONE" })).toEqual([
+      required("account_id"),
+      { message: "invalid identity_type", code: "validation-failed", field: "identity_type" },
+    ]);
+    // Both missing: two missing-field problems only.
+    const { account_id: _a, identity_type: _t, ...neither } = base;
+    expect(problems(neither)).toEqual([required("account_id"), required("identity_type")]);
+  });
+
+  it("removing a field adds its missing-field problem and keeps every problem of the other fields (property)", () => {
+    const value = fc.oneof(fc.jsonValue(), fc.constant("2026-11-20t10:00:00z"), fc.constant("-1"), fc.constant(REG));
+    const key = (p: { code: string; field?: string; message: string }) => JSON.stringify([p.field, p.code, p.message]);
+    fc.assert(
+      fc.property(
+        fc.record(
+          {
+            account_id: fc.oneof(fc.constant(base.account_id), fc.string(), value),
+            identity_type: fc.oneof(fc.constantFrom(...IDENTITY_TYPES), value),
+            amount: fc.oneof(fc.constant("10.5"), value),
+            reg_event_id: fc.oneof(fc.constant(REG), value),
+            occurred_at: value,
+            idempotency_key: fc.oneof(fc.constant("k"), value),
+          },
+          { requiredKeys: [] },
+        ),
+        // Removing identity_type changes how account_id is judged (above); every other field stands alone.
+        fc.constantFrom("account_id", "amount", "reg_event_id", "occurred_at", "idempotency_key"),
+        (body, field) => {
+          const { [field]: _removed, ...without } = body as Record<string, unknown>;
+          const before = validateEarnEvent(body);
+          const after = validateEarnEvent(without);
+          const kept = (before.ok ? [] : before.problems).filter((p) => p.field !== field).map(key);
+          const required = (EARN_EVENT_FIELDS as readonly string[]).includes(field)
+            ? [key({ message: `${field} is required`, code: "missing-field", field })]
+            : [];
+          expect((after.ok ? [] : after.problems).map(key).sort()).toEqual([...kept, ...required].sort());
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it("refuses anything that is not a JSON object", () => {

@@ -11,9 +11,10 @@ export const EARN_EVENT_FIELDS = ["account_id", "identity_type", "amount", "reg_
 /** Optional fields beyond the spec's four: when the activity happened, and the event's own idempotency key. */
 export const EARN_EVENT_OPTIONAL_FIELDS = ["occurred_at", "idempotency_key"] as const;
 
+// RFC 3339 section 5.6 (NOTE) lets the "T" and "Z" be lowercase; both are uppercased before parsing.
 // Stryker disable next-line Regex: Date.parse and the comparison with the canonical form refuse text before or after the
 // time as well; the anchors keep the rule from resting on the engine's parser
-const OCCURRED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?Z$/;
+const OCCURRED_AT = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?[Zz]$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 /** A validated, normalised earn event. */
@@ -31,7 +32,7 @@ export interface EarnEvent {
 }
 
 /**
- * An RFC 3339 time in UTC (`Z`) with at most millisecond precision, as the canonical
+ * An RFC 3339 time in UTC (`Z`, or `z`; `T` or `t`) with at most millisecond precision, as the canonical
  * `YYYY-MM-DDTHH:MM:SS.sssZ`; throws ValidationError `invalid-occurred-at` otherwise. A date that
  * does not exist (February 30) and a leap second are refused, not rolled over.
  */
@@ -42,13 +43,15 @@ export function parseOccurredAt(value: unknown): string {
       field: "occurred_at",
     });
   if (typeof value !== "string") throw bad();
-  const m = OCCURRED_AT.exec(value);
-  if (!m) throw bad();
-  const ms = Date.parse(value);
+  if (!OCCURRED_AT.test(value)) throw bad();
+  // The pattern lets through only ASCII digits, "-", ":", "." and T/Z in either case, so this changes only a t or z;
+  // Date.parse then gets the form ECMAScript defines, not whatever its fallback parser makes of a lowercase one.
+  const upper = value.toUpperCase();
+  const ms = Date.parse(upper);
   if (!Number.isFinite(ms)) throw bad();
   const iso = new Date(ms).toISOString();
   // Date.parse rolls an impossible day or second over; the canonical form then differs from the input.
-  if (iso.slice(0, 19) !== value.slice(0, 19)) throw bad();
+  if (iso.slice(0, 19) !== upper.slice(0, 19)) throw bad();
   return iso;
 }
 
@@ -82,6 +85,8 @@ function problemOf(err: unknown, field: string): FieldProblem {
  * Validates one raw earn event body. The spec's four fields are required, `occurred_at` and
  * `idempotency_key` are optional (null counts as absent); any other key is refused
  * (including `__proto__`, `constructor` and `prototype`, which JSON.parse keeps as own keys).
+ * Every problem is listed, in a fixed order: unknown keys, missing fields (in the spec's order),
+ * then the values of the fields present, so a missing field never hides another field's problem.
  */
 export function validateEarnEvent(body: unknown): EarnEventResult {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -96,38 +101,42 @@ export function validateEarnEvent(body: unknown): EarnEventResult {
     problems.push({ message: `${unknown.length - MAX_UNKNOWN_REPORTED} more unknown fields`, code: "unknown-field" });
   }
   const record = body as Record<string, unknown>;
+  const present = (field: string) => Object.hasOwn(record, field) && record[field] !== null && record[field] !== undefined;
   for (const field of EARN_EVENT_FIELDS) {
-    if (!Object.hasOwn(record, field) || record[field] === null || record[field] === undefined) {
-      problems.push({ message: `${field} is required`, code: "missing-field", field });
-    }
+    if (!present(field)) problems.push({ message: `${field} is required`, code: "missing-field", field });
   }
-  if (problems.length > 0) return { ok: false, problems };
 
+  // A missing field has its problem already; the checks below judge only the fields that are there.
   let identityType: IdentityType | undefined;
-  if (isIdentityType(record.identity_type)) identityType = record.identity_type;
-  else problems.push({ message: "invalid identity_type", code: "validation-failed", field: "identity_type" });
+  if (present("identity_type")) {
+    if (isIdentityType(record.identity_type)) identityType = record.identity_type;
+    else problems.push({ message: "invalid identity_type", code: "validation-failed", field: "identity_type" });
+  }
 
   let accountId: string | undefined;
-  if (identityType) {
+  if (present("account_id") && identityType) {
     // The message names the type for a wrong JSON type too ("... X_PROVIDER_ID: must be a string, got a number").
     try {
       accountId = normalizeAccountId(identityType, record.account_id);
     } catch (err) {
       problems.push(problemOf(err, "account_id"));
     }
-  } else if (typeof record.account_id !== "string") {
+  } else if (present("account_id") && typeof record.account_id !== "string") {
+    // Without a valid identity_type (missing or invalid) a string cannot be judged, but any other JSON type is wrong for every type.
     problems.push({ message: "account_id must be a string", code: "invalid-account-id", field: "account_id" });
   }
 
   let amount: string | undefined;
-  try {
-    amount = parseAmount(record.amount);
-  } catch (err) {
-    problems.push(problemOf(err, "amount"));
+  if (present("amount")) {
+    try {
+      amount = parseAmount(record.amount);
+    } catch (err) {
+      problems.push(problemOf(err, "amount"));
+    }
   }
 
   const reg = record.reg_event_id;
-  if (typeof reg !== "string" || !UUID_PATTERN.test(reg)) {
+  if (present("reg_event_id") && (typeof reg !== "string" || !UUID_PATTERN.test(reg))) {
     problems.push({ message: "reg_event_id must be a UUID", code: "invalid-reg-event-id", field: "reg_event_id" });
   }
 
@@ -150,7 +159,7 @@ export function validateEarnEvent(body: unknown): EarnEventResult {
   }
 
   if (problems.length > 0) return { ok: false, problems };
-  // Every path above that leaves identityType, accountId or amount undefined has added a problem.
+  // Every path above that leaves identityType, accountId or amount undefined (a missing field included) has added a problem.
   const event: EarnEvent = { account_id: accountId!, identity_type: identityType!, amount: amount!, reg_event_id: (reg as string).toLowerCase() };
   if (occurredAt !== undefined) event.occurred_at = occurredAt;
   if (typeof key === "string") event.idempotency_key = key;

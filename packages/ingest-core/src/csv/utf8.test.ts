@@ -82,6 +82,90 @@ describe("utf8Check", () => {
     expect(await message([[0x61, 0xe2, 0x82, 0xac]])).toBe("passed");
   });
 
+  it("names the first bad byte of a later chunk, not the start of its chunk", async () => {
+    const at = (n: number) => `CSV file must be UTF-8 text: the bytes after byte ${n} are not valid UTF-8`;
+    // "abc", then "de", ff, "f": the ff is byte 5 of the file (0-based), the 6th byte.
+    expect(
+      await message([
+        [0x61, 0x62, 0x63],
+        [0x64, 0x65, 0xff, 0x66],
+      ]),
+    ).toBe(at(5));
+    // The same within one chunk, deep inside it: 232 valid bytes, then ff (the audit's file shape).
+    expect(await message([[...Array.from({ length: 232 }, () => 0x61), 0xff, 0x0a]])).toBe(at(232));
+    // A stray continuation byte (80) after "é" (c3 a9) in the second chunk: "ab" + "é" + "c" is 5 bytes.
+    expect(
+      await message([
+        [0x61, 0x62],
+        [0xc3, 0xa9, 0x63, 0x80],
+      ]),
+    ).toBe(at(5));
+  });
+
+  it("names the first bad byte at a chunk boundary: the last byte of a chunk, or the first after a held-back character", async () => {
+    const at = (n: number) => `CSV file must be UTF-8 text: the bytes after byte ${n} are not valid UTF-8`;
+    // A continuation byte (80) that is the last byte of the second chunk: "abc" + "de" is 5 bytes.
+    expect(
+      await message([
+        [0x61, 0x62, 0x63],
+        [0x64, 0x65, 0x80],
+      ]),
+    ).toBe(at(5));
+    // ff as the last byte of a chunk (held back like a lead byte), then more text: after "abc" + "de".
+    expect(await message([[0x61, 0x62, 0x63], [0x64, 0x65, 0xff], [0x66]])).toBe(at(5));
+    // ff as the first byte of the chunk after a fully valid one.
+    expect(
+      await message([
+        [0x61, 0x62, 0x63],
+        [0xff, 0x64],
+      ]),
+    ).toBe(at(3));
+    // A character that does not continue across the boundary (e2 82, then "x"): the error names where it starts.
+    expect(
+      await message([
+        [0x68, 0x65, 0x6c, 0x6c, 0x6f, 0xe2],
+        [0x82, 0x78],
+      ]),
+    ).toBe(at(5));
+  });
+
+  it("counts a valid character split between chunks as valid when naming a later bad byte", async () => {
+    const at = (n: number) => `CSV file must be UTF-8 text: the bytes after byte ${n} are not valid UTF-8`;
+    // "a", then the euro sign (e2 82 ac) cut after its first byte, then "bc" and ff: 1 + 3 + 2 = byte 6.
+    expect(
+      await message([
+        [0x61, 0xe2],
+        [0x82, 0xac, 0x62, 0x63, 0xff],
+      ]),
+    ).toBe(at(6));
+    // U+1F600 (f0 9f 98 80) cut after each of its first three bytes, then "z" and c0 (never valid): 1 + 4 + 1 = byte 6.
+    expect(await message([[0x41, 0xf0], [0x9f], [0x98], [0x80, 0x7a, 0xc0, 0x80]])).toBe(at(6));
+  });
+
+  it("names the offset of the longest prefix a fatal decoder accepts, however the bytes are cut (property)", async () => {
+    const byte = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xbf }), fc.integer({ min: 0xc0, max: 0xff }));
+    // Everything before the first ill-formed (or unfinished) character decodes; no longer prefix does.
+    const validPrefix = (bytes: Uint8Array) => {
+      for (let n = bytes.length; n > 0; n--) if (decodes(bytes.subarray(0, n))) return n;
+      return 0;
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(byte, { maxLength: 24 }), fc.array(fc.nat(64), { maxLength: 6 }), async (list, cuts) => {
+        const bytes = Uint8Array.from(list);
+        fc.pre(!decodes(bytes));
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunks: number[][] = [];
+        let from = 0;
+        for (const p of [...points, bytes.length]) {
+          if (p > from) chunks.push(list.slice(from, p));
+          from = Math.max(from, p);
+        }
+        expect(await message(chunks)).toBe(`CSV file must be UTF-8 text: the bytes after byte ${validPrefix(bytes)} are not valid UTF-8`);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("holds back a four-byte character cut after each of its first three bytes", async () => {
     // U+1F600 is f0 9f 98 80.
     const bytes = Uint8Array.from([0x41, 0xf0, 0x9f, 0x98, 0x80, 0x42]);
