@@ -19,18 +19,6 @@ export function loadBadWords(file: string): string[] {
   return [...new Set(words)];
 }
 
-// The read API's comparison form (apps/read-api/src/privacy.ts matchForm): NFKC, no format characters, lower case.
-const matchForm = (text: string) =>
-  text
-    .normalize("NFKC")
-    .replace(/\p{Cf}/gu, "")
-    .toLowerCase();
-
-/** True when `name` contains any of the words as a case-insensitive substring, the rule the leaderboard hides names by. */
-export function containsBadWord(name: string, words: readonly string[]): boolean {
-  const form = matchForm(name);
-  return words.some((w) => {
-    const word = matchForm(w).trim();
-    return word.length > 0 && form.includes(word);
-  });
-}
+// The comparison is the one the read API hides names by, defined once in @pointwise/schemas, so a name
+// this API accepts is never one the leaderboard then hides for a bad word.
+export { containsBadWord } from "@pointwise/schemas";

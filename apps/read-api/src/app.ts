@@ -11,7 +11,7 @@ import { createJwksSource } from "./jwks";
 import { createPortalVerifier } from "./jwt";
 import { buildAround, buildLeaderboard } from "./leaderboard";
 import { cacheLookupCounter } from "./metrics";
-import { parseCampaignId, parseLimit, parseNeighbours, parseUserId } from "./params";
+import { invalidUserId, parseCampaignId, parseLimit, parseNeighbours, parseUserId } from "./params";
 import { type CachedBody, createResponseCache, type ResponseCache } from "./response-cache";
 import { buildUserScores } from "./user-scores";
 
@@ -48,6 +48,24 @@ const CORS: Omit<CorsPolicy, "origins"> = {
 };
 // What every user-score answer carries (its errors too): the body depends on the credential headers.
 const USER_VARY = "Authorization, X-API-Key";
+// A user's record may be kept by their browser, but only to revalidate (a 304 while the ETag holds):
+// a score change drops the cached record, and the user must see the new one on their next request.
+const USER_CACHE = "private, no-cache";
+
+/**
+ * The public answers' Cache-Control: `max-age` is what the cached body has left of its window, in
+ * whole seconds rounded down, so a shared cache never keeps it past the moment read-api itself stops
+ * serving it (a full max-age on a body already 59 s old would have it served for two windows). No
+ * `Age` header: max-age already counts the body's age, and a cache would subtract an Age from it again.
+ */
+function publicCache({ expiresAt }: CachedBody): string {
+  return `public, max-age=${Math.max(0, Math.floor((expiresAt - Date.now()) / 1000))}`;
+}
+
+/** Sets the user-score Vary, beside `Origin` when CORS has said that already. */
+function varyUser(res: Response): void {
+  res.setHeader("Vary", res.hasHeader("Vary") ? varyOrigin(USER_VARY) : USER_VARY);
+}
 
 /**
  * Answers a cached body with one writeHead and no earlier setHeader: Node then writes the header
@@ -95,9 +113,6 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
     maxLifetimeS: env.PORTAL_JWT_MAX_AGE_S,
   });
   const authorizer = createScoresAuthorizer(deps.db, verifier, env.API_KEY_CACHE_MS);
-  const maxAge = Math.ceil(env.CACHE_TTL_MS / 1000);
-  const publicCache = `public, max-age=${maxAge}`;
-  const privateCache = `private, max-age=${maxAge}`;
 
   const app = createHttpApp({
     logger: deps.logger,
@@ -115,7 +130,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
     const campaignId = parseCampaignId(req.query.campaign_id);
     const limit = parseLimit(req.query.limit);
     const body = await responses.get(["lb", campaignId, String(limit)], async () => stringifyJson(await buildLeaderboard(deps, campaignId, limit)));
-    sendJson(req, res, body, publicCache);
+    sendJson(req, res, body, publicCache(body));
   });
 
   app.get("/leaderboard/around/:user_id", async (req, res) => {
@@ -123,7 +138,7 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
     const campaignId = parseCampaignId(req.query.campaign_id);
     const n = parseNeighbours(req.query.n);
     const body = await responses.get(["around", campaignId, userId, String(n)], async () => stringifyJson(await buildAround(deps, campaignId, userId, n)));
-    sendJson(req, res, body, publicCache);
+    sendJson(req, res, body, publicCache(body));
   });
 
   app.get("/users/:user_id/scores", async (req, res) => {
@@ -132,10 +147,10 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
       // Who may read this user is settled before the cache is touched; the key below holds only this user's record.
       await authorizer.authorize(req.headers, userId);
       const body = await responses.get(["user", userId], async () => stringifyJson(await buildUserScores(deps, userId)));
-      sendJson(req, res, body, privateCache, USER_VARY);
+      sendJson(req, res, body, USER_CACHE, USER_VARY);
     } catch (err) {
       if (res.headersSent) throw err;
-      res.setHeader("Vary", res.hasHeader("Vary") ? varyOrigin(USER_VARY) : USER_VARY);
+      varyUser(res);
       // RFC 6750: a 401 names the scheme; a rejected token also says invalid_token so a portal knows to get a new one.
       if (err instanceof AuthError && err.code !== "forbidden") {
         const tokenProblem = err.code === "invalid-token" || err.code === "token-expired";
@@ -145,5 +160,12 @@ export function createReadApp(deps: Deps, responses: ResponseCache = createReadR
     }
   });
 
-  return finishHttpApp(app, deps.logger);
+  return finishHttpApp(app, deps.logger, {
+    // Express decodes path parameters while matching a route, so `/users/%ZZ/scores` fails before
+    // parseUserId runs. user_id is the only path parameter of these routes: it is that malformed id.
+    malformedPathParam: (req, res) => {
+      if (req.path.startsWith("/users/")) varyUser(res);
+      return invalidUserId();
+    },
+  });
 }

@@ -45,8 +45,13 @@ export function parseCampaignId(raw: unknown): string {
   return raw;
 }
 
+/** The 400 `invalid-user-id` of a path `user_id` that is not a uuid, or not even valid percent-encoding. */
+export function invalidUserId(): ValidationError {
+  return new ValidationError("user_id must be a uuid", { field: "user_id", code: "invalid-user-id" });
+}
+
 /** Parses a path `user_id`: a uuid in any case, returned lower-cased (400 `invalid-user-id`). */
 export function parseUserId(raw: unknown): string {
-  if (typeof raw !== "string" || !UUID_PATTERN.test(raw)) throw new ValidationError("user_id must be a uuid", { field: "user_id", code: "invalid-user-id" });
+  if (typeof raw !== "string" || !UUID_PATTERN.test(raw)) throw invalidUserId();
   return raw.toLowerCase();
 }

@@ -1,7 +1,8 @@
 // Display names read-api may show: bad-word and identity fallbacks, anonymous names, avatars, word file.
 import { createHmac } from "node:crypto";
+import { containsBadWord, revealsIdentity } from "@pointwise/schemas";
 import { parseBadWords } from "./bad-words";
-import { anonymousName, avatarSeed, cleanName, containsBadWord, displayOf, revealsIdentity } from "./privacy";
+import { anonymousName, avatarSeed, cleanName, displayOf } from "./privacy";
 
 const urls = { avatarProxyUrl: "https://img.test", generatedAvatarUrl: "https://gen.test/a.svg" };
 const words = ["admin", "fuck", "Mod"];
@@ -47,6 +48,90 @@ describe("display name rules", () => {
       );
     expect(revealsIdentity("Player 42", ["42"])).toBe(false);
     expect(revealsIdentity("Satoshi's Cat", [])).toBe(false);
+  });
+
+  // An address or e-mail written so a reader still reads it: no 0x, spaced, dotted, in other letter forms.
+  const ADDRESS = "ab5801a7d398351b8be11c439e05c5b3259aec9b";
+  const WRITTEN_ADDRESSES = [
+    ADDRESS, // no 0x
+    ADDRESS.toUpperCase(),
+    `0x ${ADDRESS}`, // a space after the prefix
+    `0X${ADDRESS.toUpperCase()}`,
+    "0xab58 01a7 d398 351b 8be1 1c43 9e05 c5b3 259a ec9b", // in groups of four
+    "ab58.01a7.d398.351b.8be1.1c43.9e05.c5b3.259a.ec9b",
+    "ab58-01a7-d398-351b-8be1-1c43-9e05-c5b3-259a-ec9b",
+    "0x ab58_01a7  d398 · 351b 8be1–1c43 9e05 c5b3 259a ec9b", // mixed separators, an en dash, a double space
+    "０ｘａｂ５８０１ａ７ｄ３９８３５１ｂ８ｂｅ１１ｃ４３９ｅ０５ｃ５ｂ３２５９ａｅｃ９ｂ", // full-width
+    // Mathematical bold digits (U+1D7CE...) and small letters (U+1D41A...).
+    `gm ${Array.from(ADDRESS, (c) => String.fromCodePoint(/\d/.test(c) ? 0x1d7ce + Number(c) : 0x1d41a + c.charCodeAt(0) - 97)).join("")}`,
+  ];
+
+  it("refuses a wallet address however it is written: without 0x, in any case, with separators between its parts", () => {
+    for (const name of WRITTEN_ADDRESSES) {
+      expect({ name, refused: revealsIdentity(name) }).toEqual({ name, refused: true });
+      expect({ name, shown: displayOf({ displayName: name, xUsername: null, secretSeed: "s" }, [], urls).display_name }).toEqual({
+        name,
+        shown: anonymousName("s"),
+      });
+    }
+    // Invisible characters between the parts (the display rule already hides such names; the check must not depend on it).
+    expect(revealsIdentity(`0x${ADDRESS.slice(0, 20)}\u200B${ADDRESS.slice(20)}`)).toBe(true);
+    expect(revealsIdentity(`${ADDRESS.slice(0, 20)}\u00AD${ADDRESS.slice(20)}`)).toBe(true);
+  });
+
+  it("refuses the user's own wallet address as their name without the 0x the stored id has", () => {
+    const own = { xUsername: "own_x", secretSeed: "s", accountIds: [`0x${ADDRESS}`] };
+    expect(displayOf({ ...own, displayName: ADDRESS }, [], urls).display_name).toBe("own_x");
+    expect(displayOf({ ...own, displayName: `my wallet ${ADDRESS.slice(0, 12)} ${ADDRESS.slice(12).toUpperCase()}` }, [], urls).display_name).toBe("own_x");
+  });
+
+  it("matches the user's own account ids case-insensitively and with separators removed", () => {
+    const ids = ["eve.audit@example.com", "80351110224678912", "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV"];
+    for (const name of ["EVE AUDIT example com", "discord 8035 1110 2246 78912", "7ecdh sygxx yscsz yep35 khn8v vw3sv auLKT zxwcf LtV"]) {
+      expect({ name, refused: revealsIdentity(name, ids) }).toEqual({ name, refused: true });
+    }
+  });
+
+  it("refuses an e-mail address with spaces around the @ or the dots", () => {
+    for (const name of [
+      "eve.audit @ example.com",
+      "eve.audit@ example.com",
+      "eve.audit @example.com",
+      "eve . audit @ example . com",
+      "eve.audit＠example.com",
+    ]) {
+      expect({ name, refused: revealsIdentity(name) }).toEqual({ name, refused: true });
+    }
+  });
+
+  it("keeps ordinary names that only look a little like an identity", () => {
+    const names = [
+      "Team 42",
+      "0xSam",
+      "0x0 Fan Club",
+      "Dead Beef Cafe",
+      "deadbeef 2024",
+      "Player 1 of 2",
+      "Mr. Smith",
+      "Ann @ Home",
+      "José Ñ",
+      "Nguyễn Văn A",
+      "Satoshi's Cat",
+      "Class of 2024 - 2025",
+    ];
+    for (const name of names) {
+      expect({ name, refused: revealsIdentity(name, [`0x${ADDRESS}`, "eve.audit@example.com"]) }).toEqual({ name, refused: false });
+      expect(displayOf({ displayName: name, xUsername: null, secretSeed: "s" }, words, urls).display_name).toBe(name);
+    }
+  });
+
+  it("matches a bad word through accents and a capital dotted I, which lower-cases to i and a combining dot", () => {
+    for (const name of ["ADMİN", "SuperADMİN", "ÀDMÍN", "ａｄｍİｎ"]) {
+      expect({ name, bad: containsBadWord(name, words) }).toEqual({ name, bad: true });
+      expect(displayOf({ displayName: name, xUsername: "moon_x", secretSeed: "s1" }, words, urls).display_name).toBe("moon_x");
+    }
+    // The list's own words are compared in the same form.
+    expect(containsBadWord("Super admin", ["ADMİN"])).toBe(true);
   });
 
   it("cleans a user-set name: control characters removed, spaces collapsed, cut at 64 code points", () => {

@@ -1,6 +1,6 @@
 // Display rules for public boards: clean or anonymous names, bad-word and identity filters, avatars.
 import { createHmac } from "node:crypto";
-import { displayNameProblem } from "@pointwise/schemas";
+import { containsBadWord, displayNameProblem, revealsIdentity } from "@pointwise/schemas";
 
 const ADJECTIVES = [
   "Amber",
@@ -77,18 +77,6 @@ export const MAX_DISPLAY_NAME_LENGTH = 64;
 /** What X allows in a username; a stored handle of any other shape is not shown. */
 const X_USERNAME = /^[A-Za-z0-9_]{1,15}$/;
 
-// Shapes that would put an identity on a public board if a user typed it as their name.
-const SENSITIVE_SHAPES = [
-  /[^\s@]+@[^\s@]+\.[^\s@]+/, // e-mail
-  /0x[0-9a-f]{40}/i, // EVM address
-  /(bc|tb)1[ac-hj-np-z02-9]{11,71}/i, // Bitcoin bech32 / bech32m
-  /[1-9A-HJ-NP-Za-km-z]{26,44}/, // base58: Solana and legacy Bitcoin addresses
-  /\d{12,}/, // a long number: Discord, X or GitHub provider ids
-];
-
-// A user's own account ids shorter than this are too common to block a name over (e.g. "42").
-const MIN_OWN_ID_LENGTH = 5;
-
 /** Derives a non-reversible value from the user's secret seed: HMAC-SHA256 keyed by the seed. */
 function derive(secretSeed: string, purpose: string): Buffer {
   return createHmac("sha256", secretSeed).update(purpose).digest();
@@ -106,30 +94,6 @@ export function anonymousName(secretSeed: string): string {
 /** A seed for the generated avatar that reveals nothing about the user (hex of a keyed hash). */
 export function avatarSeed(secretSeed: string): string {
   return derive(secretSeed, "pointwise:avatar").subarray(0, 12).toString("hex");
-}
-
-/** The form names and words are compared in: NFKC, invisible format characters removed, lower case. */
-export function matchForm(text: string): string {
-  return text
-    .normalize("NFKC")
-    .replace(/\p{Cf}/gu, "")
-    .toLowerCase();
-}
-
-/** True when `name` contains any bad word as a case-insensitive substring. */
-export function containsBadWord(name: string, badWords: readonly string[]): boolean {
-  const form = matchForm(name);
-  return badWords.some((w) => {
-    const word = matchForm(w).trim();
-    return word.length > 0 && form.includes(word);
-  });
-}
-
-/** True when `name` looks like, or contains, an e-mail, a wallet address, a provider id or one of `ownIds`. */
-export function revealsIdentity(name: string, ownIds: readonly string[] = []): boolean {
-  const form = matchForm(name);
-  if (SENSITIVE_SHAPES.some((re) => re.test(name) || re.test(form))) return true;
-  return ownIds.some((id) => id.length >= MIN_OWN_ID_LENGTH && form.includes(matchForm(id)));
 }
 
 /** A user-set name cleaned for display: NFKC, no control or format characters, single spaces, at most 64 code points. */
@@ -182,7 +146,8 @@ export function breaksNameRule(raw: string | null | undefined): boolean {
 /**
  * Applies the display rules: the user-set name unless it breaks the display-name rule, contains a
  * bad word (or an identity), else the linked X username, else an anonymous name seeded by the
- * user's secret value; and the avatar.
+ * user's secret value; and the avatar. Bad words and identities are matched as `@pointwise/schemas`
+ * compares names (`containsBadWord`, `revealsIdentity`); portal-api refuses bad-word names by the same comparison.
  */
 export function displayOf(user: DisplaySource, badWords: readonly string[], urls: AvatarUrls): PublicProfile {
   const x = cleanXUsername(user.xUsername);

@@ -19,10 +19,12 @@ export interface ResponseCacheOptions {
 /** How a request's body was found: `hit` (a cached copy), `miss` (built now), `stale` (the last good copy), `bypass` (built without Redis). */
 export type LookupOutcome = "hit" | "miss" | "stale" | "bypass";
 
-/** A response body and whether it was built without the cache (Redis unreachable: `X-Cache: bypass`). */
+/** A response body, whether it was built without the cache (Redis unreachable: `X-Cache: bypass`), and when its cached copy ends. */
 export interface CachedBody {
   body: string;
   bypass: boolean;
+  /** When this body stops being served (ms since the epoch): the end of its window, or of a stale copy's short retry time. */
+  expiresAt: number;
 }
 
 /** Serves built response bodies from Redis: one build per key and window, and the last good copy in an outage. */
@@ -50,11 +52,12 @@ const LOCAL_CHARS = 64 * 1024 * 1024;
 // While serving a stale copy, how soon to try PostgreSQL again.
 const STALE_RETRY_MS = 5000;
 
-// A stored value (a body or a marked not-found) and whether it was built without the cache.
+// A stored value (a body or a marked not-found), whether it was built without the cache, and when it expires.
 interface Lookup {
   value: string;
   bypass: boolean;
   outcome: LookupOutcome;
+  expiresAt: number;
 }
 
 const isCacheUnavailable = (err: unknown) => err instanceof BaseError && err.code === "cache-unavailable";
@@ -89,9 +92,10 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     localChars += value.length;
   }
 
-  async function shared(key: string): Promise<string | null> {
+  // The value under `key` and when it expires, from the local copy or from Redis (null: neither has it).
+  async function shared(key: string): Promise<{ value: string; expiresAt: number } | null> {
     const hit = local.get(key);
-    if (hit && hit.expires > Date.now()) return hit.value;
+    if (hit && hit.expires > Date.now()) return { value: hit.value, expiresAt: hit.expires };
     if (hit) {
       local.delete(key);
       localChars -= hit.value.length;
@@ -100,13 +104,14 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     const reply = await cache.getWithTtl(key).catch(() => null);
     if (reply === null) return null;
     if (reply.ttlMs > 0 && seen === epoch) remember(key, reply.value, reply.ttlMs);
-    return reply.value;
+    // Every value is stored with an expiry; one without (ttlMs -1) is not promised any time left.
+    return { value: reply.value, expiresAt: Date.now() + Math.max(0, reply.ttlMs) };
   }
 
   // The raw stored value under `key` (a body or a marked not-found), read or built; see `get`.
   async function lookUp(key: string, parts: readonly string[], build: () => Promise<string>): Promise<Lookup> {
     const known = await shared(key);
-    if (known !== null) return { value: known, bypass: false, outcome: "hit" };
+    if (known !== null) return { ...known, bypass: false, outcome: "hit" };
     const staleKey = cache.key("read-stale", ...parts);
     let servedStale = false;
     // What `build` produced, so a Redis failure after it (storing the body) does not build twice.
@@ -140,25 +145,31 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       if (!isCacheUnavailable(err)) throw err;
       // Redis is a cache: without it the answer comes from PostgreSQL, built per process and request.
       noteRedis(false, err);
-      return { value: built ?? (await buildOnce()), bypass: true, outcome: "bypass" };
+      return { value: built ?? (await buildOnce()), bypass: true, outcome: "bypass", expiresAt: Date.now() + ttlMs };
     }
     noteRedis(true);
     // The stale copy was stored under the fresh key with the full window; shorten it so the next
     // build is tried soon after PostgreSQL is back.
-    if (servedStale) await cache.expire(key, Math.min(STALE_RETRY_MS, ttlMs)).catch(() => undefined);
+    if (servedStale) {
+      const retryMs = Math.min(STALE_RETRY_MS, ttlMs);
+      await cache.expire(key, retryMs).catch(() => undefined);
+      return { value, bypass: false, outcome: "stale", expiresAt: Date.now() + retryMs };
+    }
     // Read back what Redis now holds, with its time left, so the local copy starts here instead of on
-    // the next request (one round trip per miss; `shared` keeps the rules on TTL and drops).
-    else await shared(key);
+    // the next request (one round trip per miss; `shared` keeps the rules on TTL and drops). A value
+    // that is gone already (dropped meanwhile, or replaced) has no time left: the next request asks again.
+    const back = await shared(key);
+    const expiresAt = back !== null && back.value === value ? back.expiresAt : Date.now();
     // No `built`: another process built it while this one waited on the build lock.
-    return { value, bypass: false, outcome: servedStale ? "stale" : built !== undefined ? "miss" : "hit" };
+    return { value, bypass: false, outcome: built !== undefined ? "miss" : "hit", expiresAt };
   }
 
-  function answer({ value, bypass }: Lookup): CachedBody {
+  function answer({ value, bypass, expiresAt }: Lookup): CachedBody {
     if (value.startsWith(NOT_FOUND_MARK)) {
       const { code, message } = JSON.parse(value.slice(NOT_FOUND_MARK.length)) as { code: string; message: string };
       throw new NotFoundError(message, { code });
     }
-    return { body: value, bypass };
+    return { body: value, bypass, expiresAt };
   }
 
   return {
@@ -185,7 +196,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const hit = local.get(key);
       if (hit && hit.expires > Date.now()) {
         options.onLookup?.("hit");
-        return answer({ value: hit.value, bypass: false, outcome: "hit" });
+        return answer({ value: hit.value, bypass: false, outcome: "hit", expiresAt: hit.expires });
       }
       // Concurrent requests for one key in this process share one lookup: without it every request
       // that arrives while a key is missing (a new window, a dropped user) makes its own Redis round

@@ -66,6 +66,15 @@ describe("GET /leaderboard/around/{user_id}", () => {
     const campaign = await seedCampaign(api.db);
     const id = "0b5e4c1a-0000-4000-8000-000000000000";
     expect((await get(`${api.url}/leaderboard/around/nope?campaign_id=${campaign}`)).body.error.code).toBe("invalid-user-id");
+    // Not valid percent-encoding: express cannot decode the parameter, which is still a malformed user id.
+    for (const bad of ["%ZZ", "%E0%A4%A"]) {
+      const res = await get(`${api.url}/leaderboard/around/${bad}?campaign_id=${campaign}`);
+      expect({ bad, status: res.status, body: res.body }).toEqual({
+        bad,
+        status: 400,
+        body: { error: { code: "invalid-user-id", message: "user_id must be a uuid" } },
+      });
+    }
     expect((await get(`${api.url}/leaderboard/around/${id}`)).body.error.code).toBe("missing-campaign-id");
     expect((await get(`${api.url}/leaderboard/around/${id}?campaign_id=Nope`)).body.error.code).toBe("invalid-campaign-id");
     const badN = await get(`${api.url}/leaderboard/around/${id}?campaign_id=${campaign}&n=101`);

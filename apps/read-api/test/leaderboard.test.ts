@@ -171,7 +171,8 @@ describe("GET /leaderboard", () => {
     // A 3 s window: long enough that a busy machine cannot stretch two back-to-back requests across it.
     const url = await api.another({ env: { ...api.deps.env, CACHE_TTL_MS: 3000 } });
     const first = await get(`${url}/leaderboard?campaign_id=${campaign}`);
-    expect(first.headers.get("cache-control")).toBe("public, max-age=3");
+    // Built just now: nearly the whole window is left, in whole seconds rounded down.
+    expect(first.headers.get("cache-control")).toMatch(/^public, max-age=[23]$/);
     await seedScore(api.db, campaign, user, "xp", { score: "99" });
     const second = await get(`${url}/leaderboard?campaign_id=${campaign}`);
     expect(second.text).toBe(first.text);
@@ -186,6 +187,32 @@ describe("GET /leaderboard", () => {
     );
     expect(latest.body.entries[0].scores.xp.total).toBe(99);
     expect(Date.parse(latest.body.cached_at)).toBeGreaterThan(Date.parse(first.body.cached_at));
+  });
+
+  it("says in max-age how long the cached body has left, so a shared cache never keeps it past the window", async () => {
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
+    const user = await seedUser(api.db, campaign);
+    await seedScore(api.db, campaign, user, "xp", { score: "10" });
+    const url = await api.another({ env: { ...api.deps.env, CACHE_TTL_MS: 10_000 } });
+    const maxAge = (res: { headers: Headers }) => Number(/^public, max-age=(\d+)$/.exec(res.headers.get("cache-control") ?? "")?.[1] ?? Number.NaN);
+    for (const path of [`/leaderboard?campaign_id=${campaign}`, `/leaderboard/around/${user}?campaign_id=${campaign}`]) {
+      const first = await get(`${url}${path}`);
+      const firstAt = Date.now();
+      expect(maxAge(first)).toBeGreaterThanOrEqual(8);
+      expect(maxAge(first)).toBeLessThanOrEqual(10);
+      await new Promise((r) => setTimeout(r, 3000));
+      // A second process has no copy of its own: it counts from what Redis has left, as the first does.
+      for (const other of [url, await api.another({ env: { ...api.deps.env, CACHE_TTL_MS: 10_000 } })]) {
+        const later = await get(`${other}${path}`);
+        const waited = (Date.now() - firstAt) / 1000;
+        expect(later.body.cached_at).toBe(first.body.cached_at);
+        // At least 3 s passed, so at least 3 s less is left (rounded down both times); never below 0.
+        expect(maxAge(later)).toBeLessThanOrEqual(maxAge(first) - 3);
+        expect(maxAge(later)).toBeGreaterThanOrEqual(Math.max(0, Math.floor(10 - waited) - 1));
+        // max-age already counts the body's age: an Age header on top would make caches count it twice.
+        expect(later.headers.get("age")).toBeNull();
+      }
+    }
   });
 
   it("keeps an archived campaign's leaderboard", async () => {

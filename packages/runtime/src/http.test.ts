@@ -117,6 +117,48 @@ describe("typed errors", () => {
     expect(JSON.stringify(lines)).toContain("secret_table");
   });
 
+  it("answers a path parameter that is not valid percent-encoding with 400 bad-request, or with the error the app names for it", async () => {
+    const { logger } = captured("silent");
+    const serveWith = async (options?: Parameters<typeof finishHttpApp>[2]) => {
+      const app = createHttpApp({ logger, readiness: [] });
+      app.get("/things/:thing_id", (req, res) => {
+        res.json({ thing_id: req.params.thing_id });
+      });
+      const s = await listen(finishHttpApp(app, logger, options), 0, "127.0.0.1");
+      const address = s.address();
+      return { s, base: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` };
+    };
+    const answer = async (base: string, path: string) => {
+      const res = await fetch(`${base}${path}`);
+      return { status: res.status, body: await res.json(), marked: res.headers.get("x-marked") };
+    };
+    const plain = await serveWith();
+    server = plain.s;
+    expect(await answer(plain.base, "/things/%ZZ")).toEqual({
+      status: 400,
+      body: { error: { code: "bad-request", message: "Failed to decode param '%ZZ'" } },
+      marked: null,
+    });
+    await new Promise<void>((resolve) => plain.s.close(() => resolve()));
+    const named = await serveWith({
+      malformedPathParam: (_req, res) => {
+        res.setHeader("X-Marked", "yes");
+        return new ValidationError("thing_id must be a uuid", { field: "thing_id", code: "invalid-thing-id" });
+      },
+    });
+    server = named.s;
+    for (const path of ["/things/%ZZ", "/things/%E0%A4%A"]) {
+      expect(await answer(named.base, path)).toEqual({
+        status: 400,
+        body: { error: { code: "invalid-thing-id", message: "thing_id must be a uuid" } },
+        marked: "yes",
+      });
+    }
+    // A decodable parameter, and a path no route with parameters matches, are not touched.
+    expect(await answer(named.base, "/things/%41")).toEqual({ status: 200, body: { thing_id: "A" }, marked: null });
+    expect((await answer(named.base, "/elsewhere/%ZZ")).status).toBe(404);
+  });
+
   it("answers /readyz when a check hangs, counting that dependency as down", async () => {
     const { logger } = captured("silent");
     const app = createHttpApp({

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { ServiceMetrics } from "@pointwise/metrics";
-import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from "express";
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
 import { unstorableTextPath } from "./body";
 
@@ -125,10 +125,30 @@ export function createHttpApp(options: HttpAppOptions): Express {
   return app;
 }
 
-/** Adds the 404 and last-resort error handlers: an unexpected error is logged and answered 500 without details. */
-export function finishHttpApp(app: Express, logger: Logger): Express {
+/** Options of the last handlers of an HTTP app. */
+export interface FinishOptions {
+  /**
+   * The error that answers a path parameter that is not valid percent-encoding (`/users/%ZZ/scores`):
+   * express fails to decode it while matching the route, before any handler (or parser of the
+   * parameter) runs. Without it such a request is answered `400 bad-request`. It may set headers on `res`.
+   */
+  malformedPathParam?(req: Request, res: Response): BaseError;
+}
+
+/** True for the error express raises when a path parameter is not valid percent-encoding (a URIError it gave status 400). */
+function isMalformedPathParam(err: unknown): boolean {
+  return err instanceof URIError && (err as URIError & { status?: unknown }).status === 400;
+}
+
+/**
+ * Adds the 404 and last-resort error handlers: a typed error is answered with its status and code, an
+ * unexpected error is logged and answered 500 without details, and a path parameter that cannot be
+ * decoded as `options.malformedPathParam` says (else `400 bad-request`).
+ */
+export function finishHttpApp(app: Express, logger: Logger, options: FinishOptions = {}): Express {
   app.use((_req, res) => sendError(res, 404, "not-found", "no such endpoint"));
-  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+  const onError: ErrorRequestHandler = (caught, req, res, _next) => {
+    const err = options.malformedPathParam && isMalformedPathParam(caught) ? options.malformedPathParam(req, res) : caught;
     if (err instanceof BaseError) {
       const status = httpStatusOf(err);
       if (status >= 500) logger.error({ err }, "request failed");

@@ -1,7 +1,18 @@
 // Entry point of @pointwise/runtime: the HTTP app shell and the process lifecycle services run under.
 export { INVALID_UTF8, invalidUtf8, jsonBody, jsonBodyErrors, unstorableTextPath } from "./body";
 export { type CorsPolicy, corsMiddleware, varyOrigin } from "./cors";
-export { closeServer, createHttpApp, finishHttpApp, type HttpAppOptions, httpStatusOf, listen, parseWith, type ReadinessCheck, sendError } from "./http";
+export {
+  closeServer,
+  createHttpApp,
+  type FinishOptions,
+  finishHttpApp,
+  type HttpAppOptions,
+  httpStatusOf,
+  listen,
+  parseWith,
+  type ReadinessCheck,
+  sendError,
+} from "./http";
 export { type Running, runService, SHUTDOWN_TIMEOUT_MS } from "./lifecycle";
 export { maskUrl, rpcFailure } from "./mask";
 export { type Dependency, openStartup, type Startup, type StartupOptions, StartupTimeoutError } from "./startup";

@@ -1,0 +1,70 @@
+// How a display name is compared with bad words and identities: one comparison form, and the shapes that reveal who someone is.
+
+/**
+ * The form names and words are compared in: NFKC (full-width and mathematical letters become plain
+ * ones), invisible format characters removed (zero-width, soft hyphen), lower case, combining marks
+ * removed. Marks go after lower-casing, since lower-casing makes some (`İ` becomes `i` and U+0307);
+ * then NFC again, so scripts that NFD takes apart without marks (Hangul) compare as written.
+ */
+export function matchForm(text: string): string {
+  return text
+    .normalize("NFKC")
+    .replace(/\p{Cf}/gu, "")
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .normalize("NFC");
+}
+
+/** True when `name` contains any of `badWords` as a case-insensitive substring, both in the form of `matchForm`. */
+export function containsBadWord(name: string, badWords: readonly string[]): boolean {
+  const form = matchForm(name);
+  return badWords.some((w) => {
+    const word = matchForm(w).trim();
+    return word.length > 0 && form.includes(word);
+  });
+}
+
+/**
+ * `matchForm` with everything but letters and digits removed: spaces, dots, dashes, underscores,
+ * emoji. A reader still reads an address through them ("0x ab58 01a7 ..."), so identities are looked
+ * for in this form. Letters still break a run, which keeps names like "Team 42" or "0xSam" apart from it.
+ */
+export function compactForm(text: string): string {
+  return matchForm(text).replace(/[^\p{L}\p{N}]/gu, "");
+}
+
+// The `0x` of an EVM address: a name is compared without it, as a reader reads past it.
+const EVM_PREFIX = /^0x(?=[0-9a-f]{40}$)/i;
+// Spaces written around the `@` or the dots of an e-mail address ("eve.audit @ example . com").
+const SPACED_EMAIL_PUNCTUATION = /\s*([@.])\s*/gu;
+
+// Shapes that would put an identity on a public board if a user typed it as their name, tested on the
+// name as written and in the form of `matchForm` (with spaces around `@` and dots closed up).
+const SENSITIVE_SHAPES = [
+  /[^\s@]+@[^\s@]+\.[^\s@]+/, // e-mail
+  /(bc|tb)1[ac-hj-np-z02-9]{11,71}/i, // Bitcoin bech32 / bech32m
+  /[1-9A-HJ-NP-Za-km-z]{26,44}/, // base58: Solana and legacy Bitcoin addresses
+  /\d{12,}/, // a long number: Discord, X or GitHub provider ids
+];
+// Forty hex digits in a row in the form of `compactForm`: an EVM address, with or without 0x and separators.
+const EVM_ADDRESS_COMPACT = /[0-9a-f]{40}/;
+
+/** A user's own account ids shorter than this (in the form of `compactForm`) are too common to refuse a name over (e.g. "42"). */
+export const MIN_OWN_ID_LENGTH = 5;
+
+/**
+ * True when `name` looks like, or contains, an e-mail, a wallet address, a provider id or one of
+ * `ownIds`. An EVM address counts without its 0x and with separators between its parts, and own ids
+ * are compared in the form of `compactForm` (an EVM id without its 0x), so neither spacing nor case hides them.
+ */
+export function revealsIdentity(name: string, ownIds: readonly string[] = []): boolean {
+  const form = matchForm(name).replace(SPACED_EMAIL_PUNCTUATION, "$1");
+  if (SENSITIVE_SHAPES.some((re) => re.test(name) || re.test(form))) return true;
+  const compact = compactForm(name);
+  if (EVM_ADDRESS_COMPACT.test(compact)) return true;
+  return ownIds.some((id) => {
+    const own = compactForm(id.replace(EVM_PREFIX, ""));
+    return own.length >= MIN_OWN_ID_LENGTH && compact.includes(own);
+  });
+}
