@@ -194,6 +194,50 @@ describe("linking and unlinking identities", () => {
     expect(detached.body.identities.map((i: Json) => i.account_id)).toEqual(["me@example.com"]);
   });
 
+  it("refuses to move or unlink an identity whose points its holder spent (identity-points-spent) until the redemptions are rejected", async () => {
+    const { campaignId, users } = await scoredCampaign(["10", "20"]);
+    const [a, b] = users as [string, string];
+    // b spends 40 of its 40 xp on a manual reward: a pending redemption, as portal-api leaves it.
+    const reward = await suite.op.call("POST", `/api/campaigns/${campaignId}/rewards`, { name: "Hoodie", kind: "manual", currency: "xp", price: "40" });
+    await suite.h.deps.db.query("UPDATE score SET spent = 40 WHERE campaign_id = $1 AND user_id = $2", [campaignId, b]);
+    const { rows: spent } = await suite.h.deps.db.query<{ id: string }>(
+      `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
+       VALUES ($1, $2, $3, 'k', 'h', 'portal', 'manual', 'xp', 40, 40, 0, 'pending') RETURNING id`,
+      [campaignId, reward.body.id, b],
+    );
+    const email = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${b}/identities`, { identity_type: "EMAIL", account_id: "b@example.com" });
+    expect(email.status).toBe(201);
+    const held = (await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${b}`)).body.identities[0];
+    const refusal = {
+      code: "identity-points-spent",
+      message:
+        "this identity's points were spent by the user who holds it (1 redemption not rejected); it cannot move to another user; rejecting those redemptions first (only pending ones can be) refunds their points and allows the move",
+    };
+    const move = { identity_type: "EVM_ADDRESS", account_id: wallet(2), move: true };
+    const moved = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, move);
+    expect([moved.status, moved.body.error]).toEqual([409, refusal]);
+    const unlinked = await suite.op.call("DELETE", `/api/campaigns/${campaignId}/users/${b}/identities/${held.id}`);
+    expect([unlinked.status, unlinked.body.error]).toEqual([409, refusal]);
+    // Nothing changed: the wallet is still b's, nothing audited, no recompute queued.
+    expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${b}`)).body.identities.map((i: Json) => i.account_id)).toEqual([
+      wallet(2),
+      "b@example.com",
+    ]);
+    const trail = await suite.h.deps.db.query("SELECT action FROM audit_event WHERE campaign_id = $1 AND action IN ('identity.move', 'identity.unlink')", [
+      campaignId,
+    ]);
+    expect(trail.rows).toEqual([]);
+    expect((await suite.h.deps.db.query("SELECT 1 FROM recompute_job WHERE campaign_id = $1", [campaignId])).rows).toEqual([]);
+
+    // The e-mail address sent no event: it moves although b has spent.
+    const quiet = await suite.op.call("DELETE", `/api/campaigns/${campaignId}/users/${b}/identities/${email.body.identity.id}`);
+    expect(quiet.status).toBe(200);
+    // Once the redemption is rejected (its 40 xp given back), the wallet moves.
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/redemptions/${spent[0]?.id}/reject`, { note: "out of hoodies" })).status).toBe(200);
+    const after = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, move);
+    expect([after.status, after.body.moved_from_user_id]).toEqual([200, b]);
+  });
+
   it("answers 404 for a user or identity that is not in the campaign", async () => {
     const { campaignId, users } = await scoredCampaign(["5"]);
     const other = await scoredCampaign(["5"]);

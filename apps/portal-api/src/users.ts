@@ -1,6 +1,6 @@
 // Participants and their identities: the user behind a signed-in identity, and linking further identities under the merge rules.
 import type { Database, Queryable } from "@pointwise/db";
-import { queueRecompute } from "@pointwise/db";
+import { guardIdentityMove, queueRecompute } from "@pointwise/db";
 import { ConflictError, NotFoundError } from "@pointwise/errors";
 import type { IdentityType } from "@pointwise/schemas";
 
@@ -60,7 +60,8 @@ export interface LinkOutcome {
  * Links an identity whose control the participant has just proven (signature, OAuth, e-mail code)
  * to their user. An identity of another user moves over with every event it sent and the campaign is
  * recomputed, the merge rule operators follow; nothing is lost. Over the limit (wallets together, or
- * accounts of one provider) is 409 `identity-limit-reached`.
+ * accounts of one provider) is 409 `identity-limit-reached`; an identity with events whose holder has
+ * spent points is 409 `identity-points-spent` (guardIdentityMove), and nothing changes.
  */
 export async function linkIdentity(
   db: Database,
@@ -104,6 +105,7 @@ export async function linkIdentity(
     }
     // Merge: the identity (and with it every event it sent) now belongs to this user; the log keeps its
     // rows and the recompute attributes them to the identity's current owner.
+    await guardIdentityMove(client, { campaignId, identityType: identity.type, accountId: identity.accountId, fromUserId: existing.user_id });
     await client.query("UPDATE identity SET user_id = $2, handle = COALESCE($3, handle) WHERE id = $1", [existing.id, userId, identity.handle ?? null]);
     return { identityId: existing.id, movedFromUserId: existing.user_id, recomputeJobId: await queueRecompute(client, campaignId, "identity-link") };
   });
@@ -121,19 +123,21 @@ export async function identitiesOf(db: Queryable, userId: string) {
 /**
  * Unlinks one of the user's identities: it becomes a user of its own, keeping its events, and the
  * campaign is recomputed (the admin API's unlink rule). The user's only identity cannot be unlinked
- * (409 `last-identity`); an identity that is not the user's is 404 `identity-not-found`.
+ * (409 `last-identity`), nor one with events once the user has spent points (409 `identity-points-spent`,
+ * guardIdentityMove); an identity that is not the user's is 404 `identity-not-found`.
  */
 export async function unlinkIdentity(db: Database, campaignId: string, userId: string, identityId: string): Promise<{ recomputeJobId: string | null }> {
   return db.transaction(async (client) => {
     await client.lockCampaign("users", campaignId);
-    const { rows } = await client.query("SELECT 1 FROM identity WHERE id = $1 AND user_id = $2 AND campaign_id = $3 FOR UPDATE", [
-      identityId,
-      userId,
-      campaignId,
-    ]);
-    if (rows.length === 0) throw new NotFoundError(`identity ${identityId} not found`, { code: "identity-not-found" });
+    const { rows } = await client.query<{ identity_type: string; account_id: string }>(
+      "SELECT identity_type, account_id FROM identity WHERE id = $1 AND user_id = $2 AND campaign_id = $3 FOR UPDATE",
+      [identityId, userId, campaignId],
+    );
+    const held = rows[0];
+    if (!held) throw new NotFoundError(`identity ${identityId} not found`, { code: "identity-not-found" });
     const { rows: count } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM identity WHERE user_id = $1", [userId]);
     if ((count[0]?.n ?? 0) <= 1) throw new ConflictError("last-identity", "this is your only identity; link another one before unlinking it");
+    await guardIdentityMove(client, { campaignId, identityType: held.identity_type, accountId: held.account_id, fromUserId: userId });
     const { rows: created } = await client.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaignId]);
     await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [identityId, created[0]?.id]);
     return { recomputeJobId: await queueRecompute(client, campaignId, "identity-link") };

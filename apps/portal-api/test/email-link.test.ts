@@ -1,6 +1,7 @@
 // Linking an e-mail address to a signed-in user: a one-time code to the address, kept apart from sign-in codes, the takeover rule, no existence oracle.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+import { logEventOf, ownerOf, seedRedemption } from "./spent";
 
 let h: Harness;
 beforeAll(async () => {
@@ -95,6 +96,17 @@ describe("linking an e-mail address", () => {
     // The holder keeps the wallet, and only that.
     const left = await h.call("GET", "/me", undefined, holder.auth);
     expect(left.body.identities.map((i: { identity_type: string }) => i.identity_type)).toEqual(["EVM_ADDRESS"]);
+  });
+
+  it("keeps an address whose points its holder spent with the holder: proving it is 409 identity-points-spent", async () => {
+    const holder = await emailUser("spent@example.org");
+    await logEventOf(h, "EMAIL", "spent@example.org");
+    await seedRedemption(h, holder.userId);
+    const taker = await walletUser();
+    await startLink(taker.auth, "spent@example.org");
+    const refused = await verifyLink(taker.auth, "spent@example.org", lastCode());
+    expect([refused.status, refused.body.error.code]).toEqual([409, "identity-points-spent"]);
+    expect(await ownerOf(h, "EMAIL", "spent@example.org")).toBe(holder.userId);
   });
 
   it("refuses a second address with identity-limit-reached (PORTAL_MAX_ACCOUNTS_PER_PROVIDER) once the code is proven", async () => {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
 import { type OidcProvider, startOidcProvider } from "./oidc";
+import { logEventOf, ownerOf, seedRedemption } from "./spent";
 
 let h: Harness;
 let provider: OidcProvider;
@@ -9,7 +10,7 @@ const PORTAL_URL = "http://127.0.0.1:4999";
 beforeAll(async () => {
   provider = await startOidcProvider(
     { clientId: "portal", clientSecret: "provider-secret", redirectUris: [`${PORTAL_URL}/oauth/x/callback`, `${PORTAL_URL}/oauth/github/callback`] },
-    { "1234567890123": "moon_walker", "987654": "octo cat", "555": "second_x", "777": "merge_me", abc: "letters" },
+    { "1234567890123": "moon_walker", "987654": "octo cat", "555": "second_x", "777": "merge_me", "888": "spent_me", abc: "letters" },
   );
   const endpoints = (scope: string) => ({
     client_id: "portal",
@@ -93,6 +94,17 @@ describe("OAuth linking", () => {
     expect(moved.reply.body.merged).toBe(true);
     const { rows } = await h.deps.db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE identity_type = 'X_PROVIDER_ID' AND account_id = '777'");
     expect(rows[0]?.user_id).toBe(second.userId);
+  });
+
+  it("keeps an account whose points its holder spent with the holder: the callback answers 409 identity-points-spent", async () => {
+    const first = await participant();
+    const second = await participant();
+    expect((await link(first, "x", "888")).reply.body.merged).toBe(false);
+    await logEventOf(h, "X_PROVIDER_ID", "888");
+    await seedRedemption(h, first.userId);
+    const refused = await link(second, "x", "888");
+    expect([refused.reply.status, refused.reply.body.error.code]).toEqual([409, "identity-points-spent"]);
+    expect(await ownerOf(h, "X_PROVIDER_ID", "888")).toBe(first.userId);
   });
 
   it("binds the state to the browser that started the link: a cookie scoped to the callback, for as long as the state lives", async () => {

@@ -16,6 +16,7 @@
     "invalid-oauth-state": "the link was not started in this browser, or took too long; start it again from this page",
     "oauth-failed": "the provider did not confirm the account",
     "identity-limit-reached": "you have linked as many accounts of this provider as you may",
+    "identity-points-spent": "the points of this account were already spent by the user who holds it, so it cannot move to you",
     "provider-unavailable": "the provider could not be reached; try again",
   };
   let config = null;

@@ -1,5 +1,5 @@
 // The read API's SQL: top of a board, a user's neighbours, ranks and user records, index-friendly.
-import { type Queryable, type RankingColumn, topOfBoard, topOfBoardSql } from "@pointwise/db";
+import { ON_BOARD_SQL, type Queryable, type RankingColumn, topOfBoard, topOfBoardSql } from "@pointwise/db";
 import { fromDatabase } from "./db-errors";
 import type { StoredScore } from "./scores";
 
@@ -36,35 +36,35 @@ export const TOP_USERS_SQL = topOfBoardSql("total");
 // each neighbour branch is an index range scan that starts at the user instead of a filtered walk.
 const aroundSql = (col: RankingColumn) => `
   WITH me AS MATERIALIZED (
-    SELECT user_id, ${col} AS total, reached_at FROM score WHERE campaign_id = $1 AND currency = $2 AND user_id = $3
+    SELECT user_id, ${col} AS total, reached_at FROM score WHERE campaign_id = $1 AND currency = $2 AND user_id = $3 AND ${ON_BOARD_SQL}
   ), above AS (
     SELECT * FROM (
       (SELECT s.user_id, s.${col} AS total, s.reached_at FROM score s
-        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.${col} = (SELECT total FROM me)
+        WHERE s.campaign_id = $1 AND s.currency = $2 AND ${ON_BOARD_SQL} AND s.${col} = (SELECT total FROM me)
           AND (s.reached_at, s.user_id) < (SELECT reached_at, user_id FROM me)
         ORDER BY s.reached_at DESC, s.user_id DESC LIMIT $4)
       UNION ALL
       (SELECT s.user_id, s.${col} AS total, s.reached_at FROM score s
-        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.${col} > (SELECT total FROM me)
+        WHERE s.campaign_id = $1 AND s.currency = $2 AND ${ON_BOARD_SQL} AND s.${col} > (SELECT total FROM me)
         ORDER BY s.${col} ASC, s.reached_at DESC, s.user_id DESC LIMIT $4)
     ) a ORDER BY a.total ASC, a.reached_at DESC, a.user_id DESC LIMIT $4
   ), below AS (
     SELECT * FROM (
       (SELECT s.user_id, s.${col} AS total, s.reached_at FROM score s
-        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.${col} = (SELECT total FROM me)
+        WHERE s.campaign_id = $1 AND s.currency = $2 AND ${ON_BOARD_SQL} AND s.${col} = (SELECT total FROM me)
           AND (s.reached_at, s.user_id) > (SELECT reached_at, user_id FROM me)
         ORDER BY s.reached_at ASC, s.user_id ASC LIMIT $4)
       UNION ALL
       (SELECT s.user_id, s.${col} AS total, s.reached_at FROM score s
-        WHERE s.campaign_id = $1 AND s.currency = $2 AND s.${col} < (SELECT total FROM me)
+        WHERE s.campaign_id = $1 AND s.currency = $2 AND ${ON_BOARD_SQL} AND s.${col} < (SELECT total FROM me)
         ORDER BY s.${col} DESC, s.reached_at ASC, s.user_id ASC LIMIT $4)
     ) b ORDER BY b.total DESC, b.reached_at ASC, b.user_id ASC LIMIT $4
   ), win AS MATERIALIZED (
     SELECT * FROM above UNION ALL SELECT * FROM me UNION ALL SELECT * FROM below
   ), counts AS MATERIALIZED (
     SELECT t.top,
-           (SELECT count(*) FROM score WHERE campaign_id = $1 AND currency = $2 AND ${col} > t.top) AS greater,
-           (SELECT count(*) FROM score WHERE campaign_id = $1 AND currency = $2 AND ${col} = t.top) AS equal
+           (SELECT count(*) FROM score WHERE campaign_id = $1 AND currency = $2 AND ${ON_BOARD_SQL} AND ${col} > t.top) AS greater,
+           (SELECT count(*) FROM score WHERE campaign_id = $1 AND currency = $2 AND ${ON_BOARD_SQL} AND ${col} = t.top) AS equal
       FROM (SELECT max(total) AS top FROM win) t
   )
   SELECT w.user_id,
@@ -96,8 +96,8 @@ export async function rankOf(pool: Queryable, campaignId: string, currency: stri
   const { rows } = await fromDatabase(() =>
     pool.query<{ rank: string }>(
       `SELECT count(*) + 1 AS rank FROM score
-        WHERE campaign_id = $1 AND currency = $2
-          AND ${col} > COALESCE((SELECT ${col} FROM score WHERE campaign_id = $1 AND currency = $2 AND user_id = $3), 0)`,
+        WHERE campaign_id = $1 AND currency = $2 AND ${ON_BOARD_SQL}
+          AND ${col} > COALESCE((SELECT ${col} FROM score WHERE campaign_id = $1 AND currency = $2 AND user_id = $3 AND ${ON_BOARD_SQL}), 0)`,
       [campaignId, currency, userId],
     ),
   );

@@ -15,7 +15,8 @@ export {
   UniqueConstraintError,
 } from "./errors";
 export { type AdjustmentScoreDelta, addAdjustmentScores, excludedUsers, readAdjustments, type StoredAdjustment } from "./fair-play";
-export { type BoardPlace, type RankingColumn, rankingColumnOf, topOfBoard, topOfBoardSql } from "./leaderboard";
+export { guardIdentityMove, guardMovedPoints, IDENTITY_POINTS_SPENT, type IdentityMove, SCORES_RECOMPUTING } from "./identity-moves";
+export { type BoardPlace, ON_BOARD_SQL, type RankingColumn, rankingColumnOf, topOfBoard, topOfBoardSql } from "./leaderboard";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
 export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";
 export { queueRecompute, type RecomputeReason } from "./recompute";

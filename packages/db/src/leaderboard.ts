@@ -16,6 +16,14 @@ export function rankingColumnOf(ranking: string | null | undefined): RankingColu
 }
 
 /**
+ * Which score rows are on a board, as a condition on `score`'s own columns (unqualified, for a WHERE over
+ * `score` alone): every row but one that carries nothing earned (own, referral or adjusted: total and
+ * lifetime 0) and only a spend. setSpentScores keeps those rows so a spend outlives a recompute that pays
+ * the user nothing, but a user with no points paid is on no board (read API) and ranks as nobody.
+ */
+export const ON_BOARD_SQL = "(total <> 0 OR lifetime <> 0 OR spent = 0)";
+
+/**
  * The board order everywhere: the ranking value descending, then earliest to reach it, then user id (a
  * stable last word). Stored values of a currency share one decay factor, so this is also the order of
  * the decayed values. `col` is one of the two column names above, never input. Parameters: campaign id,
@@ -24,7 +32,7 @@ export function rankingColumnOf(ranking: string | null | undefined): RankingColu
 export const topOfBoardSql = (col: RankingColumn): string => `
   SELECT t.user_id, rank() OVER (ORDER BY t.total DESC) AS rank
     FROM (SELECT user_id, ${col} AS total, reached_at FROM score
-           WHERE campaign_id = $1 AND currency = $2
+           WHERE campaign_id = $1 AND currency = $2 AND ${ON_BOARD_SQL}
            ORDER BY ${col} DESC, reached_at ASC, user_id ASC
            LIMIT $3) t
    ORDER BY t.total DESC, t.reached_at ASC, t.user_id ASC`;

@@ -21,7 +21,8 @@ export async function readSpends(q: Queryable, campaignId: string): Promise<Stor
 
 /**
  * Sets `spent` of the served score rows from redemption sums (stored form), creating rows for users
- * who have spent but hold no score any more (their balance shows 0 and the spend as a shortfall).
+ * who have spent but hold no score any more (their balance shows 0 and the spend as a shortfall that
+ * later earnings fill first). Such a row, nothing earned and only a spend, is on no board (ON_BOARD_SQL).
  * Users not named keep what they have; the switch calls it right after inserting fresh rows (spent 0).
  */
 export async function setSpentScores(q: Queryable, campaignId: string, rows: readonly { userId: string; currency: string; spent: string }[]): Promise<void> {

@@ -1,5 +1,5 @@
 // Admin routes for a campaign's users: lookup, identities, display name, referrer and readable scores.
-import { type Database, excludedUsers, type Transaction } from "@pointwise/db";
+import { type Database, excludedUsers, guardIdentityMove, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { displayNameSchema, IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
@@ -49,6 +49,8 @@ interface UserLinks {
   referrer_id: string | null;
 }
 const SELECT_USER_LINKS = "SELECT display_name, referrer_id FROM app_user WHERE id = $1";
+/** What an operator can do about `identity-points-spent`. */
+const POINTS_SPENT_REMEDY = "rejecting those redemptions first (only pending ones can be) refunds their points and allows the move";
 
 /** Everything the dashboard shows about one user: identities, referral link and readable scores. */
 async function userDetail(db: Database, campaignId: string, userId: string) {
@@ -165,6 +167,13 @@ export function userRoutes(deps: Deps): Router {
           "identity-held",
           `the ${body.identity_type} ${accountId} belongs to user ${existing.user_id}; send "move": true to move it, with its events and their points, to this user`,
         );
+      // Its holder's spends stay with the holder: an identity whose points were spent does not move.
+      if (existing && existing.user_id !== userId)
+        await guardIdentityMove(
+          client,
+          { campaignId: campaign.id, identityType: body.identity_type, accountId, fromUserId: existing.user_id },
+          POINTS_SPENT_REMEDY,
+        );
       if (!existing) {
         const { rows: created } = await client.query<{ id: string }>(
           "INSERT INTO identity(campaign_id, user_id, identity_type, account_id, handle) VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -241,14 +250,19 @@ export function userRoutes(deps: Deps): Router {
     const identityId = uuidParam(req.params.identityId, "identity_id");
     const outcome = await db.transaction(async (client) => {
       await client.lockCampaign("users", campaign.id);
-      const { rows } = await client.query("SELECT 1 FROM identity WHERE id = $1 AND user_id = $2 AND campaign_id = $3 FOR UPDATE", [
-        identityId,
-        userId,
-        campaign.id,
-      ]);
-      if (rows.length === 0) throw new NotFoundError(`identity ${identityId} not found`, { code: "identity-not-found" });
+      const { rows } = await client.query<{ identity_type: string; account_id: string }>(
+        "SELECT identity_type, account_id FROM identity WHERE id = $1 AND user_id = $2 AND campaign_id = $3 FOR UPDATE",
+        [identityId, userId, campaign.id],
+      );
+      const held = rows[0];
+      if (!held) throw new NotFoundError(`identity ${identityId} not found`, { code: "identity-not-found" });
       const { rows: count } = await client.query<{ n: string }>("SELECT count(*) AS n FROM identity WHERE user_id = $1", [userId]);
       if (Number(count[0]?.n) <= 1) throw new ConflictError("last-identity", "this is the user's only identity; link another one before unlinking it");
+      await guardIdentityMove(
+        client,
+        { campaignId: campaign.id, identityType: held.identity_type, accountId: held.account_id, fromUserId: userId },
+        POINTS_SPENT_REMEDY,
+      );
       // Unlinking detaches the identity into a user of its own, with its events, so nothing is lost.
       const { rows: created } = await client.query<{ id: string }>("INSERT INTO app_user(campaign_id) VALUES ($1) RETURNING id", [campaign.id]);
       const newUserId = created[0]?.id as string;

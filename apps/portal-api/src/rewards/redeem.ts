@@ -5,6 +5,7 @@ import { signBurnVoucher } from "@pointwise/claims";
 import {
   addSpent,
   excludedUsers,
+  guardMovedPoints,
   lockSpendableRow,
   REDEMPTION_COLUMNS,
   type RedemptionRow,
@@ -200,6 +201,8 @@ async function spend(deps: Pick<Deps, "db" | "env">, input: RedeemInput): Promis
       [input.campaignId, input.userId, reward.id],
     );
     const rules = await activeRules(tx, input.campaignId);
+    // Points of an identity that moved away stay in this balance until the recompute switches in.
+    if (rules) await guardMovedPoints(tx, input.campaignId, input.userId, rules.version);
     const now = new Date();
     const row = await lockSpendableRow(tx, input.campaignId, input.userId, reward.currency);
     const config = rules?.currencies[reward.currency];

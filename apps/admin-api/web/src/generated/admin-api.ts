@@ -1583,8 +1583,11 @@ export interface paths {
          *     `409 identity-held` unless the body says `move: true`; then it is moved to this user
          *     with every event it ever sent (`200`, `moved_from_user_id`): the log keeps its rows, and a
          *     `recompute_job` (reason `identity-link`) recomputes scores attributing each event to the
-         *     identity's current owner; one queued job covers any number of moves. `handle` (the X username,
-         *     shown on the public leaderboard) is only allowed for `X_PROVIDER_ID`.
+         *     identity's current owner; one queued job covers any number of moves. An identity that sent an
+         *     event does not move away from a user holding a redemption that is not rejected: `409
+         *     identity-points-spent`, nothing changes (the spends stay with that user; rejecting them first
+         *     refunds the points and allows the move). `handle` (the X username, shown on the public
+         *     leaderboard) is only allowed for `X_PROVIDER_ID`.
          */
         post: {
             parameters: {
@@ -1646,7 +1649,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink an identity (it becomes a user of its own)
-         * @description The identity and its events move to a new user; a recompute is queued as for a link. A user's only identity cannot be unlinked (`409 last-identity`).
+         * @description The identity and its events move to a new user; a recompute is queued as for a link. A user's only identity cannot be unlinked (`409 last-identity`), nor one that sent an event while the user holds a redemption that is not rejected (`409 identity-points-spent`).
          */
         delete: {
             parameters: {
@@ -3684,7 +3687,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, dates-outside-decay-range, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, identity-held, last-identity, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, idempotency-key-reused, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, not-claims-owner, epoch-root-already-set. */
+        /** @description Conflicts with the current state: campaign-exists, project-choice-required (sign-in: send project_id), cannot-remove-self, password-changed, event-type-exists, campaign-archived, currency-in-use, dates-outside-decay-range, rule-version-active, recompute-in-progress, active-rule-version-invalid, log-too-large, referrer-already-set, identity-held, last-identity, identity-points-spent, api-key-revoked, exclusion-exists, adjustment-already-reversed, adjustment-is-reversal, idempotency-key-reused, reward-not-voucher, voucher-codes-unavailable, redemption-not-pending, claim-epoch-empty, claim-epoch-not-closed, claims-not-configured, claims-wrong-chain, not-claims-owner, epoch-root-already-set. */
         Conflict: {
             headers: {
                 [name: string]: unknown;

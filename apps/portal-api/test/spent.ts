@@ -1,0 +1,45 @@
+// Test support for moving identities whose points were spent: an identity's events and its holder's redemptions, as the services write them.
+import { seedEventType } from "@pointwise/testkit";
+import type { Harness } from "./harness";
+
+const EVENT_TYPE = "00000000-0000-4000-8000-00000000e7e7";
+
+/** Appends one event of an identity to the campaign's log under the identity's current owner, as the scoring worker logs it. */
+export async function logEventOf(h: Harness, identityType: string, accountId: string, campaignId: string = h.campaignId): Promise<void> {
+  const regEventId = await seedEventType(h.deps.db, campaignId, { id: EVENT_TYPE, name: "spent-test" });
+  await h.deps.db.query(
+    `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, occurred_at, received_at)
+     SELECT gen_random_uuid(), $1, $2, i.user_id, i.identity_type, i.account_id, 1, 'api', now(), now()
+       FROM identity i WHERE i.campaign_id = $1 AND i.identity_type = $3 AND i.account_id = $4`,
+    [campaignId, regEventId, identityType, accountId],
+  );
+}
+
+/** A manual reward of the campaign in xp as admin-api's POST /rewards writes it; returns its id. */
+export async function manualReward(h: Harness, price: string, perUserLimit: number | null = null, campaignId: string = h.campaignId): Promise<string> {
+  const { rows } = await h.deps.db.query<{ id: string }>(
+    "INSERT INTO reward(campaign_id, name, kind, currency, price, per_user_limit) VALUES ($1, 'Hoodie', 'manual', 'xp', $2, $3) RETURNING id",
+    [campaignId, price, perUserLimit],
+  );
+  return rows[0]?.id as string;
+}
+
+/** A redemption of a user as portal-api leaves it (pending, `price` xp of a balance of `price`), without touching score rows. */
+export async function seedRedemption(h: Harness, userId: string, price = "10", campaignId: string = h.campaignId): Promise<string> {
+  const rewardId = await manualReward(h, price, null, campaignId);
+  const { rows } = await h.deps.db.query<{ id: string }>(
+    `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
+     VALUES ($1, $2, $3, gen_random_uuid()::text, 'h', 'portal', 'manual', 'xp', $4, $4, 0, 'pending') RETURNING id`,
+    [campaignId, rewardId, userId, price],
+  );
+  return rows[0]?.id as string;
+}
+
+/** Who holds an identity of the campaign now. */
+export async function ownerOf(h: Harness, identityType: string, accountId: string, campaignId: string = h.campaignId): Promise<string | undefined> {
+  const { rows } = await h.deps.db.query<{ user_id: string }>(
+    "SELECT user_id FROM identity WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3",
+    [campaignId, identityType, accountId],
+  );
+  return rows[0]?.user_id;
+}

@@ -1,0 +1,83 @@
+// The rule every change of an identity's owner follows (portal link/merge/unlink, admin move/unlink): spent points never move with an identity.
+import { ConflictError } from "@pointwise/errors";
+import type { Transaction } from "./transaction";
+
+/** An identity about to change owner, and the user it leaves. */
+export interface IdentityMove {
+  campaignId: string;
+  identityType: string;
+  accountId: string;
+  /** The user who holds the identity now. */
+  fromUserId: string;
+}
+
+/** The stable code of refusing to move an identity whose points its holder has spent. */
+export const IDENTITY_POINTS_SPENT = "identity-points-spent";
+
+/**
+ * Refuses, with ConflictError `identity-points-spent`, to move an identity that has an event in the
+ * campaign's log away from a user who holds a redemption that is not rejected; `remedy` is appended to
+ * the message (what the caller can do about it). It first takes the campaign's apply lock for the rest
+ * of the transaction, so call it in the transaction that moves the identity, before the move.
+ */
+export async function guardIdentityMove(tx: Transaction, move: IdentityMove, remedy?: string): Promise<void> {
+  // Events follow their identity on the next recompute while redemptions stay with the user who made
+  // them: moving an identity whose points were spent would hand its new owner those points unspent.
+  // The apply lock is the one every redemption, refund, scoring batch and recompute switch takes, so
+  // no redemption of the holder and no event of the identity lands between this check and the move.
+  await tx.lockCampaign("apply", move.campaignId);
+  const { rows: spends } = await tx.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM redemption WHERE campaign_id = $1 AND user_id = $2 AND status <> 'rejected'",
+    [move.campaignId, move.fromUserId],
+  );
+  const redemptions = spends[0]?.n ?? 0;
+  if (redemptions === 0) return;
+  // Only asked once the holder has spent (the redemption look-up is indexed by user): the log has no
+  // index by identity, so this reads the campaign's log until the identity's first event.
+  const { rows: events } = await tx.query("SELECT 1 FROM event_log WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3 LIMIT 1", [
+    move.campaignId,
+    move.identityType,
+    move.accountId,
+  ]);
+  if (events.length === 0) return;
+  throw new ConflictError(
+    IDENTITY_POINTS_SPENT,
+    `this identity's points were spent by the user who holds it (${redemptions} redemption${redemptions === 1 ? "" : "s"} not rejected); it cannot move to another user${remedy ? `; ${remedy}` : ""}`,
+  );
+}
+
+/** The stable code of refusing a redemption while points of an identity that left the user are still in their balance. */
+export const SCORES_RECOMPUTING = "scores-recomputing";
+
+/**
+ * Refuses, with ConflictError `scores-recomputing`, a spend by a user whose live ledger (`ruleVersion`) still
+ * holds points of an event whose identity now belongs to another user: an identity moved away (guardIdentityMove
+ * let it go, since nothing was spent then) and the recompute that takes its points along has not switched in. Until
+ * it does, those points are in both this user's balance and, after it, in the new owner's. Asked only while an
+ * identity-link recompute has not been followed by a finished one; call it under the campaign's apply lock, the
+ * lock the switch takes, as a redemption does.
+ */
+export async function guardMovedPoints(tx: Transaction, campaignId: string, userId: string, ruleVersion: number): Promise<void> {
+  const { rows: pending } = await tx.query(
+    `SELECT 1 FROM recompute_job j
+      WHERE j.campaign_id = $1 AND j.reason = 'identity-link' AND j.status <> 'done'
+        AND NOT EXISTS (SELECT 1 FROM recompute_job d WHERE d.campaign_id = $1 AND d.status = 'done' AND d.queue_seq > j.queue_seq)
+      LIMIT 1`,
+    [campaignId],
+  );
+  if (pending.length === 0) return;
+  // Referral entries pay for the referee's events, which are not the user's own identities.
+  const { rows: moved } = await tx.query(
+    `SELECT 1 FROM ledger_entry l
+       JOIN event_log e ON e.id = l.event_id
+       JOIN identity i ON i.campaign_id = e.campaign_id AND i.identity_type = e.identity_type AND i.account_id = e.account_id
+      WHERE l.campaign_id = $1 AND l.user_id = $2 AND l.rule_version = $3 AND l.kind <> 'referral' AND i.user_id <> $2
+      LIMIT 1`,
+    [campaignId, userId, ruleVersion],
+  );
+  if (moved.length === 0) return;
+  throw new ConflictError(
+    SCORES_RECOMPUTING,
+    "an identity of this user moved to another user and the campaign's scores are being recomputed; until that is done its points cannot be spent here: retry in a moment",
+  );
+}
