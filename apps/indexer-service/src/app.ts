@@ -1,11 +1,12 @@
 // The indexer CLI: parses `help`, `validate` and `run`, loads the config and returns an exit code.
+import { types } from "node:util";
 import { BaseError } from "@pointwise/errors";
-import { unwrapConfig } from "@pointwise/indexer-engine";
+import { redactCredentials, unwrapConfig } from "@pointwise/indexer-engine";
 import { createLogger, type Logger } from "@pointwise/logger";
 import { createRegistry } from "./adapters";
 import { parseCommand, USAGE } from "./cli";
 import { type ConfigSource, loadConfig } from "./config-source";
-import { configFromEnv, loadBaseEnv, loadRunEnv } from "./env";
+import { configFromEnv, loadRunEnv, startupLogLevel } from "./env";
 import { runIndexer } from "./run";
 
 /** The process around a CLI invocation: environment, output streams and the stop signal. */
@@ -17,15 +18,31 @@ export interface CliIo {
   terminal?: NodeJS.WriteStream;
 }
 
+/**
+ * An unexpected error as log fields: its type, and its message and stack with the credentials of any URL in them
+ * hidden. Nothing else of it is logged: a TypeError of the URL parser, for one, carries the whole URL as `input`.
+ */
+export function errorFields(err: unknown): { err: { type: string; message: string; stack?: string } } {
+  // isNativeError also knows errors of another realm (node's own, seen from a vm context), which instanceof does not.
+  if (!(err instanceof Error || types.isNativeError(err))) return { err: { type: typeof err, message: redactCredentials(String(err)) } };
+  return { err: { type: err.name, message: redactCredentials(err.message), ...(err.stack === undefined ? {} : { stack: redactCredentials(err.stack) }) } };
+}
+
 function logError(logger: Logger, err: unknown): void {
   if (err instanceof BaseError) {
     // The line's `code` is the error's stable code; a code among the details (an API's answer) is kept beside it.
     const { code: detailCode, ...details } = err.details ?? {};
+    const cause = (err.cause as Error | undefined)?.message;
     logger.error(
-      { ...details, code: err.code, ...(detailCode === undefined ? {} : { detail_code: detailCode }), cause: (err.cause as Error | undefined)?.message },
+      {
+        ...details,
+        code: err.code,
+        ...(detailCode === undefined ? {} : { detail_code: detailCode }),
+        cause: cause === undefined ? undefined : redactCredentials(cause),
+      },
       err.message,
     );
-  } else logger.error({ err }, "indexer failed");
+  } else logger.error(errorFields(err), "indexer failed");
 }
 
 /** Runs one CLI command and returns the exit code. */
@@ -60,8 +77,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 0;
   }
 
-  const base = loadBaseEnv(io.env);
-  let logger = createLogger({ service: "indexer-service", level: base.LOG_LEVEL, destination: io.stdout });
+  // A bad LOG_LEVEL is reported at info by loadRunEnv below, with every other bad variable, not thrown here.
+  let logger = createLogger({ service: "indexer-service", level: startupLogLevel(io.env), destination: io.stdout });
   try {
     const env = loadRunEnv(io.env, command.configFile);
     const source: ConfigSource =
@@ -73,7 +90,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const config = unwrapConfig(await loadConfig(source, registry));
     // Rows printed by a stdout sink own stdout; logs move to stderr so both stay machine-readable.
     if (config.sinkConfig.sinks.some((s) => s.sinkType === "stdout"))
-      logger = createLogger({ service: "indexer-service", level: base.LOG_LEVEL, destination: io.stderr });
+      logger = createLogger({ service: "indexer-service", level: env.LOG_LEVEL, destination: io.stderr });
     const result = await runIndexer({
       env,
       config,

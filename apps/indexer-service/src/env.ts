@@ -3,9 +3,21 @@ import { envVars, parseEnv } from "@pointwise/config";
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
 
-const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+/**
+ * A whole number from `min` to `max`, `fallback` when unset. Checked with Number.isInteger rather than .int(), which
+ * calls a number past 2^53 "not a whole number" where the problem is its size; an infinite one is past `max` too.
+ */
 const boundedInt = (min: number, max: number, fallback: number) =>
-  z.coerce.number().int("must be a whole number").min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).default(fallback);
+  z.coerce
+    .number({ error: (issue) => (issue.input === Number.POSITIVE_INFINITY ? `must be at most ${max}` : "must be a whole number") })
+    .refine(Number.isInteger, "must be a whole number")
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .default(fallback);
+/** A whole number of at least 1 with no bound of its own: at most 2^53 - 1. */
+const positiveInt = (fallback: number) => boundedInt(1, Number.MAX_SAFE_INTEGER, fallback);
+/** The longest poll interval: an hour (Node's timers fire at once past 2^31 - 1 ms, about 24.8 days). */
+export const MAX_POLL_INTERVAL_MS = 3_600_000;
 
 /** Settings every command reads. */
 const baseSchema = z.object({
@@ -20,9 +32,9 @@ export const runSchema = baseSchema.extend({
   POINTWISE_API_KEY: z.string().min(1, "must not be empty"),
   INDEXER_CONFIG: z.string().min(1, "must not be empty").optional(),
   INDEXER_CONFIG_FILE: z.string().min(1, "must not be empty").optional(),
-  RPC_URL: envVars.url(["http", "https"]),
+  RPC_URL: envVars.hostUrl(["http", "https"]),
   PRICE_API_KEY: z.string().min(1, "must not be empty"),
-  PRICE_API_URL: envVars.url(["http", "https"]).default("https://api.coingecko.com/api/v3"),
+  PRICE_API_URL: envVars.hostUrl(["http", "https"]).default("https://api.coingecko.com/api/v3"),
   PRICE_API_RATE_PER_MINUTE: positiveInt(30),
   STATE_KEY_PREFIX: z
     .string()
@@ -30,7 +42,7 @@ export const runSchema = baseSchema.extend({
     .default("pw"),
   INDEXER_MAX_BLOCK_RANGE: positiveInt(2_000),
   INDEXER_INITIAL_BLOCK_RANGE: positiveInt(500),
-  INDEXER_POLL_INTERVAL_MS: positiveInt(4_000),
+  INDEXER_POLL_INTERVAL_MS: boundedInt(1, MAX_POLL_INTERVAL_MS, 4_000),
   INDEXER_PROGRESS: z.enum(["auto", "bar", "log", "off"]).default("auto"),
   /** Port of /healthz, /readyz and /metrics while running; unset: no port. */
   METRICS_PORT: envVars.optionalPort(),
@@ -54,9 +66,13 @@ export function configFromEnv(source: Record<string, string | undefined> = proce
   return source.INDEXER_CONFIG || undefined;
 }
 
-/** Parses the variables every command needs. */
-export function loadBaseEnv(source: Record<string, string | undefined> = process.env): BaseEnv {
-  return parseEnv(baseSchema, source);
+/**
+ * The log level to report start-up with: LOG_LEVEL when it is valid, else `info`, so that a bad LOG_LEVEL is itself
+ * logged (by loadRunEnv's error, beside every other bad variable) rather than thrown before a logger exists.
+ */
+export function startupLogLevel(source: Record<string, string | undefined> = process.env): BaseEnv["LOG_LEVEL"] {
+  const parsed = baseSchema.safeParse(source);
+  return parsed.success ? parsed.data.LOG_LEVEL : "info";
 }
 
 /** Parses the environment of a run once; missing or malformed variables throw one ConfigError naming each. */

@@ -1,4 +1,5 @@
 // indexer-service process entry: runs the CLI, turning SIGTERM/SIGINT into a clean stop at a checkpoint.
+import { redactCredentials } from "@pointwise/indexer-engine";
 import { runCli } from "./app";
 
 /** Process entry: SIGTERM/SIGINT ask the indexer to finish its block range, commit and exit 0. */
@@ -10,7 +11,17 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", stop);
   process.on("SIGINT", stop);
-  const code = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signal: controller.signal, terminal: process.stderr });
+  const code = await runCli(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: controller.signal,
+    terminal: process.stderr,
+  }).catch((err: unknown) => {
+    // runCli logs every failure it expects; anything else still ends in one line and exit code 1, not a stack dump
+    // of the bundle, and with the credentials of any URL in its message hidden.
+    process.stderr.write(`indexer failed: ${redactCredentials(err instanceof Error ? err.message : String(err))}\n`);
+    return 1;
+  });
   // Everything the run opened is closed by now. Exiting here, once the last lines are out, skips tearing down a heap of
   // a few hundred MB, which a natural exit does after the work is done (about 0.4 s measured at the end of a backfill).
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);

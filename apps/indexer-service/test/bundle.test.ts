@@ -47,6 +47,44 @@ describe("the built indexer", () => {
     expect(result.stdout).toContain("POINTWISE_API_KEY");
   });
 
+  it("exits 1 with one log line naming a bad LOG_LEVEL and every missing variable, and no stack", () => {
+    const result = runBundle(["run"], [], { LOG_LEVEL: "verbose" });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe("");
+    const lines = result.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      level: "error",
+      code: "config-invalid",
+      msg:
+        "Invalid environment: LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent; POINTWISE_API_KEY is required; " +
+        "RPC_URL is required; PRICE_API_KEY is required; INDEXER_CONFIG is required",
+    });
+  });
+
+  it("never prints the credentials of a malformed state store or RPC URL", () => {
+    const config = JSON.parse(readFileSync(EXAMPLE, "utf8")) as Record<string, unknown>;
+    const file = join(dir, "malformed-urls.json");
+    writeFileSync(file, JSON.stringify({ ...config, stateStoreUrl: "redis://default:s3cretpw@my redis:6379" }));
+    const env = { POINTWISE_API_KEY: "k", PRICE_API_KEY: "p", RPC_URL: "http://127.0.0.1:1" };
+    const checked = runBundle(["validate", file]);
+    expect(checked.status).toBe(1);
+    expect(checked.stderr).toContain("  - stateStoreUrl must be a well-formed URL with a host");
+    const store = runBundle(["run", "--config", file], [], env);
+    expect(store.status).toBe(1);
+    expect(JSON.parse(store.stdout.trim())).toMatchObject({ code: "config-invalid" });
+    const rpc = runBundle(["run", "--config", EXAMPLE], [], { ...env, RPC_URL: "http://user:pw@ho st/key123" });
+    expect(rpc.status).toBe(1);
+    expect(JSON.parse(rpc.stdout.trim())).toMatchObject({ code: "config-invalid", msg: expect.stringContaining("RPC_URL: must be a well-formed URL") });
+    for (const output of [checked, store, rpc].flatMap((r) => [r.stdout, r.stderr])) expect(output).not.toMatch(/s3cretpw|key123|pw@/);
+  });
+
+  it("prints the usage and exits 2 for an argument help does not take", () => {
+    const result = runBundle(["help", "extra"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^help takes no arguments, got: extra\n\nUsage: indexer <command>/);
+  });
+
   it("starts the health and metrics server from its own bundle, dist/metrics.js, when METRICS_PORT is set", async () => {
     const config = join(dir, "unreachable.json");
     // An RPC endpoint nothing listens on: the server starts first, then the run stops at its first request.

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { isSemver } from "@pointwise/indexer-engine";
 import { ADAPTERS, createRegistry } from "../src/adapters";
-import { runCli } from "../src/app";
-import { parseCommand } from "../src/cli";
+import { errorFields, runCli } from "../src/app";
+import { parseCommand, USAGE } from "../src/cli";
 import { loadRunEnv } from "../src/env";
 import { needsMarketPrices } from "../src/run";
 import { buildConfig } from "./support/harness";
@@ -57,6 +57,26 @@ describe("command line", () => {
     expect(parseCommand(["run", "--config=b.json"])).toEqual({ name: "run", configFile: "b.json" });
     expect(parseCommand(["validate", "c.json"])).toEqual({ name: "validate", file: "c.json" });
     expect(parseCommand(["frobnicate"])).toEqual({ name: "invalid", message: "unknown command: frobnicate" });
+  });
+
+  it("asks for help with --help or -h after any command, and refuses any other argument of help or any other option", () => {
+    for (const argv of [["help"], ["--help"], ["-h"], ["validate", "--help"], ["validate", "-h"], ["run", "--help"], ["run", "-h"]])
+      expect(parseCommand(argv)).toEqual({ name: "help" });
+    expect(parseCommand(["help", "extra"])).toEqual({ name: "invalid", message: "help takes no arguments, got: extra" });
+    expect(parseCommand(["-h", "run"])).toEqual({ name: "invalid", message: "help takes no arguments, got: run" });
+    expect(parseCommand(["validate", "--verbose"])).toEqual({
+      name: "invalid",
+      message: "validate takes a file, not the option --verbose (write ./--verbose for a file of that name)",
+    });
+    expect(parseCommand(["validate", "./--help"])).toEqual({ name: "validate", file: "./--help" });
+    expect(parseCommand(["run", "--config", "--help"])).toEqual({ name: "help" });
+  });
+
+  it("prints the usage and exits 2 for an argument of help, and exits 0 for validate --help", async () => {
+    const extra = await cli(["help", "extra"]);
+    expect(extra).toMatchObject({ code: 2, out: "" });
+    expect(extra.err).toBe(`help takes no arguments, got: extra\n\n${USAGE}`);
+    expect(await cli(["validate", "--help"])).toMatchObject({ code: 0, out: USAGE, err: "" });
   });
 
   it("validates the shipped example config", async () => {
@@ -140,6 +160,77 @@ describe("command line", () => {
     );
   });
 
+  it("reports a bad LOG_LEVEL as an invalid variable beside every missing one, without a stack", async () => {
+    const { code, logs, err } = await cli(["run"], { LOG_LEVEL: "loud" });
+    expect(code).toBe(1);
+    expect(err).toBe("");
+    expect(logs).toEqual([
+      expect.objectContaining({
+        level: "error",
+        code: "config-invalid",
+        msg:
+          "Invalid environment: LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent; POINTWISE_API_KEY is required; " +
+          "RPC_URL is required; PRICE_API_KEY is required; INDEXER_CONFIG is required",
+      }),
+    ]);
+  });
+
+  it("refuses a malformed stateStoreUrl at validation, never showing its password", async () => {
+    const path = await configFile("redis-space.json", (c) => (c.stateStoreUrl = "redis://default:s3cretpw@my redis:6379"));
+    const { code, err } = await cli(["validate", path]);
+    expect(code).toBe(1);
+    expect(err).toBe(
+      "Invalid indexer config:\n  - stateStoreUrl must be a well-formed URL with a host: redis[s]://[user:password@]host[:port][/db], " +
+        "special characters of user and password percent-encoded\n",
+    );
+    // `run` stops at the same check before connecting to anything.
+    const run = await cli(["run", "--config", path], { POINTWISE_API_KEY: "k", RPC_URL: "http://127.0.0.1:1", PRICE_API_KEY: "p" });
+    expect(run.code).toBe(1);
+    expect(run.logs.find((l) => l.level === "error")).toMatchObject({ code: "config-invalid" });
+    expect(`${run.out}${run.err}`).not.toContain("s3cretpw");
+  });
+
+  it("stops a run whose RPC_URL is malformed naming RPC_URL, never showing its credentials", async () => {
+    for (const url of ["http://user:pw@ho st/key123", "http://"]) {
+      const { code, out, err, logs } = await cli(["run", "--config", EXAMPLE], { POINTWISE_API_KEY: "k", RPC_URL: url, PRICE_API_KEY: "p" });
+      expect(code).toBe(1);
+      expect(logs.find((l) => l.level === "error")?.msg).toBe(
+        "Invalid environment: RPC_URL: must be a well-formed URL with a host: http(s)://host[:port][/path]",
+      );
+      expect(`${out}${err}`).not.toMatch(/key123|pw@/);
+    }
+  });
+
+  it("logs an unexpected error as its type, message and stack only, with the credentials of URLs hidden", () => {
+    let parserError: unknown;
+    try {
+      new URL("redis://default:s3cretpw@my redis:6379");
+    } catch (err) {
+      parserError = err;
+    }
+    // The parser's TypeError carries the whole URL; logged as is (pino's err serializer), the password showed.
+    expect((parserError as { input?: string }).input).toContain("s3cretpw");
+    expect(errorFields(parserError).err).toMatchObject({ type: "TypeError", message: "Invalid URL" });
+    expect(JSON.stringify(errorFields(parserError))).not.toContain("s3cretpw");
+    const quoted = errorFields(new Error("request to https://user:key123@rpc.internal/v2 and redis://:p@ss@cache:6379/0 failed")).err;
+    expect(quoted.message).toBe("request to https://***@rpc.internal/v2 and redis://***@cache:6379/0 failed");
+    expect(quoted.stack).not.toMatch(/key123|p@ss/);
+    expect(errorFields("thrown text").err).toEqual({ type: "string", message: "thrown text" });
+  });
+
+  it("reads a config file that starts with a UTF-8 byte order mark", async () => {
+    const path = join(dir, "bom.json");
+    await writeFile(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(EXAMPLE)]));
+    expect((await cli(["validate", path])).code).toBe(0);
+  });
+
+  it("reports an INDEXER_CONFIG of a length no base64 has as not base64", async () => {
+    expect(await cli(["validate"], { INDEXER_CONFIG: "Q" })).toMatchObject({
+      code: 1,
+      err: "Invalid indexer config:\n  - INDEXER_CONFIG must be base64 of the config file\n",
+    });
+  });
+
   it("rejects the example's placeholder key and RPC URL", async () => {
     const env = { RPC_URL: "http://127.0.0.1:1", PRICE_API_KEY: "p", STATE_KEY_PREFIX: "pwcli" };
     const badKey = await cli(["run", "--config", EXAMPLE], { ...env, POINTWISE_API_KEY: "pw_live_EXAMPLE_KEY_DO_NOT_USE" });
@@ -154,6 +245,33 @@ describe("command line", () => {
     const badPrice = await cli(["run", "--config", EXAMPLE], { ...env, POINTWISE_API_KEY: "a-campaign-key", PRICE_API_KEY: "your-price-api-key" });
     expect(badPrice.code).toBe(1);
     expect(badPrice.logs.find((l) => l.level === "error")?.msg).toBe("PRICE_API_KEY is an example value; use a key of the price API");
+  });
+});
+
+describe("adapter address params", () => {
+  // The Uniswap V2 USDC/WETH pair as Etherscan writes it (EIP-55), and the same with its last letter's case flipped.
+  const PAIR = "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc";
+  const TYPO = "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9dc";
+  const CHECKSUM = "has a bad EIP-55 checksum; check the address or write it in lower case";
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ["amm-v2", { poolAddress: TYPO, trackSwaps: true }, "poolAddress"],
+    ["amm-v3", { poolAddress: TYPO, trackSwaps: true }, "poolAddress"],
+    ["amm-v3", { poolAddress: PAIR, positionManagerAddress: TYPO, trackLP: true }, "positionManagerAddress"],
+    ["erc20-holdings", { tokenAddress: TYPO }, "tokenAddress"],
+    ["lending", { poolAddress: TYPO, trackSupply: true }, "poolAddress"],
+    ["lending", { poolAddress: PAIR, assets: [PAIR.toLowerCase(), TYPO], trackSupply: true }, "assets[1]"],
+    ["vault", { vaultAddress: TYPO, version: "v2" }, "vaultAddress"],
+  ])("%s refuses %j naming the param with a bad checksum", async (adapterId, params, field) => {
+    const path = await configFile(`checksum-${adapterId}-${field}.json`, (c) => (c.adapterConfig = { adapterId, params }));
+    expect(await cli(["validate", path])).toMatchObject({ code: 1, err: `Invalid indexer config:\n  - adapterConfig.params.${field} ${CHECKSUM}\n` });
+  });
+
+  it("takes the checksummed, the lowercase and the uppercase address", async () => {
+    for (const address of [PAIR, PAIR.toLowerCase(), `0x${PAIR.slice(2).toUpperCase()}`]) {
+      const path = await configFile("checksum-good.json", (c) => (c.adapterConfig.params.poolAddress = address));
+      expect((await cli(["validate", path])).code).toBe(0);
+    }
   });
 });
 

@@ -44,3 +44,68 @@ describe("METRICS_PORT", () => {
     );
   });
 });
+
+describe("endpoint URLs", () => {
+  const SHAPE = "must be a well-formed URL with a host: http(s)://host[:port][/path]";
+
+  it.each([
+    ["RPC_URL", "http://user:pw@ho st/key123"],
+    ["RPC_URL", "http://"],
+    ["RPC_URL", "https://:8545/key123"],
+    ["PRICE_API_URL", "https://user:pw@api example.com/key123"],
+  ])("refuses %s=%s naming the variable and its rule, without the URL", (name, value) => {
+    let thrown: unknown;
+    try {
+      loadRunEnv({ ...base, [name]: value });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toMatchObject({ code: "config-invalid", message: `Invalid environment: ${name}: ${SHAPE}` });
+    expect(JSON.stringify({ thrown, stack: (thrown as Error).stack })).not.toMatch(/key123|pw@/);
+  });
+
+  it("takes an endpoint with credentials, a port, a path and a query", () => {
+    expect(loadRunEnv({ ...base, RPC_URL: "https://user:pw@rpc.internal:8545/v2/key123?x=1" }).RPC_URL).toBe("https://user:pw@rpc.internal:8545/v2/key123?x=1");
+  });
+});
+
+describe("whole-number settings", () => {
+  it.each([
+    ["PRICE_API_RATE_PER_MINUTE", "0", "must be at least 1"],
+    ["PRICE_API_RATE_PER_MINUTE", "many", "must be a whole number"],
+    ["PRICE_API_RATE_PER_MINUTE", "1e20", "must be at most 9007199254740991"],
+    ["INDEXER_MAX_BLOCK_RANGE", "0", "must be at least 1"],
+    ["INDEXER_MAX_BLOCK_RANGE", "2.5", "must be a whole number"],
+    ["INDEXER_INITIAL_BLOCK_RANGE", "-3", "must be at least 1"],
+    ["INDEXER_POLL_INTERVAL_MS", "fast", "must be a whole number"],
+    ["INDEXER_POLL_INTERVAL_MS", "0", "must be at least 1"],
+    // Node's timers take at most 2^31 - 1 ms and fire at once past it; an hour is the documented bound.
+    ["INDEXER_POLL_INTERVAL_MS", "3600001", "must be at most 3600000"],
+    ["INDEXER_RPC_CONCURRENCY", "1e20", "must be at most 64"],
+    ["INDEXER_RPC_CONCURRENCY", "Infinity", "must be at most 64"],
+    ["METRICS_PORT", "http", "must be a port from 1 to 65535"],
+    ["METRICS_PORT", "0", "must be a port from 1 to 65535"],
+    ["METRICS_PORT", "65536", "must be a port from 1 to 65535"],
+    ["METRICS_PORT", "80.5", "must be a port from 1 to 65535"],
+  ])("refuses %s=%s with one message naming it: %s", (name, value, rule) => {
+    expect(() => loadRunEnv({ ...base, [name]: value })).toThrow(
+      expect.objectContaining({ code: "config-invalid", message: `Invalid environment: ${name}: ${rule}` }),
+    );
+  });
+
+  it("takes an hour as the longest poll interval", () => {
+    expect(loadRunEnv({ ...base, INDEXER_POLL_INTERVAL_MS: "3600000" }).INDEXER_POLL_INTERVAL_MS).toBe(3_600_000);
+  });
+});
+
+describe("LOG_LEVEL", () => {
+  it("is named beside every other bad or missing variable of a run", () => {
+    expect(() => loadRunEnv({ LOG_LEVEL: "verbose" })).toThrow(
+      expect.objectContaining({
+        code: "config-invalid",
+        message:
+          "Invalid environment: LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent; POINTWISE_API_KEY is required; RPC_URL is required; PRICE_API_KEY is required; INDEXER_CONFIG is required",
+      }),
+    );
+  });
+});

@@ -90,6 +90,38 @@ describe("indexer symptoms", () => {
     await expect(run(config({ range: {} }), { RPC_URL: pruned.url })).rejects.toMatchObject({ message: "fromBlock Not Found" });
   });
 
+  it("refuses a toBlock before the deployment block found for an omitted fromBlock, naming both, having written nothing", async () => {
+    // The pair's deployment receipt says where its code first exists; the tokens it trades were deployed before it.
+    const deployed = suite.scenario.pairDeployBlock;
+    expect(deployed).toBeGreaterThan(1);
+    const { config: c, csv } = suite.csvConfig("early", {
+      network: { chainId: 31337, finality: 0 },
+      range: { toBlock: deployed - 1 },
+      adapterConfig: { adapterId: "amm-v2", params: { poolAddress: suite.scenario.pair, trackSwaps: true, trackLP: true } },
+    });
+    await expect(run(c)).rejects.toMatchObject({
+      code: "config-invalid",
+      message: `range.toBlock must not be before range.fromBlock: toBlock ${deployed - 1} is before block ${deployed}, where the adapter's contracts were deployed (range.fromBlock omitted)`,
+    });
+    await expect(readFile(csv, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+    const redis = createClient({ url: REDIS_URL });
+    await redis.connect();
+    expect(await redis.keys(`pwtest:idx:${c.indexerId}:*`)).toEqual([]);
+    await redis.quit();
+  });
+
+  it("refuses a toBlock lowered below the deployment block an earlier run of the same index found", async () => {
+    const deployed = suite.scenario.pairDeployBlock;
+    const first = config({ range: { toBlock: deployed + 1 } });
+    await expect(run(first)).resolves.toMatchObject({ result: { finished: true } });
+    // toBlock is not part of the config hash: the same index resumes, its checkpoint starting at the block found.
+    const lowered = buildConfig({ ...first, range: { toBlock: deployed - 1 } } as never);
+    await expect(run(lowered)).rejects.toMatchObject({
+      code: "config-invalid",
+      message: `range.toBlock must not be before range.fromBlock: toBlock ${deployed - 1} is before block ${deployed}, where the adapter's contracts were deployed (range.fromBlock omitted)`,
+    });
+  });
+
   it("fails with Invalid API Key for an example key before touching the chain", async () => {
     const counting = await proxy({});
     await expect(run(config(), { RPC_URL: counting.url, POINTWISE_API_KEY: "pw_live_EXAMPLE_KEY_DO_NOT_USE" })).rejects.toMatchObject({

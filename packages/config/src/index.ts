@@ -14,7 +14,8 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, str
     const missing = issue.code === "invalid_type" && env[String(issue.path[0])] === undefined;
     return missing ? `${name} is required` : `${name}: ${issue.message}`;
   });
-  throw new ConfigError(`Invalid environment: ${problems.join("; ")}`);
+  // One rule can fail twice (a port of 1e20 is both no whole number and too large): each message is said once.
+  throw new ConfigError(`Invalid environment: ${[...new Set(problems)].join("; ")}`);
 }
 
 /** What a browser origin looks like: scheme, host and port only (`https://portal.example.com`). */
@@ -38,6 +39,15 @@ const PLACEHOLDER = /example|replace[_-]?with|your[_-]|change[_-]?me|placeholder
 /** True when a key, secret or URL is an example placeholder rather than a real one. */
 export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value);
+}
+
+/** True when the WHATWG parser reads `value` as a URL with a host (a space in the host or a port past 65535 fails). */
+function hasHost(value: string): boolean {
+  try {
+    return new URL(value).hostname !== "";
+  } catch {
+    return false;
+  }
 }
 
 /** Common variable shapes, so every app spells them the same way. */
@@ -66,13 +76,32 @@ export const envVars = {
         return origins;
       }),
   port: (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback),
-  /** A port that may be left out (unset or empty: undefined). */
-  optionalPort: () => z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
+  /** A port that may be left out (unset or empty: undefined); anything else but a port reads `must be a port from 1 to 65535`. */
+  optionalPort: () => {
+    const rule = "must be a port from 1 to 65535";
+    return z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number(rule).int(rule).min(1, rule).max(65535, rule).optional());
+  },
   url: (schemes: string[]) =>
     z
       .string()
       .refine((v) => schemes.some((s) => v.startsWith(`${s}://`)), { message: `must be a URL starting with ${schemes.map((s) => `${s}://`).join(" or ")}` }),
-  logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * A single URL of one of `schemes` that parses and names a host, for a client that takes exactly one (not a list
+   * such as NATS_URL's). Its messages never repeat the value, which may hold a key or a password.
+   */
+  hostUrl: (schemes: string[]) =>
+    z.string().superRefine((v, ctx) => {
+      if (!schemes.some((s) => v.startsWith(`${s}://`)))
+        ctx.addIssue({ code: "custom", message: `must be a URL starting with ${schemes.map((s) => `${s}://`).join(" or ")}` });
+      else if (!hasHost(v)) {
+        const shown = schemes.length === 2 && schemes[1] === `${schemes[0]}s` ? `${schemes[0]}(s)` : schemes.join("|");
+        ctx.addIssue({ code: "custom", message: `must be a well-formed URL with a host: ${shown}://host[:port][/path]` });
+      }
+    }),
+  logLevel: () => {
+    const levels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+    return z.enum(levels, `must be one of ${levels.join(", ")}`).default("info");
+  },
   /** A database schema name (tests give each run its own); plain identifier only. */
   dbSchema: () =>
     z

@@ -99,6 +99,18 @@ export interface RunResult {
 }
 
 /**
+ * Refuses a range.toBlock before the block an omitted range.fromBlock was found to be, as the config's own check
+ * refuses one before an explicit fromBlock (a range ending before it starts would finish at once with no rows).
+ */
+function checkRange(fromBlock: number, toBlock: number | undefined): void {
+  if (toBlock !== undefined && toBlock < fromBlock)
+    throw new ConfigError(
+      `range.toBlock must not be before range.fromBlock: toBlock ${toBlock} is before block ${fromBlock}, where the adapter's contracts were deployed (range.fromBlock omitted)`,
+      { details: { toBlock, fromBlock } },
+    );
+}
+
+/**
  * The indexer engine: reads logs in adaptive ranges up to head minus finality, runs them through the adapter,
  * keeps time-weighted balances, enriches and writes rows to the sinks, and commits a checkpoint per range so a
  * restart resumes exactly where it stopped.
@@ -154,10 +166,13 @@ export class IndexerEngine {
       callsPerSecond: tuning.rpcCallsPerSecond,
       batchSize: tuning.rpcBatchSize,
     });
-    const store = await StateStore.connect(
-      { url: config.stateStoreUrl, keyPrefix: deps.keyPrefix ?? "pw", indexerId: config.indexerId, configHash: hash },
-      logger,
-    );
+    let store: StateStore;
+    try {
+      store = await StateStore.connect({ url: config.stateStoreUrl, keyPrefix: deps.keyPrefix ?? "pw", indexerId: config.indexerId, configHash: hash }, logger);
+    } catch (err) {
+      reader.destroy();
+      throw err;
+    }
     let sinks: Sink[] = [];
     try {
       const head = await reader.head();
@@ -178,11 +193,14 @@ export class IndexerEngine {
       let checkpoint = await store.loadCheckpoint();
       if (checkpoint === undefined) {
         const fromBlock = config.range.fromBlock ?? (await findFromBlock(reader, adapter.contracts, head));
+        checkRange(fromBlock, config.range.toBlock);
         checkFromBlock(fromBlock, head);
         const prevBlock = Math.max(0, fromBlock - 1);
         checkpoint = { fromBlock, nextBlock: fromBlock, prev: { block: prevBlock, ts: await reader.timestamp(prevBlock) }, sinks: {}, rowsWritten: 0 };
         logger.info({ fromBlock }, "starting a new index");
       } else {
+        // A toBlock lowered below where an earlier run of this config found its contracts deployed.
+        checkRange(checkpoint.fromBlock, config.range.toBlock);
         logger.info({ nextBlock: checkpoint.nextBlock, rowsWritten: checkpoint.rowsWritten }, "resuming from checkpoint");
       }
 

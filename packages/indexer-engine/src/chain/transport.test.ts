@@ -49,6 +49,26 @@ const transport = (url: string, options: Partial<ConstructorParameters<typeof Rp
 };
 
 describe("RpcTransport", () => {
+  it.each([
+    ["a space in the host", "http://user:pw@ho st/key123"],
+    ["no host", "http://"],
+    ["a scheme other than http(s)", "ftp://user:pw@node/key123"],
+  ])("refuses an endpoint URL with %s with RPC Connection Failed, without showing the URL", (_what, url) => {
+    let thrown: unknown;
+    try {
+      transports.push(new RpcTransport({ url, logger: silent }));
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toMatchObject({
+      code: "rpc-connection-failed",
+      message: "RPC Connection Failed",
+      details: { reason: "the RPC URL is not a well-formed http:// or https:// URL with a host" },
+    });
+    const { stack, cause } = thrown as Error;
+    expect(JSON.stringify({ thrown, stack, cause: String(cause) })).not.toMatch(/key123|pw@|ho st/);
+  });
+
   it("reads a large answer streamed in many small chunks, multi-byte characters split across them", async () => {
     // 513-byte chunks, as hardhat streams: boundaries fall inside the three-byte ✓ and the two-byte ü.
     const text = "Zürich ✓ ".repeat(20_000);

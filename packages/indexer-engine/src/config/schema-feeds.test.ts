@@ -3,9 +3,32 @@ import fc from "fast-check";
 import { type Config, messages, TOKEN, validateEdited } from "../testing/config";
 import { type FeedSelector, usesMarketFeed } from "./schema";
 
-const HEX40 = "aAbBcCdDeEfF0123456789aabbccddeeff001122";
-const MIXED = `0x${HEX40}`;
+// Mixed case is an EIP-55 checksum: this one is a test vector of EIP-55 itself.
+const MIXED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const ADDRESS = "must be a 0x-prefixed 20-byte hex address";
+const CHECKSUM = "has a bad EIP-55 checksum; check the address or write it in lower case";
+/** The mixed-case test vectors of EIP-55 (eips.ethereum.org/EIPS/eip-55), each with a valid checksum. */
+const EIP55 = [
+  "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+  "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+  "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+  "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+];
+
+/** `address` with the case of its last letter flipped: the same address, its checksum broken. */
+function flipLastLetter(address: string): string {
+  const at = address.search(/[a-fA-F][0-9]*$/);
+  const c = address.charAt(at);
+  return address.slice(0, at) + (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) + address.slice(at + 1);
+}
+
+/** A feed selector `levels` selectors deep: ammv2nav over ammv2nav ... over a peg. */
+function nested(levels: number): unknown {
+  let selector: unknown = { kind: "pegged", usdPegValue: 1 };
+  for (let level = 1; level < levels; level++) selector = { kind: "ammv2nav", token0: selector, token1: { kind: "pegged", usdPegValue: 1 } };
+  return selector;
+}
+const TOO_DEEP = "assetFeedConfig[0].config.priceFeed must not nest feed selectors more than 8 levels deep";
 const KEYED = "must be keyed by a 0x-prefixed 20-byte hex token address";
 const B2 = "0x00000000000000000000000000000000000000b2";
 const PEG = { kind: "pegged", usdPegValue: 1 };
@@ -27,6 +50,14 @@ const rows: [string, (c: Config) => void, string[]][] = [
   ["refuses a match that is not an object", (c) => match(c, TOKEN), ["assetFeedConfig[0].match must be an object"]],
   ["refuses a rule config that is not an object", (c) => (c.assetFeedConfig[0].config = "erc20"), ["assetFeedConfig[0].config must be an object"]],
   ["accepts a key in mixed case", (c) => match(c, { key: MIXED }), []],
+  ...EIP55.map((address): [string, (c: Config) => void, string[]] => [`accepts the EIP-55 test vector ${address}`, (c) => match(c, { key: address }), []]),
+  ...EIP55.map((address): [string, (c: Config) => void, string[]] => [
+    `refuses ${address} with the case of one letter flipped`,
+    (c) => match(c, { key: flipLastLetter(address) }),
+    [`assetFeedConfig[0].match.key ${CHECKSUM}`],
+  ]),
+  ["accepts a key in upper case (no checksum)", (c) => match(c, { key: "0x8617E340B3D01FA5F11F306F4090FD50E238070D" }), []],
+  ["accepts a key in lower case (no checksum)", (c) => match(c, { key: "0x27b1fdb04752bbc536007a920d24acb045561c26" }), []],
   ["refuses a numeric key", (c) => match(c, { key: 1 }), ["assetFeedConfig[0].match.key must be a string"]],
   ["refuses a key with a 21st byte", (c) => match(c, { key: `${MIXED}00` }), [`assetFeedConfig[0].match.key ${ADDRESS}`]],
   ["refuses a key with a character before 0x", (c) => match(c, { key: `a${MIXED}` }), [`assetFeedConfig[0].match.key ${ADDRESS}`]],
@@ -84,6 +115,7 @@ const rows: [string, (c: Config) => void, string[]][] = [
   ["refuses a rule config without priceFeed", (c) => delete c.assetFeedConfig[0].config.priceFeed, ["assetFeedConfig[0].config.priceFeed is required"]],
   ["accepts a market feed", (c) => feed(c, { kind: "market", id: "weth" }), []],
   ["refuses a market feed without an id", (c) => feed(c, { kind: "market" }), ["assetFeedConfig[0].config.priceFeed.id is required"]],
+  ["refuses a market id of spaces only", (c) => feed(c, { kind: "market", id: "  " }), ["assetFeedConfig[0].config.priceFeed.id must not be blank"]],
   ["refuses a numeric market id", (c) => feed(c, { kind: "market", id: 1 }), ["assetFeedConfig[0].config.priceFeed.id must be a string"]],
   ["accepts a peg of 0", (c) => feed(c, { kind: "pegged", usdPegValue: 0 }), []],
   ["refuses a peg without a value", (c) => feed(c, { kind: "pegged" }), ["assetFeedConfig[0].config.priceFeed.usdPegValue is required"]],
@@ -114,6 +146,24 @@ const rows: [string, (c: Config) => void, string[]][] = [
     [`assetFeedConfig[0].config.priceFeed.tokens.a${MIXED} ${KEYED}`],
   ],
   [
+    "refuses a balancerv2nav token key with a bad EIP-55 checksum",
+    (c) => feed(c, { kind: "balancerv2nav", tokens: { [flipLastLetter(MIXED)]: PEG, [B2]: PEG } }),
+    [`assetFeedConfig[0].config.priceFeed.tokens.${flipLastLetter(MIXED)} ${CHECKSUM}`],
+  ],
+  ["accepts feed selectors nested 8 levels deep", (c) => feed(c, nested(8)), []],
+  ["refuses feed selectors nested 9 levels deep", (c) => feed(c, nested(9)), [TOO_DEEP]],
+  ["refuses feed selectors nested 1500 levels deep with the same message", (c) => feed(c, nested(1500)), [TOO_DEEP]],
+  [
+    "counts the levels through a vault's underlying and a Balancer pool's tokens",
+    (c) => feed(c, { kind: "vaultshare", version: "v2", underlying: { kind: "balancerv2nav", tokens: { [MIXED]: nested(7), [B2]: PEG } } }),
+    [TOO_DEEP],
+  ],
+  [
+    "accepts 8 levels through a vault's underlying and a Balancer pool's tokens",
+    (c) => feed(c, { kind: "vaultshare", version: "v2", underlying: { kind: "balancerv2nav", tokens: { [MIXED]: nested(6), [B2]: PEG } } }),
+    [],
+  ],
+  [
     "refuses balancerv2nav tokens naming one address twice in different case",
     (c) => feed(c, { kind: "balancerv2nav", tokens: { [MIXED]: PEG, [MIXED.toLowerCase()]: PEG } }),
     ["assetFeedConfig[0].config.priceFeed.tokens must name each token once (addresses compare in any case)"],
@@ -127,7 +177,7 @@ describe("asset feed config", () => {
 
   it("returns a match key lowercased", () => {
     const result = validateEdited((c) => match(c, { key: MIXED }));
-    expect(result.ok && result.config.assetFeedConfig[0]?.match).toEqual({ key: "0xaabbccddeeff0123456789aabbccddeeff001122" });
+    expect(result.ok && result.config.assetFeedConfig[0]?.match).toEqual({ key: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" });
   });
 });
 

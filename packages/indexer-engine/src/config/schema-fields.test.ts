@@ -1,7 +1,13 @@
 // The config's scalar fields (top level, network, range, pricingRange, adapterConfig): the exact message for each rule, at and past its limit, and defaults.
 
 import { base, type Config, messages, registry, validateEdited } from "../testing/config";
+import { CHAINS } from "./chains";
 import { validateConfig } from "./validate";
+
+/** What a stateStoreUrl that is no usable Redis URL is told (docs/indexer-config.md). */
+const REDIS_SHAPE =
+  "must be a well-formed URL with a host: redis[s]://[user:password@]host[:port][/db], special characters of user and password percent-encoded";
+const SUPPORTED = CHAINS.map((c) => c.id).join(", ");
 
 // Each row: what the user wrote (an edit of a valid config) and every message the docs promise for it; [] means accepted.
 const rows: [string, (c: Config) => void, string[]][] = [
@@ -21,12 +27,50 @@ const rows: [string, (c: Config) => void, string[]][] = [
   ["refuses a missing flushMs", (c) => delete c.flushMs, ["flushMs is required"]],
   ["refuses a missing stateStoreUrl", (c) => delete c.stateStoreUrl, ["stateStoreUrl is required"]],
   ["refuses a numeric stateStoreUrl", (c) => (c.stateStoreUrl = 6379), ["stateStoreUrl must be a string"]],
+  [
+    "accepts a rediss:// stateStoreUrl with credentials, a port and a database",
+    (c) => (c.stateStoreUrl = "rediss://default:s3cretpw@cache.internal:6380/2"),
+    [],
+  ],
+  // None of these messages may repeat the URL: it can hold the password.
+  [
+    "refuses a stateStoreUrl with a space in its host, without showing its password",
+    (c) => (c.stateStoreUrl = "redis://default:s3cretpw@my redis:6379"),
+    [`stateStoreUrl ${REDIS_SHAPE}`],
+  ],
+  ["refuses a stateStoreUrl without a host", (c) => (c.stateStoreUrl = "redis://"), [`stateStoreUrl ${REDIS_SHAPE}`]],
+  ["refuses a stateStoreUrl with credentials but no host", (c) => (c.stateStoreUrl = "redis://user:pw@:6379"), [`stateStoreUrl ${REDIS_SHAPE}`]],
+  ["refuses a stateStoreUrl with a port past 65535", (c) => (c.stateStoreUrl = "redis://cache:65536"), [`stateStoreUrl ${REDIS_SHAPE}`]],
+  ["refuses a stateStoreUrl whose password is not percent-encoded", (c) => (c.stateStoreUrl = "redis://u:50%off@cache:6379"), [`stateStoreUrl ${REDIS_SHAPE}`]],
+  [
+    "refuses a stateStoreUrl whose path is not a database number",
+    (c) => (c.stateStoreUrl = "redis://cache:6379/cache"),
+    ["stateStoreUrl must end in a database number when it has a path: redis://host:6379/0"],
+  ],
   ["refuses a network that is not an object", (c) => (c.network = "mainnet"), ["network must be an object"]],
   ["refuses a missing chainId", (c) => delete c.network.chainId, ["network.chainId is required"]],
   ["refuses a chainId given as text", (c) => (c.network.chainId = "1"), ["network.chainId must be a number"]],
   ["refuses a fractional chainId", (c) => (c.network.chainId = 1.5), ["network.chainId must be an integer"]],
   ["refuses a finality given as text", (c) => (c.network.finality = "75"), ["network.finality must be a number"]],
   ["refuses a fractional finality", (c) => (c.network.finality = 0.5), ["network.finality must be an integer"]],
+  ["accepts the largest finality, 100000 blocks", (c) => (c.network.finality = 100_000), []],
+  ["refuses a finality one past the largest", (c) => (c.network.finality = 100_001), ["network.finality must be at most 100000"]],
+  ["refuses a finality of 1e12 blocks", (c) => (c.network.finality = 1e12), ["network.finality must be at most 100000"]],
+  // Past 2^53 a number no longer says which integer it is: the problem is its size, not a fraction.
+  ["accepts the largest safe flushMs", (c) => (c.flushMs = Number.MAX_SAFE_INTEGER), []],
+  ["refuses a flushMs of 1e300 as too large", (c) => (c.flushMs = 1e300), ["flushMs must be at most 9007199254740991"]],
+  ["refuses a fromBlock of 1e20 as too large", (c) => (c.range = { fromBlock: 1e20 }), ["range.fromBlock must be at most 9007199254740991"]],
+  ["refuses a toBlock of 2^53 as too large", (c) => (c.range = { toBlock: 2 ** 53 }), ["range.toBlock must be at most 9007199254740991"]],
+  [
+    "refuses an infinite toBlock (1e400 in JSON) as too large",
+    (c) => (c.range = { toBlock: Number.POSITIVE_INFINITY }),
+    ["range.toBlock must be at most 9007199254740991"],
+  ],
+  [
+    "refuses a chainId of 1e300 as unsupported only",
+    (c) => (c.network.chainId = 1e300),
+    ["network.chainId must be a supported chain id (got 1e+300); supported: " + SUPPORTED],
+  ],
   ["refuses a numeric gatewayUrl", (c) => (c.network.gatewayUrl = 8545), ["network.gatewayUrl must be a string"]],
   [
     "refuses an rpcUrl with text before the scheme",
@@ -71,6 +115,16 @@ const rows: [string, (c: Config) => void, string[]][] = [
     "refuses a pricing timestamp one past the largest in seconds",
     (c) => (c.pricingRange = { type: "timestamp", fromTimestamp: 100_000_000_000 }),
     ["pricingRange.fromTimestamp must be a Unix timestamp in seconds"],
+  ],
+  [
+    "refuses a pricing timestamp of 1e300 as not in seconds only",
+    (c) => (c.pricingRange = { type: "timestamp", fromTimestamp: 1e300 }),
+    ["pricingRange.fromTimestamp must be a Unix timestamp in seconds"],
+  ],
+  [
+    "refuses a pricing block of 1e20 as too large",
+    (c) => (c.pricingRange = { type: "block", fromBlock: 1e20 }),
+    ["pricingRange.fromBlock must be at most 9007199254740991"],
   ],
   ["refuses a missing sinkConfig", (c) => delete c.sinkConfig, ["sinkConfig is required"]],
   ["refuses a sinkConfig that is not an object", (c) => (c.sinkConfig = []), ["sinkConfig must be an object"]],

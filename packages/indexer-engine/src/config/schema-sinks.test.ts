@@ -18,6 +18,13 @@ const AMOUNTS = "sinkConfig.sinks[0].events.swap.amount must be one of usd, usdH
 // Each row: what the user wrote (an edit of a valid config) and every message the docs promise for it; [] means accepted.
 const rows: [string, (c: Config) => void, string[]][] = [
   ["refuses an empty csv path", (c) => (c.sinkConfig.sinks = [{ sinkType: "csv", path: "" }]), ["sinkConfig.sinks[0].path must not be empty"]],
+  ["refuses a csv path of spaces only", (c) => (c.sinkConfig.sinks = [{ sinkType: "csv", path: "   " }]), ["sinkConfig.sinks[0].path must not be blank"]],
+  [
+    "refuses a csv path of a tab and a line break",
+    (c) => (c.sinkConfig.sinks = [{ sinkType: "csv", path: "\t\n" }]),
+    ["sinkConfig.sinks[0].path must not be blank"],
+  ],
+  ["accepts a csv path with a space inside", (c) => (c.sinkConfig.sinks = [{ sinkType: "csv", path: "out/my rows.csv" }]), []],
   ["refuses a numeric csv path", (c) => (c.sinkConfig.sinks = [{ sinkType: "csv", path: 1 }]), ["sinkConfig.sinks[0].path must be a string"]],
   ["names the index of the sink that breaks a rule", (c) => c.sinkConfig.sinks.push({ sinkType: "csv" }), ["sinkConfig.sinks[1].path is required"]],
   ["refuses a numeric campaignId", (c) => pointwise(c, { campaignId: 1234 }), ["sinkConfig.sinks[0].campaignId must be a string"]],
@@ -28,6 +35,7 @@ const rows: [string, (c: Config) => void, string[]][] = [
   ]),
   ["refuses a batchSize given as text", (c) => pointwise(c, { batchSize: "100" }), ["sinkConfig.sinks[0].batchSize must be a number"]],
   ["refuses a fractional batchSize", (c) => pointwise(c, { batchSize: 10.5 }), ["sinkConfig.sinks[0].batchSize must be an integer"]],
+  ["refuses a batchSize of 1e300 as too large only", (c) => pointwise(c, { batchSize: 1e300 }), ["sinkConfig.sinks[0].batchSize must be at most 1000"]],
   ["accepts a batchSize of 1", (c) => pointwise(c, { batchSize: 1 }), []],
   ["refuses a batchSize of 0", (c) => pointwise(c, { batchSize: 0 }), ["sinkConfig.sinks[0].batchSize must be at least 1"]],
   ["accepts a batchSize of 1000", (c) => pointwise(c, { batchSize: 1000 }), []],

@@ -1,6 +1,8 @@
 // The zod schema of `.pointwise.json`: network, range, adapter, pricing feeds, sinks and earn mappings.
 import { z } from "zod";
+import { addressProblem, NOT_AN_ADDRESS } from "./address";
 import { CHAINS, findChain } from "./chains";
+import { isHttpUrl, redisUrlProblem } from "./urls";
 
 /** The smallest allowed flush interval: one hour. */
 export const MIN_FLUSH_MS = 3_600_000;
@@ -8,23 +10,56 @@ export const MIN_FLUSH_MS = 3_600_000;
 export const DEFAULT_FINALITY = 75;
 /** The most events one request to the Pointwise ingest API may carry. */
 export const MAX_EARN_BATCH = 1000;
+/** The most confirmations `network.finality` may ask for: about 14 days of Ethereum blocks, 7 hours of Arbitrum's. */
+export const MAX_FINALITY = 100_000;
+/** How deep feed selectors may nest (a selector alone is one level); pricing follows each level at every point. */
+export const MAX_FEED_DEPTH = 8;
 
 /** A zod `error` option that says "is required" for a missing value and `fragment` for a wrong one. */
 function req(fragment: string) {
   return { error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : fragment) };
 }
 
-// The scheme is checked as written (URL would accept "HTTPS:" and add a missing host's slashes); the
-// WHATWG parser then refuses what no request could reach, such as a space inside the host.
-const httpUrl = z.string(req("must be a string")).refine((v) => /^https?:\/\/[^\s/]/.test(v) && URL.canParse(v), "must be an http:// or https:// URL");
+/** A string that is not only whitespace (an empty one breaks the field's `must not be empty` rule instead). */
+const notBlank = (v: string) => v === "" || v.trim() !== "";
 
-/** An EVM address given in any case, returned lowercased; the config and adapters' params check addresses with it. */
+/**
+ * A whole number from `min` to `max` (at most 2^53 - 1, past which a number no longer names one integer), each
+ * bound with its message; an infinite number (1e400 in JSON) breaks the bound it is past.
+ */
+function integer(min: number, minRule: string, max = Number.MAX_SAFE_INTEGER, maxRule = `must be at most ${max}`) {
+  return z
+    .number({
+      error: (issue) =>
+        issue.input === undefined
+          ? "is required"
+          : issue.input === Number.POSITIVE_INFINITY
+            ? maxRule
+            : issue.input === Number.NEGATIVE_INFINITY
+              ? minRule
+              : "must be a number",
+    })
+    .refine(Number.isInteger, "must be an integer")
+    .min(min, minRule)
+    .max(max, maxRule);
+}
+
+// Never echoes the value: an endpoint URL may carry a key or a password.
+const httpUrl = z.string(req("must be a string")).refine(isHttpUrl, "must be an http:// or https:// URL");
+
+/**
+ * An EVM address in one case, or in mixed case with a valid EIP-55 checksum, returned lowercased; the config and
+ * every adapter's params check addresses with it.
+ */
 export const evmAddress = z
   .string(req("must be a string"))
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .superRefine((v, ctx) => {
+    const problem = addressProblem(v);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+  })
   .transform((v) => v.toLowerCase());
 
-const blockNumber = z.number(req("must be a number")).int("must be an integer").min(0, "must not be negative");
+const blockNumber = integer(0, "must not be negative");
 
 /**
  * How an asset is priced in USD: a market id, a fixed peg, the net asset value of a constant-product pool's LP
@@ -59,13 +94,30 @@ export function usesMarketFeed(feed: FeedSelector): boolean {
   }
 }
 
-const ADDRESS_KEY = /^0x[0-9a-fA-F]{40}$/;
+/**
+ * How many levels of feed selectors `value` nests (a selector alone: 1), counted without recursion, so input nested
+ * thousands of levels deep is measured rather than overflowing the stack; counting stops past `limit`.
+ */
+export function feedDepth(value: unknown, limit = MAX_FEED_DEPTH): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== "object" || node === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    const { token0, token1, underlying, tokens } = node as Record<string, unknown>;
+    const children = [token0, token1, underlying, ...(typeof tokens === "object" && tokens !== null ? Object.values(tokens) : [])];
+    for (const child of children) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
 
 const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
   z.discriminatedUnion(
     "kind",
     [
-      z.object({ kind: z.literal("market"), id: z.string(req("must be a string")).min(1, "must not be empty") }).strict(),
+      z.object({ kind: z.literal("market"), id: z.string(req("must be a string")).min(1, "must not be empty").refine(notBlank, "must not be blank") }).strict(),
       z
         .object({
           kind: z.literal("pegged"),
@@ -89,8 +141,12 @@ const feedSelector: z.ZodType<FeedSelector> = z.lazy(() =>
           tokens: z.record(z.string(), feedSelector, req("must be an object of feed selectors keyed by token address")).superRefine((tokens, ctx) => {
             const keys = Object.keys(tokens);
             if (keys.length < 2) ctx.addIssue({ code: "custom", message: "must name at least two tokens" });
-            for (const key of keys.filter((k) => !ADDRESS_KEY.test(k)))
-              ctx.addIssue({ code: "custom", path: [key], message: "must be keyed by a 0x-prefixed 20-byte hex token address" });
+            for (const key of keys) {
+              const problem = addressProblem(key);
+              if (problem === NOT_AN_ADDRESS)
+                ctx.addIssue({ code: "custom", path: [key], message: "must be keyed by a 0x-prefixed 20-byte hex token address" });
+              else if (problem !== undefined) ctx.addIssue({ code: "custom", path: [key], message: problem });
+            }
             // Stryker disable next-line MethodExpression: equivalent, upper case finds the same repeats as lower case
             const lower = keys.map((k) => k.toLowerCase());
             if (new Set(lower).size !== lower.length) ctx.addIssue({ code: "custom", message: "must name each token once (addresses compare in any case)" });
@@ -151,7 +207,11 @@ const assetFeedRule = z
         .object(
           {
             assetType: z.enum(ASSET_TYPES, req(`must be one of ${ASSET_TYPES.join(", ")}`)),
-            priceFeed: feedSelector,
+            // Measured before it is parsed: the parser recurses once per level.
+            priceFeed: z
+              .unknown()
+              .refine((v) => feedDepth(v) <= MAX_FEED_DEPTH, `must not nest feed selectors more than ${MAX_FEED_DEPTH} levels deep`)
+              .pipe(feedSelector),
           },
           req("must be an object"),
         )
@@ -193,7 +253,9 @@ const sink = z.discriminatedUnion(
   "sinkType",
   [
     z.object({ sinkType: z.literal("stdout"), json: z.boolean("must be a boolean").default(false) }).strict(),
-    z.object({ sinkType: z.literal("csv"), path: z.string(req("must be a string")).min(1, "must not be empty") }).strict(),
+    z
+      .object({ sinkType: z.literal("csv"), path: z.string(req("must be a string")).min(1, "must not be empty").refine(notBlank, "must not be blank") })
+      .strict(),
     z
       .object({
         sinkType: z.literal("pointwise"),
@@ -203,12 +265,7 @@ const sink = z.discriminatedUnion(
           .string("must be a string")
           .regex(/^[a-z0-9]{4}-[a-z0-9]{4}$/, "must be a campaign id of the form xxxx-xxxx (lowercase letters and digits)")
           .optional(),
-        batchSize: z
-          .number("must be a number")
-          .int("must be an integer")
-          .min(1, "must be at least 1")
-          .max(MAX_EARN_BATCH, `must be at most ${MAX_EARN_BATCH}`)
-          .default(MAX_EARN_BATCH),
+        batchSize: integer(1, "must be at least 1", MAX_EARN_BATCH).default(MAX_EARN_BATCH),
         events: z
           .record(z.string().regex(/^[a-z][a-z0-9_-]*$/), earnMapping, {
             // A bad key reaches this error function as an invalid_key issue, not through the key's own message; without
@@ -236,22 +293,25 @@ export const indexerConfigSchema = z
       indexerId: z
         .string(req("must be a string"))
         .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"),
-      flushMs: z.number(req("must be a number")).int("must be an integer").min(MIN_FLUSH_MS, `must be at least ${MIN_FLUSH_MS}`),
-      stateStoreUrl: z
-        .string(req("must be a string"))
-        .refine((v) => v.startsWith("redis://") || v.startsWith("rediss://"), "must begin with redis:// or rediss://"),
+      flushMs: integer(MIN_FLUSH_MS, `must be at least ${MIN_FLUSH_MS}`),
+      stateStoreUrl: z.string(req("must be a string")).superRefine((v, ctx) => {
+        // Never echoes the value: it may hold the store's password.
+        const problem = redisUrlProblem(v);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+      }),
       network: z
         .object(
           {
             chainId: z
               .number(req("must be a number"))
-              .int("must be an integer")
-              .refine((id) => findChain(id) !== undefined, {
+              // Not .int(): past 2^53 that says "must be an integer" of a number that is one; such an id is simply unsupported.
+              .refine(Number.isInteger, "must be an integer")
+              .refine((id) => !Number.isInteger(id) || findChain(id) !== undefined, {
                 error: (issue) => `must be a supported chain id (got ${String(issue.input)}); supported: ${CHAINS.map((c) => c.id).join(", ")}`,
               }),
             gatewayUrl: httpUrl.optional(),
             rpcUrl: httpUrl.optional(),
-            finality: z.number("must be a number").int("must be an integer").min(0, "must not be negative").default(DEFAULT_FINALITY),
+            finality: integer(0, "must not be negative", MAX_FINALITY).default(DEFAULT_FINALITY),
           },
           req("must be an object"),
         )
@@ -271,11 +331,7 @@ export const indexerConfigSchema = z
             z
               .object({
                 type: z.literal("timestamp"),
-                fromTimestamp: z
-                  .number(req("must be a number"))
-                  .int("must be an integer")
-                  .min(0, "must not be negative")
-                  .max(99_999_999_999, "must be a Unix timestamp in seconds"),
+                fromTimestamp: integer(0, "must not be negative", 99_999_999_999, "must be a Unix timestamp in seconds"),
               })
               .strict(),
           ],

@@ -17,6 +17,12 @@ describe("parseConfigText", () => {
     expect(parseConfigText(JSON.stringify(base()), registry)).toEqual(validateConfig(base(), registry));
   });
 
+  it("reads a file that starts with a UTF-8 byte order mark, as some Windows editors save it", () => {
+    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(base()))]).toString("utf8");
+    expect(withBom.charCodeAt(0)).toBe(0xfeff);
+    expect(parseConfigText(withBom, registry)).toEqual(validateConfig(base(), registry));
+  });
+
   it("reports text that is not JSON with the parser's own message", () => {
     const text = '{ "kind": "evm", }';
     let parserMessage = "";
@@ -60,8 +66,21 @@ describe("parseConfigBase64", () => {
     ["padding before the data", "=e30"],
     ["padding inside the data", "e3=0"],
     ["three padding characters", "e30==="],
+    // A last group of one character holds 6 bits, less than a byte: no encoder writes it.
+    ["one character", "Q"],
+    ["a group of four and one character", "e30hQ"],
+    ["padding after a group of one character", "e30hQ==="],
+    ["padding that does not end a group of four", "e30hQQ="],
   ])("refuses %s", (_name, encoded) => {
     expect(parseConfigBase64(encoded, registry)).toEqual(NOT_BASE64);
+  });
+
+  it("reads base64 without its padding, and of a file with a byte order mark", () => {
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    expect(parseConfigBase64(bom.toString("base64"), registry)).toEqual(expected);
+    // Trailing spaces are JSON whitespace; one of two lengths in three needs padding.
+    const padded = [`${text} `, `${text}  `].map((t) => Buffer.from(t).toString("base64")).find((b) => b.endsWith("="));
+    expect(parseConfigBase64(String(padded).replace(/=+$/, ""), registry)).toEqual(expected);
   });
 
   it("reports base64 of text that is not JSON as invalid JSON", () => {

@@ -153,7 +153,7 @@ describe("indexer config validation", () => {
     ["adapter params", () => {}, (c) => (c.adapterConfig.params = { token: "0xABC" }), "adapterConfig.params.token must be a lowercase address"],
     [
       "match key",
-      (c) => (c.assetFeedConfig[0].match = { key: "0xABCDEFabcdef0000000000000000000000000000" }),
+      (c) => (c.assetFeedConfig[0].match = { key: "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" }),
       (c) => (c.assetFeedConfig[0].match = { key: "0x12" }),
       "assetFeedConfig[0].match.key must be a 0x-prefixed 20-byte hex address",
     ],

@@ -45,11 +45,11 @@ export function validateConfig(input: unknown, registry: AdapterRegistry): Confi
   return { ok: true, config: { ...config, adapterConfig: { ...config.adapterConfig, params: params.data as Record<string, unknown> } } };
 }
 
-/** Parses and validates the text of a `.pointwise.json` file. */
+/** Parses and validates the text of a `.pointwise.json` file; a leading byte order mark (as some editors save UTF-8) is skipped. */
 export function parseConfigText(text: string, registry: AdapterRegistry): ConfigResult {
   let input: unknown;
   try {
-    input = JSON.parse(text);
+    input = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
   } catch (err) {
     return { ok: false, issues: [{ path: "", message: `config is not valid JSON: ${(err as Error).message}` }] };
   }
@@ -60,7 +60,12 @@ export function parseConfigText(text: string, registry: AdapterRegistry): Config
 export function parseConfigBase64(encoded: string, registry: AdapterRegistry): ConfigResult {
   const compact = encoded.replace(/\s/g, "");
   // At least one character, so an empty value is refused too; Node decodes the url-safe `-` and `_` as well, so they pass.
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return { ok: false, issues: [{ path: "", message: "INDEXER_CONFIG must be base64 of the config file" }] };
+  // Padding may be left out, but a last group of one character (6 bits, no whole byte) is written by no encoder, and
+  // padding, when present, completes a group of four; Node would decode either into text that is merely "not JSON".
+  const data = compact.replace(/=+$/, "");
+  const padded = data.length !== compact.length;
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact) || data.length % 4 === 1 || (padded && compact.length % 4 !== 0))
+    return { ok: false, issues: [{ path: "", message: "INDEXER_CONFIG must be base64 of the config file" }] };
   return parseConfigText(Buffer.from(compact, "base64").toString("utf8"), registry);
 }
 

@@ -1,10 +1,13 @@
 // The indexer's state store in Redis: key namespaces, atomic commits, immutable labels and redacted URLs.
-import { ConflictError } from "@pointwise/errors";
+import { ConfigError, ConflictError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
 import { testStore, withClient } from "../testing/fixtures";
 import { LABEL_IMMUTABLE, redactUrl, StateStore } from "./store";
 
 const silent = createLogger({ service: "test", level: "silent" });
+const REDIS_SHAPE =
+  "must be a well-formed URL with a host: redis[s]://[user:password@]host[:port][/db], special characters of user and password percent-encoded";
+const REDIS_DB = "must end in a database number when it has a path: redis://host:6379/0";
 let store: StateStore;
 beforeAll(async () => {
   store = await testStore("state");
@@ -90,6 +93,21 @@ describe("state store", () => {
   it("leaves store URLs without credentials as they are, even with an @ after the host", () => {
     expect(redactUrl("redis://cache:6379/0")).toBe("redis://cache:6379/0");
     expect(redactUrl("redis://cache:6379/0?name=a@b")).toBe("redis://cache:6379/0?name=a@b");
+  });
+
+  it.each([
+    ["a space in its host", "redis://default:s3cretpw@my redis:6379", REDIS_SHAPE],
+    // Without the check the client took an empty host for 127.0.0.1 and connected to whatever Redis runs here.
+    ["no host", "redis://", REDIS_SHAPE],
+    ["a path that is not a database number", "redis://default:s3cretpw@127.0.0.1:6379/state", REDIS_DB],
+    ["a password that is not percent-encoded", "redis://default:s3cret%pw@127.0.0.1:6379", REDIS_SHAPE],
+  ])("refuses a URL with %s with config-invalid, before connecting and without showing the URL", async (_what, url, rule) => {
+    const error: unknown = await StateStore.connect({ ...store.options, url }, silent).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({ code: "config-invalid", message: `stateStoreUrl ${rule}` });
+    // Nothing a log line would show of it (message, stack, cause, details, own fields) holds the password.
+    const { message, stack, cause } = error as Error;
+    expect(JSON.stringify({ error, message, stack, cause: String(cause) })).not.toContain("s3cret");
   });
 
   it("reads labels again after setting them, and serves reads in between from its cache", async () => {

@@ -1,8 +1,9 @@
 // The indexer's Redis state: checkpoints, positions, metrics, sink outboxes, asset labels and caches.
-import { ConflictError, RetryableError } from "@pointwise/errors";
+import { ConfigError, ConflictError, RetryableError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import { createClient, type RedisClientType } from "redis";
 import type { KeyValueStore, LabelStore } from "../adapter";
+import { REDIS_SHAPE, redisUrlProblem } from "../config/urls";
 import { Lru } from "../util/lru";
 import type { Position } from "../windows";
 import { redisOutbox, type SinkOutbox } from "./outbox";
@@ -121,13 +122,24 @@ export class StateStore {
     readonly options: StateStoreOptions,
   ) {}
 
-  /** Connects to Redis; an unreachable store is a retryable failure naming the (redacted) URL. */
+  /**
+   * Connects to Redis; an unreachable store is a retryable failure naming the (redacted) URL, a URL the client cannot
+   * use a ConfigError naming the rule, and neither error carries the client's own, which quotes the whole URL.
+   */
   static async connect(options: StateStoreOptions, logger: Logger): Promise<StateStore> {
     const policy = options.reconnect ?? DEFAULT_RECONNECT;
-    const client: RedisClientType = createClient({
-      url: options.url,
-      socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => reconnectDelay(retries, policy) },
-    });
+    const problem = redisUrlProblem(options.url);
+    if (problem !== undefined) throw new ConfigError(`stateStoreUrl ${problem}`);
+    let client: RedisClientType;
+    try {
+      client = createClient({
+        url: options.url,
+        socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => reconnectDelay(retries, policy) },
+      });
+    } catch {
+      // Not reached while redisUrlProblem makes the client's own checks; its TypeError would hold the URL, password included.
+      throw new ConfigError(`stateStoreUrl ${REDIS_SHAPE}`);
+    }
     client.on("error", (err: Error) => logger.warn({ err: err.message }, "state store connection error"));
     try {
       await client.connect();
