@@ -33,7 +33,7 @@ async function participant(wallet: Wallet = newWallet()): Promise<Participant> {
 
 const account = (w: Wallet) => w.address.toLowerCase();
 
-/** The wallet earned `points` xp: one event of it in the log, and the points on its user's score row as the worker leaves them. */
+/** The wallet earned `points` xp: one event of it in the log and the live ledger, and the points on its user's score row as the worker leaves them. */
 async function earned(p: Participant, points: string): Promise<void> {
   await logEventOf(h, "EVM_ADDRESS", account(p.wallet));
   await seedScore(h.deps.db, h.campaignId, p.userId, "xp", { score: points });
@@ -186,22 +186,12 @@ describe("an identity whose points were spent", () => {
 });
 
 describe("points of an identity that moved away, before the recompute switches in", () => {
-  /** The live ledger entry (version 1) the worker wrote for the identity's event while `p` held it. */
-  async function ledgerOf(p: Participant, points: string): Promise<void> {
-    await h.deps.db.query(
-      `INSERT INTO ledger_entry(campaign_id, user_id, event_id, rule_version, rule_id, currency, kind, points)
-       SELECT campaign_id, user_id, id, 1, 'hold', 'xp', 'base', $3 FROM event_log
-        WHERE campaign_id = $1 AND user_id = $2`,
-      [h.campaignId, p.userId, points],
-    );
-  }
   const recomputing = { code: "scores-recomputing", message: expect.stringMatching(/^an identity of this user moved to another user/) };
 
   it("cannot be spent by the user they left: 409 scores-recomputing while the identity-link recompute is queued or failed, until a later one finishes", async () => {
     // U earns 100 xp with Wa and has spent nothing, so X may take Wa over; U's balance still holds its 100 until the switch.
     const u = await participant();
     await earned(u, "100");
-    await ledgerOf(u, "100");
     const rewardId = await manualReward(h, "100");
     const x = await participant();
     await clearJobs();
@@ -223,7 +213,6 @@ describe("points of an identity that moved away, before the recompute switches i
   it("does not hold back a user whose balance holds no moved identity's points, while another user's recompute is pending", async () => {
     const v = await participant();
     await earned(v, "30");
-    await ledgerOf(v, "30");
     const rewardId = await manualReward(h, "30");
     // Another participant's identity moves; its recompute is queued.
     const w = await participant();

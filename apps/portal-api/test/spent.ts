@@ -1,17 +1,38 @@
 // Test support for moving identities whose points were spent: an identity's events and its holder's redemptions, as the services write them.
-import { seedEventType } from "@pointwise/testkit";
+import { seedEventType, seedRuleVersion } from "@pointwise/testkit";
 import type { Harness } from "./harness";
 
 const EVENT_TYPE = "00000000-0000-4000-8000-00000000e7e7";
 
-/** Appends one event of an identity to the campaign's log under the identity's current owner, as the scoring worker logs it. */
+/**
+ * Appends one event of an identity to the campaign's log under the identity's current owner and pays its owner 1 xp
+ * for it in the live ledger, as the scoring worker logs and scores it (a rule version 1 with xp is made active first
+ * when the campaign has none).
+ */
 export async function logEventOf(h: Harness, identityType: string, accountId: string, campaignId: string = h.campaignId): Promise<void> {
   const regEventId = await seedEventType(h.deps.db, campaignId, { id: EVENT_TYPE, name: "spent-test" });
+  const { rows: active } = await h.deps.db.query<{ version: number }>("SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active'", [
+    campaignId,
+  ]);
+  const version = active[0]?.version ?? 1;
+  if (active.length === 0) {
+    await seedRuleVersion(h.deps.db, campaignId, {
+      campaignId,
+      version,
+      primaryCurrency: "xp",
+      currencies: { xp: { name: "Experience", decimals: 2 } },
+      rules: [],
+    });
+  }
   await h.deps.db.query(
-    `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, occurred_at, received_at)
-     SELECT gen_random_uuid(), $1, $2, i.user_id, i.identity_type, i.account_id, 1, 'api', now(), now()
-       FROM identity i WHERE i.campaign_id = $1 AND i.identity_type = $3 AND i.account_id = $4`,
-    [campaignId, regEventId, identityType, accountId],
+    `WITH logged AS (
+       INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, occurred_at, received_at)
+       SELECT gen_random_uuid(), $1, $2, i.user_id, i.identity_type, i.account_id, 1, 'api', now(), now()
+         FROM identity i WHERE i.campaign_id = $1 AND i.identity_type = $3 AND i.account_id = $4
+       RETURNING id, user_id)
+     INSERT INTO ledger_entry(campaign_id, user_id, event_id, rule_version, rule_id, currency, kind, points)
+     SELECT $1, user_id, id, $5, 'spent-test', 'xp', 'base', 1 FROM logged`,
+    [campaignId, regEventId, identityType, accountId, version],
   );
 }
 

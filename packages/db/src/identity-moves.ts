@@ -15,16 +15,16 @@ export interface IdentityMove {
 export const IDENTITY_POINTS_SPENT = "identity-points-spent";
 
 /**
- * Refuses, with ConflictError `identity-points-spent`, to move an identity that has an event in the
- * campaign's log away from a user who holds a redemption that is not rejected; `remedy` is appended to
- * the message (what the caller can do about it). It first takes the campaign's apply lock for the rest
- * of the transaction, so call it in the transaction that moves the identity, before the move.
+ * Refuses, with ConflictError `identity-points-spent`, to move an identity whose events pay points to a user who
+ * holds a redemption that is not rejected (an entry of the user's live ledger, for an event of the identity);
+ * `remedy` is appended to the message (what the caller can do about it). It first takes the campaign's apply lock for
+ * the rest of the transaction, so call it in the transaction that moves the identity, before the move.
  */
 export async function guardIdentityMove(tx: Transaction, move: IdentityMove, remedy?: string): Promise<void> {
   // Events follow their identity on the next recompute while redemptions stay with the user who made
   // them: moving an identity whose points were spent would hand its new owner those points unspent.
   // The apply lock is the one every redemption, refund, scoring batch and recompute switch takes, so
-  // no redemption of the holder and no event of the identity lands between this check and the move.
+  // no redemption of the holder and no award for the identity lands between this check and the move.
   await tx.lockCampaign("apply", move.campaignId);
   const { rows: spends } = await tx.query<{ n: number }>(
     "SELECT count(*)::int AS n FROM redemption WHERE campaign_id = $1 AND user_id = $2 AND status <> 'rejected'",
@@ -32,14 +32,19 @@ export async function guardIdentityMove(tx: Transaction, move: IdentityMove, rem
   );
   const redemptions = spends[0]?.n ?? 0;
   if (redemptions === 0) return;
-  // Only asked once the holder has spent (the redemption look-up is indexed by user): the log has no
-  // index by identity, so this reads the campaign's log until the identity's first event.
-  const { rows: events } = await tx.query("SELECT 1 FROM event_log WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3 LIMIT 1", [
-    move.campaignId,
-    move.identityType,
-    move.accountId,
-  ]);
-  if (events.length === 0) return;
+  // What the identity brought the holder is what the holder's live ledger pays for its events: read along the
+  // holder's own entries (the ledger's index), not the campaign's log, which has no index by identity. An event
+  // not scored yet is scored after the move for its new owner, so the holder cannot have spent it. Referral entries
+  // pay for a referee's events, which are not the holder's identities.
+  const { rows: paid } = await tx.query(
+    `SELECT 1 FROM ledger_entry l JOIN event_log e ON e.id = l.event_id
+      WHERE l.campaign_id = $1 AND l.user_id = $2 AND l.kind <> 'referral'
+        AND l.rule_version = (SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active')
+        AND e.identity_type = $3 AND e.account_id = $4
+      LIMIT 1`,
+    [move.campaignId, move.fromUserId, move.identityType, move.accountId],
+  );
+  if (paid.length === 0) return;
   throw new ConflictError(
     IDENTITY_POINTS_SPENT,
     `this identity's points were spent by the user who holds it (${redemptions} redemption${redemptions === 1 ? "" : "s"} not rejected); it cannot move to another user${remedy ? `; ${remedy}` : ""}`,

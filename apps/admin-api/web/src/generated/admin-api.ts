@@ -1583,8 +1583,8 @@ export interface paths {
          *     `409 identity-held` unless the body says `move: true`; then it is moved to this user
          *     with every event it ever sent (`200`, `moved_from_user_id`): the log keeps its rows, and a
          *     `recompute_job` (reason `identity-link`) recomputes scores attributing each event to the
-         *     identity's current owner; one queued job covers any number of moves. An identity that sent an
-         *     event does not move away from a user holding a redemption that is not rejected: `409
+         *     identity's current owner; one queued job covers any number of moves. An identity whose events
+         *     paid its holder points does not move away from a user holding a redemption that is not rejected: `409
          *     identity-points-spent`, nothing changes (the spends stay with that user; rejecting them first
          *     refunds the points and allows the move). `handle` (the X username, shown on the public
          *     leaderboard) is only allowed for `X_PROVIDER_ID`.
@@ -1649,7 +1649,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink an identity (it becomes a user of its own)
-         * @description The identity and its events move to a new user; a recompute is queued as for a link. A user's only identity cannot be unlinked (`409 last-identity`), nor one that sent an event while the user holds a redemption that is not rejected (`409 identity-points-spent`).
+         * @description The identity and its events move to a new user; a recompute is queued as for a link. A user's only identity cannot be unlinked (`409 last-identity`), nor one whose events paid the user points while the user holds a redemption that is not rejected (`409 identity-points-spent`).
          */
         delete: {
             parameters: {
