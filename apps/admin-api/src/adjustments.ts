@@ -127,9 +127,19 @@ export async function appendAdjustments(
   if (!rules) return { created: rows, change: null };
   const excluded = await excludedUsers(tx, campaign.id, [...new Set(rows.map((r) => r.user_id))]);
   const shown = rows.filter((r) => !excluded.has(r.user_id));
+  // A reversal decays from the time of the adjustment it reverses, so the two cancel to the last digit.
+  const reversed = shown.flatMap((r) => (r.reverses_id ? [r.reverses_id] : []));
+  const { rows: originals } =
+    reversed.length === 0
+      ? { rows: [] }
+      : await tx.query<{ id: string; created_at: Date }>("SELECT id::text, created_at FROM score_adjustment WHERE id = ANY($1::bigint[])", [reversed]);
+  const originalTime = new Map(originals.map((o) => [o.id, o.created_at]));
   const deltas = adjustmentDeltas(
     rules,
-    shown.map((r) => ({ userId: r.user_id, currency: r.currency, points: r.points, createdAt: r.created_at })),
+    shown.map((r) => {
+      const decaysFrom = r.reverses_id ? originalTime.get(r.reverses_id) : undefined;
+      return { userId: r.user_id, currency: r.currency, points: r.points, createdAt: r.created_at, ...(decaysFrom ? { decaysFrom } : {}) };
+    }),
   );
   await addAdjustmentScores(tx, campaign.id, deltas);
   const change = scoresChangeOf({ campaignId: campaign.id, reason: "adjustments", ruleVersion: rules.version, rows: deltas, lastSeq: null, now: new Date() });

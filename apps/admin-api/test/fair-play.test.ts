@@ -192,6 +192,38 @@ describe("adjustments", () => {
     expect(audit.every((e) => e.operator_email === suite.op.email)).toBe(true);
   });
 
+  it("cancels a grant in a decaying currency to the last digit with a reversal made later, also after a recompute", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const [u1] = await logEvents(suite.h.deps.db, campaignId, [{ identityType: "EVM_ADDRESS", accountId: wallet(1), amount: "5", regEventId }]);
+    // A one-hour half-life: a reversal decayed from its own time, even a moment after the grant, leaves a visible remainder.
+    const epoch = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000).toISOString();
+    const decaying = { xp: { name: "Experience", decimals: 2, decay: { halfLifeSeconds: 3600, epoch } } };
+    const saved = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, {
+      document: perUnitRules(regEventId, "2", { currencies: decaying }),
+    });
+    expect(saved.status).toBe(201);
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    const score = async () =>
+      (
+        await suite.h.deps.db.query<{ score: string }>("SELECT score::text FROM score WHERE campaign_id = $1 AND user_id = $2 AND currency = 'xp'", [
+          campaignId,
+          u1,
+        ])
+      ).rows[0]?.score;
+    const earned = await score();
+    const url = `/api/campaigns/${campaignId}`;
+    const grant = await suite.op.call("POST", `${url}/adjustments`, { user_id: u1, currency: "xp", points: "1000", reason: "bonus" });
+    expect(grant.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 300));
+    const reversal = await suite.op.call("POST", `${url}/adjustments`, { reverses: grant.body.id, reason: "granted by mistake" });
+    expect(reversal.status).toBe(201);
+    // The stored score is exactly what the events earned: the grant and its reversal add up to 0 in the stored form.
+    expect(await score()).toBe(earned);
+    // The recompute's switch adds every adjustment back the same way.
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    expect(await score()).toBe(earned);
+  });
+
   it("refuses bad adjustments with the field and the rule", async () => {
     const { url, u1 } = await scored();
     const cases: [unknown, number, string, string][] = [

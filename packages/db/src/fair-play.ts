@@ -75,13 +75,23 @@ export interface StoredAdjustment {
   /** Signed decimal text. */
   points: string;
   createdAt: Date;
+  /** For a reversal, the time of the adjustment it reverses, which its decay counts from (so the two cancel). */
+  decaysFrom?: Date;
 }
 
-/** Every adjustment of a campaign, oldest first. */
+/** Every adjustment of a campaign, oldest first, a reversal with the time of the adjustment it reverses. */
 export async function readAdjustments(q: Queryable, campaignId: string): Promise<StoredAdjustment[]> {
-  const { rows } = await q.query<{ user_id: string; currency: string; points: string; created_at: Date }>(
-    "SELECT user_id, currency, points::text, created_at FROM score_adjustment WHERE campaign_id = $1 ORDER BY id",
+  const { rows } = await q.query<{ user_id: string; currency: string; points: string; created_at: Date; reversed_at: Date | null }>(
+    `SELECT a.user_id, a.currency, a.points::text, a.created_at, o.created_at AS reversed_at
+       FROM score_adjustment a LEFT JOIN score_adjustment o ON o.id = a.reverses_id
+      WHERE a.campaign_id = $1 ORDER BY a.id`,
     [campaignId],
   );
-  return rows.map((r) => ({ userId: r.user_id, currency: r.currency, points: r.points, createdAt: r.created_at }));
+  return rows.map((r) => ({
+    userId: r.user_id,
+    currency: r.currency,
+    points: r.points,
+    createdAt: r.created_at,
+    ...(r.reversed_at ? { decaysFrom: r.reversed_at } : {}),
+  }));
 }

@@ -33,6 +33,18 @@ describe("storedAdjustment", () => {
 });
 
 describe("adjustmentDeltas", () => {
+  it("cancels a grant with a reversal made later that decays from the grant's time, to the last digit", () => {
+    const grant = { userId: "alice", currency: "xp", points: "1", createdAt: at(0.5) };
+    const [cancelled] = adjustmentDeltas(decaying, [grant, { userId: "alice", currency: "xp", points: "-1", createdAt: at(3), decaysFrom: at(0.5) }]);
+    expect(cancelled?.score).toBe("0");
+    expect(cancelled?.lifetime).toBe("0");
+    // The latest time is still the reversal's own.
+    expect(cancelled?.at).toBe(at(3).toISOString());
+    // Decayed from its own time, 2.5 half-lives later, it would take 1 * 2^3 = 8 off a grant stored as sqrt(2).
+    const [own] = adjustmentDeltas(decaying, [grant, { userId: "alice", currency: "xp", points: "-1", createdAt: at(3) }]);
+    expect(own?.score).toBe("-6.585786437626904952"); // 1.414213562373095048 - 8
+  });
+
   it("sums the stored values into score and the plain points into lifetime, per user and currency, with the latest time", () => {
     const deltas = adjustmentDeltas(decaying, [
       { userId: "alice", currency: "xp", points: "1.5", createdAt: at(2) }, // stored 6

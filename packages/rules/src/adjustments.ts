@@ -10,13 +10,18 @@ export interface Adjustment {
   /** Signed decimal text, at most 18 places. */
   points: string;
   createdAt: Date;
+  /**
+   * The time its decay counts from, when not its own: a reversal's is the time of the adjustment it reverses, so
+   * that the two cancel to the last digit however long after the grant the reversal is made.
+   */
+  decaysFrom?: Date;
 }
 
 /** What a set of adjustments adds to one score row. */
 export interface AdjustmentDelta {
   userId: string;
   currency: string;
-  /** Added to `score` and `total`, in the stored form (decay-scaled to the currency's epoch by each adjustment's time). */
+  /** Added to `score` and `total`, in the stored form (decay-scaled to the currency's epoch by each adjustment's decaysFrom or time). */
   score: string;
   /** Added to `lifetime` (never decayed). */
   lifetime: string;
@@ -42,7 +47,7 @@ export function adjustmentDeltas(rules: RuleVersion | null, adjustments: readonl
   for (const a of adjustments) {
     const key = `${a.userId}\u0000${a.currency}`;
     const row = rows.get(key) ?? { userId: a.userId, currency: a.currency, score: new D(0), lifetime: new D(0), at: a.createdAt };
-    row.score = row.score.add(storedAdjustment(rules, a.currency, a.points, a.createdAt));
+    row.score = row.score.add(storedAdjustment(rules, a.currency, a.points, a.decaysFrom ?? a.createdAt));
     row.lifetime = row.lifetime.add(new D(a.points));
     // Stryker disable next-line EqualityOperator: at equal times either Date gives the same ISO string
     if (a.createdAt > row.at) row.at = a.createdAt;
