@@ -35,6 +35,31 @@ describe("checkRuleDocument", () => {
     expect(checked).toEqual({ ok: false, issues: [{ path: "rules[0].base.points", message: "must be greater than 0" }] });
   });
 
+  it("refuses a __proto__ key anywhere, which a record would otherwise drop without a word", () => {
+    const input = JSON.parse(
+      `{"primaryCurrency":"xp","currencies":{"xp":{"name":"XP"}},"rules":[{"id":"r","regEventId":"${TYPE}","currency":"xp","base":{"kind":"fixed","points":"1"}}],"multipliers":[{"kind":"identityType","factors":{"__proto__":"2"}}]}`,
+    );
+    const checked = checkRuleDocument(input, ctx);
+    expect(checked.ok ? [] : checked.issues).toContainEqual({ path: "multipliers[0].factors.__proto__", message: "is not an allowed key" });
+  });
+
+  it("reports the campaign's problems beside the schema's, in one answer", () => {
+    // The audit's document: a zero base, a currency the campaign lacks, an event type it never registered.
+    const checked = checkRuleDocument(
+      doc([{ ...rule("00000000-0000-4000-8000-000000000000"), base: { kind: "fixed", points: "0" } }, null], {
+        currencies: { xp: { name: "XP" }, gold: { name: "Gold" } },
+      }),
+      ctx,
+    );
+    expect(checked.ok ? [] : checked.issues).toEqual([
+      { path: "rules[0].base.points", message: "must be greater than 0" },
+      // A rule of another shape is the schema's alone to refuse.
+      { path: "rules[1]", message: "Invalid input: expected object, received null" },
+      { path: "currencies.gold", message: "must be a currency of the campaign (xp, gems)" },
+      { path: "rules[0].regEventId", message: "must be the reg_event_id of an event type registered in this campaign" },
+    ]);
+  });
+
   it("reports every campaign problem at once: unknown and retired event types, foreign currencies, another primary currency", () => {
     const checked = checkRuleDocument(
       doc(

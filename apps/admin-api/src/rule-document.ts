@@ -30,25 +30,56 @@ export type RuleCheck = { ok: true; document: RuleVersion } | { ok: false; issue
  */
 export function checkRuleDocument(input: unknown, ctx: RuleContext): RuleCheck {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return { ok: false, issues: [{ path: "", message: "must be a JSON object" }] };
+  // JSON.parse keeps a "__proto__" key as an own key, but the schema's records assign theirs, so it would vanish
+  // from the stored document without a word instead of being refused as the unknown key it is.
+  const prototypeKeys = protoKeyIssues(input, "");
   const parsed = safeParseRuleVersion({ ...input, campaignId: ctx.campaignId, version: ctx.version });
-  if (!parsed.ok) return parsed;
+  if (prototypeKeys.length > 0) return { ok: false, issues: [...prototypeKeys, ...(parsed.ok ? [] : parsed.issues), ...campaignIssues(input, ctx)] };
+  // A document the schema refuses is still checked against the campaign as far as its parts have their shapes, so
+  // one answer lists every problem.
+  if (!parsed.ok) return { ok: false, issues: [...parsed.issues, ...campaignIssues(input, ctx)] };
   const doc = parsed.value;
+  const issues = [...campaignIssues(doc, ctx), ...decayEpochIssues(doc, ctx)];
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, document: doc };
+}
+
+/** Every "__proto__" key of a JSON value, with its path. */
+function protoKeyIssues(value: unknown, path: string): RuleIssue[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => protoKeyIssues(v, `${path}[${i}]`));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.keys(value).flatMap((key) => {
+    const at = path ? `${path}.${key}` : key;
+    if (key === "__proto__") return [{ path: at, message: "is not an allowed key" }];
+    return protoKeyIssues((value as Record<string, unknown>)[key], at);
+  });
+}
+
+/**
+ * What only the campaign knows, of a document parsed or not (parts of another shape are the schema's to refuse): its
+ * currencies are the campaign's, its primary currency is the campaign's, and each rule's regEventId is a registered,
+ * not retired event type of the campaign.
+ */
+function campaignIssues(doc: { currencies?: unknown; primaryCurrency?: unknown; rules?: unknown }, ctx: RuleContext): RuleIssue[] {
   const issues: RuleIssue[] = [];
   const known = Object.keys(ctx.currencies).join(", ");
-  for (const key of Object.keys(doc.currencies)) {
-    if (!Object.hasOwn(ctx.currencies, key)) issues.push({ path: `currencies.${key}`, message: `must be a currency of the campaign (${known})` });
+  if (typeof doc.currencies === "object" && doc.currencies !== null && !Array.isArray(doc.currencies)) {
+    for (const key of Object.keys(doc.currencies)) {
+      if (!Object.hasOwn(ctx.currencies, key)) issues.push({ path: `currencies.${key}`, message: `must be a currency of the campaign (${known})` });
+    }
   }
-  if (doc.primaryCurrency !== ctx.primaryCurrency) {
+  if (typeof doc.primaryCurrency === "string" && doc.primaryCurrency !== ctx.primaryCurrency) {
     issues.push({ path: "primaryCurrency", message: `must be the campaign's primary currency (${ctx.primaryCurrency})` });
   }
-  issues.push(...decayEpochIssues(doc, ctx));
   const types = new Map(ctx.eventTypes.map((t) => [t.id.toLowerCase(), t]));
-  doc.rules.forEach((rule, i) => {
-    const type = types.get(rule.regEventId.toLowerCase());
+  const rules: unknown[] = Array.isArray(doc.rules) ? doc.rules : [];
+  rules.forEach((rule, i) => {
+    const regEventId = (rule as { regEventId?: unknown } | null)?.regEventId;
+    if (typeof regEventId !== "string") return;
+    const type = types.get(regEventId.toLowerCase());
     if (!type) issues.push({ path: `rules[${i}].regEventId`, message: "must be the reg_event_id of an event type registered in this campaign" });
     else if (type.retired) issues.push({ path: `rules[${i}].regEventId`, message: `must not name a retired event type (${type.name})` });
   });
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, document: doc };
+  return issues;
 }
 
 /** The decay epochs of a rule version that cannot work for the campaign at `ctx.now` (see epochIssues); checked at save and at activation. */
