@@ -1,8 +1,8 @@
-// Reads for the dashboard: a campaign's bounded event log for dry runs, and how users are labelled.
+// Reads for the dashboard: what a dry run replays (a campaign's bounded log, dates, exclusions, adjustments), and how users are labelled.
 import type { Queryable } from "@pointwise/db";
-import { readCampaignLog } from "@pointwise/db";
+import { excludedUsers, readAdjustments, readCampaignLog, readCampaignWindow } from "@pointwise/db";
 import { ConflictError } from "@pointwise/errors";
-import type { RawEvent } from "@pointwise/rules";
+import type { Adjustment, CampaignWindow, RawEvent } from "@pointwise/rules";
 
 /**
  * Reads a whole campaign's event log for a dry run, the way the scoring worker replays it (see
@@ -15,6 +15,36 @@ export async function readDryRunLog(pool: Queryable, campaignId: string, maxEven
     throw new ConflictError("log-too-large", `the campaign log has more than ${maxEvents} events; a dry run replays at most ${maxEvents} (DRY_RUN_MAX_EVENTS)`);
   }
   return events;
+}
+
+/** Everything besides the rule versions that a recompute reads, so a dry run computes what it would serve. */
+export interface DryRunReads {
+  /** The active rule version's number and stored document, or null when none is active. */
+  active: { version: number; document: unknown } | null;
+  events: RawEvent[];
+  campaignWindow: CampaignWindow;
+  excludedUsers: Set<string>;
+  adjustments: Adjustment[];
+}
+
+/**
+ * Reads what the scoring worker's recompute reads (the same functions of `@pointwise/db`): the log,
+ * the campaign's dates, its excluded users and its adjustments, with the active version. Run it in
+ * one repeatable-read transaction: a recompute switches all of them in at once, so one snapshot
+ * gives the "before" that is served now.
+ */
+export async function readDryRunInputs(q: Queryable, campaignId: string, maxEvents: number): Promise<DryRunReads> {
+  const { rows } = await q.query<{ version: number; document: unknown }>(
+    "SELECT version, document FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1",
+    [campaignId],
+  );
+  return {
+    active: rows[0] ?? null,
+    events: await readDryRunLog(q, campaignId, maxEvents),
+    campaignWindow: await readCampaignWindow(q, campaignId),
+    excludedUsers: await excludedUsers(q, campaignId),
+    adjustments: await readAdjustments(q, campaignId),
+  };
 }
 
 /** How the dashboard names a user: the name they set, else their first identity. */

@@ -1,5 +1,5 @@
 // Checking a rule document against its campaign: schema problems, event types and currencies, with paths.
-import { checkRuleDocument, emptyRuleVersion, issueSentence, type RuleContext } from "./rule-document";
+import { checkRuleDocument, issueSentence, type RuleContext } from "./rule-document";
 
 const TYPE = "6f1c2a4e-8d3b-4c1a-9e7f-2b5d8a9c0e11";
 const RETIRED = "0b7e4d21-53a9-4f6c-8a10-7c3e2f9d4b22";
@@ -126,13 +126,5 @@ describe("checkRuleDocument on decay", () => {
     const daily = (epoch: string) => doc([rule(TYPE)], { currencies: { xp: { name: "XP", decay: { halfLifeSeconds: 86_400, epoch } } } });
     expect(checkRuleDocument(daily("2025-11-30T00:00:00Z"), ctx).ok).toBe(true);
     expect(checkRuleDocument(daily("2026-12-30T12:00:00Z"), ctx).ok).toBe(true);
-  });
-});
-
-describe("emptyRuleVersion", () => {
-  it("keeps the currencies and pays nothing", () => {
-    const checked = checkRuleDocument(doc([rule(TYPE)]), ctx);
-    if (!checked.ok) throw new Error("expected a valid document");
-    expect(emptyRuleVersion(checked.document)).toMatchObject({ currencies: checked.document.currencies, rules: [] });
   });
 });

@@ -128,8 +128,3 @@ export function issueSentence(issue: RuleIssue): string {
   const path = issue.path ? `document.${issue.path}` : "document";
   return /^(must|key )/.test(issue.message) ? `${path} ${issue.message}` : `${path}: ${issue.message}`;
 }
-
-/** An empty rule version with the same currencies: what a campaign without active rules pays (nothing). */
-export function emptyRuleVersion(like: RuleVersion): RuleVersion {
-  return { campaignId: like.campaignId, version: like.version, primaryCurrency: like.primaryCurrency, currencies: like.currencies, rules: [] };
-}

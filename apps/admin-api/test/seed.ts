@@ -17,7 +17,8 @@ export interface TestEvent {
 
 /**
  * Logs events the way the scoring worker does (identity -> user, creating both when new; then the
- * append-only log), so admin-api is tested against the rows it will really find. Returns each event's user.
+ * append-only log, each event with its user's referrer), so admin-api is tested against the rows it will
+ * really find. Returns each event's user.
  */
 export async function logEvents(db: Database, campaignId: string, events: readonly TestEvent[]): Promise<string[]> {
   const users: string[] = [];
@@ -39,9 +40,10 @@ export async function logEvents(db: Database, campaignId: string, events: readon
         e.accountId,
       ]);
     }
+    // Stamped with the user's referrer at this moment, as the worker logs it.
     await db.query(
-      `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, received_at, occurred_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, received_at, occurred_at, referrer_id)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT referrer_id FROM app_user WHERE id = $3))`,
       [campaignId, e.regEventId, userId, e.identityType, e.accountId, e.amount, e.source ?? "api", receivedAt, e.occurredAt ?? receivedAt],
     );
     users.push(userId);

@@ -1,5 +1,6 @@
 // Entry point of @pointwise/db: client, statement queue, COPY, transactions, migrations and typed errors.
 export { type LoggedEvent, type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
+export { type CampaignDates, readCampaignWindow } from "./campaign-window";
 export { createDatabase, type Database, Prisma, PrismaClient } from "./client";
 export { copyField, copyRow } from "./copy-text";
 export {

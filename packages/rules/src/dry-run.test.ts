@@ -99,3 +99,110 @@ describe("dryRunDiff", () => {
     expect(() => dryRunDiff({ before: rv, after: rv, events, at: "later" })).toThrow(ValidationError);
   });
 });
+
+describe("dryRunDiff counts what a recompute serves", () => {
+  const DAVE = "dddddddd-0000-4000-8000-000000000004";
+  const ERIN = "eeeeeeee-0000-4000-8000-000000000005";
+  const perUnit = (points: string) => ({ id: "swap", regEventId: SWAP, currency: "xp", base: { kind: "perUnit" as const, points } });
+  const adjustment = (userId: string, points: string, createdAt = "2025-03-10T00:00:00Z") => ({
+    userId,
+    currency: "xp",
+    points,
+    createdAt: new Date(createdAt),
+  });
+
+  it("leaves excluded users off both boards, with the referral shares their events paid and the shares paid to them", () => {
+    const referral = { shares: { xp: "0.1" } };
+    const before = version(1, { rules: [perUnit("1")], referral });
+    const after = version(2, { rules: [perUnit("2")], referral });
+    const log2 = log([
+      { userId: ALICE, amount: "30" },
+      { userId: CAROL, amount: "100", referrerId: BOB },
+      { userId: BOB, amount: "20" },
+      { userId: DAVE, amount: "50" },
+      { userId: ERIN, amount: "10", referrerId: DAVE },
+    ]);
+    const diff = dryRunDiff({ before, after, events: log2, at: AT, excludedUsers: new Set([CAROL, DAVE]) });
+    // Carol's 100 pays Bob no 10% share; Dave (excluded) neither shows nor earns Erin's share.
+    // Before: Alice 30, Bob 20, Erin 10; after, 2 per unit: Alice 60, Bob 40, Erin 20.
+    expect(diff.moves).toEqual([
+      { userId: ALICE, rankBefore: 1, rankAfter: 1, rankChange: 0, pointsBefore: "30", pointsAfter: String(30 * 2), pointsChange: "30" },
+      { userId: BOB, rankBefore: 2, rankAfter: 2, rankChange: 0, pointsBefore: "20", pointsAfter: String(20 * 2), pointsChange: "20" },
+      { userId: ERIN, rankBefore: 3, rankAfter: 3, rankChange: 0, pointsBefore: "10", pointsAfter: String(10 * 2), pointsChange: "10" },
+    ]);
+    expect([diff.usersBefore, diff.usersAfter, diff.unchanged]).toEqual([3, 3, 0]);
+  });
+
+  it("gives the budget an excluded user's events took to everyone else", () => {
+    const before = version(1, { currencies: { xp: { name: "Experience", decimals: 2, budget: "100" } }, rules: [perUnit("1")] });
+    const after = version(2, { currencies: { xp: { name: "Experience", decimals: 2, budget: "200" } }, rules: [perUnit("2")] });
+    const log2 = log([
+      { userId: DAVE, amount: "80" },
+      { userId: ALICE, amount: "50" },
+      { userId: BOB, amount: "40" },
+    ]);
+    const diff = dryRunDiff({ before, after, events: log2, at: AT, excludedUsers: new Set([DAVE]) });
+    // Without Dave's 80 the budget of 100 covers Alice's 50 and Bob's 40 in full; after, 100 + 80 = 180 <= 200.
+    expect(diff.moves.map((m) => [m.userId, m.rankBefore, m.rankAfter, m.pointsBefore, m.pointsAfter])).toEqual([
+      [ALICE, 1, 1, "50", String(50 * 2)],
+      [BOB, 2, 2, "40", String(40 * 2)],
+    ]);
+  });
+
+  it("adds adjustments on top of both replays, excluded users' left out, so a grant can decide a rank", () => {
+    const before = version(1, { rules: [perUnit("1")] });
+    const after = version(2, { rules: [perUnit("2")] });
+    const log2 = log([
+      { userId: ALICE, amount: "10" },
+      { userId: BOB, amount: "13" },
+    ]);
+    const adjustments = [adjustment(ALICE, "5"), adjustment(CAROL, "7"), adjustment(DAVE, "100")];
+    const diff = dryRunDiff({ before, after, events: log2, at: AT, adjustments, excludedUsers: new Set([DAVE]) });
+    // Before: Alice 10 + 5 = 15, Bob 13, Carol 7 (a grant only); after: Bob 13 x 2 = 26, Alice 10 x 2 + 5 = 25, Carol 7.
+    expect(diff.moves).toEqual([
+      { userId: BOB, rankBefore: 2, rankAfter: 1, rankChange: 1, pointsBefore: "13", pointsAfter: String(13 * 2), pointsChange: "13" },
+      { userId: ALICE, rankBefore: 1, rankAfter: 2, rankChange: -1, pointsBefore: String(10 + 5), pointsAfter: String(10 * 2 + 5), pointsChange: "10" },
+    ]);
+    expect([diff.usersBefore, diff.usersAfter, diff.unchanged]).toEqual([3, 3, 1]);
+  });
+
+  it("decays an adjustment from when it was made under each version's settings", () => {
+    const before = version(1, { rules: [perUnit("1")] });
+    const after = version(2, {
+      currencies: { xp: { name: "Experience", decimals: 2, decay: { halfLifeSeconds: 86_400, epoch: "2025-03-05T12:00:00Z" } } },
+      rules: [perUnit("1")],
+    });
+    // 8 granted one day after the epoch, compared one day later: one half-life, 8 / 2 = 4 (no decay before).
+    const diff = dryRunDiff({ before, after, events: [], at: "2025-03-07T12:00:00Z", adjustments: [adjustment(ALICE, "8", "2025-03-06T12:00:00Z")] });
+    expect(diff.moves).toEqual([
+      { userId: ALICE, rankBefore: 1, rankAfter: 1, rankChange: 0, pointsBefore: "8", pointsAfter: String(8 / 2), pointsChange: "-4" },
+    ]);
+  });
+
+  it("shows adjustments in a currency a version does not pay, as the switch serves them", () => {
+    const before = version(1, { rules: [perUnit("1")] });
+    const after = version(2, {
+      currencies: { xp: { name: "Experience", decimals: 2 }, gems: { name: "Gems", decimals: 0 } },
+      rules: [perUnit("1"), { id: "gems", regEventId: SWAP, currency: "gems", base: { kind: "fixed", points: "7" } }],
+    });
+    const grant = { userId: ALICE, currency: "gems", points: "3", createdAt: new Date("2025-03-10T00:00:00Z") };
+    const diff = dryRunDiff({ before, after, events: log([{ userId: ALICE, amount: "1" }]), at: AT, currency: "gems", adjustments: [grant] });
+    // Before pays no gems, so only the grant of 3 is served; after, the swap's 7 gems + 3 = 10.
+    expect(diff.moves).toEqual([
+      { userId: ALICE, rankBefore: 1, rankAfter: 1, rankChange: 0, pointsBefore: "3", pointsAfter: String(7 + 3), pointsChange: "7" },
+    ]);
+  });
+
+  it("serves nothing before when no version is active, not even adjustments", () => {
+    const after = version(1, { rules: [perUnit("1")] });
+    const diff = dryRunDiff({ before: null, after, events: log([{ userId: ALICE, amount: "10" }]), at: AT, adjustments: [adjustment(BOB, "3")] });
+    expect(diff.moves.map((m) => [m.userId, m.rankBefore, m.rankAfter, m.pointsBefore, m.pointsAfter])).toEqual([
+      [ALICE, null, 1, "0", "10"],
+      [BOB, null, 2, "0", "3"],
+    ]);
+    expect(diff.usersBefore).toBe(0);
+    expect(() => dryRunDiff({ before: null, after, events: [], at: AT, currency: "gems" })).toThrow(
+      "currency must be a currency of either rule version, got gems",
+    );
+  });
+});

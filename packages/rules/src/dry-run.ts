@@ -1,11 +1,13 @@
-// Dry run of a candidate rule version: replays the log under both versions and diffs the leaderboard.
+// Dry run of a candidate rule version: computes the served scores under both versions and diffs the leaderboard.
 import { ValidationError } from "@pointwise/errors";
+import { type Adjustment, adjustmentDeltas } from "./adjustments";
 import { own } from "./award";
 import type { CampaignWindow } from "./campaign-window";
 import { D, str } from "./decimal";
+import { withoutExcluded } from "./exclusions";
 import { replayCampaign } from "./replay";
 import type { RuleVersion } from "./schema";
-import { type RankedRow, rankRows, type ScoreRow } from "./scores";
+import { mergeScoreDeltas, type RankedRow, rankRows, type ScoreRow } from "./scores";
 import { shownFactor, shownScore } from "./shown";
 import { parseTime } from "./time";
 import type { RawEvent } from "./types";
@@ -44,9 +46,13 @@ export interface LeaderboardMove {
   pointsChange: string;
 }
 
-/** Input of a dry run: the rules in force, the candidate rules, the campaign log and when to compare. */
+/**
+ * Input of a dry run: the rules in force, the candidate rules, and what a recompute under either
+ * reads besides them (the campaign log, dates, exclusions and adjustments), and when to compare.
+ */
 export interface DryRunInput {
-  before: RuleVersion;
+  /** The rules in force; null when none are (nothing is served, not even adjustments: the board before is empty). */
+  before: RuleVersion | null;
   after: RuleVersion;
   events: readonly RawEvent[];
   /** The moment decayed totals are compared at (ISO 8601); passed in so the function stays pure. */
@@ -55,6 +61,10 @@ export interface DryRunInput {
   currency?: string;
   /** The campaign's dates, applied to both versions (missing or null: no limit). */
   campaignWindow?: CampaignWindow | null;
+  /** Excluded users: their events earn nothing, pay no referral share and take no budget, and they hold no row. */
+  excludedUsers?: ReadonlySet<string>;
+  /** The campaign's operator adjustments, added on top of each version's replay (decayed under its settings). */
+  adjustments?: readonly Adjustment[];
 }
 
 /** The leaderboard diff a dry run returns. */
@@ -69,23 +79,47 @@ export interface DryRunResult {
   usersAfter: number;
 }
 
-function board(rules: RuleVersion, input: DryRunInput, currency: string): Map<string, { rank: number; points: string }> {
+/**
+ * The score rows a recompute under `rules` switches in: the log replayed within the campaign window
+ * without excluded users' events, then every adjustment of a user not excluded added on top, as the
+ * scoring worker's switch adds them (score, total and lifetime; reachedAt moves up to the latest).
+ */
+function servedRows(rules: RuleVersion, input: DryRunInput): ScoreRow[] {
+  const excluded = input.excludedUsers ?? new Set<string>();
+  const replayed = replayCampaign(rules, withoutExcluded(input.events, excluded), input.campaignWindow).rows;
+  const adjustments = (input.adjustments ?? []).filter((a) => !excluded.has(a.userId));
+  return mergeScoreDeltas(
+    replayed,
+    adjustmentDeltas(rules, adjustments).map((d) => ({
+      userId: d.userId,
+      currency: d.currency,
+      score: d.score,
+      referralScore: "0",
+      lifetime: d.lifetime,
+      reachedAt: d.at,
+    })),
+  );
+}
+
+function board(rules: RuleVersion | null, input: DryRunInput, currency: string): Map<string, { rank: number; points: string }> {
   const out = new Map<string, { rank: number; points: string }>();
-  // Stryker disable next-line ConditionalExpression: a replay under rules without the currency has no rows of it, so the board is empty either way
-  if (!Object.hasOwn(rules.currencies, currency)) return out;
-  const ranked: RankedRow[] = rankRows(replayCampaign(rules, input.events, input.campaignWindow).rows, currency);
+  if (rules === null) return out;
+  // Rules without the currency pay none of it, but adjustments in it are served all the same (undecayed and
+  // unrounded, as the read API shows a currency the active rules do not name).
+  const ranked: RankedRow[] = rankRows(servedRows(rules, input), currency);
   for (const r of ranked) out.set(r.userId, { rank: r.rank, points: decayedScores(r, rules, input.at).total });
   return out;
 }
 
 /**
- * Replays the campaign log under both rule versions and returns who moves on the leaderboard
- * (rank before and after, points before and after), without side effects.
+ * Computes the scores a recompute would serve under each rule version (the log within the campaign
+ * window, without excluded users, plus adjustments) and returns who moves on the leaderboard (rank
+ * before and after, points before and after), without side effects.
  */
 export function dryRunDiff(input: DryRunInput): DryRunResult {
   if (parseTime(input.at) === undefined) throw new ValidationError("at must be an ISO 8601 time", { field: "at" });
   const currency = input.currency ?? input.after.primaryCurrency;
-  if (!Object.hasOwn(input.after.currencies, currency) && !Object.hasOwn(input.before.currencies, currency)) {
+  if (!Object.hasOwn(input.after.currencies, currency) && !(input.before !== null && Object.hasOwn(input.before.currencies, currency))) {
     throw new ValidationError(`currency must be a currency of either rule version, got ${currency}`, { field: "currency" });
   }
   const before = board(input.before, input, currency);

@@ -8,6 +8,7 @@ export { needsGlobalOrder } from "./compile";
 export { decayedValue, decayFactor, decayRangeEnd, MAX_HALF_LIVES } from "./decay";
 export { type DecayedScores, type DryRunInput, type DryRunResult, decayedScores, dryRunDiff, type LeaderboardMove } from "./dry-run";
 export { type ApplyInput, type ApplyResult, applyEvents } from "./engine";
+export { withoutExcluded } from "./exclusions";
 export {
   decideRedemption,
   type RedemptionContext,

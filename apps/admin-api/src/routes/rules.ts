@@ -6,10 +6,10 @@ import { Router } from "express";
 import { z } from "zod";
 import { activeVersionIn } from "../adjustments";
 import { recordAudit } from "../audit";
-import { readDryRunLog, userLabels } from "../campaign-log";
+import { readDryRunInputs, userLabels } from "../campaign-log";
 import type { Deps } from "../deps";
 import { recomputeJobJson } from "../json";
-import { checkRuleDocument, decayEpochIssues, emptyRuleVersion, issueSentence, type RuleContext } from "../rule-document";
+import { checkRuleDocument, decayEpochIssues, issueSentence, type RuleContext } from "../rule-document";
 import { type Campaign, loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
 import { sessionOf } from "../session";
 
@@ -127,10 +127,12 @@ export function ruleRoutes(deps: Deps): Router {
     const candidate = await loadVersion(campaign, versionParam(req.params.version));
     const body = parseWith(dryRunSchema, req.body ?? {});
     const after = parseRuleVersion(candidate.document);
-    const active = await prisma.ruleVersion.findFirst({ where: { campaignId: campaign.id, status: "active" } });
-    let before: RuleVersion;
+    const reads = await db.transaction((tx) => readDryRunInputs(tx, campaign.id, deps.env.DRY_RUN_MAX_EVENTS), { isolation: "repeatable read" });
+    const { active, events } = reads;
+    // Without an active version nothing is served, adjustments included: the board before is empty.
+    let before: RuleVersion | null;
     try {
-      before = active ? parseRuleVersion(active.document) : emptyRuleVersion(after);
+      before = active ? parseRuleVersion(active.document) : null;
     } catch (err) {
       throw new ConflictError(
         "active-rule-version-invalid",
@@ -141,12 +143,20 @@ export function ruleRoutes(deps: Deps): Router {
       );
     }
     const currency = body.currency ?? campaign.primaryCurrency;
-    if (!Object.hasOwn(after.currencies, currency) && !Object.hasOwn(before.currencies, currency)) {
+    if (!Object.hasOwn(after.currencies, currency) && !(before !== null && Object.hasOwn(before.currencies, currency))) {
       throw new ValidationError(`currency must be a currency of the rule versions (${Object.keys(after.currencies).join(", ")})`, { field: "currency" });
     }
-    const events = await readDryRunLog(db, campaign.id, deps.env.DRY_RUN_MAX_EVENTS);
     const at = body.at ?? new Date().toISOString();
-    const diff = dryRunDiff({ before, after, events, at, currency });
+    const diff = dryRunDiff({
+      before,
+      after,
+      events,
+      at,
+      currency,
+      campaignWindow: reads.campaignWindow,
+      excludedUsers: reads.excludedUsers,
+      adjustments: reads.adjustments,
+    });
     const shown = diff.moves.slice(0, body.limit);
     const labels = await userLabels(
       db,

@@ -1,9 +1,7 @@
 // One apply transaction: a campaign's next inbox rows into the event log, the engine and the score tables, all or nothing.
-import { type Database, excludedUsers } from "@pointwise/db";
-import { type ApplyResult, needsGlobalOrder, type RawEvent } from "@pointwise/rules";
+import { type Database, excludedUsers, readCampaignWindow } from "@pointwise/db";
+import { type ApplyResult, needsGlobalOrder, type RawEvent, withoutExcluded } from "@pointwise/rules";
 import { type InboxRow, nextInboxRows, removeInboxRows } from "../intake/inbox";
-import { readCampaignWindow } from "../scoring/campaign-window";
-import { withoutExcluded } from "../scoring/exclusions";
 import { loadState, type Target } from "../scoring/result-store";
 import type { RuleVersionCache } from "../scoring/rule-version-cache";
 import { scoreInSlices, slicesOf } from "../scoring/score-slices";

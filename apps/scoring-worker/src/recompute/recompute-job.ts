@@ -6,17 +6,16 @@ import {
   type Queryable,
   readAdjustments,
   readCampaignLog,
+  readCampaignWindow,
   readSpends,
   setSpentScores,
   type Transaction,
 } from "@pointwise/db";
 import { BaseError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
-import { adjustmentDeltas, type CampaignWindow, type RuleVersion, spendDeltas } from "@pointwise/rules";
+import { adjustmentDeltas, type CampaignWindow, type RuleVersion, spendDeltas, withoutExcluded } from "@pointwise/rules";
 import type { ScoresChanged } from "@pointwise/schemas";
 import { describeFailure, isTransient } from "../failures";
-import { readCampaignWindow } from "../scoring/campaign-window";
-import { withoutExcluded } from "../scoring/exclusions";
 import type { Target } from "../scoring/result-store";
 import type { RuleVersionCache } from "../scoring/rule-version-cache";
 import { scoreEvents } from "../scoring/score-slices";

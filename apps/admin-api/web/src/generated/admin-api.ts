@@ -1217,10 +1217,14 @@ export interface paths {
         put?: never;
         /**
          * Leaderboard diff of this version against the active one, without committing anything
-         * @description Replays the campaign's whole event log under the active version (nothing, when none is
+         * @description Computes the scores a recompute would serve under the active version (nothing, when none is
          *     active) and under this version, with the rules engine's dry-run helper, and returns every
-         *     user whose rank or points would change. Each event counts for the user who owns its identity
-         *     now. Logs longer than DRY_RUN_MAX_EVENTS are refused (`409 log-too-large`).
+         *     user whose rank or points would change. Both sides count what the scoring worker counts: the
+         *     whole event log, each event for the user who owns its identity now, only events between the
+         *     campaign's starts_at and ends_at, no excluded user (nor referral shares or budget their events
+         *     took), and the operator adjustments on top. So points_before is what the read API shows now
+         *     and points_after what it shows once this version is active. Logs longer than
+         *     DRY_RUN_MAX_EVENTS are refused (`409 log-too-large`).
          */
         post: {
             parameters: {

@@ -1,5 +1,5 @@
 // Leaves excluded users' events out of what the engine scores (they stay in the log) and their referral shares unpaid.
-import type { RawEvent } from "@pointwise/rules";
+import type { RawEvent } from "./types";
 
 /**
  * The events the engine scores: those of users not excluded, each without its referrer when the
