@@ -80,6 +80,21 @@ function byUser(moves: Json[]): Record<string, Json> {
   return Object.fromEntries(moves.map((m) => [m.user_id, m]));
 }
 
+/** The dry run's "before" is what is served now, and once `version` is activated its "after" is what is served then. */
+async function expectServedAsDryRun(
+  moves: Record<string, Json>,
+  run: { campaignId: string; version: number; key: string; users: Record<string, string>; now: Awaited<ReturnType<typeof served>> },
+): Promise<void> {
+  for (const [name, userId] of Object.entries(run.users)) {
+    expect([name, moves[userId]?.rank_before, moves[userId]?.points_before]).toEqual([name, run.now[name]?.rank, run.now[name]?.points]);
+  }
+  await activate(run.campaignId, run.version);
+  const later = await served(run.key, run.users);
+  for (const [name, userId] of Object.entries(run.users)) {
+    expect([name, moves[userId]?.rank_after, moves[userId]?.points_after]).toEqual([name, later[name]?.rank, later[name]?.points]);
+  }
+}
+
 /** Who holds score rows of the campaign: excluded users hold none. */
 async function usersWithRows(campaignId: string): Promise<string[]> {
   const { rows } = await h.deps.db.query<{ user_id: string }>("SELECT DISTINCT user_id FROM score WHERE campaign_id = $1", [campaignId]);
@@ -136,16 +151,8 @@ describe("dry runs count what the scoring worker serves", () => {
       points_change: "70",
     });
     expect(moves[users.bob]).toMatchObject({ rank_before: 2, rank_after: 2, points_before: "85", points_after: String(40 * 3 + 5), points_change: "40" });
-    for (const [name, userId] of Object.entries(users)) {
-      expect([name, moves[userId].rank_before, moves[userId].points_before]).toEqual([name, now[name]?.rank, now[name]?.points]);
-    }
-
     // Activating v2 serves exactly the dry run's "after".
-    await activate(campaignId, v2);
-    const later = await served(key, users);
-    for (const [name, userId] of Object.entries(users)) {
-      expect([name, moves[userId].rank_after, moves[userId].points_after]).toEqual([name, later[name]?.rank, later[name]?.points]);
-    }
+    await expectServedAsDryRun(moves, { campaignId, version: v2, key, users, now });
   });
 
   it("does not list an excluded user, nor count referral shares of an excluded referee", async () => {
@@ -188,15 +195,8 @@ describe("dry runs count what the scoring worker serves", () => {
       [erin, 3, 3, "10", String(10 * 2)],
     ]);
     const moves = byUser(dry.body.moves);
-    for (const [name, userId] of Object.entries(users)) {
-      expect([name, moves[userId].rank_before, moves[userId].points_before]).toEqual([name, now[name]?.rank, now[name]?.points]);
-    }
-
-    await activate(campaignId, v2);
-    const later = await served(key, users);
-    for (const [name, userId] of Object.entries(users)) {
-      expect([name, moves[userId].rank_after, moves[userId].points_after]).toEqual([name, later[name]?.rank, later[name]?.points]);
-    }
+    // Activating v2 serves exactly the dry run's "after".
+    await expectServedAsDryRun(moves, { campaignId, version: v2, key, users, now });
     expect((await usersWithRows(campaignId)).sort()).toEqual([alice, bob, erin].sort());
   });
 
