@@ -4,7 +4,7 @@ import { createCache } from "@pointwise/cache";
 import { createDatabase, routeReads } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { createServiceMetrics } from "@pointwise/metrics";
-import { openStartup, runService } from "@pointwise/runtime";
+import { maskUrl, openStartup, runService } from "@pointwise/runtime";
 import { createReadApp, createReadResponses } from "./app";
 import { loadBadWords } from "./bad-words";
 import { loadEnv } from "./env";
@@ -29,6 +29,7 @@ void runService("read-api", logger, async () => {
           maxLagMs: env.READ_REPLICA_MAX_LAG_MS,
           checkEveryMs: env.READ_REPLICA_CHECK_MS,
           logger,
+          replicaUrl: maskUrl(env.DATABASE_READ_URL),
         });
   const db = routing?.db ?? primary;
   // Redis is the response cache and NATS only speeds up its invalidation: read-api serves without

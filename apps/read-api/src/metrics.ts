@@ -37,9 +37,10 @@ export function replicaMetrics(metrics: ServiceMetrics, routing: ReadRouting): v
     help: "The replica's last measured replication lag; absent while the replica does not answer",
     registers: [metrics.registry],
     collect() {
-      this.reset();
       const { lagMs } = routing.status();
-      if (lagMs !== null) this.set(lagMs / 1000);
+      // remove(), not reset(): reset() puts an unlabelled gauge back at 0, a lag the replica never reported.
+      if (lagMs === null) this.remove();
+      else this.set(lagMs / 1000);
     },
   });
 }

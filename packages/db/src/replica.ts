@@ -44,6 +44,8 @@ export interface ReadRoutingOptions {
   /** How often the replica's lag is measured (ms). */
   checkEveryMs: number;
   logger: RoutingLogger;
+  /** The replica's URL as its log lines show it: masked by the caller (this package does not know what is secret in it). */
+  replicaUrl: string;
 }
 
 /** Where reads go now, and the replica's last measured lag. */
@@ -75,11 +77,14 @@ function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
 /**
  * Routes reads to a replica. Until the first measurement, and whenever the replica does not answer or
  * lags more than `maxLagMs`, reads go to the primary: an answer is never older than the lag allowed.
- * Each switch is logged once.
+ * The first measurement and each switch are logged once.
  */
 export function routeReads(options: ReadRoutingOptions): ReadRouting {
-  const { primary, replica, maxLagMs, logger } = options;
+  const { primary, replica, maxLagMs, logger, replicaUrl } = options;
   let status: ReadRoutingStatus = { target: "primary", lagMs: null };
+  // Reads start on the primary, so a replica that never answers (or lags from the start) would cause no
+  // switch and no line: the first measurement is reported whichever way it goes.
+  let measured = false;
   let closed = false;
   const current = (): Database => (status.target === "replica" ? replica : primary);
 
@@ -93,14 +98,15 @@ export function routeReads(options: ReadRoutingOptions): ReadRouting {
       reason = `replica does not answer: ${(err as Error).message}`;
     }
     const target = lagMs !== null && lagMs <= maxLagMs ? "replica" : "primary";
-    if (target !== status.target) {
-      if (target === "replica") logger.info({ lag_ms: lagMs, max_lag_ms: maxLagMs }, "reading from the replica");
+    if (target !== status.target || !measured) {
+      if (target === "replica") logger.info({ url: replicaUrl, lag_ms: lagMs, max_lag_ms: maxLagMs }, "reading from the replica");
       else
         logger.warn(
-          { lag_ms: lagMs, max_lag_ms: maxLagMs, reason: reason ?? "replica lags too far behind" },
+          { url: replicaUrl, lag_ms: lagMs, max_lag_ms: maxLagMs, reason: reason ?? "replica lags too far behind" },
           "reading from the primary until the replica catches up",
         );
     }
+    measured = true;
     status = { target, lagMs: lagMs === Number.POSITIVE_INFINITY ? null : lagMs };
     return status;
   };

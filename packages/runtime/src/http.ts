@@ -1,5 +1,5 @@
 // The HTTP shell every service shares: request logs, /healthz and /readyz, error mapping to statuses.
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { ServiceMetrics } from "@pointwise/metrics";
@@ -176,12 +176,52 @@ export function listen(app: Express, port: number, host: string): Promise<Server
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
     server.keepAliveTimeout = 65_000;
+    trackResponses(server);
   });
 }
 
-/** Stops accepting connections, closes idle keep-alive sockets, and waits for requests in flight. */
+/** The responses each tracked server has not finished yet, and whether it is closing. */
+const servers = new WeakMap<Server, { inFlight: Set<ServerResponse>; closing: boolean }>();
+
+/** Answers a response with `Connection: close` when it can still say so, and closes its connection once it is sent. */
+function closeAfter(server: Server, res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader("Connection", "close");
+  // Headers already sent with keep-alive (or a response that ends without Node closing the socket): the
+  // connection is idle once the response is done, and an idle connection is closed at once.
+  res.once("close", () => server.closeIdleConnections());
+}
+
+/**
+ * Lets `closeServer` end keep-alive connections that are busy when it is called: it keeps the responses
+ * in flight, so that at close each is answered with `Connection: close` and its connection ends right after.
+ * Without it a connection busy at `close` stays open for `keepAliveTimeout` and holds `close` that long.
+ */
+export function trackResponses(server: Server): void {
+  if (servers.has(server)) return;
+  const state = { inFlight: new Set<ServerResponse>(), closing: false };
+  servers.set(server, state);
+  // Ahead of the app's own listener, so a response the app ends at once is still seen before it closes.
+  server.prependListener("request", (_req, res: ServerResponse) => {
+    // A request that arrives on an open connection after close began (the rest of a pipeline) is still answered, as the last.
+    if (state.closing) return closeAfter(server, res);
+    state.inFlight.add(res);
+    res.once("close", () => state.inFlight.delete(res));
+  });
+}
+
+/**
+ * Stops accepting connections, closes idle keep-alive sockets, and waits for requests in flight: each
+ * is answered (with `Connection: close` on a server `listen` or `trackResponses` set up) and its
+ * connection closed once it is sent, so close resolves as soon as the last answer is out.
+ */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
+    const state = servers.get(server);
+    if (state) {
+      state.closing = true;
+      for (const res of state.inFlight) closeAfter(server, res);
+      state.inFlight.clear();
+    }
     server.close(() => resolve());
     server.closeIdleConnections();
   });

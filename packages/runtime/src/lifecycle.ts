@@ -1,4 +1,5 @@
 // Runs a service until SIGTERM or SIGINT, then stops it gracefully and exits with a meaningful code.
+import { ConfigError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 
 /** What a started service gives back: how to stop it. */
@@ -47,7 +48,9 @@ export async function runService(name: string, logger: Logger, start: () => Prom
   try {
     running = await start();
   } catch (err) {
-    logger.fatal({ err }, `${name} failed to start`);
+    // A bad setting is the operator's to fix and its message names every bad variable: a stack would only bury it.
+    if (err instanceof ConfigError) logger.fatal({ code: err.code, error: err.message }, `${name} failed to start: ${err.message}`);
+    else logger.fatal({ err }, `${name} failed to start`);
     // Leave time for the log line to be written.
     setTimeout(() => process.exit(1), 50);
   }

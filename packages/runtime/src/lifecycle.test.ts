@@ -1,0 +1,161 @@
+// runService as a real process: SIGTERM with a keep-alive request in flight, and how start failures are logged.
+import { type ChildProcess, spawn } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+jest.setTimeout(30_000);
+
+const FIXTURE = path.join(__dirname, "lifecycle.fixture.ts");
+
+interface Fixture {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+function startFixture(...args: string[]): Fixture {
+  let out = "";
+  const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, ...args], {
+    cwd: __dirname,
+    env: { PATH: process.env.PATH ?? "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+const started: Fixture[] = [];
+afterEach(() => {
+  for (const f of started.splice(0)) if (f.child.exitCode === null) f.child.kill("SIGKILL");
+});
+
+function lines(f: Fixture): Record<string, unknown>[] {
+  return f
+    .output()
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves with the first HTTP response read from `socket` once its body (Content-Length) is complete. */
+function readResponse(socket: net.Socket): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    let data = "";
+    const onData = (chunk: Buffer) => {
+      data += chunk.toString("latin1");
+      const split = data.indexOf("\r\n\r\n");
+      if (split < 0) return;
+      const head = data.slice(0, split);
+      const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+      const body = data.slice(split + 4);
+      if (body.length < length) return;
+      socket.off("data", onData);
+      resolve({ head, body });
+    };
+    socket.on("data", onData);
+    socket.once("error", reject);
+  });
+}
+
+it("answers a keep-alive request in flight at SIGTERM with Connection: close and exits 0 promptly", async () => {
+  const port = await freePort();
+  const fixture = startFixture("serve", String(port));
+  started.push(fixture);
+  await until("the fixture to listen", () => fixture.output().includes('"msg":"fixture listening"'));
+
+  const socket = net.connect(port, "127.0.0.1");
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  const socketClosed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  // A first request makes it a keep-alive connection the server has answered before.
+  const send = (text: string) => socket.write(text);
+  const body = '{"n":1}';
+  const request = `POST /echo HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+  const first = readResponse(socket);
+  send(request + body);
+  expect((await first).head).toMatch(/connection: keep-alive/i);
+
+  // The second request is in flight (half its body sent) when SIGTERM arrives.
+  const second = readResponse(socket);
+  send(request + body.slice(0, 3));
+  await new Promise((r) => setTimeout(r, 200));
+  const signalledAt = Date.now();
+  fixture.child.kill("SIGTERM");
+  await until("the fixture to start stopping", () => fixture.output().includes('"msg":"fixture stopping"'));
+  send(body.slice(3));
+
+  const answer = await second;
+  expect(answer.head).toMatch(/^HTTP\/1\.1 200/);
+  expect(answer.head).toMatch(/connection: close/i);
+  expect(JSON.parse(answer.body)).toEqual({ n: 1 });
+  await socketClosed;
+  expect(await fixture.exited).toBe(0);
+  // Far below the 15 s stop timeout; before the fix the connection held the process until that timer.
+  expect(Date.now() - signalledAt).toBeLessThan(8000);
+  expect(fixture.output()).not.toContain("did not stop in time");
+  expect(fixture.output()).toContain('"msg":"fixture stopped"');
+});
+
+it("answers a request whose headers were still arriving at SIGTERM, with Connection: close, and exits 0", async () => {
+  const port = await freePort();
+  const fixture = startFixture("serve", String(port));
+  started.push(fixture);
+  await until("the fixture to listen", () => fixture.output().includes('"msg":"fixture listening"'));
+  const socket = net.connect(port, "127.0.0.1");
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  const answer = readResponse(socket);
+  socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+  await new Promise((r) => setTimeout(r, 200));
+  fixture.child.kill("SIGTERM");
+  await until("the fixture to start stopping", () => fixture.output().includes('"msg":"fixture stopping"'));
+  socket.write("Connection: keep-alive\r\n\r\n");
+  const { head } = await answer;
+  expect(head).toMatch(/^HTTP\/1\.1 200/);
+  expect(head).toMatch(/connection: close/i);
+  expect(await fixture.exited).toBe(0);
+  expect(fixture.output()).not.toContain("did not stop in time");
+});
+
+it("logs a ConfigError at start as its code and message, without a stack, and exits 1", async () => {
+  const fixture = startFixture("config-error");
+  started.push(fixture);
+  expect(await fixture.exited).toBe(1);
+  const fatal = lines(fixture).find((l) => l.level === "fatal");
+  expect(fatal).toMatchObject({
+    code: "config-invalid",
+    msg: "fixture failed to start: Invalid environment: PORT must be a number; REDIS_URL is required",
+  });
+  expect(fixture.output()).not.toContain("stack");
+  expect(fixture.output()).not.toContain("    at ");
+});
+
+it("keeps the stack of an unexpected start failure", async () => {
+  const fixture = startFixture("crash");
+  started.push(fixture);
+  expect(await fixture.exited).toBe(1);
+  const fatal = lines(fixture).find((l) => l.level === "fatal") as { err?: { message?: string; stack?: string } } | undefined;
+  expect(fatal?.err?.message).toBe("something unexpected");
+  expect(fatal?.err?.stack).toContain("lifecycle.fixture.ts");
+});
