@@ -2,7 +2,7 @@
 import path from "node:path";
 import { voucherKeyProblem } from "@pointwise/auth";
 import { whyUnsafeKey } from "@pointwise/claims";
-import { envVars, parseEnv, serviceEnv, streamEnv } from "@pointwise/config";
+import { envVars, parseEnv, serviceEnv, streamEnv, whenParsed } from "@pointwise/config";
 import { z } from "zod";
 
 const baseUrl = z
@@ -15,30 +15,25 @@ export const envSchema = z.object({
   ...serviceEnv,
   ...streamEnv,
   PORT: envVars.port(4003),
-  HOST: z.string().default("127.0.0.1"),
+  HOST: envVars.host(),
   /** HS256 secret for operator session tokens; at least 32 characters. */
   ADMIN_JWT_SECRET: envVars.secret(32),
   /** Life of an operator session token: sessions are signed for this long, and tokens claiming a longer life are refused (seconds). */
-  ADMIN_SESSION_MAX_AGE_S: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .max(30 * 86_400)
-    .default(12 * 3600),
+  ADMIN_SESSION_MAX_AGE_S: envVars.int(60, 30 * 86_400, 12 * 3600),
   /** The first operator of the demo project, created at start when absent. */
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: envVars.secret(12).optional(),
   ADMIN_PROJECT_NAME: z.string().default("Demo project"),
   /** Password checks one e-mail gets per sign-in window; further attempts get 429 until it ends. */
-  ADMIN_SIGN_IN_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(5),
+  ADMIN_SIGN_IN_ATTEMPTS: envVars.int(1, 1000, 5),
   /** Length of the sign-in window, which starts at its first attempt (seconds). */
-  ADMIN_SIGN_IN_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(900),
+  ADMIN_SIGN_IN_WINDOW_S: envVars.int(1, 86_400, 900),
   /** The ingest API as integrators reach it; the dashboard puts it into its ready-made curl command. */
   INGEST_PUBLIC_URL: baseUrl.default("http://127.0.0.1:4001"),
   /** The public read API, shown in the dashboard next to the leaderboard preview. */
   READ_API_URL: baseUrl.default("http://127.0.0.1:4002"),
   /** A dry run replays the whole campaign log in memory twice; larger logs are refused. */
-  DRY_RUN_MAX_EVENTS: z.coerce.number().int().min(1).max(5_000_000).default(200_000),
+  DRY_RUN_MAX_EVENTS: envVars.int(1, 5_000_000, 200_000),
   /** Key the voucher codes are encrypted under at rest (64 hex digits; portal-api needs the same to show a code to its owner). */
   VOUCHER_CODE_KEY: envVars.checked(voucherKeyProblem).optional(),
   /** JSON-RPC URL of the chain the claim contract is on (token-claim epochs are published there). */
@@ -66,12 +61,15 @@ export type Env = z.infer<typeof envSchema>;
 
 // The claim settings only work together: all four or none.
 const CLAIMS_SETTINGS = ["CLAIMS_RPC_URL", "CLAIMS_CONTRACT", "CLAIMS_CHAIN_ID", "CLAIMS_PUBLISHER_KEY"] as const;
-const withClaims = envSchema.superRefine((env, ctx) => {
-  const given = CLAIMS_SETTINGS.filter((k) => env[k] !== undefined);
-  if (given.length === 0 || given.length === CLAIMS_SETTINGS.length) return;
-  for (const k of CLAIMS_SETTINGS.filter((k) => env[k] === undefined))
-    ctx.addIssue({ code: "custom", path: [k], message: `is required with ${given.join(", ")} (the claim settings go together)` });
-});
+const withClaims = envSchema.superRefine(
+  (env, ctx) => {
+    const given = CLAIMS_SETTINGS.filter((k) => env[k] !== undefined);
+    if (given.length === 0 || given.length === CLAIMS_SETTINGS.length) return;
+    for (const k of CLAIMS_SETTINGS.filter((k) => env[k] === undefined))
+      ctx.addIssue({ code: "custom", path: [k], message: `is required with ${given.join(", ")} (the claim settings go together)` });
+  },
+  whenParsed(...CLAIMS_SETTINGS),
+);
 
 /** Reads and checks the environment; throws a ConfigError naming each bad variable. */
 export function loadEnv(env: Record<string, string | undefined> = process.env): Env {

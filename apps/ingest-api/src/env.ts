@@ -1,8 +1,8 @@
 // ingest-api configuration: the zod schema of its environment variables, parsed once at start.
-import { envVars, parseEnv, redisEnv, serviceEnv, streamEnv } from "@pointwise/config";
+import { envVars, parseEnv, redisEnv, serviceEnv, streamEnv, whenParsed } from "@pointwise/config";
 import { z } from "zod";
 
-const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const int = envVars.int;
 const MiB = 1024 * 1024;
 
 /** ingest-api settings; parsed once at start, read nowhere else. */
@@ -12,7 +12,7 @@ export const envSchema = z
     ...redisEnv,
     ...streamEnv,
     PORT: envVars.port(4001),
-    HOST: z.string().default("127.0.0.1"),
+    HOST: envVars.host(),
     /** Largest body of `POST /api/rest/earn-event`, in bytes. */
     BODY_LIMIT_BYTES: int(1024, 50 * MiB, 64 * 1024),
     /** Largest body of `POST /api/rest/earn-events`, in bytes. */
@@ -48,15 +48,18 @@ export const envSchema = z
     /** Serve Prometheus metrics on GET /metrics. */
     METRICS: envVars.bool(true),
   })
-  .superRefine((env, ctx) => {
-    if (env.RATE_LIMIT_BURST < env.BATCH_MAX_EVENTS) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["RATE_LIMIT_BURST"],
-        message: `must be at least BATCH_MAX_EVENTS (${env.BATCH_MAX_EVENTS}) so a full batch can pass`,
-      });
-    }
-  });
+  .superRefine(
+    (env, ctx) => {
+      if (env.RATE_LIMIT_BURST < env.BATCH_MAX_EVENTS) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["RATE_LIMIT_BURST"],
+          message: `must be at least BATCH_MAX_EVENTS (${env.BATCH_MAX_EVENTS}) so a full batch can pass`,
+        });
+      }
+    },
+    whenParsed("RATE_LIMIT_BURST", "BATCH_MAX_EVENTS"),
+  );
 
 /** ingest-api settings. */
 export type Env = z.infer<typeof envSchema>;

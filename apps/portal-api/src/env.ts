@@ -2,7 +2,7 @@
 import path from "node:path";
 import { voucherKeyProblem } from "@pointwise/auth";
 import { whyUnsafeKey } from "@pointwise/claims";
-import { envVars, parseEnv, serviceEnv } from "@pointwise/config";
+import { envVars, parseEnv, serviceEnv, whenParsed } from "@pointwise/config";
 import { z } from "zod";
 
 const baseUrl = z
@@ -24,7 +24,7 @@ const chainIds = z
   .refine((ids) => ids.every((id) => /^[1-9][0-9]{0,15}$/.test(id)), { message: "must be a comma-separated list of chain ids (whole numbers from 1)" })
   .transform((ids) => ids.map(Number));
 
-const seconds = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const seconds = envVars.int;
 
 /** The OAuth providers a participant may link, with their endpoints (the provider's own unless given). */
 export const OAUTH_PROVIDERS = {
@@ -81,7 +81,7 @@ const oauthProviders = z
 export const envSchema = z.object({
   ...serviceEnv,
   PORT: envVars.port(4005),
-  HOST: z.string().default("127.0.0.1"),
+  HOST: envVars.host(),
   /** P-256 private keys (PEM, PKCS#8 or SEC1) that sign portal tokens (ES256): the first signs, all are published in the JWKS. */
   PORTAL_SIGNING_KEYS: privateKeys,
   /** The `iss` of issued tokens; the read API's PORTAL_JWT_ISSUER must be the same. */
@@ -114,7 +114,7 @@ export const envSchema = z.object({
   /** How long an e-mail code may be used (seconds). */
   PORTAL_EMAIL_CODE_TTL_S: seconds(60, 3600, 600),
   /** Wrong entries one e-mail code survives before it is void. */
-  PORTAL_EMAIL_CODE_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  PORTAL_EMAIL_CODE_ATTEMPTS: envVars.int(1, 20, 5),
   /** How codes are sent: `log` writes them to the service log (development), `smtp` sends them through PORTAL_SMTP_URL. */
   PORTAL_MAILER: z.enum(["log", "smtp"], { message: "must be log or smtp" }).default("log"),
   /** The SMTP server of PORTAL_MAILER=smtp: `smtp://user:password@host:587` or `smtps://...:465`. */
@@ -122,9 +122,9 @@ export const envSchema = z.object({
   /** The sender of code mails (PORTAL_MAILER=smtp), e.g. `Season 1 <no-reply@example.com>`. */
   PORTAL_MAIL_FROM: z.string().min(3).optional(),
   /** Sign-in and code attempts one client IP address gets per window. */
-  PORTAL_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(60),
+  PORTAL_ATTEMPTS_PER_IP: envVars.int(1, 100_000, 60),
   /** Sign-in and code attempts one identity (wallet or e-mail) gets per window. */
-  PORTAL_ATTEMPTS_PER_IDENTITY: z.coerce.number().int().min(1).max(10_000).default(10),
+  PORTAL_ATTEMPTS_PER_IDENTITY: envVars.int(1, 10_000, 10),
   /** Length of an attempt window, which starts at its first attempt (seconds). */
   PORTAL_ATTEMPT_WINDOW_S: seconds(1, 86_400, 900),
   /**
@@ -141,9 +141,9 @@ export const envSchema = z.object({
       return hops ?? 0;
     }),
   /** Most wallets (EVM and Solana together) one user may hold. */
-  PORTAL_MAX_WALLETS: z.coerce.number().int().min(1).max(100).default(11),
+  PORTAL_MAX_WALLETS: envVars.int(1, 100, 11),
   /** Most accounts of one social provider (X, Discord, GitHub) one user may hold. */
-  PORTAL_MAX_ACCOUNTS_PER_PROVIDER: z.coerce.number().int().min(1).max(10).default(1),
+  PORTAL_MAX_ACCOUNTS_PER_PROVIDER: envVars.int(1, 10, 1),
   /** File with the default bad words (one per line, `#` comments), the read API's list unless set. */
   BAD_WORDS_FILE: z
     .string()
@@ -179,14 +179,24 @@ export const envSchema = z.object({
     .default(path.join(__dirname, "..", "..", "..", "docs", "api", "portal.openapi.yaml")),
 });
 
-// Settings that only matter together: the SMTP mailer needs its server and sender.
-const withMailer = envSchema.superRefine((env, ctx) => {
-  if (env.CLAIMS_VOUCHER_SIGNER_KEY && (!env.CLAIMS_CONTRACT || !env.CLAIMS_CHAIN_ID))
-    ctx.addIssue({ code: "custom", path: ["CLAIMS_CONTRACT"], message: "CLAIMS_CONTRACT and CLAIMS_CHAIN_ID are required with CLAIMS_VOUCHER_SIGNER_KEY" });
-  if (env.PORTAL_MAILER !== "smtp") return;
-  if (!env.PORTAL_SMTP_URL) ctx.addIssue({ code: "custom", path: ["PORTAL_SMTP_URL"], message: "is required when PORTAL_MAILER is smtp" });
-  if (!env.PORTAL_MAIL_FROM) ctx.addIssue({ code: "custom", path: ["PORTAL_MAIL_FROM"], message: "is required when PORTAL_MAILER is smtp" });
-});
+// Settings that only matter together: the voucher signer needs its contract and chain, the SMTP mailer its server
+// and sender. Each check runs when the variables it reads parsed, so it is reported next to any other bad variable.
+const withMailer = envSchema
+  .superRefine(
+    (env, ctx) => {
+      if (env.CLAIMS_VOUCHER_SIGNER_KEY && (!env.CLAIMS_CONTRACT || !env.CLAIMS_CHAIN_ID))
+        ctx.addIssue({ code: "custom", path: ["CLAIMS_CONTRACT"], message: "CLAIMS_CONTRACT and CLAIMS_CHAIN_ID are required with CLAIMS_VOUCHER_SIGNER_KEY" });
+    },
+    whenParsed("CLAIMS_VOUCHER_SIGNER_KEY", "CLAIMS_CONTRACT", "CLAIMS_CHAIN_ID"),
+  )
+  .superRefine(
+    (env, ctx) => {
+      if (env.PORTAL_MAILER !== "smtp") return;
+      if (!env.PORTAL_SMTP_URL) ctx.addIssue({ code: "custom", path: ["PORTAL_SMTP_URL"], message: "is required when PORTAL_MAILER is smtp" });
+      if (!env.PORTAL_MAIL_FROM) ctx.addIssue({ code: "custom", path: ["PORTAL_MAIL_FROM"], message: "is required when PORTAL_MAILER is smtp" });
+    },
+    whenParsed("PORTAL_MAILER", "PORTAL_SMTP_URL", "PORTAL_MAIL_FROM"),
+  );
 
 /** portal-api settings. */
 export type Env = z.infer<typeof envSchema>;

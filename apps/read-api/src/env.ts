@@ -22,18 +22,13 @@ export const envSchema = z.object({
   ...serviceEnv,
   ...redisEnv,
   PORT: envVars.port(4002),
-  HOST: z.string().default("127.0.0.1"),
+  HOST: envVars.host(),
   /** How long a built leaderboard, around-me or score response is served from the cache (ms). */
-  CACHE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  CACHE_TTL_MS: envVars.int(1000, 600_000, 60_000),
   /** How long the last good copy of each response is kept to answer while PostgreSQL is down (ms). */
-  STALE_TTL_MS: z.coerce
-    .number()
-    .int()
-    .min(1000)
-    .max(7 * 86_400_000)
-    .default(3_600_000),
+  STALE_TTL_MS: envVars.int(1000, 7 * 86_400_000, 3_600_000),
   /** How long a resolved API key is trusted in-process before it is looked up again (revocation delay, ms). */
-  API_KEY_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  API_KEY_CACHE_MS: envVars.int(0, 300_000, 10_000),
   /** Base of avatar URLs for users with a linked X account: `{AVATAR_PROXY_URL}/x/<username>`. */
   AVATAR_PROXY_URL: baseUrl.default("https://avatars.pointwise.example"),
   /** Generated SVG avatar for everyone else: `{GENERATED_AVATAR_URL}?seed=<seed>`. */
@@ -54,20 +49,15 @@ export const envSchema = z.object({
   /** The `aud` every portal JWT must carry. */
   PORTAL_JWT_AUDIENCE: z.string().min(1).default("pointwise-read-api"),
   /** The longest life a portal JWT may claim (exp - iat, or exp - now without iat); longer ones are refused (seconds). */
-  PORTAL_JWT_MAX_AGE_S: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .max(30 * 86_400)
-    .default(DEFAULT_PORTAL_MAX_AGE_S),
+  PORTAL_JWT_MAX_AGE_S: envVars.int(60, 30 * 86_400, DEFAULT_PORTAL_MAX_AGE_S),
   /** Browser origins allowed to call the API (CORS): comma-separated exact origins, or `*` for any. */
   CORS_ALLOWED_ORIGINS: envVars.corsOrigins(),
   /** A streaming replica to read from while it keeps up (unset or empty: every read goes to DATABASE_URL). */
-  DATABASE_READ_URL: z.preprocess((v) => (v === "" ? undefined : v), envVars.url(["postgres", "postgresql"]).optional()),
+  DATABASE_READ_URL: z.preprocess((v) => (v === "" ? undefined : v), envVars.url(["postgres", "postgresql"], { socket: true }).optional()),
   /** The most replication lag at which reads still go to the replica (ms); beyond it they go to the primary. */
-  READ_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  READ_REPLICA_MAX_LAG_MS: envVars.int(0, 600_000, 10_000),
   /** How often the replica's lag is measured (ms). */
-  READ_REPLICA_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  READ_REPLICA_CHECK_MS: envVars.int(100, 60_000, 1000),
 });
 
 /** read-api settings. */

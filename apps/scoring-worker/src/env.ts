@@ -2,7 +2,7 @@
 import { envVars, parseEnv, serviceEnv, streamEnv } from "@pointwise/config";
 import { z } from "zod";
 
-const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const int = envVars.int;
 
 /** scoring-worker settings; parsed once at start, read nowhere else. */
 export const envSchema = z.object({
@@ -10,7 +10,7 @@ export const envSchema = z.object({
   ...streamEnv,
   /** Port of the worker's health endpoints (/healthz, /readyz). */
   PORT: envVars.port(4004),
-  HOST: z.string().default("127.0.0.1"),
+  HOST: envVars.host(),
   /** Name of the durable JetStream consumer; replicas share it. */
   CONSUMER_NAME: z
     .string()

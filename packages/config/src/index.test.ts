@@ -1,7 +1,7 @@
 // parseEnv: defaults and coercion, and errors naming a missing or malformed variable and its rule.
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
-import { envVars, isPlaceholder, parseEnv, redisEnv, serviceEnv, streamEnv } from "./index";
+import { envVars, isPlaceholder, parseEnv, redisEnv, serviceEnv, streamEnv, whenParsed } from "./index";
 
 const schema = z.object({ ...serviceEnv, ...redisEnv, ...streamEnv, PORT: envVars.port(3000) });
 const good = { DATABASE_URL: "postgres://127.0.0.1/x", REDIS_URL: "redis://127.0.0.1:6379", NATS_URL: "nats://127.0.0.1:4222" };
@@ -56,5 +56,78 @@ describe("example values", () => {
     expect(() => parseEnv(secret, { S: "change-me-change-me-change-me-change-me" })).toThrow(
       new ConfigError("Invalid environment: S: must not be an example value (change-me, your-..., <...>): make a random one, e.g. `openssl rand -hex 32`"),
     );
+  });
+});
+
+describe("connection URLs", () => {
+  const refused = (vars: Record<string, string>) => {
+    try {
+      parseEnv(schema, { ...good, ...vars });
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error("accepted");
+  };
+
+  it.each([
+    ["REDIS_URL", "redis://:s3cretpw@ho st:6379", "must be a well-formed URL"],
+    ["REDIS_URL", "redis://ho st", "must be a well-formed URL"],
+    ["DATABASE_URL", "postgres://user:s3cretpw@ho st/db", "must be a well-formed URL"],
+    ["DATABASE_URL", "postgres://user:s3cretpw@db:99999/db", "a port from 1 to 65535"],
+    ["DATABASE_URL", "postgres://user:s3cretpw@db:0/db", "must have a port from 1 to 65535"],
+    ["NATS_URL", "nats://s3cretpw@ho st:4222", "must be a well-formed URL"],
+    ["NATS_URL", "nats://127.0.0.1:4222,nats://user:s3cretpw@ho st:4222", "server 2 of 2: must be a well-formed URL"],
+    ["NATS_URL", "nats://127.0.0.1:4222,http://user:s3cretpw@bus:4222", "server 2 of 2: must be a URL starting with nats:// or tls://"],
+    ["NATS_URL", "nats://user:s3cretpw@bus:4222,", "server 2 of 2: must not be empty"],
+    ["REDIS_URL", "redis:///0?password=s3cretpw", "must name a host"],
+  ])("refuses %s=%s naming the variable and the rule, not the value", (name, value, rule) => {
+    const message = refused({ [name]: value });
+    expect(message).toContain(`${name}: `);
+    expect(message).toContain(rule);
+    expect(message).not.toContain("s3cretpw");
+    expect(message).not.toContain("ho st");
+  });
+
+  it.each([
+    ["DATABASE_URL", "postgres:///db?host=/var/run/postgresql"],
+    ["DATABASE_URL", "postgresql://%2Fvar%2Frun%2Fpostgresql/db"],
+    ["DATABASE_URL", "postgresql://app:s3cret@[::1]:5432/db?sslmode=require"],
+    ["NATS_URL", "nats://n1:4222,nats://n2:4222,nats://n3:4222"],
+    ["NATS_URL", "tls://user:pw@n1:4222, tls://user:pw@n2:4222"],
+    ["REDIS_URL", "rediss://default:s3cret@cache:6380/0"],
+  ])("accepts %s=%s", (name, value) => {
+    expect(parseEnv(schema, { ...good, [name]: value })[name as keyof typeof good]).toBe(value);
+  });
+});
+
+describe("listening address and numbers", () => {
+  const app = z.object({ HOST: envVars.host(), N: envVars.int(0, 1000, 250), PORT: envVars.port(3000), ...serviceEnv });
+  const base = { DATABASE_URL: good.DATABASE_URL, NATS_URL: good.NATS_URL };
+
+  it("refuses an empty HOST, which would listen on every interface", () => {
+    expect(parseEnv(app, base).HOST).toBe("127.0.0.1");
+    expect(() => parseEnv(app, { ...base, HOST: "" })).toThrow(new ConfigError("Invalid environment: HOST: must not be empty"));
+    expect(() => parseEnv(app, { ...base, HOST: "  " })).toThrow(/HOST: must not be empty/);
+  });
+
+  it("takes an empty numeric variable as unset, so it gets its default rather than 0", () => {
+    const env = parseEnv(app, { ...base, N: "", PORT: "", STARTUP_TIMEOUT_MS: "" });
+    expect([env.N, env.PORT, env.STARTUP_TIMEOUT_MS]).toEqual([250, 3000, 60_000]);
+    expect(parseEnv(app, { ...base, N: "0" }).N).toBe(0);
+    expect(() => parseEnv(app, { ...base, N: "abc" })).toThrow(/N: /);
+  });
+});
+
+describe("cross-variable checks", () => {
+  const crossed = z.object({ A: envVars.int(1, 100, 10), B: envVars.int(1, 100, 5), C: envVars.int(1, 100, 1) }).superRefine(
+    (env, ctx) => {
+      if (env.A < env.B) ctx.addIssue({ code: "custom", path: ["A"], message: "must be at least B" });
+    },
+    whenParsed("A", "B"),
+  );
+
+  it("still runs when another variable is malformed, and is skipped when one it reads is", () => {
+    expect(() => parseEnv(crossed, { A: "2", B: "3", C: "abc" })).toThrow(/C: .*; A: must be at least B/);
+    expect(() => parseEnv(crossed, { A: "2", B: "abc" })).toThrow(new ConfigError(`Invalid environment: B: Invalid input: expected number, received NaN`));
   });
 });

@@ -50,6 +50,38 @@ function hasHost(value: string): boolean {
   }
 }
 
+/** `scheme://` or `a://, b://` for a message. */
+const schemesText = (schemes: string[]) => schemes.map((s) => `${s}://`).join(" or ");
+
+/**
+ * What is wrong with one connection URL, or null when nothing is. The message names the rule and never the value,
+ * which may hold a password or a key.
+ */
+function urlProblem(entry: string, schemes: string[], socket: boolean): string | null {
+  if (!schemes.some((s) => entry.startsWith(`${s}://`))) return `must be a URL starting with ${schemesText(schemes)}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(entry);
+  } catch {
+    return "must be a well-formed URL: no spaces or other characters a host cannot hold, and a port from 1 to 65535";
+  }
+  if (parsed.port === "0") return "must have a port from 1 to 65535";
+  // A PostgreSQL socket URL names no TCP host: postgres:///db?host=/var/run/postgresql.
+  if (parsed.hostname === "" && !socket) return "must name a host";
+  return null;
+}
+
+/** An empty value means the variable is unset: a shell line `X=` clears a setting rather than setting it to 0. */
+const emptyAsUnset = (v: unknown) => (v === "" ? undefined : v);
+
+/**
+ * Refinement options that run a cross-variable check only when each of `names` parsed, so the check still reports
+ * when some other variable is malformed (zod skips refinements of an object with any failed field by default).
+ */
+export function whenParsed(...names: string[]): z.core.$ZodSuperRefineParams {
+  return { when: (payload) => !payload.issues.some((issue) => names.includes(String(issue.path?.[0]))) };
+}
+
 /** Common variable shapes, so every app spells them the same way. */
 export const envVars = {
   /** Browser origins allowed by CORS: comma-separated exact origins, or `*` alone for any; empty for none. */
@@ -75,16 +107,32 @@ export const envVars = {
         }
         return origins;
       }),
-  port: (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback),
+  /** A TCP port to listen on; unset or empty: `fallback`. */
+  port: (fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).default(fallback)),
+  /** A whole number from `min` to `max`; unset or empty: `fallback` (every app's numeric settings, so `X=` means the default everywhere). */
+  int: (min: number, max: number, fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback)),
+  /** The address to listen on; an empty one (which would listen on every interface) is refused. */
+  host: (fallback = "127.0.0.1") => z.string().trim().min(1, "must not be empty").default(fallback),
   /** A port that may be left out (unset or empty: undefined); anything else but a port reads `must be a port from 1 to 65535`. */
   optionalPort: () => {
     const rule = "must be a port from 1 to 65535";
     return z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number(rule).int(rule).min(1, rule).max(65535, rule).optional());
   },
-  url: (schemes: string[]) =>
-    z
-      .string()
-      .refine((v) => schemes.some((s) => v.startsWith(`${s}://`)), { message: `must be a URL starting with ${schemes.map((s) => `${s}://`).join(" or ")}` }),
+  /**
+   * A connection URL of one of `schemes` that the WHATWG parser reads, with a host (unless `socket`: PostgreSQL's
+   * `postgres:///db?host=/var/run/postgresql`) and a port from 1 to 65535. With `list`, a comma-separated list of such
+   * URLs (NATS_URL's servers), each checked. Its messages never repeat the value, which may hold a password or a key.
+   */
+  url: (schemes: string[], options: { list?: boolean; socket?: boolean } = {}) =>
+    z.string().superRefine((v, ctx) => {
+      const entries = options.list ? v.split(",").map((e) => e.trim()) : [v];
+      entries.forEach((entry, i) => {
+        const problem = urlProblem(entry, schemes, options.socket ?? false);
+        if (problem === null) return;
+        const which = entries.length > 1 ? `server ${i + 1} of ${entries.length}: ` : "";
+        ctx.addIssue({ code: "custom", message: entry === "" ? `${which}must not be empty` : `${which}${problem}` });
+      });
+    }),
   /**
    * A single URL of one of `schemes` that parses and names a host, for a client that takes exactly one (not a list
    * such as NATS_URL's). Its messages never repeat the value, which may hold a key or a password.
@@ -150,13 +198,13 @@ export const envVars = {
 
 /** The settings every service shares: where PostgreSQL and NATS are, how to log, how long start-up waits. */
 export const serviceEnv = {
-  DATABASE_URL: envVars.url(["postgres", "postgresql"]),
+  DATABASE_URL: envVars.url(["postgres", "postgresql"], { socket: true }),
   DATABASE_SCHEMA: envVars.dbSchema(),
-  NATS_URL: envVars.url(["nats", "tls"]),
+  NATS_URL: envVars.url(["nats", "tls"], { list: true }),
   NAMESPACE: envVars.namespace(),
   LOG_LEVEL: envVars.logLevel(),
   /** How long start-up keeps retrying an unreachable required dependency before the process exits 1 (ms). */
-  STARTUP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  STARTUP_TIMEOUT_MS: envVars.int(1000, 3_600_000, 60_000),
 };
 
 /** Where Redis is, for the services that use it (ingest-api's rate limit, read-api's cache). */

@@ -31,3 +31,27 @@ describe("createLogger", () => {
     expect(text).toContain("[redacted]");
   });
 });
+
+describe("logged errors", () => {
+  it("never prints an error's input, nor the credentials of URLs in its message or stack", () => {
+    const { lines, stream } = capture();
+    const log = createLogger({ service: "t", destination: stream });
+    // What Node's URL parser throws for REDIS_URL=redis://:s3cretpw@ho st:6379: the whole URL is its `input`.
+    let parserError: unknown;
+    try {
+      new URL("redis://:s3cretpw@ho st:6379");
+    } catch (err) {
+      parserError = err;
+    }
+    log.fatal({ err: parserError }, "ingest-api failed to start");
+    const wrapped = new Error("connect to nats://user:s3cretpw@bus:4222 failed", {
+      cause: Object.assign(new Error("GET https://rpc/x?apikey=s3cretpw failed"), { input: "https://:s3cretpw@rpc/" }),
+    });
+    log.error({ err: wrapped }, "failed");
+    log.error(wrapped, "failed as the first argument");
+    const text = lines.map((l) => JSON.stringify(l)).join("\n");
+    expect(text).not.toContain("s3cretpw");
+    expect(lines[0]).toMatchObject({ level: "fatal", err: { type: "TypeError", message: "Invalid URL", code: "ERR_INVALID_URL", input: "[redacted]" } });
+    expect(lines[1]).toMatchObject({ err: { message: "connect to nats://***@bus:4222 failed: GET https://rpc/x?apikey=*** failed" } });
+  });
+});

@@ -26,6 +26,36 @@ export const REDACT_PATHS = [
   "headers['x-api-key']",
 ];
 
+// The user part of a URL (`redis://:s3cret@`, `nats://token@`) and secret query values (`?password=s3cret`).
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+const SECRET_QUERY = /([?&][^=&\s]*(?:pass|secret|token|key)[^=&\s]*=)[^&\s"']*/gi;
+
+/** `text` with the credentials of any URL in it replaced by `***`. */
+export function scrubUrlCredentials(text: string): string {
+  return text.replace(URL_CREDENTIALS, "$1***@").replace(SECRET_QUERY, "$1***");
+}
+
+/**
+ * pino's error serializer, made safe to log: an error's `input` (Node's URL parser and fetch keep the whole URL
+ * there, credentials and all) is never printed, and credentials of URLs in its message, stack or other text fields
+ * are masked, in its causes too.
+ */
+export function serializeError(err: unknown): unknown {
+  const seen = new WeakSet<object>();
+  const scrub = (value: unknown, depth: number): unknown => {
+    if (typeof value === "string") return scrubUrlCredentials(value);
+    if (typeof value !== "object" || value === null || depth > 8 || seen.has(value)) return value;
+    seen.add(value);
+    if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) out[key] = key === "input" ? "[redacted]" : scrub(v, depth + 1);
+    return out;
+  };
+  // The standard serializer returns what is not error-like as it is (an error of another realm, such as Node's own
+  // URL TypeError seen from a vm context, is still error-like).
+  return scrub(typeof err === "object" && err !== null ? pino.stdSerializers.err(err as Error) : err, 0);
+}
+
 /** Options for a service logger. */
 export interface LoggerOptions {
   service: string;
@@ -42,6 +72,7 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { service: options.service },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      serializers: { err: serializeError },
       formatters: { level: (label) => ({ level: label }) },
     },
     options.destination,
