@@ -2,6 +2,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
+// testkit is not a declared dependency of this package, as in bus and db: the workspace resolves it for tests.
+import { freePort, waitUntil } from "@pointwise/testkit";
 
 jest.setTimeout(30_000);
 
@@ -43,21 +45,18 @@ function lines(f: Fixture): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Waits until the fixture has written `msg`. */
+const logged = (f: Fixture, msg: string) => waitUntil(() => f.output().includes(`"msg":"${msg}"`), 20_000, msg);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+/** A serving fixture and a connection to it. */
+async function servingFixture(): Promise<{ fixture: Fixture; socket: net.Socket }> {
+  const port = await freePort();
+  const fixture = startFixture("serve", String(port));
+  started.push(fixture);
+  await logged(fixture, "fixture listening");
+  const socket = net.connect(port, "127.0.0.1");
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  return { fixture, socket };
 }
 
 /** Resolves with the first HTTP response read from `socket` once its body (Content-Length) is complete. */
@@ -81,13 +80,7 @@ function readResponse(socket: net.Socket): Promise<{ head: string; body: string 
 }
 
 it("answers a keep-alive request in flight at SIGTERM with Connection: close and exits 0 promptly", async () => {
-  const port = await freePort();
-  const fixture = startFixture("serve", String(port));
-  started.push(fixture);
-  await until("the fixture to listen", () => fixture.output().includes('"msg":"fixture listening"'));
-
-  const socket = net.connect(port, "127.0.0.1");
-  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  const { fixture, socket } = await servingFixture();
   const socketClosed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
   // A first request makes it a keep-alive connection the server has answered before.
   const send = (text: string) => socket.write(text);
@@ -103,7 +96,7 @@ it("answers a keep-alive request in flight at SIGTERM with Connection: close and
   await new Promise((r) => setTimeout(r, 200));
   const signalledAt = Date.now();
   fixture.child.kill("SIGTERM");
-  await until("the fixture to start stopping", () => fixture.output().includes('"msg":"fixture stopping"'));
+  await logged(fixture, "fixture stopping");
   send(body.slice(3));
 
   const answer = await second;
@@ -119,17 +112,12 @@ it("answers a keep-alive request in flight at SIGTERM with Connection: close and
 });
 
 it("answers a request whose headers were still arriving at SIGTERM, with Connection: close, and exits 0", async () => {
-  const port = await freePort();
-  const fixture = startFixture("serve", String(port));
-  started.push(fixture);
-  await until("the fixture to listen", () => fixture.output().includes('"msg":"fixture listening"'));
-  const socket = net.connect(port, "127.0.0.1");
-  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  const { fixture, socket } = await servingFixture();
   const answer = readResponse(socket);
   socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
   await new Promise((r) => setTimeout(r, 200));
   fixture.child.kill("SIGTERM");
-  await until("the fixture to start stopping", () => fixture.output().includes('"msg":"fixture stopping"'));
+  await logged(fixture, "fixture stopping");
   socket.write("Connection: keep-alive\r\n\r\n");
   const { head } = await answer;
   expect(head).toMatch(/^HTTP\/1\.1 200/);
