@@ -1,8 +1,7 @@
 // The indexer CLI: parses `help`, `validate` and `run`, loads the config and returns an exit code.
-import { types } from "node:util";
 import { BaseError } from "@pointwise/errors";
-import { redactCredentials, unwrapConfig } from "@pointwise/indexer-engine";
-import { createLogger, type Logger } from "@pointwise/logger";
+import { unwrapConfig } from "@pointwise/indexer-engine";
+import { createLogger, type Logger, scrubUrlCredentials } from "@pointwise/logger";
 import { createRegistry } from "./adapters";
 import { parseCommand, USAGE } from "./cli";
 import { type ConfigSource, loadConfig } from "./config-source";
@@ -18,16 +17,6 @@ export interface CliIo {
   terminal?: NodeJS.WriteStream;
 }
 
-/**
- * An unexpected error as log fields: its type, and its message and stack with the credentials of any URL in them
- * hidden. Nothing else of it is logged: a TypeError of the URL parser, for one, carries the whole URL as `input`.
- */
-export function errorFields(err: unknown): { err: { type: string; message: string; stack?: string } } {
-  // isNativeError also knows errors of another realm (node's own, seen from a vm context), which instanceof does not.
-  if (!(err instanceof Error || types.isNativeError(err))) return { err: { type: typeof err, message: redactCredentials(String(err)) } };
-  return { err: { type: err.name, message: redactCredentials(err.message), ...(err.stack === undefined ? {} : { stack: redactCredentials(err.stack) }) } };
-}
-
 function logError(logger: Logger, err: unknown): void {
   if (err instanceof BaseError) {
     // The line's `code` is the error's stable code; a code among the details (an API's answer) is kept beside it.
@@ -38,11 +27,14 @@ function logError(logger: Logger, err: unknown): void {
         ...details,
         code: err.code,
         ...(detailCode === undefined ? {} : { detail_code: detailCode }),
-        cause: cause === undefined ? undefined : redactCredentials(cause),
+        cause: cause === undefined ? undefined : scrubUrlCredentials(cause),
       },
       err.message,
     );
-  } else logger.error(errorFields(err), "indexer failed");
+  } else {
+    // The logger's err serializer drops the error's input (the URL parser keeps a whole URL there) and hides URL credentials.
+    logger.error({ err }, "indexer failed");
+  }
 }
 
 /** Runs one CLI command and returns the exit code. */

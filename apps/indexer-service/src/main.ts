@@ -1,5 +1,5 @@
 // indexer-service process entry: runs the CLI, turning SIGTERM/SIGINT into a clean stop at a checkpoint.
-import { redactCredentials } from "@pointwise/indexer-engine";
+import { scrubUrlCredentials } from "@pointwise/logger";
 import { runCli } from "./app";
 
 /** Process entry: SIGTERM/SIGINT ask the indexer to finish its block range, commit and exit 0. */
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   }).catch((err: unknown) => {
     // runCli logs every failure it expects; anything else still ends in one line and exit code 1, not a stack dump
     // of the bundle, and with the credentials of any URL in its message hidden.
-    process.stderr.write(`indexer failed: ${redactCredentials(err instanceof Error ? err.message : String(err))}\n`);
+    process.stderr.write(`indexer failed: ${scrubUrlCredentials(err instanceof Error ? err.message : String(err))}\n`);
     return 1;
   });
   // Everything the run opened is closed by now. Exiting here, once the last lines are out, skips tearing down a heap of

@@ -6,8 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { isSemver } from "@pointwise/indexer-engine";
+import { createLogger } from "@pointwise/logger";
 import { ADAPTERS, createRegistry } from "../src/adapters";
-import { errorFields, runCli } from "../src/app";
+import { runCli } from "../src/app";
 import { parseCommand, USAGE } from "../src/cli";
 import { loadRunEnv } from "../src/env";
 import { needsMarketPrices } from "../src/run";
@@ -201,21 +202,31 @@ describe("command line", () => {
     }
   });
 
-  it("logs an unexpected error as its type, message and stack only, with the credentials of URLs hidden", () => {
+  it("logs an unexpected error without the input the URL parser keeps, and with the credentials of URLs hidden", () => {
     let parserError: unknown;
     try {
       new URL("redis://default:s3cretpw@my redis:6379");
     } catch (err) {
       parserError = err;
     }
-    // The parser's TypeError carries the whole URL; logged as is (pino's err serializer), the password showed.
+    // The parser's TypeError carries the whole URL; logged as is (pino's own err serializer), the password showed.
     expect((parserError as { input?: string }).input).toContain("s3cretpw");
-    expect(errorFields(parserError).err).toMatchObject({ type: "TypeError", message: "Invalid URL" });
-    expect(JSON.stringify(errorFields(parserError))).not.toContain("s3cretpw");
-    const quoted = errorFields(new Error("request to https://user:key123@rpc.internal/v2 and redis://:p@ss@cache:6379/0 failed")).err;
+    // The indexer logs an unexpected error as { err } through the service logger, as every app does.
+    const logged = (err: unknown) => {
+      let line = "";
+      const destination = new PassThrough().on("data", (chunk) => {
+        line += chunk;
+      });
+      createLogger({ service: "indexer-service", destination }).error({ err }, "indexer failed");
+      return { text: line, err: JSON.parse(line).err };
+    };
+    const parser = logged(parserError);
+    expect(parser.err).toMatchObject({ type: "TypeError", message: "Invalid URL" });
+    expect(parser.text).not.toContain("s3cretpw");
+    const quoted = logged(new Error("request to https://user:key123@rpc.internal/v2 and redis://:p@ss@cache:6379/0 failed")).err;
     expect(quoted.message).toBe("request to https://***@rpc.internal/v2 and redis://***@cache:6379/0 failed");
     expect(quoted.stack).not.toMatch(/key123|p@ss/);
-    expect(errorFields("thrown text").err).toEqual({ type: "string", message: "thrown text" });
+    expect(logged("thrown text").err).toEqual("thrown text");
   });
 
   it("reads a config file that starts with a UTF-8 byte order mark", async () => {

@@ -33,7 +33,7 @@ export {
   type SinkConfig,
   usesMarketFeed,
 } from "./config/schema";
-export { isHttpUrl, redactCredentials, redisUrlProblem } from "./config/urls";
+export { isHttpUrl, redisUrlProblem } from "./config/urls";
 export { type ConfigIssue, type ConfigResult, formatPath, parseConfigBase64, parseConfigText, unwrapConfig, validateConfig } from "./config/validate";
 export { Dec, isDecimalString, unitsFromRaw } from "./decimal";
 export { DEFAULT_TUNING, type EngineDeps, type EngineObserver, type EngineTuning, IndexerEngine, type RunResult } from "./engine";

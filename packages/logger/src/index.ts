@@ -26,8 +26,9 @@ export const REDACT_PATHS = [
   "headers['x-api-key']",
 ];
 
-// The user part of a URL (`redis://:s3cret@`, `nats://token@`) and secret query values (`?password=s3cret`).
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+// The user part of a URL (`redis://:s3cret@`, `nats://token@`, up to the last `@` before its path, so a password
+// holding an `@` goes whole) and secret query values (`?password=s3cret`).
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
 const SECRET_QUERY = /([?&][^=&\s]*(?:pass|secret|token|key)[^=&\s]*=)[^&\s"']*/gi;
 
 /** `text` with the credentials of any URL in it replaced by `***`. */

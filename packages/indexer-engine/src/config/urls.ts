@@ -43,11 +43,3 @@ export function redisUrlProblem(value: string): string | undefined {
   }
   return /^(\/\d*)?$/.test(url.pathname) ? undefined : REDIS_DB;
 }
-
-/**
- * `text` with the credentials of every URL in it replaced by `***` (`redis://***@cache:6379`), for an error message or
- * stack that may quote a URL. Everything from `//` up to the last `@` of a line before the next `/` is hidden.
- */
-export function redactCredentials(text: string): string {
-  return text.replace(/\/\/[^/\n]*@/g, "//***@");
-}
