@@ -14,9 +14,11 @@ export class JsonNumberText {
   }
 }
 
-// Where such a literal can be: a run of 16 digits (with a point among them), or a digit before an exponent. Anything
-// else is at most 15 significant digits below 10^15, which a float holds exactly as written.
-const MAYBE_INEXACT = /[0-9][0-9.]{15}|[0-9][eE]/;
+// Where such a literal can be: where a value starts (the text's start, or after ":", "," or "["), a run of 16 digits
+// (with a point among them) or digits before an exponent. Anything else is at most 15 significant digits below 10^15,
+// which a float holds exactly as written. Hex in ids and addresses ("3e", long digit runs) only matches inside a
+// string after such a character, which the scan then tells apart.
+const MAYBE_INEXACT = /(?:^|[:,[])\s*-?[0-9](?:[0-9.]{15}|[0-9.]*[eE])/;
 const NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 const QUOTE = 34;
 const BACKSLASH = 92;
