@@ -17,6 +17,8 @@ export interface NewAdjustment {
   points: string;
   reason: string;
   reversesId?: string;
+  /** The reversed adjustment's time: a reversal decays from it, so the two cancel to the last digit. */
+  reversesAt?: Date;
 }
 
 /** An adjustment row as read. */
@@ -128,12 +130,7 @@ export async function appendAdjustments(
   const excluded = await excludedUsers(tx, campaign.id, [...new Set(rows.map((r) => r.user_id))]);
   const shown = rows.filter((r) => !excluded.has(r.user_id));
   // A reversal decays from the time of the adjustment it reverses, so the two cancel to the last digit.
-  const reversed = shown.flatMap((r) => (r.reverses_id ? [r.reverses_id] : []));
-  const { rows: originals } =
-    reversed.length === 0
-      ? { rows: [] }
-      : await tx.query<{ id: string; created_at: Date }>("SELECT id::text, created_at FROM score_adjustment WHERE id = ANY($1::bigint[])", [reversed]);
-  const originalTime = new Map(originals.map((o) => [o.id, o.created_at]));
+  const originalTime = new Map(items.flatMap((i) => (i.reversesId !== undefined && i.reversesAt !== undefined ? [[i.reversesId, i.reversesAt]] : [])));
   const deltas = adjustmentDeltas(
     rules,
     shown.map((r) => {

@@ -98,7 +98,14 @@ export function adjustmentRoutes(deps: Deps): Router {
         if (original.reverses_id)
           throw new ConflictError("adjustment-is-reversal", `adjustment ${original.id} is itself a reversal; make a new adjustment instead`);
         const negated = original.points.startsWith("-") ? original.points.slice(1) : `-${original.points}`;
-        item = { userId: original.user_id, currency: original.currency, points: negated, reason: body.reason, reversesId: original.id };
+        item = {
+          userId: original.user_id,
+          currency: original.currency,
+          points: negated,
+          reason: body.reason,
+          reversesId: original.id,
+          reversesAt: original.created_at,
+        };
       } else {
         const userId = uuidParam(body.user_id, "user_id");
         const { rows } = await tx.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
