@@ -3,7 +3,7 @@ import { ConfigError, ConflictError, RetryableError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import { createClient, type RedisClientType } from "redis";
 import type { KeyValueStore, LabelStore } from "../adapter";
-import { REDIS_SHAPE, redisUrlProblem } from "../config/urls";
+import { redisUrlProblem } from "../config/urls";
 import { Lru } from "../util/lru";
 import type { Position } from "../windows";
 import { redisOutbox, type SinkOutbox } from "./outbox";
@@ -130,16 +130,11 @@ export class StateStore {
     const policy = options.reconnect ?? DEFAULT_RECONNECT;
     const problem = redisUrlProblem(options.url);
     if (problem !== undefined) throw new ConfigError(`stateStoreUrl ${problem}`);
-    let client: RedisClientType;
-    try {
-      client = createClient({
-        url: options.url,
-        socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => reconnectDelay(retries, policy) },
-      });
-    } catch {
-      // Not reached while redisUrlProblem makes the client's own checks; its TypeError would hold the URL, password included.
-      throw new ConfigError(`stateStoreUrl ${REDIS_SHAPE}`);
-    }
+    // redisUrlProblem makes the client's own checks, whose TypeError would hold the URL, password included.
+    const client: RedisClientType = createClient({
+      url: options.url,
+      socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => reconnectDelay(retries, policy) },
+    });
     client.on("error", (err: Error) => logger.warn({ err: err.message }, "state store connection error"));
     try {
       await client.connect();
