@@ -20,7 +20,10 @@ describe("parseConfigText", () => {
   it("reads a file that starts with a UTF-8 byte order mark, as some Windows editors save it", () => {
     const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(base()))]).toString("utf8");
     expect(withBom.charCodeAt(0)).toBe(0xfeff);
-    expect(parseConfigText(withBom, registry)).toEqual(validateConfig(base(), registry));
+    const read = parseConfigText(withBom, registry);
+    // Accepted, and the config read is the one written (not only equal to what the validator makes of it).
+    expect(read.ok && read.config.indexerId).toBe((base() as { indexerId: string }).indexerId);
+    expect(read).toEqual(validateConfig(base(), registry));
   });
 
   it("reports text that is not JSON with the parser's own message", () => {
