@@ -200,12 +200,16 @@ export function trackResponses(server: Server): void {
   if (servers.has(server)) return;
   const state = { inFlight: new Set<ServerResponse>(), closing: false };
   servers.set(server, state);
+  // One handler per server, not a closure per request: this path runs on every request of every service.
+  function finished(this: ServerResponse): void {
+    state.inFlight.delete(this);
+  }
   // Ahead of the app's own listener, so a response the app ends at once is still seen before it closes.
   server.prependListener("request", (_req, res: ServerResponse) => {
     // A request that arrives on an open connection after close began (the rest of a pipeline) is still answered, as the last.
     if (state.closing) return closeAfter(server, res);
     state.inFlight.add(res);
-    res.once("close", () => state.inFlight.delete(res));
+    res.once("close", finished);
   });
 }
 
