@@ -1,6 +1,7 @@
 // Bad words keep offensive names off public boards: the list file and the comparison, as the read API applies them.
 import { readFileSync } from "node:fs";
 import { ConfigError } from "@pointwise/errors";
+import { parseBadWords } from "@pointwise/schemas";
 
 /** Reads a bad-word list: one word per line, blank lines and `#` comments ignored, lower-cased. */
 export function loadBadWords(file: string): string[] {
@@ -10,13 +11,9 @@ export function loadBadWords(file: string): string[] {
   } catch (err) {
     throw new ConfigError(`BAD_WORDS_FILE: cannot read ${file}`, { cause: err });
   }
-  const words = text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"))
-    .map((w) => w.normalize("NFKC").toLowerCase());
+  const words = parseBadWords(text);
   if (words.length === 0) throw new ConfigError(`BAD_WORDS_FILE: ${file} lists no words`);
-  return [...new Set(words)];
+  return words;
 }
 
 // The comparison is the one the read API hides names by, defined once in @pointwise/schemas, so a name

@@ -1,7 +1,6 @@
 // Display names read-api may show: bad-word and identity fallbacks, anonymous names, avatars, word file.
 import { createHmac } from "node:crypto";
-import { containsBadWord, revealsIdentity } from "@pointwise/schemas";
-import { parseBadWords } from "./bad-words";
+import { containsBadWord, parseBadWords, revealsIdentity } from "@pointwise/schemas";
 import { anonymousName, avatarSeed, cleanName, displayOf } from "./privacy";
 
 const urls = { avatarProxyUrl: "https://img.test", generatedAvatarUrl: "https://gen.test/a.svg" };

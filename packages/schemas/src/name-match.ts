@@ -16,13 +16,31 @@ export function matchForm(text: string): string {
     .normalize("NFC");
 }
 
+/**
+ * A bad-word list as text (one word per line, blank lines and `#` comments ignored) in the form of `matchForm`,
+ * deduplicated: what the services load from BAD_WORDS_FILE.
+ */
+export function parseBadWords(text: string): string[] {
+  const words = text
+    .split(/\r?\n/)
+    .map((line) => matchForm(line).trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  return [...new Set(words)];
+}
+
+// Each list in the form of `matchForm`, kept while the list is: a board checks every name against the same
+// lists, which are folded once instead of once per name.
+const foldedLists = new WeakMap<readonly string[], string[]>();
+
 /** True when `name` contains any of `badWords` as a case-insensitive substring, both in the form of `matchForm`. */
 export function containsBadWord(name: string, badWords: readonly string[]): boolean {
+  let words = foldedLists.get(badWords);
+  if (words === undefined) {
+    words = badWords.map((w) => matchForm(w).trim()).filter((w) => w.length > 0);
+    foldedLists.set(badWords, words);
+  }
   const form = matchForm(name);
-  return badWords.some((w) => {
-    const word = matchForm(w).trim();
-    return word.length > 0 && form.includes(word);
-  });
+  return words.some((word) => form.includes(word));
 }
 
 /**
