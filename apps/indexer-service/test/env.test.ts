@@ -52,6 +52,8 @@ describe("endpoint URLs", () => {
     ["RPC_URL", "http://user:pw@ho st/key123"],
     ["RPC_URL", "http://"],
     ["RPC_URL", "https://:8545/key123"],
+    // Port 0 parses, but nothing listens there: the rule every service's URLs follow.
+    ["RPC_URL", "http://rpc.internal:0/key123"],
     ["PRICE_API_URL", "https://user:pw@api example.com/key123"],
   ])("refuses %s=%s naming the variable and its rule, without the URL", (name, value) => {
     let thrown: unknown;

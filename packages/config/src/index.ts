@@ -41,15 +41,6 @@ export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value);
 }
 
-/** True when the WHATWG parser reads `value` as a URL with a host (a space in the host or a port past 65535 fails). */
-function hasHost(value: string): boolean {
-  try {
-    return new URL(value).hostname !== "";
-  } catch {
-    return false;
-  }
-}
-
 /** `scheme://` or `a://, b://` for a message. */
 const schemesText = (schemes: string[]) => schemes.map((s) => `${s}://`).join(" or ");
 
@@ -134,14 +125,16 @@ export const envVars = {
       });
     }),
   /**
-   * A single URL of one of `schemes` that parses and names a host, for a client that takes exactly one (not a list
-   * such as NATS_URL's). Its messages never repeat the value, which may hold a key or a password.
+   * A single URL by the rules of `url` (one of `schemes`, parsed, a host, a port from 1 to 65535), for a client that
+   * takes exactly one, with one message showing its shape for any of them but the scheme. Its messages never repeat
+   * the value, which may hold a key or a password.
    */
   hostUrl: (schemes: string[]) =>
     z.string().superRefine((v, ctx) => {
-      if (!schemes.some((s) => v.startsWith(`${s}://`)))
-        ctx.addIssue({ code: "custom", message: `must be a URL starting with ${schemes.map((s) => `${s}://`).join(" or ")}` });
-      else if (!hasHost(v)) {
+      const problem = urlProblem(v, schemes, false);
+      if (problem === null) return;
+      if (!schemes.some((s) => v.startsWith(`${s}://`))) ctx.addIssue({ code: "custom", message: problem });
+      else {
         const shown = schemes.length === 2 && schemes[1] === `${schemes[0]}s` ? `${schemes[0]}(s)` : schemes.join("|");
         ctx.addIssue({ code: "custom", message: `must be a well-formed URL with a host: ${shown}://host[:port][/path]` });
       }
