@@ -159,6 +159,15 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
   const started = Date.now();
   let known: Promise<EventTimeRights> | undefined;
 
+  // While rows stall (a slow upload, the bus away) the row still hears from the import, so one whose
+  // process stopped can be told apart (failInterruptedCsvImports) from one that is only waiting.
+  // While they flow, each progress write (every PROGRESS_EVERY_MS) restarts the interval, so the beat only
+  // writes once the row has not heard from the import for a whole interval.
+  const heartbeat = setInterval(() => {
+    beatCsvJob(db, importId, counts, phase).catch((err: unknown) => log.warn({ err }, "could not record that the csv import is alive"));
+  }, options.heartbeatMs ?? CSV_HEARTBEAT_MS);
+  heartbeat.unref();
+
   /** The uploader's rights: as given, or for an operator's upload the campaign's dates with backfill allowed. */
   function rights(): Promise<EventTimeRights> {
     if (options.rights) return Promise.resolve(options.rights);
@@ -330,15 +339,6 @@ export async function importCsv(pipeline: IngestPipeline, options: CsvImportOpti
       throw err;
     }
   }
-
-  // While rows stall (a slow upload, the bus away) the row still hears from the import, so one whose
-  // process stopped can be told apart (failInterruptedCsvImports) from one that is only waiting.
-  // While they flow, each progress write (every PROGRESS_EVERY_MS) restarts the interval, so the beat only
-  // writes once the row has not heard from the import for a whole interval.
-  const heartbeat = setInterval(() => {
-    beatCsvJob(db, importId, counts, phase).catch((err: unknown) => log.warn({ err }, "could not record that the csv import is alive"));
-  }, options.heartbeatMs ?? CSV_HEARTBEAT_MS);
-  heartbeat.unref();
 
   try {
     log.info("csv import started");
