@@ -35,7 +35,8 @@ export async function guardIdentityMove(tx: Transaction, move: IdentityMove, rem
   // What the identity brought the holder is what the holder's live ledger pays for its events: read along the
   // holder's own entries (the ledger's index), not the campaign's log, which has no index by identity. An event
   // not scored yet is scored after the move for its new owner, so the holder cannot have spent it. Referral entries
-  // pay for a referee's events, which are not the holder's identities.
+  // pay for a referee's events, which are not the holder's identities, and a replay pays them to the referrer stored
+  // on each event whoever holds its identity then: a move can make them smaller (a shortfall), never another user's.
   const { rows: paid } = await tx.query(
     `SELECT 1 FROM ledger_entry l JOIN event_log e ON e.id = l.event_id
       WHERE l.campaign_id = $1 AND l.user_id = $2 AND l.kind <> 'referral'
