@@ -68,8 +68,8 @@ const SENSITIVE_SHAPES = [
 // Forty hex digits in a row in the form of `compactForm`: an EVM address, with or without 0x and separators.
 const EVM_ADDRESS_COMPACT = /[0-9a-f]{40}/;
 
-/** A user's own account ids shorter than this (in the form of `compactForm`) are too common to refuse a name over (e.g. "42"). */
-export const MIN_OWN_ID_LENGTH = 5;
+// A user's own account ids shorter than this (in the form of `compactForm`) are too common to refuse a name over (e.g. "42").
+const MIN_OWN_ID_LENGTH = 5;
 
 /**
  * True when `name` looks like, or contains, an e-mail, a wallet address, a provider id or one of
