@@ -29,7 +29,10 @@ export const REDACT_PATHS = [
 // The user part of a URL (`redis://:s3cret@`, `nats://token@`, up to the last `@` before its path, so a password
 // holding an `@` goes whole) and secret query values (`?password=s3cret`).
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
-const SECRET_QUERY = /([?&][^=&\s]*(?:pass|secret|token|key)[^=&\s]*=)[^&\s"']*/gi;
+
+/** A query parameter whose name matches this holds a secret (`?password=`, `?api_key=`, `?token=`): its value is never logged. */
+export const SECRET_PARAM_NAME = /pass|secret|token|key/i;
+const SECRET_QUERY = new RegExp(`([?&][^=&\\s]*(?:${SECRET_PARAM_NAME.source})[^=&\\s]*=)[^&\\s"']*`, "gi");
 
 /** `text` with the credentials of any URL in it replaced by `***`. */
 export function scrubUrlCredentials(text: string): string {

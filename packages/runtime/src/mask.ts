@@ -1,6 +1,6 @@
 // Connection URLs as they may be logged: passwords, tokens and secret query parameters replaced by ***.
+import { SECRET_PARAM_NAME as SECRET_PARAM } from "@pointwise/logger";
 
-const SECRET_PARAM = /pass|secret|token|key/i;
 // NATS takes a bare token as the user part (nats://<token>@host), so there the user is a secret too.
 const TOKEN_USER_SCHEMES = new Set(["nats:", "tls:"]);
 
