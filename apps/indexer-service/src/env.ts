@@ -3,19 +3,8 @@ import { envVars, parseEnv } from "@pointwise/config";
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
 
-/**
- * A whole number from `min` to `max`, `fallback` when unset. Checked with Number.isInteger rather than .int(), which
- * calls a number past 2^53 "not a whole number" where the problem is its size; an infinite one is past `max` too.
- */
-const boundedInt = (min: number, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: (issue) => (issue.input === Number.POSITIVE_INFINITY ? `must be at most ${max}` : "must be a whole number") })
-    .refine(Number.isInteger, "must be a whole number")
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`)
-    .default(fallback);
 /** A whole number of at least 1 with no bound of its own: at most 2^53 - 1. */
-const positiveInt = (fallback: number) => boundedInt(1, Number.MAX_SAFE_INTEGER, fallback);
+const positiveInt = (fallback: number) => envVars.int(1, Number.MAX_SAFE_INTEGER, fallback);
 /** The longest poll interval: an hour (Node's timers fire at once past 2^31 - 1 ms, about 24.8 days). */
 export const MAX_POLL_INTERVAL_MS = 3_600_000;
 
@@ -42,18 +31,18 @@ export const runSchema = baseSchema.extend({
     .default("pw"),
   INDEXER_MAX_BLOCK_RANGE: positiveInt(2_000),
   INDEXER_INITIAL_BLOCK_RANGE: positiveInt(500),
-  INDEXER_POLL_INTERVAL_MS: boundedInt(1, MAX_POLL_INTERVAL_MS, 4_000),
+  INDEXER_POLL_INTERVAL_MS: envVars.int(1, MAX_POLL_INTERVAL_MS, 4_000),
   INDEXER_PROGRESS: z.enum(["auto", "bar", "log", "off"]).default("auto"),
   /** Port of /healthz, /readyz and /metrics while running; unset: no port. */
   METRICS_PORT: envVars.optionalPort(),
   /** Address that port listens on (0.0.0.0 in a container). */
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
-  INDEXER_RPC_CONCURRENCY: boundedInt(1, 64, 8),
-  INDEXER_RPC_RPS: boundedInt(0, 100_000, 0),
-  INDEXER_RPC_BATCH_SIZE: boundedInt(1, 1_000, 100),
-  INDEXER_RPC_READ_AHEAD: boundedInt(1, 64, 4),
-  INDEXER_RPC_TIMEOUT_MS: boundedInt(1_000, 600_000, 30_000),
-  INDEXER_RPC_MAX_ATTEMPTS: boundedInt(1, 100, 5),
+  INDEXER_RPC_CONCURRENCY: envVars.int(1, 64, 8),
+  INDEXER_RPC_RPS: envVars.int(0, 100_000, 0),
+  INDEXER_RPC_BATCH_SIZE: envVars.int(1, 1_000, 100),
+  INDEXER_RPC_READ_AHEAD: envVars.int(1, 64, 4),
+  INDEXER_RPC_TIMEOUT_MS: envVars.int(1_000, 600_000, 30_000),
+  INDEXER_RPC_MAX_ATTEMPTS: envVars.int(1, 100, 5),
 });
 
 /** Environment of any command. */

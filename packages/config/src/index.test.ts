@@ -116,6 +116,18 @@ describe("listening address and numbers", () => {
     expect(parseEnv(app, { ...base, N: "0" }).N).toBe(0);
     expect(() => parseEnv(app, { ...base, N: "abc" })).toThrow(/N: /);
   });
+
+  it.each([
+    ["abc", "must be a whole number"],
+    ["2.5", "must be a whole number"],
+    ["-1", "must be at least 0"],
+    ["1001", "must be at most 1000"],
+    // Past 2^53 the problem is the size, not the form.
+    ["1e20", "must be at most 1000"],
+    ["Infinity", "must be at most 1000"],
+  ])("refuses N=%s with one message saying the rule: %s", (value, rule) => {
+    expect(() => parseEnv(app, { ...base, N: value })).toThrow(new ConfigError(`Invalid environment: N: ${rule}`));
+  });
 });
 
 describe("cross-variable checks", () => {
@@ -128,6 +140,6 @@ describe("cross-variable checks", () => {
 
   it("still runs when another variable is malformed, and is skipped when one it reads is", () => {
     expect(() => parseEnv(crossed, { A: "2", B: "3", C: "abc" })).toThrow(/C: .*; A: must be at least B/);
-    expect(() => parseEnv(crossed, { A: "2", B: "abc" })).toThrow(new ConfigError(`Invalid environment: B: Invalid input: expected number, received NaN`));
+    expect(() => parseEnv(crossed, { A: "2", B: "abc" })).toThrow(new ConfigError(`Invalid environment: B: must be a whole number`));
   });
 });

@@ -100,8 +100,21 @@ export const envVars = {
       }),
   /** A TCP port to listen on; unset or empty: `fallback`. */
   port: (fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).default(fallback)),
-  /** A whole number from `min` to `max`; unset or empty: `fallback` (every app's numeric settings, so `X=` means the default everywhere). */
-  int: (min: number, max: number, fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback)),
+  /**
+   * A whole number from `min` to `max`; unset or empty: `fallback` (every app's numeric settings, so `X=` means the default
+   * everywhere). Checked with Number.isInteger rather than .int(), which calls a number past 2^53 "not a whole number"
+   * where the problem is its size; an infinite one is past `max` too.
+   */
+  int: (min: number, max: number, fallback: number) =>
+    z.preprocess(
+      emptyAsUnset,
+      z.coerce
+        .number({ error: (issue) => (issue.input === Number.POSITIVE_INFINITY ? `must be at most ${max}` : "must be a whole number") })
+        .refine(Number.isInteger, "must be a whole number")
+        .min(min, `must be at least ${min}`)
+        .max(max, `must be at most ${max}`)
+        .default(fallback),
+    ),
   /** The address to listen on; an empty one (which would listen on every interface) is refused. */
   host: (fallback = "127.0.0.1") => z.string().trim().min(1, "must not be empty").default(fallback),
   /** A port that may be left out (unset or empty: undefined); anything else but a port reads `must be a port from 1 to 65535`. */
