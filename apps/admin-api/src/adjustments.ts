@@ -47,15 +47,17 @@ export function adjustmentJson(a: AdjustmentRow) {
 }
 
 /**
- * Checks the points of an adjustment: a signed decimal, not zero, with no more places than the
- * currency has under the active rules. Returns the message naming the rule, or null when it is fine.
+ * Checks the points of an adjustment (or any amount of points, named by `field`): a signed decimal, not zero,
+ * with no more places than the currency has under the active rules. Returns the message naming the field and
+ * the rule, or null when it is fine.
  */
-export function pointsProblem(points: string, currency: string, rules: RuleVersion | null): string | null {
-  if (!POINTS_PATTERN.test(points)) return 'points: must be a signed decimal string such as "100" or "-2.5" (at most 30 digits before the point and 18 after)';
-  if (/^-?0(\.0+)?$/.test(points)) return "points: must not be zero";
+export function pointsProblem(points: string, currency: string, rules: RuleVersion | null, field = "points"): string | null {
+  if (!POINTS_PATTERN.test(points))
+    return `${field}: must be a signed decimal string such as "100" or "-2.5" (at most 30 digits before the point and 18 after)`;
+  if (/^-?0(\.0+)?$/.test(points)) return `${field}: must not be zero`;
   const decimals = rules?.currencies[currency]?.decimals;
   const places = points.split(".")[1]?.length ?? 0;
-  if (decimals !== undefined && places > decimals) return `points: ${currency} has ${decimals} decimal places; got ${places}`;
+  if (decimals !== undefined && places > decimals) return `${field}: ${currency} has ${decimals} decimal places; got ${places}`;
   return null;
 }
 

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { voucherKeyProblem } from "@pointwise/auth";
 import { whyUnsafeKey } from "@pointwise/claims";
-import { envVars, parseEnv, serviceEnv, streamEnv } from "@pointwise/config";
+import { envVars, parseEnv, serviceEnv, streamEnv, whenParsed } from "@pointwise/config";
 import { z } from "zod";
 
 const baseUrl = z
@@ -68,8 +68,8 @@ const withClaims = envSchema.superRefine(
     for (const k of CLAIMS_SETTINGS.filter((k) => env[k] === undefined))
       ctx.addIssue({ code: "custom", path: [k], message: `is required with ${given.join(", ")} (the claim settings go together)` });
   },
-  // Presence is all it reads, so it runs whatever else failed: a malformed claim setting still counts as given.
-  { when: () => true },
+  // Presence is all it reads, so it waits on no variable parsing and runs whatever else failed: a malformed claim setting still counts as given.
+  whenParsed(),
 );
 
 /** Reads and checks the environment; throws a ConfigError naming each bad variable. */

@@ -1,5 +1,6 @@
 // admin-api sign-in, operators of a project, and campaigns: creating, updating, archiving and their bad words.
 import jwt from "jsonwebtoken";
+import { raceAgainstInsert } from "./harness";
 import { sharedProject } from "./project";
 
 const suite = sharedProject("Acme");
@@ -108,6 +109,17 @@ describe("campaigns", () => {
     const body = { id: "acme-0001", name: "Chosen", currencies: { xp: "XP" }, primary_currency: "xp" };
     expect((await suite.op.call("POST", "/api/campaigns", body)).status).toBe(201);
     expect((await suite.op.call("POST", "/api/campaigns", body)).body.error).toEqual({ code: "campaign-exists", message: "campaign id acme-0001 is taken" });
+  });
+
+  it("answers 409 campaign-exists, not 500, when another request takes the id between its check and its insert", async () => {
+    const body = { id: "acme-0002", name: "Raced", currencies: { xp: "XP" }, primary_currency: "xp" };
+    const res = await raceAgainstInsert(
+      suite.h,
+      "INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ($1, $2, 'First', '{\"xp\": \"XP\"}', 'xp')",
+      [body.id, suite.op.projectId],
+      () => suite.op.call("POST", "/api/campaigns", body),
+    );
+    expect([res.status, res.body.error]).toEqual([409, { code: "campaign-exists", message: "campaign id acme-0002 is taken" }]);
   });
 
   it.each([

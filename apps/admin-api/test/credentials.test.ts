@@ -1,6 +1,6 @@
 // admin-api API keys (shown once, stored hashed, allowed to backfill or not, revoked) and event types (registered, listed, retired).
 import { apiKeyMatches } from "@pointwise/auth";
-import { setUpCampaign } from "./harness";
+import { raceAgainstInsert, setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
 
 const suite = sharedProject();
@@ -148,6 +148,19 @@ describe("event types", () => {
     const list = await suite.op.call("GET", `/api/campaigns/${campaignId}/event-types`);
     expect(list.body.event_types.map((t: { name: string }) => t.name)).toEqual(["trade_volume", "daily_login"]);
     expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/event-types`, { name: "daily_login" })).body.error.code).toBe("event-type-exists");
+  });
+
+  it("answers 409 event-type-exists, not 500, when another request registers the name between its check and its insert", async () => {
+    const { campaignId } = await setUpCampaign(suite.op);
+    const res = await raceAgainstInsert(suite.h, "INSERT INTO event_type(campaign_id, name) VALUES ($1, 'quest')", [campaignId], () =>
+      suite.op.call("POST", `/api/campaigns/${campaignId}/event-types`, { name: "quest" }),
+    );
+    expect([res.status, res.body.error]).toEqual([
+      409,
+      { code: "event-type-exists", message: "name: event type quest is already registered in this campaign" },
+    ]);
+    const { rows } = await suite.h.deps.db.query("SELECT count(*)::int AS n FROM event_type WHERE campaign_id = $1 AND name = 'quest'", [campaignId]);
+    expect(rows[0].n).toBe(1);
   });
 
   it("retires an event type (ingest then refuses it) and keeps the row", async () => {

@@ -2,7 +2,7 @@
 import type { Server } from "node:http";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
-import { createTestBus, createTestDatabase, testServiceEnv, uniqueName } from "@pointwise/testkit";
+import { createTestBus, createTestDatabase, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
 import type { Express } from "express";
 import { createAdminApp } from "../src/app";
 import type { Deps } from "../src/deps";
@@ -142,4 +142,29 @@ export function perUnitRules(regEventId: string, perUnit: string, extra: Record<
     rules: [{ id: "volume", regEventId, currency: "xp", base: { kind: "perUnit", points: perUnit } }],
     ...extra,
   };
+}
+
+/**
+ * Sends `request` while another transaction holds an uncommitted `insert` of the same key: the request's own check
+ * sees nothing, its insert waits on that row, and the row commits under it, as when two requests race.
+ */
+export async function raceAgainstInsert(h: Harness, insert: string, values: unknown[], request: () => Promise<Reply>): Promise<Reply> {
+  const { pending } = await h.deps.db.transaction(async (tx) => {
+    await tx.query(insert, values);
+    const pending = request();
+    // Held until the request's insert waits on this transaction's row (its statement names the test's schema).
+    await waitUntil(
+      async () => {
+        const { rows } = await h.deps.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'",
+          [h.deps.db.schema],
+        );
+        return (rows[0]?.n ?? 0) > 0;
+      },
+      10_000,
+      "the request's insert to wait on the held row",
+    );
+    return { pending };
+  });
+  return pending;
 }

@@ -1,6 +1,6 @@
 // Admin routes for campaigns: create, list, read, update (new dates queue a recompute), archive, restore and their bad-word lists.
 import { randomInt } from "node:crypto";
-import type { Prisma, Transaction } from "@pointwise/db";
+import { type Prisma, type Transaction, toDbError, UniqueConstraintError } from "@pointwise/db";
 import { ConflictError, ValidationError } from "@pointwise/errors";
 import { safeParseRuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
@@ -111,22 +111,28 @@ export function campaignRoutes(deps: Deps): Router {
     const id = body.id ?? newCampaignId();
     // Campaign ids are global (events and the public leaderboard name them), so a taken id is a conflict
     // whichever project holds it; the answer says nothing else about that campaign.
-    if (await prisma.campaign.findUnique({ where: { id }, select: { id: true } })) throw new ConflictError("campaign-exists", `campaign id ${id} is taken`);
-    const campaign = await prisma.$transaction(async (tx) => {
-      const created = await tx.campaign.create({
-        data: {
-          id,
-          projectId: session.projectId,
-          name: body.name,
-          currencies: body.currencies,
-          primaryCurrency: body.primary_currency,
-          startsAt: body.starts_at ? new Date(body.starts_at) : null,
-          endsAt: body.ends_at ? new Date(body.ends_at) : null,
-        },
+    const taken = () => new ConflictError("campaign-exists", `campaign id ${id} is taken`);
+    if (await prisma.campaign.findUnique({ where: { id }, select: { id: true } })) throw taken();
+    // The read above only spares the usual case a failed insert: two requests for one id can both pass it.
+    const campaign = await prisma
+      .$transaction(async (tx) => {
+        const created = await tx.campaign.create({
+          data: {
+            id,
+            projectId: session.projectId,
+            name: body.name,
+            currencies: body.currencies,
+            primaryCurrency: body.primary_currency,
+            startsAt: body.starts_at ? new Date(body.starts_at) : null,
+            endsAt: body.ends_at ? new Date(body.ends_at) : null,
+          },
+        });
+        await recordAudit(tx, session, { campaignId: id, action: "campaign.create", target: `campaign:${id}`, after: campaignJson(created) });
+        return created;
+      })
+      .catch((err: unknown) => {
+        throw toDbError(err) instanceof UniqueConstraintError ? taken() : err;
       });
-      await recordAudit(tx, session, { campaignId: id, action: "campaign.create", target: `campaign:${id}`, after: campaignJson(created) });
-      return created;
-    });
     deps.logger.info({ campaign_id: id, operator_id: session.operatorId }, "campaign created");
     res.status(201).json(campaignJson(campaign));
   });

@@ -1,4 +1,5 @@
 // Admin routes for a campaign's registered event types: register, list and retire.
+import { toDbError, UniqueConstraintError } from "@pointwise/db";
 import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
@@ -27,17 +28,23 @@ export function eventTypeRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const body = parseWith(registerSchema, req.body);
     const exists = await prisma.eventType.findUnique({ where: { campaignId_name: { campaignId: campaign.id, name: body.name } } });
-    if (exists) throw new ConflictError("event-type-exists", `name: event type ${body.name} is already registered in this campaign`);
-    const row = await prisma.$transaction(async (tx) => {
-      const created = await tx.eventType.create({ data: { campaignId: campaign.id, name: body.name, description: body.description || null } });
-      await recordAudit(tx, session, {
-        campaignId: campaign.id,
-        action: "event-type.create",
-        target: `event-type:${created.id}`,
-        after: eventTypeJson(created),
+    const taken = () => new ConflictError("event-type-exists", `name: event type ${body.name} is already registered in this campaign`);
+    if (exists) throw taken();
+    // The read above only spares the usual case a failed insert: two requests for one name can both pass it.
+    const row = await prisma
+      .$transaction(async (tx) => {
+        const created = await tx.eventType.create({ data: { campaignId: campaign.id, name: body.name, description: body.description || null } });
+        await recordAudit(tx, session, {
+          campaignId: campaign.id,
+          action: "event-type.create",
+          target: `event-type:${created.id}`,
+          after: eventTypeJson(created),
+        });
+        return created;
+      })
+      .catch((err: unknown) => {
+        throw toDbError(err) instanceof UniqueConstraintError ? taken() : err;
       });
-      return created;
-    });
     deps.logger.info({ campaign_id: campaign.id, reg_event_id: row.id, name: row.name }, "event type registered");
     res.status(201).json(eventTypeJson(row));
   });

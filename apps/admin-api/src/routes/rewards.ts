@@ -81,7 +81,7 @@ function windowProblem(from: string | Date | null | undefined, until: string | D
  * under the active rules; the rule an adjustment's points follow (pointsProblem), named `price`.
  */
 function checkPrice(price: string, currency: string, rules: RuleVersion | null): void {
-  const problem = pointsProblem(price, currency, rules)?.replace(/^points/, "price");
+  const problem = pointsProblem(price, currency, rules, "price");
   if (problem) throw new ValidationError(problem, { field: "price" });
 }
 
