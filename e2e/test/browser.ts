@@ -1,12 +1,8 @@
-// Test support for the dashboard walk: the four built apps with a demo project, headless Chromium, screenshots.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+// Test support for the dashboard walk: the four built apps with a demo project, screenshots (the browser is testkit's openBrowser).
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { repoRoot, type Stack, startStack as startServices } from "@pointwise/testkit";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-
-/** Debian's Chromium; Playwright's own browser download is not reachable here (scripts/lib/test-setup.mjs installs it). */
-export const CHROMIUM = "/usr/bin/chromium";
+import type { Page } from "playwright-core";
 
 /** Where the run leaves screenshots of each main page for a person to look at (git-ignored). */
 export const SCREENSHOTS = path.join(repoRoot, "test-artifacts", "screenshots");
@@ -26,41 +22,6 @@ export function startStack(): Promise<Stack> {
       LOG_LEVEL: "warn",
     },
   });
-}
-
-/**
- * A headless Chromium with a fresh profile. `hostAlias` names a host that resolves to 127.0.0.1: a page
- * opened there is not a secure context (only localhost and https are), as on a plain-http address.
- */
-export async function openBrowser(
-  options: { timezoneId?: string; hostAlias?: string } = {},
-): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
-  const profile = mkdtempSync(path.join(os.tmpdir(), "pw-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1360, height: 900 },
-    ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      ...(options.hostAlias === undefined ? [] : [`--host-resolver-rules=MAP ${options.hostAlias} 127.0.0.1`]),
-    ],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Saves a full-page screenshot under test-artifacts/screenshots/<name>.png. */

@@ -2,8 +2,18 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type AppProcess, createTestDatabase, seedApiKey, seedCampaign, seedScore, seedUser, spawnApp, testServiceEnv, uniqueName } from "@pointwise/testkit";
-import { openBrowser } from "./browser";
+import {
+  type AppProcess,
+  createTestDatabase,
+  openBrowser,
+  seedApiKey,
+  seedCampaign,
+  seedScore,
+  seedUser,
+  spawnApp,
+  testServiceEnv,
+  uniqueName,
+} from "@pointwise/testkit";
 
 jest.setTimeout(90_000);
 

@@ -1,8 +1,8 @@
 // The dashboard's Rewards tab in a real browser against the real services: catalogue, voucher codes, manual fulfilment,
 // ranking setting; and the campaign's schedule in UTC, whatever the browser's time zone.
-import { createTestDatabase, type Stack, seedIdentity, seedUser, startStack, waitUntil } from "@pointwise/testkit";
+import { createTestDatabase, openBrowser, type Stack, seedIdentity, seedUser, startStack, waitUntil } from "@pointwise/testkit";
 import type { Page, Route } from "playwright-core";
-import { OPERATOR, openBrowser, screenshot, signInOnDashboard } from "./browser";
+import { OPERATOR, screenshot, signInOnDashboard } from "./browser";
 
 jest.setTimeout(180_000);
 

@@ -1,9 +1,9 @@
 // A campaign manager's walk through the dashboard in a real browser against the four real services.
 import { execFileSync } from "node:child_process";
 import type { Stack } from "@pointwise/testkit";
-import { waitUntil } from "@pointwise/testkit";
+import { openBrowser, waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
-import { OPERATOR, openBrowser, screenshot, startStack } from "./browser";
+import { OPERATOR, screenshot, startStack } from "./browser";
 
 // A real browser against the four real services: slower than the API tests, so one walk with generous timeouts.
 jest.setTimeout(180_000);

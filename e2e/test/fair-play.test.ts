@@ -1,8 +1,8 @@
 // Fair play end to end in a real browser: an excluded address vanishes and earns nothing, grants and clawbacks survive a recompute, all audited.
 import type { Stack } from "@pointwise/testkit";
-import { waitUntil } from "@pointwise/testkit";
+import { openBrowser, waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
-import { OPERATOR, openBrowser, screenshot, signInOnDashboard, startStack } from "./browser";
+import { OPERATOR, screenshot, signInOnDashboard, startStack } from "./browser";
 
 jest.setTimeout(240_000);
 

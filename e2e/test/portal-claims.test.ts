@@ -4,11 +4,10 @@
 // when the wallet's node does not answer; the balances are read from the token itself.
 
 import { generateKeyPairSync } from "node:crypto";
-import { waitUntil } from "@pointwise/testkit";
+import { openBrowser, waitUntil } from "@pointwise/testkit";
 import { type Contract, getBytes, type HDNodeWallet, toUtf8String } from "ethers";
 import type { Page } from "playwright-core";
 import { type ClaimsChain, startClaimsChain } from "../../apps/admin-api/test/claims-chain-setup";
-import { openBrowser } from "./browser";
 import { type PortalCampaign, setUpCampaign, waitForScores } from "./portal-campaign";
 import { call, OPERATOR, type Stack, startStack } from "./stack";
 

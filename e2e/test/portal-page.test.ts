@@ -4,12 +4,11 @@
 // with PKCE through portal-api, redeem once per click, and keep working after the access token expires.
 
 import { generateKeyPairSync } from "node:crypto";
-import { freePort } from "@pointwise/testkit";
+import { freePort, openBrowser } from "@pointwise/testkit";
 import { getBytes, toUtf8String, Wallet } from "ethers";
 import jwt from "jsonwebtoken";
 import type { Page, Route } from "playwright-core";
 import { type OidcProvider, startOidcProvider } from "../../apps/portal-api/test/oidc";
-import { openBrowser } from "./browser";
 import { type PortalCampaign, setUpCampaign, waitForScores } from "./portal-campaign";
 import { call, OPERATOR, type Stack, startStack } from "./stack";
 

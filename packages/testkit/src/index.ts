@@ -1,4 +1,5 @@
 // Entry point of @pointwise/testkit: real services, app processes, seeding and OpenAPI checks for tests.
+export { CHROMIUM, type OpenBrowser, openBrowser } from "./browser";
 export { HARDHAT_MNEMONIC, type HardhatAccount, type HardhatNode, type HardhatNodeOptions, localChainProvider, startHardhatNode } from "./hardhat";
 export { postJson } from "./http";
 export { type NatsCluster, type NatsNode, startNatsCluster } from "./nats-cluster";

@@ -46,13 +46,15 @@ export function AdjustmentsPanel(props: { campaign: Campaign }) {
   const make = async (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
+    // A pasted account often carries a space or a line break; the Users tab's search trims it too.
+    const accountId = account.trim();
     const made = await action.run(async () => {
-      const query = new URLSearchParams({ identity_type: type, account_id: account });
+      const query = new URLSearchParams({ identity_type: type, account_id: accountId });
       const user = await api<User>("GET", `/api/campaigns/${c.id}/users?${query}`);
       return send({ user_id: user.id, currency, points: points.trim(), reason });
     });
     if (made) {
-      setDone(`${made.points} ${made.currency} for ${account}: recorded.`);
+      setDone(`${made.points} ${made.currency} for ${accountId}: recorded.`);
       setPoints("");
       setReason("");
       list.reload();

@@ -64,6 +64,18 @@ export function CurrencyEditor(props: {
   );
 }
 
+/**
+ * Why currency rows cannot be sent, or null: the key -> name map keeps only the last row of a key given twice, and
+ * drops a row with a name but no key, so either would lose a currency the operator wrote without a word.
+ */
+export function currenciesProblem(rows: CurrencyRow[]): string | null {
+  const keys = rows.map((r) => r.key.trim());
+  const twice = keys.find((k, i) => k !== "" && keys.indexOf(k) !== i);
+  if (twice) return `currencies: the key ${twice} is given twice; give each currency its own key`;
+  if (rows.some((r) => r.key.trim() === "" && r.name.trim() !== "")) return "currencies: every currency needs a key (e.g. xp)";
+  return null;
+}
+
 /** Turns currency rows into the API's key -> name map. */
 export function currencyMap(rows: CurrencyRow[]): Record<string, string> {
   return Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.name.trim()]));

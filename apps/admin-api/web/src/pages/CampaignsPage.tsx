@@ -4,7 +4,7 @@ import { api } from "../api";
 import { go } from "../router";
 import type { Campaign } from "../types";
 import { Badge, Card, Field, formatTime, Notice, useAction } from "../ui";
-import { type Currencies, CurrenciesField, currencyMap, isoOrUndefined, ScheduleFields } from "./CampaignFields";
+import { type Currencies, CurrenciesField, currenciesProblem, currencyMap, isoOrUndefined, ScheduleFields } from "./CampaignFields";
 
 /** All campaigns of the project and the form that creates one. */
 export function CampaignsPage(props: { campaigns: Campaign[]; loaded: boolean; onChanged: () => void }) {
@@ -16,6 +16,11 @@ export function CampaignsPage(props: { campaigns: Campaign[]; loaded: boolean; o
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
+    const problem = currenciesProblem(currencies.rows);
+    if (problem) {
+      action.setError(problem);
+      return;
+    }
     const body = {
       name,
       currencies: currencyMap(currencies.rows),

@@ -17,7 +17,7 @@ export function ExclusionsPanel(props: { base: string; readOnly?: boolean; scope
 
   const add = async (e: FormEvent) => {
     e.preventDefault();
-    if (await action.run(() => api("POST", path, { identity_type: type, account_id: account, reason }))) {
+    if (await action.run(() => api("POST", path, { identity_type: type, account_id: account.trim(), reason }))) {
       setAccount("");
       setReason("");
       list.reload();

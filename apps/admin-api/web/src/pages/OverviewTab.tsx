@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import type { Answer, Campaign } from "../types";
 import { Card, CopyButton, Field, Notice, useAction, useLoad } from "../ui";
-import { type Currencies, CurrenciesField, currencyMap, isoOrUndefined, ScheduleFields, utcInputOf } from "./CampaignFields";
+import { type Currencies, CurrenciesField, currenciesProblem, currencyMap, isoOrUndefined, ScheduleFields, utcInputOf } from "./CampaignFields";
 import type { CampaignContext } from "./campaign-context";
 
 /** A ready-to-paste curl that sends one earn event to this campaign. */
@@ -97,6 +97,11 @@ function SettingsCard(props: { campaign: Campaign; onSaved: () => void }) {
   const save = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(null);
+    const problem = currenciesProblem(currencies.rows);
+    if (problem) {
+      action.setError(problem);
+      return;
+    }
     // A date is sent only when it was edited: the input shows minutes, so sending it back unedited
     // could cut a stored date's seconds off, change it and recompute every score for nothing.
     const body = {

@@ -16,10 +16,15 @@ export function TeamPage() {
   const add = async (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
-    const created = await action.run(() => api<Answer<"/api/operators", "post">>("POST", "/api/operators", { email, password }));
-    if (created) {
-      // Adding someone who is already an operator answers their account as it is: the password was not changed.
-      const known = (operators.data?.operators ?? []).some((o) => o.id === created.id);
+    // Adding someone who is already an operator answers their account as it is: the password was not changed. The
+    // list is read again first, since another tab or colleague may have added them since this page loaded.
+    const added = await action.run(async () => {
+      const before = await api<Answer<"/api/operators", "get">>("GET", "/api/operators");
+      return { before, created: await api<Answer<"/api/operators", "post">>("POST", "/api/operators", { email, password }) };
+    });
+    if (added) {
+      const { before, created } = added;
+      const known = before.operators.some((o) => o.id === created.id);
       setDone(
         known
           ? `${created.email} is already an operator of this project; their password is unchanged.`
