@@ -289,6 +289,27 @@ describe("vault and pool configurations that do not fit the chain", () => {
     });
   }, 60_000);
 
+  it("stops pricing a vault whose vaultshare version is not the vault's, naming the other, with feed-config-invalid", async () => {
+    const feed = (version: "v1" | "v2") => [
+      {
+        match: { matchLabels: { protocol: "vault" } },
+        config: { assetType: "erc20" as const, priceFeed: { kind: "vaultshare" as const, version, underlying: USD_PEG } },
+      },
+    ];
+    await expect(
+      failing("vaultshare-wrong-v1", { adapterId: "vault", params: { vaultAddress: scenario.vault4626, version: "v2" } }, feed("v1")),
+    ).rejects.toMatchObject({
+      code: "feed-config-invalid",
+      message: `vaultshare of vault ${scenario.vault4626}: could not read token() as version v1; use version v2 for an ERC-4626 vault`,
+    });
+    await expect(
+      failing("vaultshare-wrong-v2", { adapterId: "vault", params: { vaultAddress: scenario.vaultV1, version: "v1" } }, feed("v2")),
+    ).rejects.toMatchObject({
+      code: "feed-config-invalid",
+      message: `vaultshare of vault ${scenario.vaultV1}: could not read asset() (ERC-4626) as version v2; use version v1 for a vault with pricePerShare()`,
+    });
+  }, 60_000);
+
   it("stops pricing a pool whose balancerv2nav tokens are not exactly the pool's, naming the pool's tokens", async () => {
     const stranger = "0x00000000000000000000000000000000000000f7";
     const run = failing("balancer-wrong-tokens", { adapterId: "erc20-holdings", params: { tokenAddress: scenario.pool } }, [

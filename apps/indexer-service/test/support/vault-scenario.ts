@@ -200,12 +200,16 @@ export async function runVaultScenario(chain: LocalChain): Promise<VaultScenario
   await swap(sc, usdAddress, ethAddress, 2_500n * 10n ** 6n);
   await swap(sc, usdAddress, ethAddress, 300n * 10n ** 6n, poolV1Id);
   await hours(2.4);
-  // Hour 7.2: withdrawals (A's assets paid to B in the ERC-4626 vault), B joins the pool with both tokens.
+  // Hour 7.2: withdrawals (A's assets paid to B in the ERC-4626 vault; B's paid to C in the Yearn-style vault, whose
+  // Withdraw names only C, the recipient: the shares were B's), B joins the pool with both tokens.
   const w2 = await send(v2, sa, "withdraw", 200n * 10n ** 6n, users.b, users.a);
   move(v2a, "withdraw", users.a, 200n * 10n ** 6n, w2.blockNumber);
   const bShares = (await v1.getFunction("balanceOf")(users.b)) as bigint;
   const expectedOut = ((bShares / 2n) * ((await v1.getFunction("totalAssets")()) as bigint)) / ((await v1.getFunction("totalSupply")()) as bigint);
-  move(v1a, "withdraw", users.b, expectedOut, (await send(v1, sb, "withdraw", bShares / 2n, users.b)).blockNumber);
+  move(v1a, "withdraw", users.b, expectedOut, (await send(v1, sb, "withdraw", bShares / 2n, users.c)).blockNumber);
+  // Deposits of nothing (both vaults accept them and log them) move no asset and no share: they are no move.
+  await send(v2, sc, "deposit", 0n, users.c);
+  await send(v1, sc, "deposit", 0n, users.c);
   const joinAmounts = amounts(2_000n * 10n ** 6n, 1n * 10n ** 18n);
   await join(sb, coder.encode(["uint256", "uint256[]", "uint256"], [1, joinAmounts, 0]), joinAmounts);
   await hours(1.3);

@@ -30,7 +30,10 @@ export function underlyingCall(version: VaultVersion): string {
 /** A deposit or withdrawal read from a vault log: whose shares, how many, and for how much underlying. */
 export interface VaultMove {
   kind: "deposit" | "withdraw";
-  /** The owner of the shares: minted to on a deposit, burned from on a withdrawal. */
+  /**
+   * The owner of the shares: minted to on a deposit, burned from on a withdrawal. A v1 Withdraw names only the
+   * recipient of the underlying, decoded here; moveEvents takes the owner from the shares' burn before it.
+   */
   owner: string;
   shares: bigint;
   assets: bigint;

@@ -208,6 +208,53 @@ describe("vault adapter, v1 (pricePerShare)", () => {
     expect(await adapter.handle(log([SIG.deposit4626, topic(ROUTER), topic(ALICE)], coder.encode(["uint256", "uint256"], [1n, 1n])), ctx)).toEqual([]);
   });
 
+  it("takes a v1 withdrawal's owner from the vault's burn of those shares just before it, and names the recipient as receiver", async () => {
+    const { rt } = v1Chain();
+    const adapter = await vaultAdapter.create({ vaultAddress: VAULT, version: "v1" }, rt);
+    await adapter.init?.();
+    const NULL = "0x0000000000000000000000000000000000000000";
+    const OTHER_TX = `0x${"ab".repeat(32)}`;
+    const burn = (shares: bigint, txHash = TX) => ({ ...log([SIG.transfer, topic(ALICE), topic(NULL)], word(shares)), transactionHash: txHash, logIndex: 6 });
+    const withdraw = log([SIG.withdrawV1, topic(BOB)], coder.encode(["uint256", "uint256"], [1_000_000n, 1_050_000n]));
+    // ALICE burns 1 share and the Withdraw pays BOB: the shares, so the withdrawal, were ALICE's.
+    expect(await adapter.handle(burn(1_000_000n), ctx)).toEqual([
+      { type: "balanceDelta", user: ALICE, asset: VAULT, amount: "-1", activity: "hold" },
+      { type: "balanceDelta", user: NULL, asset: VAULT, amount: "1", activity: "hold" },
+    ]);
+    expect(await adapter.handle(withdraw, ctx)).toMatchObject([
+      { activity: "custom", user: ALICE, amount: { asset: ASSET, amount: "1.05" }, meta: { kind: "withdraw", shares: "1", assets: "1.05", receiver: BOB } },
+    ]);
+    // The burn is used once: a second Withdraw without its own burn is the recipient's, without a receiver.
+    const again = await adapter.handle(withdraw, ctx);
+    expect(again).toMatchObject([{ user: BOB }]);
+    expect(again[0]?.type === "action" && again[0].meta).not.toHaveProperty("receiver");
+    // A burn of other shares, or of another transaction, is not this withdrawal's.
+    await adapter.handle(burn(999_999n), ctx);
+    expect(await adapter.handle(withdraw, ctx)).toMatchObject([{ user: BOB }]);
+    await adapter.handle(burn(1_000_000n, OTHER_TX), ctx);
+    expect(await adapter.handle(withdraw, ctx)).toMatchObject([{ user: BOB }]);
+    // A transfer between the burn and the Withdraw ends the burn's claim.
+    await adapter.handle(burn(1_000_000n), ctx);
+    await adapter.handle(log([SIG.transfer, topic(ALICE), topic(OTHER)], word(1n)), ctx);
+    expect(await adapter.handle(withdraw, ctx)).toMatchObject([{ user: BOB }]);
+  });
+
+  it("skips a deposit or withdrawal that moves no asset and no share, in either version, and keeps one that moves either", async () => {
+    const v2 = await vaultAdapter.create({ vaultAddress: VAULT, version: "v2" }, v2Chain().rt);
+    await v2.init?.();
+    const zero = coder.encode(["uint256", "uint256"], [0n, 0n]);
+    expect(await v2.handle(log([SIG.deposit4626, topic(ROUTER), topic(ALICE)], zero), ctx)).toEqual([]);
+    expect(await v2.handle(log([SIG.withdraw4626, topic(ROUTER), topic(BOB), topic(ALICE)], zero), ctx)).toEqual([]);
+    // Shares redeemed for assets that round down to nothing are still a withdrawal.
+    expect(
+      await v2.handle(log([SIG.withdraw4626, topic(ROUTER), topic(BOB), topic(ALICE)], coder.encode(["uint256", "uint256"], [0n, 1n])), ctx),
+    ).toMatchObject([{ user: ALICE, amount: { asset: ASSET, amount: "0" }, meta: { shares: "0.000000001" } }]);
+    const v1 = await vaultAdapter.create({ vaultAddress: VAULT, version: "v1" }, v1Chain().rt);
+    await v1.init?.();
+    expect(await v1.handle(log([SIG.depositV1, topic(BOB)], zero), ctx)).toEqual([]);
+    expect(await v1.handle(log([SIG.withdrawV1, topic(BOB)], zero), ctx)).toEqual([]);
+  });
+
   it("fails at init on an absurd decimals() answer", async () => {
     const { rt } = runtime({
       [`${VAULT}:${SELECTOR.token}`]: () => coder.encode(["address"], [ASSET]),

@@ -5,8 +5,11 @@ import {
   type ActionEvent,
   type Adapter,
   type AdapterRuntime,
+  type BalanceDelta,
   type ChainLog,
+  decodeTransferValue,
   type IndexerEvent,
+  NULL_ADDRESS,
   TRANSFER_TOPIC,
   transferDeltas,
   unitsFromRaw,
@@ -29,13 +32,27 @@ export function moveKey(txHash: string, logIndex: number): string {
   return hash("md5", `${txHash}${logIndex}`, "hex");
 }
 
+/** A burn of vault shares (a Transfer to the null address): whose shares, how many, in which transaction. */
+export interface ShareBurn {
+  txHash: string;
+  owner: string;
+  shares: bigint;
+}
+
 /**
  * Turns a deposit or withdrawal log into one priceable action of the share owner, valued in the underlying asset
- * (`amount` is the assets moved, in the asset's units); returns nothing for any other log.
+ * (`amount` is the assets moved, in the asset's units); returns nothing for any other log, or for a move of no
+ * asset and no share. A v1 (Yearn V2) Withdraw names only the recipient of the underlying: the shares' owner is
+ * the `from` of `burn`, the vault's burn of those shares logged just before it in the same transaction, and the
+ * recipient goes to `meta.receiver`.
  */
-export function moveEvents(params: VaultParams, facts: VaultFacts, log: ChainLog): ActionEvent[] {
+export function moveEvents(params: VaultParams, facts: VaultFacts, log: ChainLog, burn?: ShareBurn): ActionEvent[] {
   const move = decodeMove(params.version, log.topics, log.data);
-  if (move === undefined) return [];
+  if (move === undefined || (move.assets === 0n && move.shares === 0n)) return [];
+  if (params.version === "v1" && move.kind === "withdraw" && burn?.txHash === log.transactionHash && burn.shares === move.shares) {
+    move.receiver = move.owner;
+    move.owner = burn.owner;
+  }
   const assets = unitsFromRaw(move.assets, facts.assetDecimals);
   const meta: Record<string, string> = {
     kind: move.kind,
@@ -64,6 +81,8 @@ export function createVaultAdapter(params: VaultParams, runtime: AdapterRuntime)
   const vault = params.vaultAddress;
   const [depositTopic, withdrawTopic] = moveTopics(params.version);
   let facts: VaultFacts | undefined;
+  // The vault's last Transfer when it burned shares: a v1 Withdraw right after it takes its owner from it.
+  let burn: ShareBurn | undefined;
   return {
     filters: [{ address: vault, topics: [TRANSFER_TOPIC, depositTopic, withdrawTopic], withTransaction: false }],
     contracts: [vault],
@@ -84,8 +103,15 @@ export function createVaultAdapter(params: VaultParams, runtime: AdapterRuntime)
       const topic = log.topics[0];
       if (topic !== TRANSFER_TOPIC && topic !== depositTopic && topic !== withdrawTopic) return [];
       if (facts === undefined) throw new BaseError("adapter-failed", "vault: vault facts were not loaded before the first log");
-      if (topic === TRANSFER_TOPIC) return transferDeltas(log, vault, facts.shareDecimals, SHARE_ACTIVITY);
-      return moveEvents(params, facts, log);
+      if (topic === TRANSFER_TOPIC) {
+        const deltas = transferDeltas(log, vault, facts.shareDecimals, SHARE_ACTIVITY);
+        const [from, to] = deltas as [BalanceDelta, BalanceDelta];
+        burn = to.user === NULL_ADDRESS ? { txHash: log.transactionHash, owner: from.user, shares: decodeTransferValue(log.data) } : undefined;
+        return deltas;
+      }
+      const last = burn;
+      burn = undefined;
+      return moveEvents(params, facts, log, last);
     },
   };
 }

@@ -90,6 +90,29 @@ describe("vault underlying", () => {
     expect(await vaultUnderlying(reader, "v2", VAULT)).toBe("0x00000000000000000000000000000000000000aa");
     expect(chain.calls).toEqual([]);
   });
+
+  it("stops with feed-config-invalid naming the other version when the vault reverts its version's getter, and caches nothing", async () => {
+    const { reader } = setup();
+    await expect(vaultUnderlying(reader, "v1", VAULT)).rejects.toMatchObject({
+      code: "feed-config-invalid",
+      message: `vaultshare of vault ${VAULT}: could not read token() as version v1; use version v2 for an ERC-4626 vault`,
+      details: { vault: VAULT, version: "v1" },
+    });
+    await expect(vaultUnderlying(reader, "v2", YEARN)).rejects.toMatchObject({
+      code: "feed-config-invalid",
+      message: `vaultshare of vault ${YEARN}: could not read asset() (ERC-4626) as version v2; use version v1 for a vault with pricePerShare()`,
+    });
+    expect(reader.facts).toEqual(new Map());
+  });
+
+  it("passes on a call that got no answer as it is: a lost connection says nothing about the version", async () => {
+    const { chain, reader } = setup();
+    const lost = new Error("connect ECONNREFUSED 127.0.0.1:8545");
+    chain.call = async () => {
+      throw lost;
+    };
+    await expect(vaultUnderlying(reader, "v2", VAULT)).rejects.toBe(lost);
+  });
 });
 
 describe("underlying per share", () => {

@@ -1,5 +1,7 @@
 // The `vaultshare` feed: a vault share's USD price is the underlying one share converts to, at the point's block, times the underlying's price.
+import { BaseError } from "@pointwise/errors";
 import { AbiCoder, id as keccakId } from "ethers";
+import { isCallRevert } from "../chain/revert";
 import type { FeedSelector } from "../config/schema";
 import { Dec } from "../decimal";
 import type { Point } from "../windows";
@@ -17,10 +19,24 @@ const CALL = {
 /** A vault share feed selector. */
 export type VaultShareFeed = Extract<FeedSelector, { kind: "vaultshare" }>;
 
-/** The vault's underlying asset (ERC-4626 `asset()`, Yearn V2 `token()`), read once. */
+/**
+ * The vault's underlying asset (ERC-4626 `asset()`, Yearn V2 `token()`), read once. A vault that reverts the call
+ * does not speak the feed's `version`: pricing stops with `feed-config-invalid`, naming the other version.
+ */
 export function vaultUnderlying(reader: FeedReader, version: VaultShareFeed["version"], vault: string): Promise<string> {
   return reader.cachedFact(`vault:${vault}:asset`, async () => {
-    const word = await reader.chain.call(vault, version === "v2" ? CALL.asset : CALL.token);
+    let word: string;
+    try {
+      word = await reader.chain.call(vault, version === "v2" ? CALL.asset : CALL.token);
+    } catch (err) {
+      // Only a revert says "not this version"; a call that got no answer is rethrown as it is.
+      if (!isCallRevert(err)) throw err;
+      const [expected, other] = version === "v2" ? ["asset() (ERC-4626)", "v1 for a vault with pricePerShare()"] : ["token()", "v2 for an ERC-4626 vault"];
+      throw new BaseError("feed-config-invalid", `vaultshare of vault ${vault}: could not read ${expected} as version ${version}; use version ${other}`, {
+        cause: err,
+        details: { vault, version },
+      });
+    }
     return (coder.decode(["address"], word)[0] as string).toLowerCase();
   });
 }
