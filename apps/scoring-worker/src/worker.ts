@@ -91,6 +91,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     floor: () => intake.floor(),
     onDeadLetter: () => deps.metrics?.deadLettered("apply"),
     onHeld: (count) => deps.metrics?.campaignsHeld(count),
+    stopping: () => stopping,
     onApplied(campaignId, outcome) {
       stats.batches++;
       stats.logged += outcome.logged.length;

@@ -203,6 +203,43 @@ describe("applying staged events", () => {
     expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
   });
 
+  it("starts no other transaction once the worker is stopping: the rows after the one in flight stay staged for the next pass", async () => {
+    const c = await newCampaign();
+    const other = await newCampaign();
+    const events = Array.from({ length: 30 }, (_, i) => message(c, { account_id: i % 2 ? WALLET_A : WALLET_B, amount: String(i + 1) }));
+    await stage([...events, message(other, { account_id: WALLET_A, amount: "5" })]);
+    let stopping = false;
+    const deps = {
+      db,
+      logger,
+      rules: new RuleVersionCache(),
+      stream: STREAM,
+      batchSize: 10,
+      maxAttempts: 3,
+      retryDelayMs: 50,
+      floor: async () => Number.MAX_SAFE_INTEGER,
+    };
+    // The stop arrives while the first transaction is in flight: it commits, and nothing else starts.
+    const stopped = createApplier({
+      ...deps,
+      stopping: () => stopping,
+      onApplied: () => {
+        stopping = true;
+      },
+    });
+    expect(await stopped.runOnce()).toBe(10);
+    const inbox = async (campaignId: string) =>
+      (await db.query("SELECT count(*)::int AS n FROM event_inbox WHERE campaign_id = $1", [campaignId])).rows[0].n as number;
+    expect([await inbox(c), await inbox(other)]).toEqual([20, 1]);
+    const { rows: log } = await db.query("SELECT id FROM event_log WHERE campaign_id = $1 ORDER BY seq", [c]);
+    expect(log.map((l) => l.id)).toEqual(events.slice(0, 10).map((e) => e.event_id));
+
+    // The next pass (this replica's after a restart, or another's) applies the rest, in order.
+    expect(await createApplier(deps).runOnce()).toBe(21);
+    expect([await inbox(c), await inbox(other)]).toEqual([0, 0]);
+    expect(await scoreTable(db, c)).toEqual(await replayed(db, c, richRules(c)));
+  });
+
   it("narrows a failed batch of 128 down to its one bad event in halves, applying the 127 others in order in a few transactions", async () => {
     const c = await newCampaign();
     const events = Array.from({ length: 128 }, (_, i) =>

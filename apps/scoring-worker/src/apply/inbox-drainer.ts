@@ -28,13 +28,18 @@ export interface ApplierDeps {
   onDeadLetter?(): void;
   /** Called after each pass with the number of campaigns held back by a failure that is not about one event. */
   onHeld?(count: number): void;
+  /**
+   * True once the worker is stopping: the applier starts no other transaction after the one in flight commits.
+   * What is left stays staged in the inbox for the next pass of any replica.
+   */
+  stopping?(): boolean;
 }
 
 /** Moves staged events from the inbox into the log and the scores, campaign by campaign. */
 export interface Applier {
   /** Applies everything staged at or below the current floor; returns the number of inbox rows consumed. */
   runOnce(): Promise<number>;
-  /** Applies one campaign's rows at or below `floor` until none are left or another replica holds it. */
+  /** Applies one campaign's rows at or below `floor` until none are left, another replica holds it or the worker stops. */
   drainCampaign(campaignId: string, floor: number): Promise<number>;
 }
 
@@ -53,6 +58,7 @@ export function createApplier(deps: ApplierDeps): Applier {
     let suspect = 0;
     let limit = deps.batchSize;
     for (;;) {
+      if (deps.stopping?.()) return consumed;
       // Read the head row first when it is alone, so a failure is charged to the row that failed.
       const [head] = limit === 1 ? await nextInboxRows(db, stream, campaignId, floor, 1) : [];
       let outcome: BatchOutcome;
@@ -106,6 +112,7 @@ export function createApplier(deps: ApplierDeps): Applier {
       const stillWaiting = new Set(waiting);
       for (const campaignId of backoff.keys()) if (!stillWaiting.has(campaignId)) backoff.delete(campaignId);
       for (const campaignId of waiting) {
+        if (deps.stopping?.()) break;
         const held = backoff.get(campaignId);
         if (held && held.until > Date.now()) continue;
         try {
