@@ -197,6 +197,28 @@ describe("refusals", () => {
   });
 });
 
+describe("a token claim's account", () => {
+  // EIP-55's own test vector (https://eips.ethereum.org/EIPS/eip-55), and the same address with the case of its last letter flipped.
+  const CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+  const MISTYPED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD";
+
+  it("refuses a mixed-case account whose EIP-55 checksum is wrong with invalid-account-id, spending nothing", async () => {
+    const p = await participant("100");
+    const claim = await reward({ kind: "token-claim" });
+    const mistyped = await redeem(p.auth, claim, undefined, { account: MISTYPED });
+    expect([mistyped.status, mistyped.body.error]).toEqual([
+      400,
+      { code: "invalid-account-id", message: "account: EIP-55 checksum mismatch; give the address in all lowercase or with its correct checksum" },
+    ]);
+    expect(await scoreRow(p.userId)).toEqual({ total: "100", spent: "0", balance: "100" });
+    // The same address with its checksum, or in one case (which carries none), pays out to it.
+    for (const account of [CHECKSUMMED, MISTYPED.toLowerCase(), MISTYPED.toUpperCase().replace("0X", "0x")]) {
+      const ok = await redeem(p.auth, claim, undefined, { account });
+      expect([ok.status, ok.body.account]).toEqual([201, CHECKSUMMED.toLowerCase()]);
+    }
+  });
+});
+
 describe("a decaying currency", () => {
   it("refuses a price the shown balance rounds up to with the exact balance below it, not two equal numbers", async () => {
     // xp halves every 365 days from an epoch of (about) now: 129.789 stored is worth 129.789 x 2^(-elapsed / half-life),
@@ -256,7 +278,7 @@ describe("a manual and a token-claim reward", () => {
     const p = await participant("100");
     const manual = await redeem(p.auth, await reward());
     expect([manual.body.status, manual.body.code, manual.body.claim_epoch]).toEqual(["pending", null, null]);
-    const account = "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01";
+    const account = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
     const claim = await redeem(p.auth, await reward({ kind: "token-claim", tokenAmount: "5000000000000000000" }), undefined, { account });
     expect(claim.body).toMatchObject({ status: "claimable", account: account.toLowerCase(), token_amount: "5000000000000000000" });
     const { rows } = await h.deps.db.query<{ id: string; status: string }>("SELECT id::text, status FROM claim_epoch WHERE campaign_id = $1", [h.campaignId]);

@@ -62,7 +62,13 @@
       if (sent) headers.authorization = `Bearer ${sent}`;
       const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
-      const parsed = text ? JSON.parse(text, base ? exactNumbers : undefined) : null;
+      let parsed = null;
+      try {
+        parsed = text ? JSON.parse(text, base ? exactNumbers : undefined) : null;
+      } catch {
+        // A proxy's error page (502, 504) is HTML: the status says more than the parser's complaint about a "<".
+        if (res.ok) throw new Error(`HTTP ${res.status}: the answer was not JSON`);
+      }
       if (res.ok) return parsed;
       const code = parsed?.error?.code;
       // An access token lives minutes; the refresh token gets a new one, and the request goes again once.

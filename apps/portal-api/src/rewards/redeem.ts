@@ -15,7 +15,8 @@ import {
 } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { decideRedemption, parseRuleVersion, type RuleVersion, shownFactor, shownScore, storedSpend } from "@pointwise/rules";
-import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
+import { normalizeAccountId, type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
+import Decimal from "decimal.js";
 import type { Deps } from "../deps";
 
 /** Who redeems: the participant themself (portal token) or the campaign on their behalf (API key). */
@@ -98,7 +99,15 @@ function checkAccount(reward: RewardRow, account: string | null): string | null 
   if (reward.kind === "token-claim") {
     if (account === null) throw new ValidationError("account: a token-claim reward needs the EVM address (0x...) that claims the tokens", { field: "account" });
     if (!EVM_ADDRESS.test(account)) throw new ValidationError("account: must be an EVM address (0x and 40 hex digits)", { field: "account" });
-    return account.toLowerCase();
+    // Mixed case carries an EIP-55 checksum: a wrong one is a mistyped address, and tokens paid there are lost for good.
+    try {
+      return normalizeAccountId("EVM_ADDRESS", account);
+    } catch {
+      throw new ValidationError("account: EIP-55 checksum mismatch; give the address in all lowercase or with its correct checksum", {
+        code: "invalid-account-id",
+        field: "account",
+      });
+    }
   }
   if (account !== null) throw new ValidationError(`account: only token-claim rewards take an account; this reward is ${reward.kind}`, { field: "account" });
   return null;
@@ -121,10 +130,9 @@ async function checkOwnWallet(tx: Transaction, input: RedeemInput, account: stri
 /** Decimal places of the stored balance as a refusal names it: the places a price may have. */
 const EXACT_PLACES = 18;
 
-/** A non-negative plain decimal cut (never rounded up) to EXACT_PLACES places, in whole units of that place. */
-function cutUnits(value: string): bigint {
-  const [whole = "0", fraction = ""] = value.split(".");
-  return BigInt(whole + fraction.slice(0, EXACT_PLACES).padEnd(EXACT_PLACES, "0"));
+/** A non-negative plain decimal cut (never rounded up) to EXACT_PLACES places. */
+function cut(value: string): Decimal {
+  return new Decimal(value).toDecimalPlaces(EXACT_PLACES, Decimal.ROUND_DOWN);
 }
 
 /**
@@ -134,11 +142,11 @@ function cutUnits(value: string): bigint {
  * places (cutting keeps it below the price), beside what is shown.
  */
 function shortOfPrice(exact: string, shown: string, price: string, decimals: number | undefined): string {
-  const units = cutUnits(exact);
+  const balance = cut(exact);
   const places = decimals === undefined ? "" : `, rounded to ${decimals} decimal places`;
-  if (units < cutUnits(price)) {
-    const digits = units.toString().padStart(EXACT_PLACES + 1, "0");
-    const text = `${digits.slice(0, -EXACT_PLACES)}.${digits.slice(-EXACT_PLACES)}`.replace(/\.?0+$/, "");
+  if (balance.lessThan(cut(price))) {
+    // Plain notation without trailing zeros ("129.788999415195641835", "0"), whatever the size.
+    const text = balance.toFixed();
     return text === shown ? `balance ${text} is below the price ${price}` : `balance ${text} is below the price ${price} (shown as ${shown}${places})`;
   }
   // Decayed to now the two agree to 18 places; the stored spend (the price scaled at 18 places) is what did not fit.
