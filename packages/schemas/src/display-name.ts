@@ -39,13 +39,17 @@ export function displayNameProblem(name: string): string | null {
   return null;
 }
 
-/** A display name as set by an operator: trimmed, 1 to 64 characters, and within the rule of displayNameProblem. */
+/** A display name as set by an operator or a participant: trimmed, 1 to 64 UTF-16 units, and within the rule of displayNameProblem. */
 export const displayNameSchema = z
   .string()
   .trim()
   .min(1, "must not be empty (use null to clear it)")
-  .max(DISPLAY_NAME_MAX_LENGTH, `must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`)
   .superRefine((name, ctx) => {
+    // zod's max counts code points; the limit is in UTF-16 units, as a form's maxlength counts them.
+    if (name.length > DISPLAY_NAME_MAX_LENGTH) {
+      ctx.addIssue({ code: "custom", message: `must be at most ${DISPLAY_NAME_MAX_LENGTH} characters (UTF-16 units: an emoji counts as 2)` });
+      return;
+    }
     const problem = displayNameProblem(name);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
