@@ -100,7 +100,7 @@ describe("decay", () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect(err).toMatchObject({ code: "decay-range-exceeded", field: "decay.epoch" });
     expect((err as Error).message).toBe(
-      `occurredAt ${occurredAt} is more than 4000 half-lives after decay.epoch 2025-01-01T00:00:00Z; publish a rule version with a later epoch`,
+      `occurredAt ${occurredAt} is 4001 or more half-lives after decay.epoch 2025-01-01T00:00:00Z; publish a rule version with a later epoch`,
     );
     // The first instant it can no longer score is that one; a millisecond before is still 4000 whole half-lives on.
     expect(decayRangeEnd(decay).toISOString()).toBe(occurredAt);

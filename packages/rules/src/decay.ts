@@ -78,7 +78,7 @@ function split(ms: number, decay: DecayConfig, epochMs = BigInt(timeOf(decay.epo
   if (whole * halfLife > delta) whole -= 1n;
   if (whole > BigInt(MAX_HALF_LIVES)) {
     throw new ValidationError(
-      `occurredAt ${new Date(ms).toISOString()} is more than ${MAX_HALF_LIVES} half-lives after decay.epoch ${decay.epoch}; publish a rule version with a later epoch`,
+      `occurredAt ${new Date(ms).toISOString()} is ${MAX_HALF_LIVES + 1} or more half-lives after decay.epoch ${decay.epoch}; publish a rule version with a later epoch`,
       { field: "decay.epoch", code: "decay-range-exceeded" },
     );
   }
