@@ -1,5 +1,7 @@
 // Reads a small CSV list upload (exclusions, adjustments): a header row naming the columns, then one record per line.
+import { isUtf8 } from "node:buffer";
 import { ValidationError } from "@pointwise/errors";
+import { firstInvalidUtf8, invalidUtf8 } from "@pointwise/schemas";
 import { CsvError, parse } from "csv-parse/sync";
 
 /** Most rows one list upload may have. */
@@ -23,13 +25,8 @@ export interface ListRowError {
  * else; whole-file problems throw `csv-invalid-header`, `csv-malformed` or `too-many-rows`.
  */
 export function parseList(body: Buffer, required: readonly string[], optional: readonly string[]): ListRow[] {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
-  } catch {
-    throw new ValidationError("the file is not UTF-8 text", { code: "invalid-utf8" });
-  }
-  return parseText(text, required, optional);
+  if (!isUtf8(body)) throw invalidUtf8("CSV file", firstInvalidUtf8(body));
+  return parseText(body.toString("utf8"), required, optional);
 }
 
 function parseText(text: string, required: readonly string[], optional: readonly string[]): ListRow[] {

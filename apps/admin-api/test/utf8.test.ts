@@ -25,16 +25,13 @@ describe("bytes that are not UTF-8", () => {
   it("refuses a JSON body with invalid-utf8 and links no identity, where decoding would have stored U+FFFD", async () => {
     const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const [userId] = await logEvents(suite.h.deps.db, campaignId, [{ identityType: "EVM_ADDRESS", accountId: `0x${"1".repeat(40)}`, amount: "1", regEventId }]);
+    const body = '{"identity_type":"DISCORD_PROVIDER_ID","account_id":"12#34"}';
+    // A stray byte, a cut character, a surrogate and a code point past U+10FFFF: each starts where the # is.
     for (const bad of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]]) {
-      const res = await send(
-        "POST",
-        `/api/campaigns/${campaignId}/users/${userId}/identities`,
-        bytesOf('{"identity_type":"DISCORD_PROVIDER_ID","account_id":"12#34"}', bad),
-        "application/json",
-      );
+      const res = await send("POST", `/api/campaigns/${campaignId}/users/${userId}/identities`, bytesOf(body, bad), "application/json");
       expect(res).toEqual({
         status: 400,
-        body: { error: { code: "invalid-utf8", message: "body must be UTF-8 text: it holds bytes that are not valid UTF-8" } },
+        body: { error: { code: "invalid-utf8", message: `body must be UTF-8 text: the bytes after byte ${body.indexOf("#")} are not valid UTF-8` } },
       });
     }
     const { rows } = await suite.h.deps.db.query("SELECT account_id FROM identity WHERE campaign_id = $1 AND identity_type = 'DISCORD_PROVIDER_ID'", [

@@ -1,7 +1,7 @@
 // Request guards shared by ingest routes: Bearer key checks, content types, event headers and JSON parsing.
 import { isUtf8 } from "node:buffer";
 import type { Problem } from "@pointwise/ingest-core";
-import { type EventSource, idempotencyKeyProblem, parseJsonExact } from "@pointwise/schemas";
+import { type EventSource, firstInvalidUtf8, INVALID_UTF8, idempotencyKeyProblem, invalidUtf8, parseJsonExact } from "@pointwise/schemas";
 import type { Request, RequestHandler, Response } from "express";
 import type { IngestContext } from "./context";
 
@@ -98,7 +98,7 @@ const JSON_WHITESPACE = /^[ \t\n\r]*$/;
 export function parseJson(body: unknown): { ok: true; value: unknown } | { ok: false; problem: Problem } {
   if (!Buffer.isBuffer(body) || body.length === 0) return { ok: false, problem: EMPTY_BODY };
   // Decoding would turn a stray byte into U+FFFD silently, and an account_id would be stored as another string than the one sent.
-  if (!isUtf8(body)) return { ok: false, problem: { message: "body must be UTF-8 text: it holds bytes that are not valid UTF-8", code: "invalid-utf8" } };
+  if (!isUtf8(body)) return { ok: false, problem: { message: invalidUtf8("body", firstInvalidUtf8(body)).message, code: INVALID_UTF8 } };
   const text = body.toString("utf8");
   if (JSON_WHITESPACE.test(text)) return { ok: false, problem: EMPTY_BODY };
   try {

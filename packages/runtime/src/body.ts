@@ -1,27 +1,20 @@
 // JSON request bodies for the REST apps: parsed by express.json once their bytes are known to be UTF-8.
 import { isUtf8 } from "node:buffer";
 import { ValidationError } from "@pointwise/errors";
+import { firstInvalidUtf8, invalidUtf8 } from "@pointwise/schemas";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
-
-/** The stable code of a body whose bytes are not valid UTF-8. */
-export const INVALID_UTF8 = "invalid-utf8";
-
-/** The error of a body that is not valid UTF-8; `what` names it ("body", "CSV file"). */
-export function invalidUtf8(what = "body"): ValidationError {
-  return new ValidationError(`${what} must be UTF-8 text: it holds bytes that are not valid UTF-8`, { code: INVALID_UTF8 });
-}
 
 /**
  * express.json with a byte check first: decoding replaces invalid UTF-8 with U+FFFD without a word,
  * so an `account_id` with a stray 0xFF byte would be stored as another string than the one sent.
  * The check runs on the inflated bytes, only when the declared charset is UTF-8 (the default), and
- * a failure reaches the error handler as a ValidationError with code `invalid-utf8`.
+ * a failure reaches the error handler as a ValidationError with code `invalid-utf8` naming the offset.
  */
 export function jsonBody(options: { limit: string | number }): RequestHandler {
   return express.json({
     limit: options.limit,
     verify(_req, _res, bytes, encoding) {
-      if (encoding.toLowerCase() === "utf-8" && !isUtf8(bytes)) throw invalidUtf8();
+      if (encoding.toLowerCase() === "utf-8" && !isUtf8(bytes)) throw invalidUtf8("body", firstInvalidUtf8(bytes));
     },
   });
 }

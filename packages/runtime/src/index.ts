@@ -1,5 +1,5 @@
 // Entry point of @pointwise/runtime: the HTTP app shell and the process lifecycle services run under.
-export { INVALID_UTF8, invalidUtf8, jsonBody, jsonBodyErrors, unstorableTextPath } from "./body";
+export { jsonBody, jsonBodyErrors, unstorableTextPath } from "./body";
 export { type CorsPolicy, corsMiddleware, varyOrigin } from "./cors";
 export {
   closeServer,

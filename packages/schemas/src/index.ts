@@ -42,3 +42,4 @@ export {
   scoresChangedSchema,
   scoresChangeOf,
 } from "./scores-changed";
+export { firstInvalidUtf8, INVALID_UTF8, invalidUtf8 } from "./utf8";

@@ -1,47 +1,9 @@
 // A pass-through stream that fails on bytes that are not UTF-8, so a CSV file is never decoded with silent U+FFFD.
 import { isUtf8 } from "node:buffer";
 import { Transform } from "node:stream";
-import { ValidationError } from "@pointwise/errors";
+import { firstInvalidUtf8, invalidUtf8 } from "@pointwise/schemas";
 
-function notUtf8(offset: number): ValidationError {
-  return new ValidationError(`CSV file must be UTF-8 text: the bytes after byte ${offset} are not valid UTF-8`, { code: "invalid-utf8" });
-}
-
-/**
- * Where the first character of `bytes` that is not well-formed UTF-8 starts (Unicode Table 3-7: no overlong
- * form, no surrogate, nothing above U+10FFFF), or `bytes.length` when there is none. A character cut off by
- * the end of `bytes` counts as not well-formed. `bytes` must start at a character boundary.
- */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i] as number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    // The length of the character and the range its second byte must lie in; the others are 80..BF.
-    let length: number;
-    let low = 0x80;
-    let high = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) length = 2;
-    else if (b >= 0xe0 && b <= 0xef) {
-      length = 3;
-      if (b === 0xe0) low = 0xa0;
-      if (b === 0xed) high = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      length = 4;
-      if (b === 0xf0) low = 0x90;
-      if (b === 0xf4) high = 0x8f;
-    } else return i;
-    if (i + length > bytes.length) return i;
-    const second = bytes[i + 1] as number;
-    if (second < low || second > high) return i;
-    for (let k = 2; k < length; k++) if (((bytes[i + k] as number) & 0xc0) !== 0x80) return i;
-    i += length;
-  }
-  return i;
-}
+const notUtf8 = (offset: number) => invalidUtf8("CSV file", offset);
 
 /** How many bytes at the end of `bytes` start a character that continues in the next chunk (0 to 3). */
 function unfinishedTail(bytes: Buffer): number {
