@@ -96,7 +96,13 @@ describe("whole-number settings", () => {
   });
 
   it("takes an empty whole-number setting as unset, so it gets its default", () => {
-    const names = ["PRICE_API_RATE_PER_MINUTE", "INDEXER_MAX_BLOCK_RANGE", "INDEXER_INITIAL_BLOCK_RANGE", "INDEXER_POLL_INTERVAL_MS", "INDEXER_RPC_CONCURRENCY"];
+    const names = [
+      "PRICE_API_RATE_PER_MINUTE",
+      "INDEXER_MAX_BLOCK_RANGE",
+      "INDEXER_INITIAL_BLOCK_RANGE",
+      "INDEXER_POLL_INTERVAL_MS",
+      "INDEXER_RPC_CONCURRENCY",
+    ];
     const env = loadRunEnv({ ...base, ...Object.fromEntries(names.map((n) => [n, ""])) });
     expect(names.map((n) => env[n as keyof typeof env])).toEqual([30, 2_000, 500, 4_000, 8]);
   });
