@@ -6,6 +6,7 @@ import type { ServiceMetrics } from "@pointwise/metrics";
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
 import { unstorableTextPath } from "./body";
+import { plainIssue } from "./plain-issues";
 
 /** A dependency `/readyz` checks: PostgreSQL, Redis, NATS, ... */
 export interface ReadinessCheck {
@@ -57,7 +58,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
     const field = nul.join(".");
     throw new ValidationError(`${field ? `${field}: ` : ""}must not contain the character U+0000`, field ? { field } : {});
   }
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: plainIssue });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.length ? issue.path.join(".") : undefined;
