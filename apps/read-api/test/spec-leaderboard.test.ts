@@ -1,0 +1,85 @@
+// Spec rules of GET /leaderboard a visitor would notice: it is public whatever credentials come along, and the
+// display-name priority (clean user-set name, then X username, then anonymous name) with its avatar, on the board itself.
+import { createHmac } from "node:crypto";
+import { createTestCache, seedApiKey, seedCampaign, seedIdentity, seedScore, seedUser, uniqueName } from "@pointwise/testkit";
+import { get, startReadApi, type TestReadApi } from "./support";
+
+let api: TestReadApi;
+
+beforeAll(async () => {
+  // A long cache window: every request below reads the same cached board, so differences come from credentials only.
+  api = await startReadApi({ CACHE_TTL_MS: "60000" });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+/** The generated avatar's seed as docs/api/read.md defines it: HMAC-SHA256 keyed by the secret seed, first 24 hex digits. */
+const avatarSeedOf = (secret: string) => createHmac("sha256", secret).update("pointwise:avatar").digest("hex").slice(0, 24);
+
+describe("GET /leaderboard is public (spec: Auth none)", () => {
+  it("answers the same 200 body with no credentials, a portal-style bearer, a campaign key, and garbage credentials", async () => {
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" } });
+    const user = await seedUser(api.db, campaign, { displayName: "Public Pat" });
+    await seedScore(api.db, campaign, user, "xp", { score: "3" });
+    const key = (await seedApiKey(api.db, campaign)).key;
+    const url = `${api.url}/leaderboard?campaign_id=${campaign}`;
+    const anonymous = await get(url);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.entries.map((e: { user_id: string; rank: number }) => [e.user_id, e.rank])).toEqual([[user, 1]]);
+    const credentialed: Record<string, string>[] = [
+      { authorization: "Bearer not.a.jwt" },
+      { authorization: `Bearer ${key}` },
+      { "x-api-key": key },
+      { "x-api-key": "pw_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" },
+      { authorization: "Basic dXNlcjpwYXNz", "x-api-key": "garbage" },
+    ];
+    for (const headers of credentialed) {
+      const res = await get(url, headers);
+      expect({ headers, status: res.status, text: res.text }).toEqual({ headers, status: 200, text: anonymous.text });
+    }
+  });
+});
+
+describe("display_name and avatar_url priority on the board", () => {
+  it("shows a clean user-set name over the X username, the X username over a name with a bad word in any case, else the anonymous name", async () => {
+    // "gmrug" is this campaign's own bad word; "admin" is on the shipped default list.
+    const campaign = await seedCampaign(api.db, { currencies: { xp: "XP" }, badWords: ["gmrug"] });
+    const seeds = ["spec-seed-a-0123456789abcdef0123", "spec-seed-b-0123456789abcdef0123", "spec-seed-c-0123456789abcdef0123"];
+    const plan = [
+      // [user-set name, X username, expected display_name, expected avatar]
+      { name: "Moon Walker", x: "moon_x1", shown: "Moon Walker", avatar: "https://img.test/x/moon_x1" },
+      { name: "The AdMiN Team", x: "moon_x2", shown: "moon_x2", avatar: "https://img.test/x/moon_x2" },
+      { name: "GMRUG forever", x: null, shown: null, avatar: `https://gen.test/avatar.svg?seed=${avatarSeedOf(seeds[2] as string)}` },
+    ];
+    const ids: string[] = [];
+    for (const [i, p] of plan.entries()) {
+      const id = await seedUser(api.db, campaign, { displayName: p.name, secretSeed: seeds[i] as string });
+      if (p.x !== null) await seedIdentity(api.db, campaign, id, "X_PROVIDER_ID", `14600000000000000${i}`, p.x);
+      await seedScore(api.db, campaign, id, "xp", { score: String(30 - i) });
+      ids.push(id);
+    }
+    const board = await get(`${api.url}/leaderboard?campaign_id=${campaign}`);
+    expect(board.status).toBe(200);
+    const entries = board.body.entries as { user_id: string; rank: number; display_name: string; avatar_url: string; identities: object }[];
+    expect(entries.map((e) => [e.user_id, e.rank])).toEqual(ids.map((id, i) => [id, i + 1]));
+    expect(entries[0]).toMatchObject({ display_name: "Moon Walker", avatar_url: plan[0]?.avatar, identities: { x_username: "moon_x1" } });
+    expect(entries[1]).toMatchObject({ display_name: "moon_x2", avatar_url: plan[1]?.avatar, identities: { x_username: "moon_x2" } });
+    // The anonymous name: not the bad name, no X username, and the same on a board built again by another process.
+    const anonymous = entries[2];
+    expect(anonymous?.display_name).not.toMatch(/gmrug/i);
+    expect(anonymous?.display_name.length).toBeGreaterThan(0);
+    expect(anonymous?.identities).toEqual({});
+    expect(anonymous?.avatar_url).toBe(plan[2]?.avatar);
+    // A second process with a cache of its own builds the board from PostgreSQL again: the anonymous name is the same.
+    const ownCache = await createTestCache(uniqueName("spec-read"));
+    try {
+      const rebuilt = await get(`${await api.another({ cache: ownCache })}/leaderboard?campaign_id=${campaign}`);
+      expect(rebuilt.body.entries[2].display_name).toBe(anonymous?.display_name);
+    } finally {
+      await ownCache.drop();
+    }
+    // Nothing of the secret seeds is shown.
+    for (const seed of seeds) expect(board.text).not.toContain(seed);
+  });
+});
