@@ -14,6 +14,9 @@ export interface PoolTokens {
 /** Protocol part of the adapter's state-store keys. */
 export const PROTOCOL_PREFIX = "amm-v2";
 
+/** Decimals above this are no ERC-20 anyone deploys, and would only mean a wrong answer was read. */
+const MAX_DECIMALS = 77;
+
 /** The state-store key prefix of a pool's cached facts: adapter-config hash, protocol prefix, pool address. */
 export function poolKeyPrefix(adapterConfigHash: string, pool: string): string {
   return `${adapterConfigHash}:${PROTOCOL_PREFIX}:${pool.toLowerCase()}`;
@@ -35,11 +38,22 @@ export async function loadPoolTokens(pool: string, runtime: AdapterRuntime): Pro
     const token1 = decodeAddress(await runtime.chain.call(pool, CALLS.token1));
     const decimals0 = Number(decodeUint(await runtime.chain.call(token0, CALLS.decimals)));
     const decimals1 = Number(decodeUint(await runtime.chain.call(token1, CALLS.decimals)));
+    // Scaling a swap amount by an absurd answer would fail only at the first swap, and without a code.
+    for (const [token, decimals] of [
+      [token0, decimals0],
+      [token1, decimals1],
+    ] as const) {
+      if (decimals > MAX_DECIMALS)
+        throw new BaseError("adapter-init-failed", `amm-v2: token ${token} of pool ${pool} answered decimals() with ${decimals}, which no ERC-20 uses`, {
+          details: { pool, token },
+        });
+    }
     const tokens = { token0, token1, decimals0, decimals1 };
     for (const k of keys) await runtime.store.set(`${prefix}:${k}`, String(tokens[k]));
     runtime.logger.info({ pool, token0, token1 }, "amm-v2 pool tokens fetched");
     return tokens;
   } catch (err) {
+    if (err instanceof BaseError && err.code === "adapter-init-failed") throw err;
     throw new BaseError("adapter-init-failed", `amm-v2: could not read token0/token1 of pool ${pool}`, { cause: err, details: { pool } });
   }
 }
