@@ -1,7 +1,7 @@
 // ERC-20 decoding: ABI words and addresses, and Transfer logs as signed balance deltas.
 import { AbiCoder, zeroPadValue } from "ethers";
 import type { ChainLog } from "./adapter";
-import { DECIMALS_CALL, decodeAddress, decodeTransferValue, decodeUint, TRANSFER_TOPIC, transferDeltas, wordAt } from "./erc20";
+import { DECIMALS_CALL, decodeAddress, decodeTransferValue, decodeUint, readTokenDecimals, TRANSFER_TOPIC, transferDeltas, wordAt } from "./erc20";
 
 const coder = AbiCoder.defaultAbiCoder();
 const topic = (address: string) => zeroPadValue(address, 32);
@@ -104,5 +104,40 @@ describe("ERC-20 decoding", () => {
     expect(() => transferDeltas({ ...log, topics: [...log.topics, topic(BOB)], logIndex: 4 }, TOKEN, 18)).toThrow(
       expect.objectContaining({ code: "abi-decode-failed", details: { txHash: "0x01", logIndex: 4 } }),
     );
+  });
+});
+
+describe("readTokenDecimals", () => {
+  const names = { adapter: "test", what: `token ${TOKEN}`, details: { token: TOKEN } };
+  const answering = (answer: string | Error) => ({
+    calls: [] as string[],
+    async call(to: string, data: string) {
+      this.calls.push(`${to}|${data}`);
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+  });
+
+  it("reads decimals() of the token, up to 77", async () => {
+    for (const n of [0n, 6n, 18n, 77n]) {
+      const chain = answering(coder.encode(["uint256"], [n]));
+      expect(await readTokenDecimals(chain, TOKEN, names)).toBe(Number(n));
+      expect(chain.calls).toEqual([`${TOKEN}|0x313ce567`]);
+    }
+  });
+
+  it("fails with adapter-init-failed naming the token for an answer above 77 or a call that fails", async () => {
+    await expect(readTokenDecimals(answering(coder.encode(["uint256"], [78n])), TOKEN, names)).rejects.toMatchObject({
+      code: "adapter-init-failed",
+      message: `test: token ${TOKEN} answered decimals() with 78, which no ERC-20 uses`,
+      details: { token: TOKEN },
+    });
+    const reverted = new Error("execution reverted");
+    await expect(readTokenDecimals(answering(reverted), TOKEN, names)).rejects.toMatchObject({
+      code: "adapter-init-failed",
+      message: `test: could not read decimals() of token ${TOKEN}`,
+      cause: reverted,
+    });
+    await expect(readTokenDecimals(answering("0x"), TOKEN, names)).rejects.toMatchObject({ code: "adapter-init-failed" });
   });
 });

@@ -3,7 +3,7 @@
 // objects on every call, which costs more than the rest of the pipeline together (see bench/indexer).
 import { BaseError } from "@pointwise/errors";
 import { id } from "ethers";
-import type { ChainLog } from "./adapter";
+import type { ChainCalls, ChainLog } from "./adapter";
 import { unitsFromRaw } from "./decimal";
 import type { BalanceDelta } from "./events";
 
@@ -12,6 +12,33 @@ export const TRANSFER_TOPIC = id("Transfer(address,address,uint256)");
 
 /** Calldata of `decimals()`, which every ERC-20 token this engine prices or tracks answers. */
 export const DECIMALS_CALL = id("decimals()").slice(0, 10);
+
+/** Decimals above this are no ERC-20 anyone deploys: such an answer was read from something that is not one. */
+export const MAX_TOKEN_DECIMALS = 77;
+
+/**
+ * Reads `decimals()` of `token`, for an adapter's start-up. Fails with `adapter-init-failed` when the call fails
+ * (`<adapter>: could not read decimals() of <what>`) or answers above MAX_TOKEN_DECIMALS (`<adapter>: <what> answered
+ * decimals() with <n>, which no ERC-20 uses`): scaling amounts by such an answer would fail only at the first log, and
+ * without a code. `what` names the token as the message shows it (`token 0x...`, `reserve asset 0x...`).
+ */
+export async function readTokenDecimals(
+  chain: ChainCalls,
+  token: string,
+  names: { adapter: string; what: string; details: Record<string, unknown> },
+): Promise<number> {
+  let decimals: number;
+  try {
+    decimals = Number(decodeUint(await chain.call(token, DECIMALS_CALL)));
+  } catch (err) {
+    throw new BaseError("adapter-init-failed", `${names.adapter}: could not read decimals() of ${names.what}`, { cause: err, details: names.details });
+  }
+  if (decimals > MAX_TOKEN_DECIMALS)
+    throw new BaseError("adapter-init-failed", `${names.adapter}: ${names.what} answered decimals() with ${decimals}, which no ERC-20 uses`, {
+      details: names.details,
+    });
+  return decimals;
+}
 
 /** The `index`-th 32-byte word of ABI-encoded hex as an unsigned integer. */
 export function wordAt(hex: string, index: number): bigint {

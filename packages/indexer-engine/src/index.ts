@@ -38,7 +38,17 @@ export { type ConfigIssue, type ConfigResult, formatPath, parseConfigBase64, par
 export { Dec, isDecimalString, unitsFromRaw } from "./decimal";
 export { DEFAULT_TUNING, type EngineDeps, type EngineObserver, type EngineTuning, IndexerEngine, type RunResult } from "./engine";
 export { type BatchItem, Enricher, type EnricherOptions, windowId } from "./enrich";
-export { DECIMALS_CALL, decodeAddress, decodeTransferValue, decodeUint, TRANSFER_TOPIC, transferDeltas, wordAt } from "./erc20";
+export {
+  DECIMALS_CALL,
+  decodeAddress,
+  decodeTransferValue,
+  decodeUint,
+  MAX_TOKEN_DECIMALS,
+  readTokenDecimals,
+  TRANSFER_TOPIC,
+  transferDeltas,
+  wordAt,
+} from "./erc20";
 export {
   ACTION_KINDS,
   type ActionEvent,

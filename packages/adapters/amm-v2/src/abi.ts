@@ -1,5 +1,5 @@
 // ABI pieces of a UniswapV2-style pool: the Swap topic, read-only calldata and Swap log decoding.
-import { DECIMALS_CALL, wordAt } from "@pointwise/indexer-engine";
+import { wordAt } from "@pointwise/indexer-engine";
 import { id } from "ethers";
 
 // The ERC-20 side (Transfer, word and address decoding) is the engine's, shared with every adapter.
@@ -8,11 +8,10 @@ export { decodeAddress, decodeTransferValue, decodeUint, TRANSFER_TOPIC } from "
 /** topic0 of the UniswapV2-style `Swap(address indexed sender, uint amount0In, uint amount1In, uint amount0Out, uint amount1Out, address indexed to)` event. */
 export const SWAP_TOPIC = id("Swap(address,uint256,uint256,uint256,uint256,address)");
 
-/** Calldata of the pool's and tokens' read-only functions. */
+/** Calldata of the pool's read-only functions. */
 export const CALLS = {
   token0: id("token0()").slice(0, 10),
   token1: id("token1()").slice(0, 10),
-  decimals: DECIMALS_CALL,
 };
 
 /** Decodes the data of a Swap log: the four amounts in their declared order. */

@@ -83,12 +83,17 @@ describe("amm-v2 pool tokens", () => {
     }
   });
 
-  it("fails with adapter-init-failed naming the pool when any read fails, and caches nothing", async () => {
+  it("fails with adapter-init-failed naming the pool (and the token, for its decimals) when any read fails, and caches nothing", async () => {
     for (const failing of Object.keys(chainAnswers)) {
       const { [failing]: _, ...rest } = chainAnswers;
       const { rt, kv } = runtime(rest);
       const err = await loadPoolTokens(POOL, rt).catch((e: unknown) => e);
-      expect(err).toMatchObject({ code: "adapter-init-failed", message: `amm-v2: could not read token0/token1 of pool ${POOL}`, details: { pool: POOL } });
+      const token = [T0, T1].find((t) => failing === `${t}:${DECIMALS}`);
+      expect(err).toMatchObject(
+        token === undefined
+          ? { code: "adapter-init-failed", message: `amm-v2: could not read token0/token1 of pool ${POOL}`, details: { pool: POOL } }
+          : { code: "adapter-init-failed", message: `amm-v2: could not read decimals() of token ${token} of pool ${POOL}`, details: { pool: POOL, token } },
+      );
       expect((err as { cause: Error }).cause.message).toBe("execution reverted");
       expect(kv.size).toBe(0);
     }

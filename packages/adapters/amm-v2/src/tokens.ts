@@ -1,7 +1,7 @@
 // Resolves a pool's token0/token1 and their decimals once, cached in the indexer's state store.
 import { BaseError } from "@pointwise/errors";
-import type { AdapterRuntime } from "@pointwise/indexer-engine";
-import { CALLS, decodeAddress, decodeUint } from "./abi";
+import { type AdapterRuntime, readTokenDecimals } from "@pointwise/indexer-engine";
+import { CALLS, decodeAddress } from "./abi";
 
 /** The two tokens of a pool, lowercased, with their decimals. */
 export interface PoolTokens {
@@ -13,9 +13,6 @@ export interface PoolTokens {
 
 /** Protocol part of the adapter's state-store keys. */
 export const PROTOCOL_PREFIX = "amm-v2";
-
-/** Decimals above this are no ERC-20 anyone deploys, and would only mean a wrong answer was read. */
-const MAX_DECIMALS = 77;
 
 /** The state-store key prefix of a pool's cached facts: adapter-config hash, protocol prefix, pool address. */
 export function poolKeyPrefix(adapterConfigHash: string, pool: string): string {
@@ -36,18 +33,10 @@ export async function loadPoolTokens(pool: string, runtime: AdapterRuntime): Pro
   try {
     const token0 = decodeAddress(await runtime.chain.call(pool, CALLS.token0));
     const token1 = decodeAddress(await runtime.chain.call(pool, CALLS.token1));
-    const decimals0 = Number(decodeUint(await runtime.chain.call(token0, CALLS.decimals)));
-    const decimals1 = Number(decodeUint(await runtime.chain.call(token1, CALLS.decimals)));
-    // Scaling a swap amount by an absurd answer would fail only at the first swap, and without a code.
-    for (const [token, decimals] of [
-      [token0, decimals0],
-      [token1, decimals1],
-    ] as const) {
-      if (decimals > MAX_DECIMALS)
-        throw new BaseError("adapter-init-failed", `amm-v2: token ${token} of pool ${pool} answered decimals() with ${decimals}, which no ERC-20 uses`, {
-          details: { pool, token },
-        });
-    }
+    const decimalsOf = (token: string) =>
+      readTokenDecimals(runtime.chain, token, { adapter: "amm-v2", what: `token ${token} of pool ${pool}`, details: { pool, token } });
+    const decimals0 = await decimalsOf(token0);
+    const decimals1 = await decimalsOf(token1);
     const tokens = { token0, token1, decimals0, decimals1 };
     for (const k of keys) await runtime.store.set(`${prefix}:${k}`, String(tokens[k]));
     runtime.logger.info({ pool, token0, token1 }, "amm-v2 pool tokens fetched");

@@ -1,6 +1,6 @@
 // ABI pieces of a Uniswap V3-style pool and position manager: event topics, read-only calldata and log decoding.
 import { createHash } from "node:crypto";
-import { DECIMALS_CALL, decodeAddress, wordAt } from "@pointwise/indexer-engine";
+import { decodeAddress, wordAt } from "@pointwise/indexer-engine";
 import { AbiCoder, id, keccak256 } from "ethers";
 
 export { decodeAddress, decodeUint, TRANSFER_TOPIC } from "@pointwise/indexer-engine";
@@ -19,14 +19,13 @@ export const DECREASE_TOPIC = id("DecreaseLiquidity(uint256,uint128,uint256,uint
 const selector = (signature: string) => id(signature).slice(0, 10);
 const coder = AbiCoder.defaultAbiCoder();
 
-/** Calldata of the pool's, tokens' and position manager's read-only functions. */
+/** Calldata of the pool's and position manager's read-only functions. */
 export const CALLS = {
   token0: selector("token0()"),
   token1: selector("token1()"),
   fee: selector("fee()"),
   factory: selector("factory()"),
   slot0: selector("slot0()"),
-  decimals: DECIMALS_CALL,
   positions: (tokenId: bigint) => selector("positions(uint256)") + coder.encode(["uint256"], [tokenId]).slice(2),
   ownerOf: (tokenId: bigint) => selector("ownerOf(uint256)") + coder.encode(["uint256"], [tokenId]).slice(2),
 };

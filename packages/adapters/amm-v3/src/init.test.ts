@@ -75,6 +75,16 @@ describe("amm-v3 init", () => {
     });
   });
 
+  it("fails with adapter-init-failed naming the token and the pool when a token answers decimals() above 77", async () => {
+    const chain = new TableChain();
+    chain.set(T1, call.decimals, AbiCoder.defaultAbiCoder().encode(["uint256"], [2n ** 64n]));
+    expect(await initError(chain, SWAPS)).toMatchObject({
+      code: "adapter-init-failed",
+      message: `amm-v3: token ${T1} of pool ${POOL} answered decimals() with ${Number(2n ** 64n)}, which no ERC-20 uses`,
+      details: { pool: POOL, token: T1 },
+    });
+  });
+
   it("fails with adapter-init-failed when the position manager belongs to another factory than the pool's", async () => {
     const other = "0x00000000000000000000000000000000000000fb";
     const chain = new TableChain();

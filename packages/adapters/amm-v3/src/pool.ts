@@ -1,6 +1,6 @@
 // Reads a pool's immutable facts once (tokens, decimals, fee, factory), cached in the indexer's state store.
 import { BaseError } from "@pointwise/errors";
-import type { AdapterRuntime } from "@pointwise/indexer-engine";
+import { type AdapterRuntime, readTokenDecimals } from "@pointwise/indexer-engine";
 import { CALLS, decodeAddress, decodeUint } from "./abi";
 
 /** The two tokens of a pool (lowercased) with their decimals, the pool's fee tier and its factory. */
@@ -33,11 +33,13 @@ export async function loadPoolFacts(pool: string, runtime: AdapterRuntime): Prom
   try {
     const token0 = decodeAddress(await runtime.chain.call(pool, CALLS.token0));
     const token1 = decodeAddress(await runtime.chain.call(pool, CALLS.token1));
+    const decimalsOf = (token: string) =>
+      readTokenDecimals(runtime.chain, token, { adapter: "amm-v3", what: `token ${token} of pool ${pool}`, details: { pool, token } });
     const facts: PoolFacts = {
       token0,
       token1,
-      decimals0: Number(decodeUint(await runtime.chain.call(token0, CALLS.decimals))),
-      decimals1: Number(decodeUint(await runtime.chain.call(token1, CALLS.decimals))),
+      decimals0: await decimalsOf(token0),
+      decimals1: await decimalsOf(token1),
       fee: Number(decodeUint(await runtime.chain.call(pool, CALLS.fee))),
       factory: decodeAddress(await runtime.chain.call(pool, CALLS.factory)),
     };
@@ -45,6 +47,7 @@ export async function loadPoolFacts(pool: string, runtime: AdapterRuntime): Prom
     runtime.logger.info({ pool, token0, token1, fee: facts.fee }, "amm-v3 pool facts fetched");
     return facts;
   } catch (err) {
+    if (err instanceof BaseError && err.code === "adapter-init-failed") throw err;
     throw new BaseError("adapter-init-failed", `amm-v3: could not read token0/token1/fee of pool ${pool}`, { cause: err, details: { pool } });
   }
 }

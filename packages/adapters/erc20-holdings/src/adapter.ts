@@ -1,13 +1,10 @@
 // The erc20-holdings adapter: each Transfer of one token moves two holders' balances; decimals cached.
 import { BaseError } from "@pointwise/errors";
-import { type Adapter, type AdapterRuntime, DECIMALS_CALL, decodeUint, TRANSFER_TOPIC, transferDeltas } from "@pointwise/indexer-engine";
+import { type Adapter, type AdapterRuntime, readTokenDecimals, TRANSFER_TOPIC, transferDeltas } from "@pointwise/indexer-engine";
 import type { Erc20HoldingsParams } from "./params";
 
 /** Protocol part of the adapter's state-store keys. */
 export const PROTOCOL_PREFIX = "erc20-holdings";
-
-/** Decimals above this are no ERC-20 anyone deploys, and would only mean a wrong answer was read. */
-const MAX_DECIMALS = 77;
 
 /**
  * Reads a token's decimals once: from the state store when cached (under the adapter-config hash, the
@@ -18,18 +15,7 @@ export async function loadDecimals(token: string, runtime: AdapterRuntime): Prom
   const key = `${runtime.adapterConfigHash}:${PROTOCOL_PREFIX}:${token}:decimals`;
   const cached = await runtime.store.get(key);
   if (cached !== undefined) return Number(cached);
-  let decimals: number;
-  try {
-    decimals = Number(decodeUint(await runtime.chain.call(token, DECIMALS_CALL)));
-  } catch (err) {
-    throw new BaseError("adapter-init-failed", `erc20-holdings: could not read decimals() of token ${token}`, { cause: err, details: { token } });
-  }
-  // Number() of any uint256 is an integer (a large one rounds to a whole float), so only the size needs checking.
-  if (decimals > MAX_DECIMALS) {
-    throw new BaseError("adapter-init-failed", `erc20-holdings: token ${token} answered decimals() with ${decimals}, which no ERC-20 uses`, {
-      details: { token },
-    });
-  }
+  const decimals = await readTokenDecimals(runtime.chain, token, { adapter: "erc20-holdings", what: `token ${token}`, details: { token } });
   await runtime.store.set(key, String(decimals));
   runtime.logger.info({ token, decimals }, "erc20-holdings token decimals fetched");
   return decimals;

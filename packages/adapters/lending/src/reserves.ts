@@ -1,14 +1,12 @@
 // Reads the market's reserves from its Pool once (aToken, variable debt token, decimals) and caches them.
 import { BaseError } from "@pointwise/errors";
-import { type AdapterRuntime, contractNotFound, DECIMALS_CALL, decodeAddress, decodeUint, wordAt } from "@pointwise/indexer-engine";
+import { type AdapterRuntime, contractNotFound, decodeAddress, readTokenDecimals, wordAt } from "@pointwise/indexer-engine";
 import { AbiCoder, ZeroAddress } from "ethers";
 import { GET_RESERVE_DATA, GET_RESERVES_LIST, RESERVE_DATA_WORDS } from "./abi";
 import type { ReserveState } from "./ray";
 
 /** Protocol part of the adapter's state-store keys. */
 export const PROTOCOL_PREFIX = "lending";
-/** Decimals above this are no ERC-20 anyone deploys, and would only mean a wrong answer was read. */
-const MAX_DECIMALS = 77;
 
 /** One reserve of the market: its underlying token, the tokens that carry supply and variable debt, and decimals. */
 export interface Reserve {
@@ -57,19 +55,8 @@ async function reservesList(runtime: AdapterRuntime, pool: string): Promise<stri
   }
 }
 
-async function readDecimals(runtime: AdapterRuntime, asset: string): Promise<number> {
-  let decimals: number;
-  try {
-    decimals = Number(decodeUint(await runtime.chain.call(asset, DECIMALS_CALL)));
-  } catch (err) {
-    throw new BaseError("adapter-init-failed", `lending: could not read decimals() of reserve asset ${asset}`, { cause: err, details: { asset } });
-  }
-  // A 32-byte word read as a Number is always a whole number (at most about 1.2e77), so the bound alone decides.
-  if (decimals > MAX_DECIMALS)
-    throw new BaseError("adapter-init-failed", `lending: reserve asset ${asset} answered decimals() with ${decimals}, which no ERC-20 uses`, {
-      details: { asset },
-    });
-  return decimals;
+function readDecimals(runtime: AdapterRuntime, asset: string): Promise<number> {
+  return readTokenDecimals(runtime.chain, asset, { adapter: "lending", what: `reserve asset ${asset}`, details: { asset } });
 }
 
 /**

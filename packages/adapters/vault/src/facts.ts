@@ -1,14 +1,11 @@
 // Resolves a vault's underlying asset and the decimals of shares and asset once, cached in the state store.
 import { BaseError } from "@pointwise/errors";
-import { type AdapterRuntime, DECIMALS_CALL, decodeAddress, decodeUint } from "@pointwise/indexer-engine";
+import { type AdapterRuntime, decodeAddress, decodeUint, readTokenDecimals } from "@pointwise/indexer-engine";
 import { CALLS, underlyingCall } from "./abi";
 import type { VaultVersion } from "./params";
 
 /** Protocol part of the adapter's state-store keys. */
 export const PROTOCOL_PREFIX = "vault";
-
-/** Decimals above this are no ERC-20 anyone deploys, and would only mean a wrong answer was read. */
-const MAX_DECIMALS = 77;
 
 /** A vault's immutable facts: its underlying asset (lowercased) and the decimals of its shares and of the asset. */
 export interface VaultFacts {
@@ -60,13 +57,6 @@ export async function loadVaultFacts(vault: string, version: VaultVersion, runti
   return facts;
 }
 
-async function readDecimals(token: string, vault: string, runtime: AdapterRuntime): Promise<number> {
-  let decimals: number;
-  try {
-    decimals = Number(decodeUint(await runtime.chain.call(token, DECIMALS_CALL)));
-  } catch (err) {
-    throw initFailed(`vault: could not read decimals() of ${token}`, vault, err);
-  }
-  if (decimals > MAX_DECIMALS) throw initFailed(`vault: ${token} answered decimals() with ${decimals}, which no ERC-20 uses`, vault);
-  return decimals;
+function readDecimals(token: string, vault: string, runtime: AdapterRuntime): Promise<number> {
+  return readTokenDecimals(runtime.chain, token, { adapter: "vault", what: token, details: { vault } });
 }
