@@ -1,6 +1,6 @@
 // The dashboard's Rewards tab in a real browser against the real services: catalogue, voucher codes, manual fulfilment,
 // ranking setting; and the campaign's schedule in UTC, whatever the browser's time zone.
-import { createTestDatabase, openBrowser, type Stack, seedIdentity, seedUser, startStack, waitUntil } from "@pointwise/testkit";
+import { createTestDatabase, openBrowser, type Stack, seedIdentity, seedRedemption, seedUser, startStack, waitUntil } from "@pointwise/testkit";
 import type { Page, Route } from "playwright-core";
 import { OPERATOR, screenshot, signInOnDashboard } from "./browser";
 
@@ -22,15 +22,11 @@ async function admin<T>(method: string, path: string, body?: unknown): Promise<T
   return (await res.json()) as T;
 }
 
-/** A new user of the campaign with a pending redemption of the Mug (price 5), as portal-api writes it; the user's id. */
-async function pendingMugRedemption(idempotencyKey: string, before: string, after: string): Promise<string> {
+/** A new user of the campaign with a pending redemption of the Mug (price 5) from a balance of `before`, as portal-api writes it; the user's id. */
+async function pendingMugRedemption(idempotencyKey: string, before: string): Promise<string> {
   const user = await seedUser(db, campaignId);
   const { rows: mug } = await db.query<{ id: string }>("SELECT id FROM reward WHERE campaign_id = $1 AND name = 'Mug'", [campaignId]);
-  await db.query(
-    `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
-     VALUES ($1, $2, $3, $4, 'h', 'portal', 'manual', 'xp', 5, $5, $6, 'pending')`,
-    [campaignId, mug[0]?.id, user, idempotencyKey, before, after],
-  );
+  await seedRedemption(db, campaignId, user, mug[0]?.id as string, { price: "5", balanceBefore: before, idempotencyKey });
   return user;
 }
 
@@ -97,7 +93,7 @@ describe("the Rewards tab", () => {
     await page.getByText("Mug added.").waitFor();
 
     // A participant's pending redemption of the mug, as portal-api writes it.
-    const user = await pendingMugRedemption("k", "20", "15");
+    const user = await pendingMugRedemption("k", "20");
     await page.reload();
     const row = page.getByTestId("redemption-list").locator("tr", { hasText: "Mug" });
     await row.getByText("pending").waitFor();
@@ -156,7 +152,7 @@ describe("the Rewards tab", () => {
     expect(hoodies).toEqual([]);
 
     // Cancel on Fulfil leaves the redemption pending (a decided one cannot be changed again).
-    await pendingMugRedemption("k2", "9", "4");
+    await pendingMugRedemption("k2", "9");
     await page.reload();
     const row = page.getByTestId("redemption-list").locator("tr", { hasText: "9 → 4" });
     await row.getByText("pending").waitFor();

@@ -1,7 +1,7 @@
 // admin-api rewards: the catalogue, voucher code uploads with per-row errors, manual fulfilment and rejection (refund), each audited.
 import { randomUUID } from "node:crypto";
 import { decryptVoucherCode, hashVoucherCode } from "@pointwise/auth";
-import { seedScore, seedUser } from "@pointwise/testkit";
+import { seedRedemption, seedScore, seedUser } from "@pointwise/testkit";
 import { type Harness, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
 import { activateAsWorker } from "./seed";
 
@@ -184,12 +184,8 @@ describe("manual fulfilment", () => {
     await seedScore(h.deps.db, campaignId, userId, "xp", { score: "100" });
     await h.deps.db.query("UPDATE score SET spent = 40 WHERE campaign_id = $1 AND user_id = $2", [campaignId, userId]);
     if (stock !== null) await h.deps.db.query("UPDATE reward SET stock = stock - 1 WHERE id = $1", [reward.id]);
-    const { rows } = await h.deps.db.query<{ id: string }>(
-      `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
-       VALUES ($1, $2, $3, 'k', 'h', 'portal', 'manual', 'xp', 40, 100, 60, 'pending') RETURNING id`,
-      [campaignId, reward.id, userId],
-    );
-    return { id: rows[0]?.id as string, userId, rewardId: reward.id as string };
+    const id = await seedRedemption(h.deps.db, campaignId, userId, reward.id, { price: "40", balanceBefore: "100" });
+    return { id, userId, rewardId: reward.id as string };
   }
   const balanceOf = async (userId: string) =>
     (await h.deps.db.query<{ spent: string; balance: string }>("SELECT spent::text, balance::text FROM score WHERE user_id = $1", [userId])).rows[0];

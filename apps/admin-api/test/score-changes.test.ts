@@ -1,7 +1,16 @@
 // Operator changes to served scores reach read-api at once: admin-api announces them on NATS after the commit, and a bus that is down changes nothing else.
-import { randomUUID } from "node:crypto";
 import { createLogger } from "@pointwise/logger";
-import { type AppProcess, announceUntil, seedApiKey, spawnApp, testServiceEnv, type UnreachableNats, unreachableNats, waitUntil } from "@pointwise/testkit";
+import {
+  type AppProcess,
+  announceUntil,
+  seedApiKey,
+  seedRedemption,
+  spawnApp,
+  testServiceEnv,
+  type UnreachableNats,
+  unreachableNats,
+  waitUntil,
+} from "@pointwise/testkit";
 import { lazyIngest } from "../src/ingest";
 import { type Harness, type Json, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
 import { activateAsWorker, logEvents } from "./seed";
@@ -124,12 +133,7 @@ describe("operator changes show in read-api's cached answers at once", () => {
 async function pendingRedemption(campaignId: string, userId: string, price: string): Promise<string> {
   const reward = (await op.call("POST", `/api/campaigns/${campaignId}/rewards`, { name: "Hoodie", kind: "manual", currency: "xp", price })).body;
   await h.deps.db.query("UPDATE score SET spent = $3 WHERE campaign_id = $1 AND user_id = $2 AND currency = 'xp'", [campaignId, userId, price]);
-  const { rows } = await h.deps.db.query<{ id: string }>(
-    `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
-     VALUES ($1, $2, $3, $4, 'h', 'portal', 'manual', 'xp', $5, 10, 10 - $5::numeric, 'pending') RETURNING id`,
-    [campaignId, reward.id, userId, randomUUID(), price],
-  );
-  return rows[0]?.id as string;
+  return seedRedemption(h.deps.db, campaignId, userId, reward.id, { price, balanceBefore: "10" });
 }
 
 describe("with NATS unreachable", () => {

@@ -1,4 +1,5 @@
 // admin-api users: lookup by identity, linking identities, display names, referrers and the ledger.
+import { seedRedemption } from "@pointwise/testkit";
 import { type Json, perUnitRules, setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
 import { activateAsWorker, logEvents } from "./seed";
@@ -200,11 +201,7 @@ describe("linking and unlinking identities", () => {
     // b spends 40 of its 40 xp on a manual reward: a pending redemption, as portal-api leaves it.
     const reward = await suite.op.call("POST", `/api/campaigns/${campaignId}/rewards`, { name: "Hoodie", kind: "manual", currency: "xp", price: "40" });
     await suite.h.deps.db.query("UPDATE score SET spent = 40 WHERE campaign_id = $1 AND user_id = $2", [campaignId, b]);
-    const { rows: spent } = await suite.h.deps.db.query<{ id: string }>(
-      `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
-       VALUES ($1, $2, $3, 'k', 'h', 'portal', 'manual', 'xp', 40, 40, 0, 'pending') RETURNING id`,
-      [campaignId, reward.body.id, b],
-    );
+    const spentId = await seedRedemption(suite.h.deps.db, campaignId, b, reward.body.id, { price: "40" });
     const email = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${b}/identities`, { identity_type: "EMAIL", account_id: "b@example.com" });
     expect(email.status).toBe(201);
     const held = (await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${b}`)).body.identities[0];
@@ -233,7 +230,7 @@ describe("linking and unlinking identities", () => {
     const quiet = await suite.op.call("DELETE", `/api/campaigns/${campaignId}/users/${b}/identities/${email.body.identity.id}`);
     expect(quiet.status).toBe(200);
     // Once the redemption is rejected (its 40 xp given back), the wallet moves.
-    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/redemptions/${spent[0]?.id}/reject`, { note: "out of hoodies" })).status).toBe(200);
+    expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/redemptions/${spentId}/reject`, { note: "out of hoodies" })).status).toBe(200);
     const after = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, move);
     expect([after.status, after.body.moved_from_user_id]).toEqual([200, b]);
   });

@@ -1,5 +1,5 @@
 // Test support for moving identities whose points were spent: an identity's events and its holder's redemptions, as the services write them.
-import { seedEventType, seedRuleVersion } from "@pointwise/testkit";
+import { seedEventType, seedRedemption as seedRedemptionRow, seedRuleVersion } from "@pointwise/testkit";
 import type { Harness } from "./harness";
 
 const EVENT_TYPE = "00000000-0000-4000-8000-00000000e7e7";
@@ -47,13 +47,7 @@ export async function manualReward(h: Harness, price: string, perUserLimit: numb
 
 /** A redemption of a user as portal-api leaves it (pending, `price` xp of a balance of `price`), without touching score rows. */
 export async function seedRedemption(h: Harness, userId: string, price = "10", campaignId: string = h.campaignId): Promise<string> {
-  const rewardId = await manualReward(h, price, null, campaignId);
-  const { rows } = await h.deps.db.query<{ id: string }>(
-    `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
-     VALUES ($1, $2, $3, gen_random_uuid()::text, 'h', 'portal', 'manual', 'xp', $4, $4, 0, 'pending') RETURNING id`,
-    [campaignId, rewardId, userId, price],
-  );
-  return rows[0]?.id as string;
+  return seedRedemptionRow(h.deps.db, campaignId, userId, await manualReward(h, price, null, campaignId), { price });
 }
 
 /** Who holds an identity of the campaign now. */

@@ -1,7 +1,8 @@
 /**
  * Rows a test starts from, written with Prisma the way admin-api would leave them: a project, a
- * campaign, its API keys and event types, rule versions, users, identities and score rows.
+ * campaign, its API keys and event types, rule versions, users, identities, score rows and redemptions.
  */
+import { randomUUID } from "node:crypto";
 import { generateApiKey } from "@pointwise/auth";
 import type { Database } from "@pointwise/db";
 import { addFixed, parseFixed } from "@pointwise/fixed";
@@ -180,4 +181,51 @@ export async function seedScore(db: SeedDb, campaignId: string, userId: string, 
     create: { campaignId, userId, currency, ...row },
     update: row,
   });
+}
+
+/** What a seeded redemption holds beyond its campaign, user and reward; each has a default. */
+export interface SeedRedemptionOptions {
+  /** The price in `currency` (default "10"). */
+  price?: string;
+  /** The balance before it (default: the price); the balance after is before minus price, as the table requires. */
+  balanceBefore?: string;
+  /** Default "pending". */
+  status?: string;
+  /** The reward's kind (default "manual"). */
+  kind?: string;
+  /** Default "xp". */
+  currency?: string;
+  /** Default a random UUID. */
+  idempotencyKey?: string;
+  /** A token claim's account, token amount and epoch. */
+  account?: string;
+  tokenAmount?: string;
+  claimEpochId?: bigint;
+}
+
+/** A redemption as portal-api writes it (channel portal), without touching score rows or stock; returns its id. */
+export async function seedRedemption(db: SeedDb, campaignId: string, userId: string, rewardId: string, options: SeedRedemptionOptions = {}): Promise<string> {
+  const price = options.price ?? "10";
+  const before = options.balanceBefore ?? price;
+  const row = await db.prisma.redemption.create({
+    data: {
+      campaignId,
+      rewardId,
+      userId,
+      idempotencyKey: options.idempotencyKey ?? randomUUID(),
+      requestHash: "h",
+      channel: "portal",
+      kind: options.kind ?? "manual",
+      currency: options.currency ?? "xp",
+      price,
+      balanceBefore: before,
+      balanceAfter: addFixed(parseFixed(before), parseFixed(`-${price}`)).toString(),
+      status: options.status ?? "pending",
+      account: options.account ?? null,
+      tokenAmount: options.tokenAmount ?? null,
+      claimEpochId: options.claimEpochId ?? null,
+    },
+    select: { id: true },
+  });
+  return row.id;
 }
