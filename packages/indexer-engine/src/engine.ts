@@ -1,4 +1,5 @@
 // The indexer's main loop: read ranges to safe head, run adapter, enrich, write sinks, commit checkpoints.
+import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
@@ -196,7 +197,14 @@ export class IndexerEngine {
         checkRange(fromBlock, config.range.toBlock);
         checkFromBlock(fromBlock, head);
         const prevBlock = Math.max(0, fromBlock - 1);
-        checkpoint = { fromBlock, nextBlock: fromBlock, prev: { block: prevBlock, ts: await reader.timestamp(prevBlock) }, sinks: {}, rowsWritten: 0 };
+        checkpoint = {
+          fromBlock,
+          nextBlock: fromBlock,
+          prev: { block: prevBlock, ts: await reader.timestamp(prevBlock) },
+          sinks: {},
+          rowsWritten: 0,
+          indexId: randomUUID(),
+        };
         logger.info({ fromBlock }, "starting a new index");
       } else {
         // A toBlock lowered below where an earlier run of this config found its contracts deployed.
@@ -207,6 +215,7 @@ export class IndexerEngine {
       sinks = createSinks(config.sinkConfig.sinks, {
         store,
         logger,
+        ...(checkpoint.indexId === undefined ? {} : { indexId: checkpoint.indexId }),
         ...(deps.pointwiseApiKey === undefined ? {} : { pointwiseApiKey: deps.pointwiseApiKey }),
         ...(deps.stdout === undefined ? {} : { stdout: deps.stdout }),
         ...(deps.signal === undefined ? {} : { signal: deps.signal }),

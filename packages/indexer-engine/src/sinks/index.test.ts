@@ -136,6 +136,22 @@ describe("createSinks", () => {
     expect(await store.sinkOutbox("1-pointwise").progress()).toMatchObject({ sent: 3 });
   });
 
+  it("keys a pointwise sink's requests by the index id too, so a state store cleared and indexed again never reuses a key", async () => {
+    const sent = async (indexId: string) => {
+      calls = [];
+      const [, sink] = createSinks(pointwiseAt(1), depsWith({ indexId }).deps);
+      await sink?.recover(undefined);
+      await sink?.committed(await sink?.write(swaps("1"), { from: 1, to: 1 }));
+      await store.clearIndexer();
+      return calls.map((c) => c.key);
+    };
+    const key = (indexId: string) => createHash("sha256").update(`sinks-index:cfg:${indexId}|1-pointwise|1|1`).digest("hex");
+    expect(await sent("first-index")).toEqual([key("first-index")]);
+    // The same chunk bounds of another index (a cleared store) get another key.
+    expect(await sent("second-index")).toEqual([key("second-index")]);
+    expect(key("first-index")).not.toBe(key("second-index"));
+  });
+
   it("paces a pointwise sink's retries from pointwiseRetryBaseMs up to 8 times it, and reports each failed attempt with the sink's id", async () => {
     jest.spyOn(Math, "random").mockReturnValue(0.999);
     plan = (n) => (n < 5 ? "rate-limited" : undefined);

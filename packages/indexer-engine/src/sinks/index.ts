@@ -12,6 +12,8 @@ import { StdoutSink } from "./stdout";
 export interface SinkDeps {
   store: StateStore;
   logger: Logger;
+  /** The checkpoint's indexId: part of the pointwise sink's Idempotency-Keys, so another index of the same config never reuses them. */
+  indexId?: string;
   pointwiseApiKey?: string;
   stdout?: NodeJS.WritableStream;
   signal?: AbortSignal;
@@ -36,7 +38,7 @@ export function createSinks(configs: readonly SinkConfig[], deps: SinkDeps): Sin
       batchSize: config.batchSize,
       events: config.events,
       outbox: deps.store.sinkOutbox(id),
-      scope: `${deps.store.options.indexerId}:${deps.store.options.configHash}`,
+      scope: `${deps.store.options.indexerId}:${deps.store.options.configHash}${deps.indexId === undefined ? "" : `:${deps.indexId}`}`,
       logger: deps.logger,
       signal: deps.signal,
       ...(onSinkError === undefined ? {} : { onError: () => onSinkError(id) }),

@@ -47,6 +47,12 @@ export interface Checkpoint {
   /** Each sink's position (file offset, outbox sequence) matching this checkpoint. */
   sinks: Record<string, string>;
   rowsWritten: number;
+  /**
+   * A random id made when this index started from no checkpoint. A state store cleared and started again is another
+   * index, whose requests must not reuse an earlier one's Idempotency-Keys (the ingest API refuses a key reused with
+   * another body). Absent in checkpoints written before it existed, whose keys stay as they were.
+   */
+  indexId?: string;
 }
 
 /** Everything one batch changes, committed atomically. */
