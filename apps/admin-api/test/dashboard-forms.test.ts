@@ -1,38 +1,22 @@
 // The dashboard's forms in a real browser against admin-api in-process: what an operator types is sent as meant, or refused before it is sent.
-import { existsSync } from "node:fs";
-import { type OpenBrowser, openBrowser } from "@pointwise/testkit";
-import { type Harness, type Operator, setUpCampaign, startHarness } from "./harness";
+import { type Dashboard, openDashboard } from "./dashboard";
+import type { Harness, Operator } from "./harness";
+import { setUpCampaign } from "./harness";
 import { logEvents } from "./seed";
 
 // A real browser: slower than the API tests.
 jest.setTimeout(120_000);
 
-const PASSWORD = "a-long-enough-password";
-
+let dashboard: Dashboard;
 let h: Harness;
 let op: Operator;
-let browser: OpenBrowser;
-let page: OpenBrowser["page"];
+let page: Dashboard["page"];
 
 beforeAll(async () => {
-  h = await startHarness();
-  if (!existsSync(h.deps.env.WEB_DIST_DIR))
-    throw new Error(`${h.deps.env.WEB_DIST_DIR} is missing: build the dashboard first (npm run build -w @pointwise/admin-api)`);
-  op = await h.newProject("Forms");
-  browser = await openBrowser();
-  page = browser.page;
-  page.setDefaultTimeout(15_000);
-  page.on("dialog", (d) => d.accept());
-  await page.goto(h.url);
-  await page.fill("input[name=email]", op.email);
-  await page.fill("input[name=password]", PASSWORD);
-  await page.click("button[type=submit]");
-  await page.getByRole("heading", { name: "Campaigns" }).waitFor();
+  dashboard = await openDashboard("Forms");
+  ({ h, op, page } = dashboard);
 });
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
+afterAll(() => dashboard?.close());
 
 describe("the dashboard's forms", () => {
   it("refuses a currency key given twice before sending, instead of keeping only the last of the two", async () => {

@@ -43,7 +43,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-const PASSWORD = "a-long-enough-password";
+/** The password of every operator the harness makes. */
+export const OPERATOR_PASSWORD = "a-long-enough-password";
 
 async function request(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   const res = await fetch(`${url}${path}`, {
@@ -95,7 +96,7 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 
   async function signIn(email: string, projectId: string): Promise<Operator> {
-    const login = await request(url, "POST", "/api/auth/login", { email, password: PASSWORD });
+    const login = await request(url, "POST", "/api/auth/login", { email, password: OPERATOR_PASSWORD });
     if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
     const token = login.body.token as string;
     return { email, projectId, token, call: (m, p, b, h = {}) => request(url, m, p, b, { authorization: `Bearer ${token}`, ...h }) };
@@ -108,12 +109,12 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
     call: (m, p, b, h) => request(url, m, p, b, h),
     async newProject(name = "Project") {
       const email = `${uniqueName("op")}@pointwise.test`;
-      const { projectId } = await ensureFirstOperator(db, email, PASSWORD, name);
+      const { projectId } = await ensureFirstOperator(db, email, OPERATOR_PASSWORD, name);
       return signIn(email, projectId);
     },
     async addOperator(projectId) {
       const email = `${uniqueName("op")}@pointwise.test`;
-      await createOperator(db, projectId, email, PASSWORD);
+      await createOperator(db, projectId, email, OPERATOR_PASSWORD);
       return signIn(email, projectId);
     },
     async close() {

@@ -1,8 +1,9 @@
-// The participant page in headless Chromium against portal-api in-process: a new participant with nothing yet, and
-// answers that are not JSON (a proxy's error page) from portal-api and from the read API.
+// The participant page in headless Chromium against portal-api in-process: a new participant with nothing yet,
+// answers that are not JSON (a proxy's error page) from portal-api and from the read API, and each section of the
+// page loading and failing on its own.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { freePort, type OpenBrowser, openBrowser } from "@pointwise/testkit";
-import { getBytes, toUtf8String, Wallet } from "ethers";
+import { getBytes, type HDNodeWallet, toUtf8String, Wallet } from "ethers";
 import { type Harness, startPortal } from "./harness";
 
 type Page = OpenBrowser["page"];
@@ -11,7 +12,8 @@ let h: Harness;
 let browser: OpenBrowser;
 // No read API runs here: the test answers its requests in the browser (page.route), as each case needs.
 let readUrl: string;
-const wallet = Wallet.createRandom();
+const defaultWallet = Wallet.createRandom();
+const wallet = defaultWallet;
 
 beforeAll(async () => {
   readUrl = `http://127.0.0.1:${await freePort()}`;
@@ -24,7 +26,7 @@ afterAll(async () => {
 });
 
 /** window.ethereum for one key, addresses in lowercase as MetaMask answers them. */
-async function injectWallet(page: Page): Promise<void> {
+async function injectWallet(page: Page, wallet: HDNodeWallet = defaultWallet): Promise<void> {
   await page.exposeFunction("__testWalletSign", async (hexMessage: string) => wallet.signMessage(toUtf8String(getBytes(hexMessage))));
   await page.addInitScript((address: string) => {
     (globalThis as unknown as { ethereum: unknown }).ethereum = {
@@ -66,11 +68,156 @@ describe("the participant page", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Signed in as Moon Walker").waitFor();
     await page.getByText("scores unavailable (HTTP 502)").waitFor();
+  }, 60_000);
+});
 
-    // portal-api's own route behind such a proxy: the status line says it too.
-    await page.route(`${h.url}/me/rewards`, (route) => route.fulfill(BAD_GATEWAY));
-    await page.getByRole("button", { name: "Save" }).click();
-    await page.locator("#status", { hasText: "HTTP 502" }).waitFor();
-    expect(await page.locator("#status").textContent()).toBe("HTTP 502");
+/** A read API whose scores answer `Experience: 12.5`, or fails as `answer` says while it is set. */
+async function readApi(page: Page): Promise<{ fail(answer: "bad-gateway" | "unreachable" | null): void }> {
+  let failing: "bad-gateway" | "unreachable" | null = null;
+  await page.route(`${readUrl}/**`, (route) => {
+    if (route.request().method() === "OPTIONS") return route.fulfill({ status: 204, headers: CORS });
+    if (failing === "bad-gateway") return route.fulfill(BAD_GATEWAY);
+    if (failing === "unreachable") return route.abort("connectionrefused");
+    const body = '{"scores":{"xp":{"total":12.5}},"balances":{},"currency_names":{"xp":"Experience"}}';
+    return route.fulfill({ status: 200, headers: CORS, contentType: "application/json", body });
+  });
+  return {
+    fail(answer) {
+      failing = answer;
+    },
+  };
+}
+
+/** A new page signed in with a wallet of its own, once the signed-in view is drawn. */
+async function signedInPage(setUp: (page: Page) => Promise<unknown> = async () => undefined): Promise<Page> {
+  const page = await browser.context.newPage();
+  await injectWallet(page, Wallet.createRandom());
+  await setUp(page);
+  await page.goto(`${h.url}/?campaign=${h.campaignId}`);
+  await page.getByRole("button", { name: "Sign in with your wallet" }).click();
+  await page.locator("#signed-in:not([hidden]):not([aria-busy])").waitFor();
+  return page;
+}
+
+/** A reward of the test campaign, as admin-api's POST /rewards writes it. */
+async function addReward(name: string): Promise<void> {
+  await h.deps.db.query("INSERT INTO reward(campaign_id, name, kind, currency, price, status) VALUES ($1, $2, 'manual', 'xp', '5', 'active')", [
+    h.campaignId,
+    name,
+  ]);
+}
+
+const failedText = (page: Page, id: string) => page.locator(`#${id}-failed`).textContent();
+
+describe("each section of the participant page", () => {
+  it("draws the score and the other sections when the rewards answer a proxy's 502, says so in the rewards' place, and Try again loads them", async () => {
+    await addReward("Tote bag");
+    let rewardsDown = true;
+    const page = await signedInPage(async (p) => {
+      await readApi(p);
+      await p.route(`${h.url}/me/rewards`, (route) => (rewardsDown ? route.fulfill(BAD_GATEWAY) : route.fallback()));
+    });
+    expect(await page.locator("#scores").textContent()).toBe("Experience: 12.5");
+    expect(await failedText(page, "rewards")).toBe("Rewards could not be loaded (HTTP 502). Try again");
+    expect(await page.locator("#redemptions-failed").isHidden()).toBe(true);
+    expect(await page.locator("#status").textContent()).toBe("");
+
+    rewardsDown = false;
+    await page.locator("#rewards-failed").getByRole("button", { name: "Try again" }).click();
+    await page.locator("#rewards li", { hasText: "Tote bag — 5 xp" }).waitFor();
+    expect(await page.locator("#rewards-failed").isHidden()).toBe(true);
+    expect(await page.locator("#status").textContent()).toBe("");
+    await page.close();
+  }, 60_000);
+
+  it("shows the token claims' failure in their own place, with the score, rewards and redemptions drawn", async () => {
+    let claimsDown = true;
+    const page = await signedInPage(async (p) => {
+      await readApi(p);
+      // This portal-api has no claim contract: the page is told it has one, and GET /me/claims answers its 500.
+      await p.route(`${h.url}/web-config.json`, async (route) => {
+        const config = await (await route.fetch()).json();
+        await route.fulfill({ json: { ...config, claims: { contract: `0x${"12".repeat(20)}`, chain_id: 8453 } } });
+      });
+      await p.route(`${h.url}/me/claims`, (route) =>
+        claimsDown
+          ? route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"code":"internal","message":"internal error"}}' })
+          : route.fulfill({ json: { chain_id: 8453, contract: `0x${"12".repeat(20)}`, claims: [] } }),
+      );
+    });
+    expect(await page.locator("#claims-section").isVisible()).toBe(true);
+    expect(await failedText(page, "claims")).toBe("Token claims could not be loaded (internal error). Try again");
+    expect(await page.locator("#scores").textContent()).toBe("Experience: 12.5");
+    expect(await page.locator("#rewards li").count()).toBeGreaterThan(0);
+    expect([await page.locator("#rewards-failed").isHidden(), await page.locator("#redemptions-failed").isHidden()]).toEqual([true, true]);
+    expect(await page.locator("#status").textContent()).toBe("");
+
+    // Nothing to claim after all: the section goes away again.
+    claimsDown = false;
+    await page.locator("#claims-failed").getByRole("button", { name: "Try again" }).click();
+    await page.locator("#claims-section").waitFor({ state: "hidden" });
+    expect(await page.locator("#status").textContent()).toBe("");
+    await page.close();
+  }, 60_000);
+
+  it("says a server could not be reached, not the browser's 'Failed to fetch', and the score's Try again draws it", async () => {
+    let read: Awaited<ReturnType<typeof readApi>> | undefined;
+    const page = await signedInPage(async (p) => {
+      read = await readApi(p);
+      read.fail("unreachable");
+      await p.route(`${h.url}/me/redemptions`, (route) => (route.request().method() === "GET" ? route.abort("connectionrefused") : route.fallback()));
+    });
+    expect(await failedText(page, "redemptions")).toBe("Your redemptions could not be loaded (the server could not be reached). Try again");
+    expect(await page.locator("#scores").textContent()).toBe("");
+    expect(await failedText(page, "scores")).toBe("scores unavailable (the server could not be reached). Try again");
+    expect(await page.locator("#status").textContent()).toBe("");
+
+    read?.fail(null);
+    await page.locator("#scores-failed").getByRole("button", { name: "Try again" }).click();
+    await page.locator("#scores", { hasText: "Experience: 12.5" }).waitFor();
+    expect(await page.locator("#scores-failed").isHidden()).toBe(true);
+    // The redemptions are still down and still say so.
+    expect(await failedText(page, "redemptions")).toBe("Your redemptions could not be loaded (the server could not be reached). Try again");
+    await page.close();
+  }, 60_000);
+
+  it("says the wallet declined instead of its error code, and that there is no wallet instead of a TypeError", async () => {
+    const page = await signedInPage(readApi);
+    // The participant declines the signature of the next wallet link in the wallet.
+    await page.evaluate(() => {
+      const ethereum = (globalThis as unknown as { ethereum: { request(a: { method: string }): Promise<unknown> } }).ethereum;
+      const request = ethereum.request.bind(ethereum);
+      ethereum.request = async (args) => {
+        if (args.method === "personal_sign") throw Object.assign(new Error("User rejected the request."), { code: 4001 });
+        if (args.method === "eth_requestAccounts") return ["0x00000000000000000000000000000000000b0b00"];
+        return request(args);
+      };
+    });
+    await page.getByRole("button", { name: "Link another wallet" }).click();
+    await page.locator("#status", { hasText: "you declined the request in your wallet" }).waitFor();
+    expect(await page.locator("#status").textContent()).toBe("you declined the request in your wallet");
+
+    // The wallet extension is gone (turned off, or another browser profile restored the session).
+    await page.evaluate(() => {
+      (globalThis as unknown as { ethereum?: unknown }).ethereum = undefined;
+    });
+    await page.getByRole("button", { name: "Link another wallet" }).click();
+    await page.locator("#status", { hasText: "no browser wallet found" }).waitFor();
+    expect(await page.locator("#status").textContent()).toBe("no browser wallet found");
+    await page.close();
+  }, 60_000);
+
+  it("says the page's settings did not load when web-config.json fails, and asks for no signature then", async () => {
+    const page = await browser.context.newPage();
+    await injectWallet(page, Wallet.createRandom());
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+    await page.route(`${h.url}/web-config.json`, (route) => route.fulfill(BAD_GATEWAY));
+    await page.goto(`${h.url}/?campaign=${h.campaignId}`);
+    await page.locator("#status", { hasText: "The page's settings did not load (HTTP 502); reload the page." }).waitFor();
+    await page.getByRole("button", { name: "Sign in with your wallet" }).click();
+    await page.locator("#status", { hasText: "the page's settings did not load; reload the page" }).waitFor();
+    expect(asked.filter((p) => p.startsWith("/auth/"))).toEqual([]);
+    await page.close();
   }, 60_000);
 });

@@ -25,6 +25,24 @@
     $("status").textContent = text;
   }
 
+  /** What went wrong, for the participant: the service's message, or the HTTP status when its answer was not JSON. */
+  const reason = (err) => err?.message ?? String(err);
+
+  /** The page's settings; signing in before they loaded would end in a page that cannot draw itself. */
+  function configured() {
+    if (!config) throw new Error("the page's settings did not load; reload the page");
+    return config;
+  }
+
+  /** fetch, with the browser's "Failed to fetch" (no answer at all: offline, refused, blocked by CORS) said in words. */
+  async function send(url, init) {
+    try {
+      return await fetch(url, init);
+    } catch {
+      throw new Error("the server could not be reached");
+    }
+  }
+
   // Scores are exact decimals written as JSON numbers: keep each number's own text where the browser gives it.
   const exactNumbers = (_key, value, context) => (typeof value === "number" && typeof context?.source === "string" ? context.source : value);
 
@@ -39,7 +57,7 @@
   function refreshed() {
     refreshing ??= (async () => {
       try {
-        const res = await fetch("/auth/refresh", {
+        const res = await send("/auth/refresh", {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ refresh_token: session.refresh_token }),
@@ -60,7 +78,7 @@
       const headers = { ...(body === undefined ? {} : { "content-type": "application/json" }), ...extraHeaders };
       const sent = session?.access_token;
       if (sent) headers.authorization = `Bearer ${sent}`;
-      const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await send(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
       let parsed = null;
       try {
@@ -92,7 +110,7 @@
     // The nonce answer gives the address in its EIP-55 form (wallets may answer lowercase) and the service's times.
     const nonce = await api("POST", "/auth/nonce", { campaign_id: campaignId, address: account });
     const address = nonce.address;
-    const chainId = Number.parseInt(await window.ethereum.request({ method: "eth_chainId" }), 16);
+    const chainId = Number.parseInt(await wallet().request({ method: "eth_chainId" }), 16);
     const message = [
       `${nonce.domain} wants you to sign in with your Ethereum account:`,
       address,
@@ -107,25 +125,54 @@
       `Issued At: ${nonce.issued_at}`,
       `Expiration Time: ${nonce.expires_at}`,
     ].join("\n");
-    const signature = await window.ethereum.request({ method: "personal_sign", params: [hex(message), address] });
+    const signature = await wallet().request({ method: "personal_sign", params: [hex(message), address] });
     return { message, signature };
   }
 
-  // While the signed-in view is being drawn it is aria-busy (renders may overlap: one after a click, one after another).
+  // While the signed-in view (or one of its sections) is being drawn it is aria-busy (draws may overlap: one after a
+  // click, one after another).
   let rendering = 0;
-  async function render() {
+  async function drawing(draw) {
     rendering++;
     $("signed-in").setAttribute("aria-busy", "true");
     try {
-      await renderSignedIn();
+      await draw();
     } finally {
       rendering--;
       if (rendering === 0) $("signed-in").removeAttribute("aria-busy");
     }
   }
+  const render = () => drawing(renderSignedIn);
 
-  /** Draws the signed-in view: the user, identities, rewards, redemptions, token claims and scores. */
+  /**
+   * Draws one section with `draw`. A failure empties it (`clear`) and says what failed in its own place (`#<id>-failed`)
+   * with a Try again button that draws it with `again`; the other sections go on. An ended session is no section's
+   * failure: it goes on to the status line.
+   */
+  async function section(id, what, clear, draw, again = draw) {
+    const failed = $(`${id}-failed`);
+    try {
+      await draw();
+      failed.hidden = true;
+      failed.replaceChildren();
+    } catch (err) {
+      if (err.code === "signed-out") throw err;
+      clear();
+      const retry = document.createElement("button");
+      retry.type = "button";
+      retry.textContent = "Try again";
+      retry.addEventListener("click", () => {
+        retry.disabled = true;
+        run(() => drawing(() => section(id, what, clear, again)));
+      });
+      failed.replaceChildren(`${what} (${reason(err)}). `, retry);
+      failed.hidden = false;
+    }
+  }
+
+  /** Draws the signed-in view: the user and identities, then rewards, redemptions, token claims and scores, each on its own. */
   async function renderSignedIn() {
+    configured();
     const me = await api("GET", "/me");
     $("signed-out").hidden = true;
     $("signed-in").hidden = false;
@@ -138,28 +185,67 @@
         return li;
       }),
     );
-    const redemptions = await renderRewards(me);
-    await renderClaims(redemptions);
+    // The claims list burn vouchers of the redemptions: one request serves both sections (a Try again asks anew).
+    const redemptions = api("GET", "/me/redemptions");
+    await Promise.all([
+      section(
+        "rewards",
+        "Rewards could not be loaded",
+        () => $("rewards").replaceChildren(),
+        () => renderRewards(me),
+      ),
+      section(
+        "redemptions",
+        "Your redemptions could not be loaded",
+        () => $("redemptions").replaceChildren(),
+        () => renderRedemptions(redemptions),
+        () => renderRedemptions(),
+      ),
+      section(
+        "claims",
+        "Token claims could not be loaded",
+        () => {
+          $("claims").replaceChildren();
+          $("claims-section").hidden = false;
+        },
+        () => renderClaims(redemptions),
+        () => renderClaims(),
+      ),
+    ]);
+    // Scores last: a draw ends with the scores' request, which the browser tests (e2e/test/portal-*.test.ts) wait on.
+    await section(
+      "scores",
+      "scores unavailable",
+      () => ($("scores").textContent = ""),
+      () => renderScores(me),
+    );
+  }
+
+  /** The user's score in each currency (and what is left to spend), read from the read API. */
+  async function renderScores(me) {
+    let scores;
     try {
-      const scores = await api("GET", `/users/${me.user_id}/scores`, undefined, config.read_api_url);
-      $("scores").textContent = Object.entries(scores.scores)
-        .map(([currency, s]) => {
-          const left = scores.balances?.[currency];
-          return `${scores.currency_names[currency] ?? currency}: ${s.total}${left && Number(left.spent) !== 0 ? ` (${left.balance} left to spend)` : ""}`;
-        })
-        .join(", ");
+      scores = await api("GET", `/users/${me.user_id}/scores`, undefined, configured().read_api_url);
     } catch (err) {
-      $("scores").textContent = err.code === "user-not-found" ? "no points yet" : `scores unavailable (${err.code ?? err.message})`;
+      if (err.code !== "user-not-found") throw err;
+      $("scores").textContent = "no points yet";
+      return;
     }
+    $("scores").textContent = Object.entries(scores.scores)
+      .map(([currency, s]) => {
+        const left = scores.balances?.[currency];
+        return `${scores.currency_names[currency] ?? currency}: ${s.total}${left && Number(left.spent) !== 0 ? ` (${left.balance} left to spend)` : ""}`;
+      })
+      .join(", ");
   }
 
   // The Idempotency-Key of a redemption whose answer never came (a network error or a 5xx): a retry sends the same
   // one, so it is answered by the redemption that was made instead of making a second.
   const unanswered = new Map();
 
-  /** The catalogue with a Redeem button each (a token claim pays out to the user's first EVM wallet), and the user's redemptions. */
+  /** The catalogue with a Redeem button each (a token claim pays out to the user's first EVM wallet). */
   async function renderRewards(me) {
-    const [{ rewards }, { redemptions }] = await Promise.all([api("GET", "/me/rewards"), api("GET", "/me/redemptions")]);
+    const { rewards } = await api("GET", "/me/rewards");
     const wallet = me.identities.find((i) => i.identity_type === "EVM_ADDRESS")?.account_id;
     $("rewards").replaceChildren(
       ...rewards.map((r) => {
@@ -197,6 +283,11 @@
         return li;
       }),
     );
+  }
+
+  /** The user's redemptions (`listed`: the answer of GET /me/redemptions, asked for here without it). */
+  async function renderRedemptions(listed) {
+    const { redemptions } = await (listed ?? api("GET", "/me/redemptions"));
     $("redemptions").replaceChildren(
       ...redemptions.map((r) => {
         const li = document.createElement("li");
@@ -212,7 +303,6 @@
         return li;
       }),
     );
-    return redemptions;
   }
 
   const chain = globalThis.PointwiseChain;
@@ -291,11 +381,11 @@
    * Token claims: the user's Merkle claims of published epochs and burn vouchers, each with a button that submits
    * it through the wallet, or what became of it as far as the chain says (see chainState).
    */
-  async function renderClaims(redemptions) {
+  async function renderClaims(listed) {
     // Without a claim contract there is nothing to ask (web-config.json says whether there is one).
-    if (!config.claims) return;
+    if (!configured().claims) return;
+    const [info, { redemptions }] = await Promise.all([api("GET", "/me/claims"), listed ?? api("GET", "/me/redemptions")]);
     const vouchers = redemptions.filter((r) => r.burn_voucher);
-    const info = await api("GET", "/me/claims");
     const none = info.claims.length === 0 && vouchers.length === 0;
     $("claims-section").hidden = none;
     if (none) return;
@@ -358,14 +448,16 @@
     try {
       await action();
     } catch (err) {
-      status(err.code ? `${err.code}: ${err.message}` : err.message);
+      // A wallet's errors carry EIP-1193 numbers (4001: the user declined), which say nothing to the participant.
+      if (err.code === 4001) status("you declined the request in your wallet");
+      else status(typeof err.code === "string" ? `${err.code}: ${err.message}` : reason(err));
     }
   }
 
   $("sign-in").addEventListener("click", () =>
     run(async () => {
-      if (!window.ethereum) throw new Error("no browser wallet found");
-      const [address] = await window.ethereum.request({ method: "eth_requestAccounts" });
+      configured();
+      const [address] = await wallet().request({ method: "eth_requestAccounts" });
       session = await api("POST", "/auth/wallet", { campaign_id: campaignId, ...(await signedMessage(address)) });
       await render();
     }),
@@ -375,7 +467,7 @@
     run(async () => {
       const me = await api("GET", "/me");
       const linked = new Set(me.identities.map((i) => i.account_id));
-      const accounts = await window.ethereum.request({ method: "eth_requestAccounts" });
+      const accounts = await wallet().request({ method: "eth_requestAccounts" });
       const address = accounts.find((a) => !linked.has(a.toLowerCase()));
       if (!address) throw new Error("choose a wallet account that is not linked yet");
       await api("POST", "/me/wallets", await signedMessage(address));
@@ -417,9 +509,8 @@
     }),
   );
 
-  fetch("/web-config.json")
-    .then((res) => res.json())
-    .then((loaded) => {
+  api("GET", "/web-config.json").then(
+    (loaded) => {
       config = loaded;
       $("campaign").textContent = campaignId ? `Campaign ${campaignId}` : "Add ?campaign=<id> to the address.";
       socialButtons();
@@ -436,5 +527,8 @@
         if (session) await render();
         outcome();
       });
-    });
+    },
+    // Without the settings (the read API's address, the providers) the page cannot work: say so rather than nothing.
+    (err) => status(`The page's settings did not load (${reason(err)}); reload the page.`),
+  );
 })();

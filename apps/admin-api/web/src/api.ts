@@ -23,6 +23,14 @@ export function setSessionToken(token: string | null): void {
   else sessionStorage.removeItem(TOKEN_KEY);
 }
 
+/** A 401 means the session ended (expired, signed out elsewhere): forget it and go back to sign in. */
+function endSessionOn(status: number, path: string): void {
+  if (status === 401 && path !== "/api/auth/login") {
+    setSessionToken(null);
+    window.location.hash = "#/login";
+  }
+}
+
 async function errorOf(res: Response): Promise<ApiError> {
   const body = await res.json().catch(() => null);
   return new ApiError(res.status, body?.error?.code ?? "http-error", body?.error?.message ?? `request failed with status ${res.status}`);
@@ -54,15 +62,15 @@ export async function api<T>(method: string, path: string, body?: unknown, heade
   }).catch(() => {
     throw new ApiError(0, "network-error", "the request could not reach the server; try again");
   });
-  if (res.status === 401 && path !== "/api/auth/login") {
-    setSessionToken(null);
-    window.location.hash = "#/login";
-  }
+  endSessionOn(res.status, path);
   if (!res.ok) throw await errorOf(res);
   return (await res.json()) as T;
 }
 
-/** Uploads a file as the raw request body, reporting how many bytes were sent so far; `headers` go with it. */
+/**
+ * Uploads a file as the raw request body, reporting how many bytes were sent so far; `headers` go with it. An expired
+ * session sends the operator back to sign in, as `api` does.
+ */
 export function upload<T>(
   path: string,
   file: Blob,
@@ -84,8 +92,9 @@ export function upload<T>(
       try {
         body = JSON.parse(xhr.responseText);
       } catch {}
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
-      else reject(new ApiError(xhr.status, body?.error?.code ?? "http-error", body?.error?.message ?? `upload failed with status ${xhr.status}`));
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(body as T);
+      endSessionOn(xhr.status, path);
+      reject(new ApiError(xhr.status, body?.error?.code ?? "http-error", body?.error?.message ?? `upload failed with status ${xhr.status}`));
     };
     xhr.send(file);
   });

@@ -39,10 +39,13 @@ export function OverviewTab({ ctx }: { ctx: CampaignContext }) {
     [activeTypes.length > 0, "Register an event type", "events"],
     [Boolean(active), "Write and activate rules", "rules"],
   ];
+  // A step whose list did not load would show as not done: say so instead.
+  const unread = keys.error ?? rules.error ?? ctx.eventTypesError;
 
   return (
     <>
       <Card title="Send an event">
+        <Notice kind="error">{unread && `The checklist could not be read (${unread}).`}</Notice>
         <ol className="checklist">
           {steps.map(([done, text, tab]) => (
             <li key={tab} className={done ? "done" : ""}>

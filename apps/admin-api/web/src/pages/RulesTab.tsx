@@ -9,7 +9,8 @@ import type { CampaignContext } from "./campaign-context";
 
 const STATUS_TONE = { active: "green", draft: "blue", superseded: "grey" } as const;
 
-function JobProgress({ job }: { job: RecomputeJob }) {
+/** A recompute's progress, and why it could not be read again (`error`) while the page keeps asking. */
+function JobProgress({ job, error }: { job: RecomputeJob; error: string | null }) {
   const label =
     job.status === "queued"
       ? "queued: waiting for the scoring worker"
@@ -21,6 +22,7 @@ function JobProgress({ job }: { job: RecomputeJob }) {
   return (
     <div data-testid="activation-progress">
       <Progress value={job.progress} label={label} />
+      <Notice kind="error">{error && `The progress could not be read (${error}); trying again.`}</Notice>
     </div>
   );
 }
@@ -39,6 +41,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
   const [saved, setSaved] = useState<number | null>(null);
   const [dryRun, setDryRun] = useState<DryRun | null>(null);
   const [job, setJob] = useState<RecomputeJob | null>(null);
+  const [jobError, setJobError] = useState<string | null>(null);
   const action = useAction();
 
   // Start from the active version (or a starter document) once the versions are known.
@@ -56,7 +59,14 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
   usePoll(
     async () => {
       if (!shownJob) return;
-      const next = await api<RecomputeJob>("GET", `/api/campaigns/${ctx.campaign.id}/recompute-jobs/${shownJob.id}`);
+      let next: RecomputeJob;
+      try {
+        next = await api<RecomputeJob>("GET", `/api/campaigns/${ctx.campaign.id}/recompute-jobs/${shownJob.id}`);
+      } catch (e) {
+        setJobError(messageOf(e));
+        return;
+      }
+      setJobError(null);
       setJob(next);
       if (next.status === "done" || next.status === "failed") versions.reload();
     },
@@ -116,6 +126,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
       api<Answer<"/api/campaigns/{campaign_id}/rule-versions/{version}/activate", "post">>("POST", `${base}/${version}/activate`, {}),
     );
     if (res) {
+      setJobError(null);
       setJob(res.job);
       setDryRun(null);
       setSaved(null);
@@ -139,7 +150,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
           A version is never edited: save a new one, preview how the leaderboard would change, then activate it. Activation recomputes every score from the
           event log in the background; the current scores stay live until it finishes.
         </p>
-        {shownJob && <JobProgress job={shownJob} />}
+        {shownJob && <JobProgress job={shownJob} error={jobError} />}
         <DataTable
           columns={["Version", "Status", "Rules", "Saved", "Activated", ""]}
           note={versions.data !== null && list.length === 0 && "No rules yet. Write the first version below."}

@@ -97,9 +97,11 @@ function Ledger(props: { base: string; userId: string }) {
       setNext(first.data.next_before);
     }
   }, [first.data]);
+  const older = useAction();
   const more = async () => {
     if (!next) return;
-    const page = await api<LedgerPage>("GET", `${props.base}/users/${props.userId}/ledger?limit=50&before=${next}`);
+    const page = await older.run(() => api<LedgerPage>("GET", `${props.base}/users/${props.userId}/ledger?limit=50&before=${next}`));
+    if (!page) return;
     setPages((p) => [...p, page.entries]);
     setNext(page.next_before);
   };
@@ -138,8 +140,9 @@ function Ledger(props: { base: string; userId: string }) {
           </tr>
         ))}
       </DataTable>
+      <Notice kind="error">{older.error && `Older entries could not be loaded: ${older.error}`}</Notice>
       {next && (
-        <button type="button" className="btn btn-small" onClick={more}>
+        <button type="button" className="btn btn-small" onClick={more} disabled={older.busy}>
           Older entries
         </button>
       )}
