@@ -8,6 +8,12 @@ import path from "node:path";
 import { isPlaceholder } from "@pointwise/config";
 import { createTestDatabase, freePort, repoRoot, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
 import { parse } from "yaml";
+import type { z } from "zod";
+import { envSchema as admin } from "../../apps/admin-api/src/env";
+import { envSchema as ingest } from "../../apps/ingest-api/src/env";
+import { envSchema as portal } from "../../apps/portal-api/src/env";
+import { envSchema as read } from "../../apps/read-api/src/env";
+import { envSchema as worker } from "../../apps/scoring-worker/src/env";
 
 jest.setTimeout(60_000);
 
@@ -15,7 +21,7 @@ type Jwk = { kty: string; crv: string; x: string; y: string };
 
 // merge: true resolves `<<: *app-env`, as compose does, so the environment every app inherits is read too.
 const compose = parse(readFileSync(path.join(repoRoot, "docker-compose.yml"), "utf8"), { merge: true }) as {
-  services: Record<string, { command: string[]; environment?: Record<string, string> }>;
+  services: Record<string, { command: string[]; environment?: Record<string, string>; ports?: string[] }>;
 };
 /** A service's command as its container's shell sees it: compose turns `$$` into `$` first. */
 const commandOf = (service: string) => (compose.services[service]?.command ?? []).map((part) => part.replaceAll("$$", "$"));
@@ -152,5 +158,28 @@ describe("docker-compose.yml", () => {
     expect(secretNamed.map((e) => e.name).sort()).toEqual(["ADMIN_JWT_SECRET", "ADMIN_PASSWORD", "PORTAL_SIGNING_KEYS"]);
     for (const e of secretNamed) expect(e).toEqual({ ...e, value: `\${${e.name}:-}` });
     expect(entries.filter((e) => isPlaceholder(e.value))).toEqual([]);
+  });
+});
+
+describe("docker-compose.yml, every app", () => {
+  /** Each app's env schema: what its process reads. */
+  const schemas: Record<string, z.ZodObject> = {
+    "ingest-api": ingest as unknown as z.ZodObject,
+    "read-api": read,
+    "admin-api": admin,
+    "portal-api": portal,
+    "scoring-worker": worker,
+  };
+
+  it.each(Object.keys(schemas))("%s: starts its own bundle, is given every variable it requires and none it does not read", (app) => {
+    const service = compose.services[app];
+    const shape = schemas[app]?.shape as Record<string, z.ZodType>;
+    const given = Object.keys(service?.environment ?? {});
+    expect({ app, unread: given.filter((name) => !(name in shape)) }).toEqual({ app, unread: [] });
+    const required = Object.keys(shape).filter((name) => !shape[name]?.safeParse(undefined).success);
+    expect({ app, missing: required.filter((name) => !given.includes(name)) }).toEqual({ app, missing: [] });
+    expect(commandOf(app).join(" ")).toMatch(new RegExp(`node apps/${app}/dist/main\\.js$`));
+    // A published port is the one the app listens on.
+    for (const mapping of service?.ports ?? []) expect(mapping.split(":").at(-1)).toBe(service?.environment?.PORT);
   });
 });

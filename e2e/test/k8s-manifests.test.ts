@@ -95,6 +95,16 @@ describe.each(["staging", "production"])("overlay %s", (overlay) => {
     });
   });
 
+  it("lets the migrations be applied, with the settings they read, before the apps' new image rolls out", () => {
+    // A Job's pod template cannot change in place, and one `kubectl apply -k` starts the Job and the rollouts at once:
+    // operations.md applies this selection first, waits for the Job, then applies everything.
+    const first = objects.filter((o) => ["config", "migration"].includes(o.metadata.labels?.["app.kubernetes.io/component"]));
+    expect(first.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(["ConfigMap/pointwise-config", "Job/pointwise-migrate"]);
+    const job = named("Job", "pointwise-migrate").spec.template.spec.containers[0];
+    // Every ConfigMap the Job reads is in that selection (the Secret is the operator's own).
+    for (const ref of job.envFrom ?? []) expect(first.map((o) => o.metadata.name)).toContain(ref.configMapRef.name);
+  });
+
   it("autoscales ingest-api and read-api on CPU and the worker on the consumer's lag", () => {
     const hpas = byKind("HorizontalPodAutoscaler").map((h) => h.spec.scaleTargetRef.name);
     expect(hpas.sort()).toEqual(["ingest-api", "read-api"]);
@@ -107,6 +117,18 @@ describe.each(["staging", "production"])("overlay %s", (overlay) => {
     const config = named("ConfigMap", "pointwise-config").data;
     expect(trigger.metadata.stream).toBe(`${config.NAMESPACE.toUpperCase()}_EVENTS`);
     expect(trigger.metadata.consumer).toBe("scoring");
+  });
+
+  it("points KEDA's scaler at NATS's monitoring port by a name that resolves from KEDA's own namespace", () => {
+    // KEDA's operator runs in a namespace of its own (keda): a short name such as `pointwise-nats-0.pointwise-nats-cluster`
+    // would be looked up there and not found, so the scaler would never read the consumer's lag.
+    const endpoint: string = named("ScaledObject", "scoring-worker").spec.triggers[0].metadata.natsServerMonitoringEndpoint;
+    const nats = named("StatefulSet", "pointwise-nats");
+    const [host, port] = endpoint.split(":");
+    expect(host).toBe(`${nats.spec.serviceName}.${nats.metadata.namespace}.svc.cluster.local`);
+    const monitor = nats.spec.template.spec.containers[0].ports.find((p: Obj) => p.name === "monitor");
+    expect(Number(port)).toBe(monitor.containerPort);
+    expect(named("Service", nats.spec.serviceName).spec.ports).toContainEqual(expect.objectContaining({ name: "monitor", port: monitor.containerPort }));
   });
 
   it("guards every app and the NATS quorum with a PodDisruptionBudget matching its pods", () => {
