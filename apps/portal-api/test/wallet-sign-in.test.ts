@@ -130,12 +130,45 @@ describe("tokens", () => {
     const refreshed = await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.user_id).toBe(signedIn.user_id);
-    const reused = await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token });
-    expect([reused.status, reused.body.error.code]).toEqual([401, "invalid-refresh-token"]);
+    // The used token coming back is the next test's case: it ends the session.
     expect((await h.call("POST", "/auth/sign-out", undefined, bearer(refreshed.body.access_token))).status).toBe(204);
     const after = await h.call("GET", "/me", undefined, bearer(refreshed.body.access_token));
     expect([after.status, after.body.error.code]).toEqual([401, "session-ended"]);
     expect((await h.call("POST", "/auth/refresh", { refresh_token: refreshed.body.refresh_token })).body.error.code).toBe("invalid-refresh-token");
+  });
+
+  it("ends the session when a refresh token already exchanged comes back, so a stolen copy's successors stop working too", async () => {
+    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    // The thief refreshes first with a copy; the participant's own refresh then brings the used token.
+    const thief = (await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token })).body;
+    const reused = await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token });
+    expect([reused.status, reused.body.error.code]).toEqual([401, "invalid-refresh-token"]);
+    expect((await h.call("POST", "/auth/refresh", { refresh_token: thief.refresh_token })).body.error?.code).toBe("invalid-refresh-token");
+    const me = await h.call("GET", "/me", undefined, bearer(thief.access_token));
+    expect([me.status, me.body.error?.code]).toEqual([401, "session-ended"]);
+  });
+
+  it("still refreshes a session signed in before refresh tokens named their session", async () => {
+    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const legacy = `pwr_${"b".repeat(43)}`;
+    const { createHash } = await import("node:crypto");
+    await h.deps.db.query("UPDATE portal_session SET refresh_hash = $2 WHERE user_id = $1", [
+      signedIn.user_id,
+      createHash("sha256").update(legacy).digest("hex"),
+    ]);
+    const refreshed = await h.call("POST", "/auth/refresh", { refresh_token: legacy });
+    expect([refreshed.status, refreshed.body.user_id]).toEqual([200, signedIn.user_id]);
+    expect((await h.call("POST", "/auth/refresh", { refresh_token: refreshed.body.refresh_token })).status).toBe(200);
+  });
+
+  it("does not let a made-up refresh token naming a session end it", async () => {
+    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const { sid } = JSON.parse(Buffer.from(signedIn.access_token.split(".")[1], "base64url").toString());
+    const secret = "A".repeat(43);
+    const forged = await h.call("POST", "/auth/refresh", { refresh_token: `pwr_${sid}.${secret}.${secret}` });
+    expect([forged.status, forged.body.error.code]).toEqual([401, "invalid-refresh-token"]);
+    expect((await h.call("GET", "/me", undefined, bearer(signedIn.access_token))).status).toBe(200);
+    expect((await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token })).status).toBe(200);
   });
 
   it("refuses alg none, an HS256 token keyed with the published public key, and a token of an unknown key", async () => {
