@@ -62,6 +62,10 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.length ? issue.path.join(".") : undefined;
+  // Only a request body can be of the wrong type as a whole (a query is always an object): name it. Express leaves the
+  // body undefined when it was not sent as JSON.
+  if (issue?.code === "invalid_type" && field === undefined)
+    throw new ValidationError(value === undefined ? "body: must be a JSON object, sent with Content-Type: application/json" : `body: ${issue.message}`);
   const message = issue ? (field ? `${field}: ${issue.message}` : issue.message) : "invalid input";
   throw new ValidationError(message, field === undefined ? {} : { field });
 }

@@ -1,4 +1,6 @@
+// parseWith's messages for zod's own checks: the service's words instead of zod's, a schema's own message kept, the body named as a whole.
 import { describe, expect, it } from "@jest/globals";
+import { ValidationError } from "@pointwise/errors";
 import { z } from "zod";
 import { parseWith } from "./http";
 
@@ -57,6 +59,25 @@ describe("parseWith's messages for zod's own checks", () => {
     [{ extra: 1, more: 2 }, 'unknown fields "extra", "more"'],
   ])("%j -> %s", (over, message) => {
     expect(messageOf(over)).toBe(message);
+  });
+
+  it.each([
+    ["a union", z.object({ u: z.union([z.literal("all"), z.number().int()]) }), { u: "x" }, 'u: must be "all" or a number'],
+    ["an exact length", z.object({ code: z.string().length(3) }), { code: "ab" }, "code: must be exactly 3 characters"],
+    ["an exact count", z.object({ pair: z.array(z.number()).length(2) }), { pair: [1] }, "pair: must hold exactly 2 items"],
+    ["a prefix", z.object({ hex: z.string().startsWith("0x") }), { hex: "ff" }, 'hex: must start with "0x"'],
+    ["a pattern", z.object({ id: z.string().regex(/^a+$/) }), { id: "b" }, "id: must match /^a+$/"],
+    ["a multiple", z.object({ step: z.number().multipleOf(5) }), { step: 7 }, "step: must be a multiple of 5"],
+    // A bigint literal: JSON.stringify would throw inside the error map and turn a 400 into a 500.
+    ["a bigint literal", z.object({ big: z.literal(10n) }), { big: 1n }, "big: must be 10"],
+  ])("says what is wrong with %s", (_what, schema, value, message) => {
+    expect(() => parseWith(schema, value)).toThrow(new ValidationError(message));
+  });
+
+  it("names the body when it is not an object at all, and says how to send one when none came as JSON", () => {
+    expect(() => parseWith(schema, undefined)).toThrow(new ValidationError("body: must be a JSON object, sent with Content-Type: application/json"));
+    expect(() => parseWith(schema, [])).toThrow(new ValidationError("body: must be an object"));
+    expect(() => parseWith(schema, "text")).toThrow(new ValidationError("body: must be an object"));
   });
 
   it("keeps a message the schema wrote itself, for a value and for a record key", () => {
