@@ -125,8 +125,24 @@ describe("listening address and numbers", () => {
     // Past 2^53 the problem is the size, not the form.
     ["1e20", "must be at most 1000"],
     ["Infinity", "must be at most 1000"],
+    ["-Infinity", "must be at least 0"],
   ])("refuses N=%s with one message saying the rule: %s", (value, rule) => {
     expect(() => parseEnv(app, { ...base, N: value })).toThrow(new ConfigError(`Invalid environment: N: ${rule}`));
+  });
+
+  it("takes STREAM_REPLICAS from 1 to 5, empty as unset, and says its rule in words", () => {
+    const env = { DATABASE_URL: good.DATABASE_URL, NATS_URL: good.NATS_URL, REDIS_URL: good.REDIS_URL };
+    expect(parseEnv(schema, { ...env, STREAM_REPLICAS: "" }).STREAM_REPLICAS).toBeUndefined();
+    expect(parseEnv(schema, { ...env, STREAM_REPLICAS: "3" }).STREAM_REPLICAS).toBe(3);
+    expect(() => parseEnv(schema, { ...env, STREAM_REPLICAS: "6" })).toThrow(new ConfigError("Invalid environment: STREAM_REPLICAS: must be at most 5"));
+  });
+
+  it.each([
+    [{ PORT: "70000" }, "PORT: must be at most 65535"],
+    [{ PORT: "1.5" }, "PORT: must be a whole number"],
+    [{ PORT: "0" }, "PORT: must be at least 1"],
+  ])("says a bad port's rule in words: %j", (env, message) => {
+    expect(() => parseEnv(app, { ...base, ...env })).toThrow(new ConfigError(`Invalid environment: ${message}`));
   });
 });
 

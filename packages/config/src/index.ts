@@ -66,6 +66,25 @@ function urlProblem(entry: string, schemes: string[], socket: boolean): string |
 const emptyAsUnset = (v: unknown) => (v === "" ? undefined : v);
 
 /**
+ * A whole number from `min` to `max`, with messages that say the rule. Checked with Number.isInteger rather than .int(),
+ * which calls a number past 2^53 "not a whole number" where the problem is its size; an infinite one is past its bound.
+ */
+function wholeNumber(min: number, max: number) {
+  return z.coerce
+    .number({
+      error: (issue) =>
+        issue.input === Number.POSITIVE_INFINITY
+          ? `must be at most ${max}`
+          : issue.input === Number.NEGATIVE_INFINITY
+            ? `must be at least ${min}`
+            : "must be a whole number",
+    })
+    .refine(Number.isInteger, "must be a whole number")
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+}
+
+/**
  * Refinement options that run a cross-variable check only when each of `names` parsed, so the check still reports
  * when some other variable is malformed (zod skips refinements of an object with any failed field by default).
  */
@@ -99,28 +118,15 @@ export const envVars = {
         return origins;
       }),
   /** A TCP port to listen on; unset or empty: `fallback`. */
-  port: (fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(65535).default(fallback)),
-  /**
-   * A whole number from `min` to `max`; unset or empty: `fallback` (every app's numeric settings, so `X=` means the default
-   * everywhere). Checked with Number.isInteger rather than .int(), which calls a number past 2^53 "not a whole number"
-   * where the problem is its size; an infinite one is past `max` too.
-   */
-  int: (min: number, max: number, fallback: number) =>
-    z.preprocess(
-      emptyAsUnset,
-      z.coerce
-        .number({ error: (issue) => (issue.input === Number.POSITIVE_INFINITY ? `must be at most ${max}` : "must be a whole number") })
-        .refine(Number.isInteger, "must be a whole number")
-        .min(min, `must be at least ${min}`)
-        .max(max, `must be at most ${max}`)
-        .default(fallback),
-    ),
+  port: (fallback: number) => z.preprocess(emptyAsUnset, wholeNumber(1, 65535).default(fallback)),
+  /** A whole number from `min` to `max`; unset or empty: `fallback` (every app's numeric settings, so `X=` means the default everywhere). */
+  int: (min: number, max: number, fallback: number) => z.preprocess(emptyAsUnset, wholeNumber(min, max).default(fallback)),
   /** The address to listen on; an empty one (which would listen on every interface) is refused. */
   host: (fallback = "127.0.0.1") => z.string().trim().min(1, "must not be empty").default(fallback),
   /** A port that may be left out (unset or empty: undefined); anything else but a port reads `must be a port from 1 to 65535`. */
   optionalPort: () => {
     const rule = "must be a port from 1 to 65535";
-    return z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number(rule).int(rule).min(1, rule).max(65535, rule).optional());
+    return z.preprocess(emptyAsUnset, z.coerce.number(rule).int(rule).min(1, rule).max(65535, rule).optional());
   },
   /**
    * A connection URL of one of `schemes` that the WHATWG parser reads, with a host (unless `socket`: PostgreSQL's
@@ -221,5 +227,5 @@ export const redisEnv = {
 /** The raw event stream's replica count, for the services that create or update the stream. */
 export const streamEnv = {
   /** Copies JetStream keeps of the raw event stream (unset: 3 on a cluster, 1 on a single server; an existing stream keeps its count). */
-  STREAM_REPLICAS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(5).optional()),
+  STREAM_REPLICAS: z.preprocess(emptyAsUnset, wholeNumber(1, 5).optional()),
 };
