@@ -109,7 +109,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     while (!stopping) {
       try {
         const started = process.hrtime.bigint();
-        if ((await applier.runOnce()) === 0) await applyNap.nap(env.APPLY_IDLE_MS);
+        // A pass cut short by a stop may have applied nothing: no nap then, the loop ends.
+        if ((await applier.runOnce()) === 0 && !stopping) await applyNap.nap(env.APPLY_IDLE_MS);
         else deps.metrics?.applyPass(Number(process.hrtime.bigint() - started) / 1e9);
       } catch (err) {
         if (stopping) break;
