@@ -96,7 +96,7 @@ describe("checkRuleDocument on decay", () => {
   it("refuses an epoch whose 4000 half-lives end before the present, naming the earliest epoch that reaches it", () => {
     // 4001 hours before 2026-11-30T12:00Z is 166 days and 17 hours earlier: 2026-06-16T19:00Z.
     expect(messages(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), ctx))).toEqual([
-      "currencies.xp.decay.epoch must be at or after 2026-06-16T19:00:00.000Z: points decay over at most 4000 half-lives of 3600 s from the epoch, and events come until now (2026-11-30T12:00:00.000Z)",
+      "currencies.xp.decay.epoch must be at or after 2026-06-16T19:00:00.000Z: points decay over fewer than 4001 half-lives of 3600 s from the epoch, and events come until now (2026-11-30T12:00:00.000Z)",
     ]);
     expect(checkRuleDocument(hourly("2026-06-16T19:00:00Z"), ctx).ok).toBe(true);
     expect(checkRuleDocument(hourly("2026-06-16T18:59:59.999Z"), ctx).ok).toBe(false);
@@ -107,7 +107,7 @@ describe("checkRuleDocument on decay", () => {
     const ended = { ...ctx, endsAt: new Date("2026-11-14T17:00:00Z") };
     expect(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), ended).ok).toBe(true);
     expect(messages(checkRuleDocument(hourly("2026-06-01T00:00:00Z"), { ...ended, endsAt: new Date("2026-11-14T17:00:00.001Z") }))).toEqual([
-      "currencies.xp.decay.epoch must be at or after 2026-06-01T00:00:00.001Z: points decay over at most 4000 half-lives of 3600 s from the epoch, and events come until the campaign's ends_at (2026-11-14T17:00:00.001Z)",
+      "currencies.xp.decay.epoch must be at or after 2026-06-01T00:00:00.001Z: points decay over fewer than 4001 half-lives of 3600 s from the epoch, and events come until the campaign's ends_at (2026-11-14T17:00:00.001Z)",
     ]);
     expect(checkRuleDocument(hourly("2026-11-01T00:00:00Z"), { ...ctx, endsAt: new Date("2027-12-31T00:00:00Z") }).ok).toBe(true);
   });

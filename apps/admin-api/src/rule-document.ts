@@ -91,7 +91,7 @@ export function decayEpochIssues(doc: RuleVersion, ctx: Pick<RuleContext, "start
 const MAX_EPOCH_LEAD_HALF_LIVES = 30;
 
 /**
- * Where a decaying currency's epoch may lie. It scores at most MAX_HALF_LIVES half-lives after the
+ * Where a decaying currency's epoch may lie. It scores fewer than MAX_HALF_LIVES + 1 half-lives after the
  * epoch, so the range must reach the events that can come now (up to the present, or the campaign's
  * ends_at when that has passed); a campaign that outlives it later waits for a version with a later
  * epoch. And it may lie at most MAX_EPOCH_LEAD_HALF_LIVES after the first awards (the present, or a
@@ -110,7 +110,7 @@ function epochIssues(path: string, decay: DecayConfig, ctx: Pick<RuleContext, "s
     return [
       {
         path,
-        message: `must be at or after ${iso(reach - (MAX_HALF_LIVES + 1) * halfLifeMs)}: points decay over at most ${MAX_HALF_LIVES} ${each} from the epoch, and events come until ${ended ? `the campaign's ends_at (${iso(reach)})` : `now (${iso(reach)})`}`,
+        message: `must be at or after ${iso(reach - (MAX_HALF_LIVES + 1) * halfLifeMs)}: points decay over fewer than ${MAX_HALF_LIVES + 1} ${each} from the epoch, and events come until ${ended ? `the campaign's ends_at (${iso(reach)})` : `now (${iso(reach)})`}`,
       },
     ];
   if (epoch > first + MAX_EPOCH_LEAD_HALF_LIVES * halfLifeMs)

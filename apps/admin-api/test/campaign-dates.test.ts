@@ -162,7 +162,7 @@ describe("changing a campaign's dates under rules with decay", () => {
     const later = await suite.op.call("PATCH", url, { ends_at: hoursFromNow(-10) });
     expect([later.status, later.body.error.code]).toEqual([409, "dates-outside-decay-range"]);
     expect(later.body.error.message).toMatch(
-      /^ends_at: the active rule version \(1\) cannot score these dates: document\.currencies\.xp\.decay\.epoch must be at or after \S+: points decay over at most 4000 half-lives of 3600 s from the epoch, and events come until the campaign's ends_at \(\S+\); activate a version with another epoch first$/,
+      /^ends_at: the active rule version \(1\) cannot score these dates: document\.currencies\.xp\.decay\.epoch must be at or after \S+: points decay over fewer than 4001 half-lives of 3600 s from the epoch, and events come until the campaign's ends_at \(\S+\); activate a version with another epoch first$/,
     );
     const open = await suite.op.call("PATCH", url, { ends_at: null });
     expect([open.status, open.body.error.code]).toEqual([409, "dates-outside-decay-range"]);

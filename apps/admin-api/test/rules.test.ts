@@ -221,7 +221,7 @@ describe("activation", () => {
     const refused = await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {});
     expect([refused.status, refused.body.error.code]).toEqual([400, "rule-version-invalid"]);
     expect(refused.body.error.message).toMatch(
-      /^rule version 1 cannot be activated: document\.currencies\.xp\.decay\.epoch must be at or after \S+: points decay over at most 4000 half-lives of 3600 s from the epoch, and events come until now/,
+      /^rule version 1 cannot be activated: document\.currencies\.xp\.decay\.epoch must be at or after \S+: points decay over fewer than 4001 half-lives of 3600 s from the epoch, and events come until now/,
     );
     const { rows } = await suite.h.deps.db.query("SELECT 1 FROM recompute_job WHERE campaign_id = $1", [campaignId]);
     expect(rows).toEqual([]);
