@@ -208,7 +208,7 @@ describe("a token claim's account", () => {
     const mistyped = await redeem(p.auth, claim, undefined, { account: MISTYPED });
     expect([mistyped.status, mistyped.body.error]).toEqual([
       400,
-      { code: "invalid-account-id", message: "account: EIP-55 checksum mismatch; give the address in all lowercase or with its correct checksum" },
+      { code: "invalid-account-id", message: "account: EIP-55 checksum mismatch: the address is likely mistyped; copy it again from your wallet" },
     ]);
     expect(await scoreRow(p.userId)).toEqual({ total: "100", spent: "0", balance: "100" });
     // The same address with its checksum, or in one case (which carries none), pays out to it.

@@ -61,7 +61,7 @@ describe("display names", () => {
   it("keeps the length and emptiness rules", () => {
     expect(parse("   ").error).toBe("must not be empty (use null to clear it)");
     expect(parse("x".repeat(DISPLAY_NAME_MAX_LENGTH))).toEqual({ ok: "x".repeat(64) });
-    const tooLong = "must be at most 64 characters (UTF-16 units: an emoji counts as 2)";
+    const tooLong = "must be at most 64 characters (UTF-16 units: most emoji count as 2 or more)";
     expect(parse("x".repeat(DISPLAY_NAME_MAX_LENGTH + 1)).error).toBe(tooLong);
     // Counted in UTF-16 units, as a form's maxlength counts them: 32 emoji fit, 33 (66 units) do not.
     expect(parse("😀".repeat(32))).toEqual({ ok: "😀".repeat(32) });

@@ -47,7 +47,7 @@ export const displayNameSchema = z
   .superRefine((name, ctx) => {
     // zod's max counts code points; the limit is in UTF-16 units, as a form's maxlength counts them.
     if (name.length > DISPLAY_NAME_MAX_LENGTH) {
-      ctx.addIssue({ code: "custom", message: `must be at most ${DISPLAY_NAME_MAX_LENGTH} characters (UTF-16 units: an emoji counts as 2)` });
+      ctx.addIssue({ code: "custom", message: `must be at most ${DISPLAY_NAME_MAX_LENGTH} characters (UTF-16 units: most emoji count as 2 or more)` });
       return;
     }
     const problem = displayNameProblem(name);

@@ -103,7 +103,7 @@ function checkAccount(reward: RewardRow, account: string | null): string | null 
     try {
       return normalizeAccountId("EVM_ADDRESS", account);
     } catch {
-      throw new ValidationError("account: EIP-55 checksum mismatch; give the address in all lowercase or with its correct checksum", {
+      throw new ValidationError("account: EIP-55 checksum mismatch: the address is likely mistyped; copy it again from your wallet", {
         code: "invalid-account-id",
         field: "account",
       });
