@@ -1,4 +1,5 @@
 // Signing in with an EVM wallet (EIP-4361): tokens, nonces used once, and every refusal with its code.
+import { createHash, createHmac, createPublicKey } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { testServiceEnv } from "@pointwise/testkit";
 import { getAddress } from "ethers";
@@ -151,7 +152,6 @@ describe("tokens", () => {
   it("still refreshes a session signed in before refresh tokens named their session", async () => {
     const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
     const legacy = `pwr_${"b".repeat(43)}`;
-    const { createHash } = await import("node:crypto");
     await h.deps.db.query("UPDATE portal_session SET refresh_hash = $2 WHERE user_id = $1", [
       signedIn.user_id,
       createHash("sha256").update(legacy).digest("hex"),
@@ -178,7 +178,6 @@ describe("tokens", () => {
     const kid = h.deps.keys.jwks().keys[0]?.kid;
     const none = `${part({ alg: "none", typ: "JWT", kid })}.${payload}.`;
     expect((await h.call("GET", "/me", undefined, bearer(none))).body.error.code).toBe("invalid-token");
-    const { createHmac, createPublicKey } = await import("node:crypto");
     const jwk = h.deps.keys.jwks().keys[0];
     const pem = createPublicKey({ key: jwk as never, format: "jwk" })
       .export({ type: "spki", format: "pem" })

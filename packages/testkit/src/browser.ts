@@ -22,29 +22,38 @@ export async function openBrowser(options: { timezoneId?: string; hostAlias?: st
   // Loaded here rather than at the top, so the many test files that import testkit without a browser do not load it.
   const { chromium } = await import("playwright-core");
   const profile = mkdtempSync(path.join(os.tmpdir(), "pw-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1360, height: 900 },
-    ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      ...(options.hostAlias === undefined ? [] : [`--host-resolver-rules=MAP ${options.hostAlias} 127.0.0.1`]),
-    ],
-  });
+  const removeProfile = () => rmSync(profile, { recursive: true, force: true });
+  const context = await chromium
+    .launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1360, height: 900 },
+      ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        ...(options.hostAlias === undefined ? [] : [`--host-resolver-rules=MAP ${options.hostAlias} 127.0.0.1`]),
+      ],
+    })
+    .catch((err: unknown) => {
+      removeProfile();
+      throw err;
+    });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
     page,
     async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      try {
+        await context.close();
+      } finally {
+        removeProfile();
+      }
     },
   };
 }
