@@ -4,45 +4,67 @@
  * (@kubernetes-models/keda); then what operations rely on is checked across objects.
  */
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { repoRoot } from "@pointwise/testkit";
-import { parseAllDocuments } from "yaml";
-import type { z } from "zod";
-import { envSchema as admin } from "../../apps/admin-api/src/env";
-import { runSchema as indexer } from "../../apps/indexer-service/src/env";
-import { envSchema as ingest } from "../../apps/ingest-api/src/env";
-import { envSchema as portal } from "../../apps/portal-api/src/env";
-import { envSchema as read } from "../../apps/read-api/src/env";
-import { envSchema as worker } from "../../apps/scoring-worker/src/env";
+import { parse, parseAllDocuments } from "yaml";
+import { type AppName, appEnv } from "./app-env";
 
 jest.setTimeout(60_000);
 
 // biome-ignore lint/suspicious/noExplicitAny: rendered YAML is checked field by field below.
 type Obj = any;
 
-function render(overlay: string): Obj[] {
-  const dir = path.join(repoRoot, "infra", "k8s", "overlays", overlay);
+const K8S = path.join(repoRoot, "infra", "k8s");
+
+/** Renders a kustomization directory as kubectl applies it. */
+function renderDir(dir: string): Obj[] {
   const text = execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8" });
   return parseAllDocuments(text).map((d) => {
-    if (d.errors.length > 0) throw new Error(`${overlay}: ${d.errors[0]?.message}`);
+    if (d.errors.length > 0) throw new Error(`${dir}: ${d.errors[0]?.message}`);
     return d.toJSON();
   });
 }
 
-const APPS = ["ingest-api", "read-api", "admin-api", "portal-api", "scoring-worker", "indexer-service"];
+// Every overlay there is, so one added later is checked too, each with the namespace its kustomization names.
+const OVERLAYS = readdirSync(path.join(K8S, "overlays"), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
+const namespaceOf = (overlay: string): string => parse(readFileSync(path.join(K8S, "overlays", overlay, "kustomization.yaml"), "utf8")).namespace;
 
-/** Each app's env schema: what its process reads. */
-const SCHEMAS: Record<string, z.ZodObject> = {
-  "ingest-api": ingest as unknown as z.ZodObject,
-  "read-api": read,
-  "admin-api": admin,
-  "portal-api": portal,
-  "scoring-worker": worker,
-  "indexer-service": indexer,
-};
+const APPS: AppName[] = ["ingest-api", "read-api", "admin-api", "portal-api", "scoring-worker", "indexer-service"];
 
-describe.each(["staging", "production"])("overlay %s", (overlay) => {
-  const objects = render(overlay);
+/** The namespace in KEDA's NATS monitoring endpoint (`<service>.<namespace>.svc.cluster.local:<port>`). */
+const endpointNamespace = (objects: Obj[]): string =>
+  objects.find((o) => o.kind === "ScaledObject" && o.metadata.name === "scoring-worker").spec.triggers[0].metadata.natsServerMonitoringEndpoint.split(".")[1];
+
+it("has the overlays operations.md names, each in its own namespace", () => {
+  expect(OVERLAYS).toEqual(expect.arrayContaining(["production", "staging"]));
+  expect([namespaceOf("production"), namespaceOf("staging")]).toEqual(["pointwise", "pointwise-staging"]);
+  expect(new Set(OVERLAYS.map(namespaceOf)).size).toBe(OVERLAYS.length);
+});
+
+it("points a new overlay's KEDA scaler at the NATS of the overlay's own namespace, not another overlay's", () => {
+  // What an overlay added later needs: its namespace and the shared transformer, no patch of the endpoint of its own.
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pointwise-overlay-"));
+  try {
+    // kustomize takes relative paths only.
+    const rel = (to: string) => path.relative(dir, path.join(K8S, to));
+    writeFileSync(
+      path.join(dir, "kustomization.yaml"),
+      `namespace: pointwise-qa\nresources:\n  - ${rel("base")}\ntransformers:\n  - ${rel("transformers/nats-endpoint")}\n`,
+    );
+    expect(endpointNamespace(renderDir(dir))).toBe("pointwise-qa");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe.each(OVERLAYS)("overlay %s", (overlay) => {
+  const objects = renderDir(path.join(K8S, "overlays", overlay));
+  const namespace = namespaceOf(overlay);
   const byKind = (kind: string) => objects.filter((o) => o.kind === kind);
   const named = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
@@ -59,7 +81,6 @@ describe.each(["staging", "production"])("overlay %s", (overlay) => {
   });
 
   it("puts every object in the overlay's namespace", () => {
-    const namespace = overlay === "production" ? "pointwise" : "pointwise-staging";
     for (const o of objects) expect(`${o.kind}/${o.metadata.name} in ${o.metadata.namespace}`).toBe(`${o.kind}/${o.metadata.name} in ${namespace}`);
   });
 
@@ -88,6 +109,11 @@ describe.each(["staging", "production"])("overlay %s", (overlay) => {
 
   it("runs migrations as a Job with the database secret", () => {
     const job = named("Job", "pointwise-migrate");
+    // A failed Job keeps its failed pods, whose logs operations.md sends the operator to (OnFailure would delete them).
+    expect(job.spec.template.spec.restartPolicy).toBe("Never");
+    // It fails, rather than still backing off, within the 10 minutes operations.md waits: 10 s, 20 s, 40 s, ... between tries.
+    const backoffSeconds = Array.from({ length: job.spec.backoffLimit }, (_, i) => Math.min(10 * 2 ** i, 360));
+    expect(backoffSeconds.reduce((a, b) => a + b, 0)).toBeLessThan(5 * 60);
     expect(job.spec.template.spec.containers[0].command).toEqual(["node", "--import", "tsx", "scripts/migrate.ts"]);
     expect(job.spec.template.spec.containers[0].env).toContainEqual({
       name: "DATABASE_URL",
@@ -125,7 +151,9 @@ describe.each(["staging", "production"])("overlay %s", (overlay) => {
     const endpoint: string = named("ScaledObject", "scoring-worker").spec.triggers[0].metadata.natsServerMonitoringEndpoint;
     const nats = named("StatefulSet", "pointwise-nats");
     const [host, port] = endpoint.split(":");
-    expect(host).toBe(`${nats.spec.serviceName}.${nats.metadata.namespace}.svc.cluster.local`);
+    // The overlay's own namespace: another overlay's would scale this worker on that overlay's lag.
+    expect(host).toBe(`${nats.spec.serviceName}.${namespace}.svc.cluster.local`);
+    expect(endpointNamespace(objects)).toBe(namespace);
     const monitor = nats.spec.template.spec.containers[0].ports.find((p: Obj) => p.name === "monitor");
     expect(Number(port)).toBe(monitor.containerPort);
     expect(named("Service", nats.spec.serviceName).spec.ports).toContainEqual(expect.objectContaining({ name: "monitor", port: monitor.containerPort }));
@@ -167,15 +195,14 @@ describe.each(["staging", "production"])("overlay %s", (overlay) => {
     const readers = new Set<string>();
     for (const app of APPS) {
       const c = named("Deployment", app).spec.template.spec.containers[0];
-      const shape = SCHEMAS[app]?.shape as Record<string, z.ZodType>;
+      const { reads, required } = appEnv(app);
       const direct: string[] = c.env.map((e: Obj) => e.name);
       // A variable set on the container itself is meant for this app, so its schema must read it.
-      expect({ app, unread: direct.filter((name) => !(name in shape)) }).toEqual({ app, unread: [] });
+      expect({ app, unread: direct.filter((name) => !reads.has(name)) }).toEqual({ app, unread: [] });
       const fromShared = (c.envFrom ?? []).some((r: Obj) => r.configMapRef?.name === "pointwise-config") ? shared : [];
-      const required = Object.keys(shape).filter((name) => !shape[name]?.safeParse(undefined).success);
       const given = new Set([...direct, ...fromShared]);
       expect({ app, missing: required.filter((name) => !given.has(name)) }).toEqual({ app, missing: [] });
-      for (const name of fromShared) if (name in shape) readers.add(name);
+      for (const name of fromShared) if (reads.has(name)) readers.add(name);
     }
     // The shared ConfigMap holds nothing no app reads.
     expect(shared.filter((name) => !readers.has(name))).toEqual([]);
