@@ -1,7 +1,7 @@
 // ERC-20 decoding: ABI words and addresses, and Transfer logs as signed balance deltas.
 import { AbiCoder, zeroPadValue } from "ethers";
 import type { ChainLog } from "./adapter";
-import { DECIMALS_CALL, decodeAddress, decodeTransferValue, decodeUint, readTokenDecimals, TRANSFER_TOPIC, transferDeltas, wordAt } from "./erc20";
+import { DECIMALS_CALL, decimalsOf, decodeAddress, decodeTransferValue, decodeUint, readTokenDecimals, TRANSFER_TOPIC, transferDeltas, wordAt } from "./erc20";
 
 const coder = AbiCoder.defaultAbiCoder();
 const topic = (address: string) => zeroPadValue(address, 32);
@@ -138,6 +138,45 @@ describe("readTokenDecimals", () => {
       message: `test: could not read decimals() of token ${TOKEN}`,
       cause: reverted,
     });
-    await expect(readTokenDecimals(answering("0x"), TOKEN, names)).rejects.toMatchObject({ code: "adapter-init-failed" });
+    await expect(readTokenDecimals(answering("0x"), TOKEN, names)).rejects.toMatchObject({
+      code: "adapter-init-failed",
+      message: `test: could not read decimals() of token ${TOKEN}`,
+      cause: { code: "abi-decode-failed" },
+    });
+  });
+
+  it("prints an answer beyond a JS number's precision exactly", async () => {
+    // 2^64 as a JS number prints 18446744073709552000.
+    await expect(readTokenDecimals(answering(coder.encode(["uint256"], [2n ** 64n])), TOKEN, names)).rejects.toMatchObject({
+      message: `test: token ${TOKEN} answered decimals() with 18446744073709551616, which no ERC-20 uses`,
+    });
+  });
+});
+
+describe("decimalsOf", () => {
+  const refusal = { code: "some-code", subject: "who: token 0xabc", details: { token: "0xabc" } };
+
+  it("decodes the answer as a uint256 up to 77", () => {
+    for (const n of [0, 6, 18, 77]) expect(decimalsOf(coder.encode(["uint256"], [n]), refusal)).toBe(n);
+  });
+
+  it("refuses an answer above 77 with the code it is given, the exact answer in the message, not masked to a uint8", () => {
+    for (const [answer, printed] of [
+      [78n, "78"],
+      [256n, "256"],
+      [2n ** 255n, "57896044618658097711785492504343953926634992332820282019728792003956564819968"],
+    ] as const) {
+      expect(() => decimalsOf(coder.encode(["uint256"], [answer]), refusal)).toThrow(
+        expect.objectContaining({
+          code: "some-code",
+          message: `who: token 0xabc answered decimals() with ${printed}, which no ERC-20 uses`,
+          details: { token: "0xabc" },
+        }),
+      );
+    }
+  });
+
+  it("fails with abi-decode-failed for an answer that is no 32-byte word", () => {
+    expect(() => decimalsOf("0x", refusal)).toThrow(expect.objectContaining({ code: "abi-decode-failed" }));
   });
 });

@@ -16,28 +16,52 @@ export const DECIMALS_CALL = id("decimals()").slice(0, 10);
 /** Decimals above this are no ERC-20 anyone deploys: such an answer was read from something that is not one. */
 export const MAX_TOKEN_DECIMALS = 77;
 
+/** Who refuses an absurd `decimals()` answer: the error code, the message's subject (`<subject> answered decimals() ...`), details. */
+export interface DecimalsRefusal {
+  code: string;
+  subject: string;
+  details: Record<string, unknown>;
+}
+
 /**
- * Reads `decimals()` of `token`, for an adapter's start-up. Fails with `adapter-init-failed` when the call fails
- * (`<adapter>: could not read decimals() of <what>`) or answers above MAX_TOKEN_DECIMALS (`<adapter>: <what> answered
- * decimals() with <n>, which no ERC-20 uses`): scaling amounts by such an answer would fail only at the first log, and
- * without a code. `what` names the token as the message shows it (`token 0x...`, `reserve asset 0x...`).
+ * Decodes a `decimals()` answer as the uint256 it is and returns it, refusing an answer above MAX_TOKEN_DECIMALS with
+ * `refusal.code` (`<subject> answered decimals() with <n>, which no ERC-20 uses`, `n` exact). A malformed answer fails
+ * with `abi-decode-failed`. Decoding as `uint8` would mask instead (256 read as 0), and an unbounded answer would fail
+ * only where amounts are scaled by it, without a code.
+ */
+export function decimalsOf(answer: string, refusal: DecimalsRefusal): number {
+  const decimals = decodeUint(answer);
+  if (decimals > BigInt(MAX_TOKEN_DECIMALS))
+    throw new BaseError(refusal.code, `${refusal.subject} answered decimals() with ${decimals}, which no ERC-20 uses`, { details: refusal.details });
+  return Number(decimals);
+}
+
+/**
+ * Reads `decimals()` of `token`, for an adapter's start-up. Fails with `adapter-init-failed` when the call fails or its
+ * answer is no uint (`<adapter>: could not read decimals() of <what>`) or answers above MAX_TOKEN_DECIMALS (`<adapter>:
+ * <what> answered decimals() with <n>, which no ERC-20 uses`): scaling amounts by such an answer would fail only at the
+ * first log, and without a code. `what` names the token as the message shows it (`token 0x...`, `reserve asset 0x...`).
  */
 export async function readTokenDecimals(
   chain: ChainCalls,
   token: string,
   names: { adapter: string; what: string; details: Record<string, unknown> },
 ): Promise<number> {
-  let decimals: number;
+  const unreadable = (err: unknown) =>
+    new BaseError("adapter-init-failed", `${names.adapter}: could not read decimals() of ${names.what}`, { cause: err, details: names.details });
+  let answer: string;
   try {
-    decimals = Number(decodeUint(await chain.call(token, DECIMALS_CALL)));
+    answer = await chain.call(token, DECIMALS_CALL);
   } catch (err) {
-    throw new BaseError("adapter-init-failed", `${names.adapter}: could not read decimals() of ${names.what}`, { cause: err, details: names.details });
+    throw unreadable(err);
   }
-  if (decimals > MAX_TOKEN_DECIMALS)
-    throw new BaseError("adapter-init-failed", `${names.adapter}: ${names.what} answered decimals() with ${decimals}, which no ERC-20 uses`, {
-      details: names.details,
-    });
-  return decimals;
+  try {
+    return decimalsOf(answer, { code: "adapter-init-failed", subject: `${names.adapter}: ${names.what}`, details: names.details });
+  } catch (err) {
+    // Only the bound is refused as an absurd answer; one that is no uint at all was not read.
+    if (err instanceof BaseError && err.code === "abi-decode-failed") throw unreadable(err);
+    throw err;
+  }
 }
 
 /** The `index`-th 32-byte word of ABI-encoded hex as an unsigned integer. */

@@ -101,15 +101,16 @@ describe("amm-v2 pool tokens", () => {
 
   it("fails with adapter-init-failed when a token answers decimals() above 77, and caches nothing", async () => {
     // 2^64 decimals is no ERC-20's: scaling a swap by it used to throw a bare RangeError at the first swap.
-    for (const [token, answer] of [
-      [T0, 78n],
-      [T1, 2n ** 64n],
+    // 2^64 is printed exactly, not as the JS number 18446744073709552000.
+    for (const [token, answer, printed] of [
+      [T0, 78n, "78"],
+      [T1, 2n ** 64n, "18446744073709551616"],
     ] as const) {
       const { rt, kv } = runtime({ ...chainAnswers, [`${token}:${DECIMALS}`]: coder.encode(["uint256"], [answer]) });
       const err = await loadPoolTokens(POOL, rt).catch((e: unknown) => e);
       expect(err).toMatchObject({
         code: "adapter-init-failed",
-        message: `amm-v2: token ${token} of pool ${POOL} answered decimals() with ${Number(answer)}, which no ERC-20 uses`,
+        message: `amm-v2: token ${token} of pool ${POOL} answered decimals() with ${printed}, which no ERC-20 uses`,
         details: { pool: POOL, token },
       });
       expect(kv.size).toBe(0);

@@ -80,7 +80,7 @@ describe("amm-v3 init", () => {
     chain.set(T1, call.decimals, AbiCoder.defaultAbiCoder().encode(["uint256"], [2n ** 64n]));
     expect(await initError(chain, SWAPS)).toMatchObject({
       code: "adapter-init-failed",
-      message: `amm-v3: token ${T1} of pool ${POOL} answered decimals() with ${Number(2n ** 64n)}, which no ERC-20 uses`,
+      message: `amm-v3: token ${T1} of pool ${POOL} answered decimals() with 18446744073709551616, which no ERC-20 uses`,
       details: { pool: POOL, token: T1 },
     });
   });

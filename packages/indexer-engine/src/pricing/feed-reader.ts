@@ -9,7 +9,7 @@ export interface FeedReader {
   readonly chain: ChainCalls;
   /** An immutable chain fact under `key`: the cached value, or `read()` once, cached in memory and in the state store. */
   cachedFact(key: string, read: () => Promise<string>): Promise<string>;
-  /** ERC-20 decimals of a token, read once and cached. */
+  /** ERC-20 decimals of a token, read once and cached; an answer above MAX_TOKEN_DECIMALS fails with `feed-config-invalid`. */
   decimals(token: string): Promise<number>;
   /** USD price of `asset` at `point` through a given selector. */
   priceWith(feed: FeedSelector, asset: string, point: Point): Promise<Dec | undefined>;

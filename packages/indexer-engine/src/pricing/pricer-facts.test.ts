@@ -103,3 +103,74 @@ describe("token decimals", () => {
     expect(calls).toHaveLength(2);
   });
 });
+
+describe("token decimals that no ERC-20 answers", () => {
+  const answering = (answers: Record<string, string | Error>) => {
+    const calls: string[] = [];
+    const chain: ChainCalls = {
+      call: async (to) => {
+        calls.push(to);
+        const answer = answers[to];
+        if (answer === undefined) throw new Error(`unexpected call to ${to}`);
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    };
+    return { chain, calls };
+  };
+  // Each test its own tokens: decimals read by one are kept in the state store.
+  const token = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+
+  it("reads 0 and 77, the bound adapters use, as they are", async () => {
+    const [top, zero] = [token(0xd1), token(0xd2)];
+    const { chain } = answering({ [top]: coder.encode(["uint256"], [77n]), [zero]: coder.encode(["uint256"], [0n]) });
+    const p = pricer(store.kv, chain);
+    expect(await p.decimals(top)).toBe(77);
+    expect(await p.decimals(zero)).toBe(0);
+  });
+
+  it("refuses an answer above 77 with feed-config-invalid naming the token and the exact answer, and caches nothing", async () => {
+    // 256 and 2^255 used to be decoded as uint8, which masks them to 0; 2^64 as a JS number prints 18446744073709552000.
+    const cases = [
+      [78n, "78"],
+      [256n, "256"],
+      [2n ** 64n, "18446744073709551616"],
+      [2n ** 255n, "57896044618658097711785492504343953926634992332820282019728792003956564819968"],
+    ] as const;
+    for (const [i, [answer, printed]] of cases.entries()) {
+      const asset = token(0xe0 + i);
+      const { chain, calls } = answering({ [asset]: coder.encode(["uint256"], [answer]) });
+      const p = pricer(store.kv, chain);
+      await expect(p.decimals(asset)).rejects.toMatchObject({
+        code: "feed-config-invalid",
+        message: `pricing: token ${asset} answered decimals() with ${printed}, which no ERC-20 uses`,
+        details: { token: asset },
+      });
+      expect(await store.kv.get(`pricer:decimals:${asset}`)).toBeUndefined();
+      // Not cached in memory either: the next lookup asks the chain again.
+      await expect(p.decimals(asset)).rejects.toMatchObject({ code: "feed-config-invalid" });
+      expect(calls).toStrictEqual([asset, asset]);
+    }
+  });
+
+  it("rethrows a call that fails as it is, not as a config error, and reads again on the next lookup", async () => {
+    const asset = token(0xf1);
+    const lost = new Error("connection lost");
+    const answers: Record<string, string | Error> = { [asset]: lost };
+    const { chain, calls } = answering(answers);
+    const p = pricer(store.kv, chain);
+    const err = await p.decimals(asset).catch((e: unknown) => e);
+    expect(err).toBe(lost);
+    expect(await store.kv.get(`pricer:decimals:${asset}`)).toBeUndefined();
+    answers[asset] = coder.encode(["uint256"], [6n]);
+    expect(await p.decimals(asset)).toBe(6);
+    expect(calls).toStrictEqual([asset, asset]);
+  });
+
+  it("fails with abi-decode-failed, not a config error, for an answer that is no uint", async () => {
+    const asset = token(0xf2);
+    const { chain } = answering({ [asset]: "0x" });
+    await expect(pricer(store.kv, chain).decimals(asset)).rejects.toMatchObject({ code: "abi-decode-failed" });
+    expect(await store.kv.get(`pricer:decimals:${asset}`)).toBeUndefined();
+  });
+});

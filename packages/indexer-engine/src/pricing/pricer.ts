@@ -6,6 +6,7 @@ import { AbiCoder, id as keccakId } from "ethers";
 import type { ChainCalls, KeyValueStore, LabelStore } from "../adapter";
 import type { AssetFeedRule, FeedSelector, IndexerConfig } from "../config/schema";
 import { Dec, fixedOfDec } from "../decimal";
+import { DECIMALS_CALL, decimalsOf } from "../erc20";
 import { Lru } from "../util/lru";
 import { mapLimit } from "../util/retry";
 import type { Point } from "../windows";
@@ -21,7 +22,6 @@ const selector = (signature: string) => keccakId(signature).slice(0, 10);
 const CALL = {
   token0: selector("token0()"),
   token1: selector("token1()"),
-  decimals: selector("decimals()"),
   totalSupply: selector("totalSupply()"),
   getReserves: selector("getReserves()"),
 };
@@ -228,23 +228,30 @@ export class Pricer implements FeedReader {
   /** token0/token1 and decimals of a pool and its tokens: immutable, so read once and cached. */
   async #poolFacts(pool: string): Promise<{ token0: string; token1: string; decimals0: number; decimals1: number; decimalsLp: number }> {
     const [token0, token1] = await Promise.all([
-      this.#fact(`pool:${pool}:token0`, pool, CALL.token0, "address"),
-      this.#fact(`pool:${pool}:token1`, pool, CALL.token1, "address"),
+      this.#address(`pool:${pool}:token0`, pool, CALL.token0),
+      this.#address(`pool:${pool}:token1`, pool, CALL.token1),
     ]);
     const [decimals0, decimals1, decimalsLp] = await Promise.all([this.decimals(token0), this.decimals(token1), this.decimals(pool)]);
     return { token0, token1, decimals0, decimals1, decimalsLp };
   }
 
-  /** ERC-20 decimals of a token, read once and cached. */
+  /**
+   * ERC-20 decimals of a token, read once and cached, decoded and bounded as adapters read them (decimalsOf): an answer
+   * above MAX_TOKEN_DECIMALS stops pricing with `feed-config-invalid` naming the token, since the feed prices something
+   * that is no ERC-20. A call that fails is rethrown as it is (a lost connection is no config error), and nothing is cached.
+   */
   async decimals(token: string): Promise<number> {
-    return Number(await this.#fact(`decimals:${token}`, token, CALL.decimals, "uint8"));
+    const text = await this.cachedFact(`decimals:${token}`, async () =>
+      String(
+        decimalsOf(await this.deps.chain.call(token, DECIMALS_CALL), { code: "feed-config-invalid", subject: `pricing: token ${token}`, details: { token } }),
+      ),
+    );
+    return Number(text);
   }
 
-  async #fact(key: string, to: string, data: string, type: "address" | "uint8"): Promise<string> {
-    return this.cachedFact(key, async () => {
-      const decoded = coder.decode([type], await this.deps.chain.call(to, data))[0] as string | bigint;
-      return typeof decoded === "string" ? decoded.toLowerCase() : decoded.toString();
-    });
+  /** An immutable address fact of a contract, read once, cached and lowercased. */
+  async #address(key: string, to: string, data: string): Promise<string> {
+    return this.cachedFact(key, async () => (coder.decode(["address"], await this.deps.chain.call(to, data))[0] as string).toLowerCase());
   }
 
   /** The chain calls feeds make (eth_call, at a point's block or latest). */

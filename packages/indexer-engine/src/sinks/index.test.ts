@@ -136,20 +136,32 @@ describe("createSinks", () => {
     expect(await store.sinkOutbox("1-pointwise").progress()).toMatchObject({ sent: 3 });
   });
 
-  it("keys a pointwise sink's requests by the index id too, so a state store cleared and indexed again never reuses a key", async () => {
-    const sent = async (indexId: string) => {
-      calls = [];
-      const [, sink] = createSinks(pointwiseAt(1), depsWith({ indexId }).deps);
-      await sink?.recover(undefined);
-      await sink?.committed(await sink?.write(swaps("1"), { from: 1, to: 1 }));
-      await store.clearIndexer();
-      return calls.map((c) => c.key);
-    };
-    const key = (indexId: string) => createHash("sha256").update(`sinks-index:cfg:${indexId}|1-pointwise|1|1`).digest("hex");
-    expect(await sent("first-index")).toEqual([key("first-index")]);
-    // The same chunk bounds of another index (a cleared store) get another key.
-    expect(await sent("second-index")).toEqual([key("second-index")]);
-    expect(key("first-index")).not.toBe(key("second-index"));
+  /** The Idempotency-Key of each request a fresh store's pointwise sink makes for one committed swap, under `indexId`. */
+  const keysOf = async (indexId: string | undefined) => {
+    calls = [];
+    const [, sink] = createSinks(pointwiseAt(1), depsWith(indexId === undefined ? {} : { indexId }).deps);
+    await sink?.recover(undefined);
+    await sink?.committed(await sink?.write(swaps("1"), { from: 1, to: 1 }));
+    // Cleared, so the next call's chunk has the same bounds [1, 1].
+    await store.clearIndexer();
+    return calls.map((c) => c.key);
+  };
+
+  it("keys a pointwise sink's chunk the same for the same index id, and another way for another index id", async () => {
+    const first = await keysOf("first-index");
+    expect(first).toHaveLength(1);
+    expect(await keysOf("first-index")).toEqual(first);
+    // The same chunk bounds of another index (a state store cleared and indexed again) get another key.
+    const second = await keysOf("second-index");
+    expect(second).toHaveLength(1);
+    expect(second).not.toEqual(first);
+  });
+
+  it("keys a pointwise sink's chunk without an index id (a checkpoint written before it existed) as before, unlike any index id's", async () => {
+    // The key the test "sends a pointwise sink's events with the key..." pins for chunk [1, 1].
+    const before = createHash("sha256").update("sinks-index:cfg|1-pointwise|1|1").digest("hex");
+    expect(await keysOf(undefined)).toEqual([before]);
+    expect(await keysOf("first-index")).not.toEqual([before]);
   });
 
   it("paces a pointwise sink's retries from pointwiseRetryBaseMs up to 8 times it, and reports each failed attempt with the sink's id", async () => {
