@@ -1,5 +1,5 @@
 // Test support for the portal tests: a campaign with an API key, an event type and an active rule (2 xp per unit), set up through admin-api;
-// and the participant page's wait for a score.
+// and the participant page's waits for its signed-in view to be drawn and for a score.
 import { waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
 import { call, OPERATOR, type Stack } from "./stack";
@@ -48,12 +48,50 @@ export async function setUpCampaign(stack: Stack): Promise<PortalCampaign> {
   };
 }
 
+/** What drawnAfter uses of the browser. */
+interface Browser {
+  document: { getElementById(id: string): { hasAttribute(name: string): boolean } };
+  MutationObserver: new (callback: () => void) => { observe(target: unknown, options: { attributeFilter: string[] }): void; disconnect(): void };
+}
+
+/**
+ * Does `action` and waits until the participant page's signed-in view has been drawn after it. The view is aria-busy
+ * while it is drawn: the wait starts once it is not, and ends the next time it stops being so.
+ */
+export async function drawnAfter(page: Page, action: () => Promise<unknown>): Promise<void> {
+  await page.locator("#signed-in:not([aria-busy])").waitFor();
+  const next = await page.evaluateHandle(() => {
+    // The page's own DOM (this package's TypeScript has no DOM library).
+    const { document, MutationObserver } = globalThis as unknown as Browser;
+    const view = document.getElementById("signed-in");
+    return {
+      drawn: new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("the signed-in view was not drawn within 15 s")), 15_000);
+        let busy = false;
+        const observer = new MutationObserver(() => {
+          if (view.hasAttribute("aria-busy")) {
+            busy = true;
+            return;
+          }
+          if (!busy) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve();
+        });
+        observer.observe(view, { attributeFilter: ["aria-busy"] });
+      }),
+    };
+  });
+  await action();
+  await next.evaluate((n) => n.drawn);
+  await next.dispose();
+}
+
 /** Waits until the participant page shows `scores` (e.g. "Experience: 9"): it reads them whenever it renders, and saving the name renders it. */
 export async function waitForScores(page: Page, scores: string): Promise<void> {
   await waitUntil(
     async () => {
-      await page.getByRole("button", { name: "Save" }).click();
-      await page.waitForTimeout(300);
+      await drawnAfter(page, () => page.getByRole("button", { name: "Save" }).click());
       return (await page.locator("#scores").textContent()) === scores;
     },
     20_000,

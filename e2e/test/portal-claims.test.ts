@@ -182,7 +182,7 @@ describe("the participant page's token claims", () => {
     const withoutChain = `Epoch ${epoch}: 5000000000000000000 base units of the claim token to ${account} Claim`;
     await waitUntil(async () => (await page.locator("#claims li").first().textContent()) === withoutChain, 10_000, "the claims without the chain");
     await drawn();
-    // The scores came after the claims (what is left to spend follows the redemptions as read-api's cache does).
+    // The scores are drawn too (what is left to spend follows the redemptions as read-api's cache does).
     expect(await page.locator("#scores").textContent()).toMatch(/^Experience: 100 \(\d+ left to spend\)$/);
     expect(await page.locator("#status").textContent()).toBe("");
     expect(await balance()).toBe(start + 7n * E18);

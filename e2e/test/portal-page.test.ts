@@ -9,7 +9,7 @@ import { getBytes, toUtf8String, Wallet } from "ethers";
 import jwt from "jsonwebtoken";
 import type { Page, Route } from "playwright-core";
 import { type OidcProvider, startOidcProvider } from "../../apps/portal-api/test/oidc";
-import { type PortalCampaign, setUpCampaign, waitForScores } from "./portal-campaign";
+import { drawnAfter, type PortalCampaign, setUpCampaign, waitForScores } from "./portal-campaign";
 import { call, OPERATOR, type Stack, startStack } from "./stack";
 
 let stack: Stack;
@@ -169,16 +169,11 @@ describe("the participant page", () => {
     page.on("request", (request) => {
       if (request.method() === "POST" && request.url().endsWith("/me/redemptions")) redemptions.push(request.headers()["idempotency-key"] ?? "");
     });
-    // After a redemption the page renders again, scores last: the next test starts once the scores asked for after
-    // the redemption's answer have come.
-    let answered = false;
-    page.on("response", (response) => {
-      if (response.request().method() === "POST" && response.url().endsWith("/me/redemptions")) answered = true;
+    // After a redemption the page renders again: the next test starts once that render has ended.
+    await drawnAfter(page, async () => {
+      await item.getByRole("button", { name: "Redeem" }).dblclick();
+      await page.getByText("Redeemed Sticker: pending.").waitFor();
     });
-    const scoresAsked = page.waitForRequest((request) => answered && request.url().startsWith(`${stack.read.url}/`) && request.url().endsWith("/scores"));
-    await item.getByRole("button", { name: "Redeem" }).dblclick();
-    await page.getByText("Redeemed Sticker: pending.").waitFor();
-    await (await scoresAsked).response();
     // Both clicks were handled before the answer to the first came back: one request went out.
     expect(redemptions).toHaveLength(1);
     const listed = await call("GET", `${base}/redemptions?reward_id=${sticker.body.id}`, undefined, auth);
@@ -231,14 +226,14 @@ describe("the participant page", () => {
     };
     await page.route(`${stack.portal?.url}/**`, expire);
     await page.route(`${stack.read.url}/**`, expire);
-    // Saving the (empty) name calls portal-api and then reads the scores from read-api; showing a voucher's code calls
-    // portal-api. Both start with the expired token.
+    // Saving the (empty) name calls portal-api and then draws the page again, the scores read from read-api; showing a
+    // voucher's code calls portal-api. Both start with the expired token.
     await page.evaluate('document.getElementById("code").textContent = ""; document.getElementById("voucher-code").hidden = true;');
-    const rendered = page.waitForResponse((response) => response.url().startsWith(`${stack.read.url}/`) && response.url().endsWith("/scores"));
-    await page.getByRole("button", { name: "Save" }).click();
-    await page.locator("#redemptions li", { hasText: "Gift card" }).getByRole("button", { name: "Show code" }).click();
-    await page.locator("#voucher-code").getByText("GIFT-7731").waitFor({ timeout: 10_000 });
-    await rendered;
+    await drawnAfter(page, async () => {
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.locator("#redemptions li", { hasText: "Gift card" }).getByRole("button", { name: "Show code" }).click();
+      await page.locator("#voucher-code").getByText("GIFT-7731").waitFor({ timeout: 10_000 });
+    });
     expect(await page.locator("#name").textContent()).toBe("(no name yet)");
     expect(await page.locator("#scores").textContent()).toMatch(/^Experience:/);
     expect(await page.locator("#status").textContent()).toBe("");

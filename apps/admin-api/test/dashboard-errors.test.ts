@@ -68,12 +68,46 @@ describe("the dashboard's failures", () => {
     expect(await progress.getByText("queued: waiting for the scoring worker").count()).toBe(1);
   });
 
+  it("asks for the recompute's progress one request at a time, so a late failure cannot follow a newer answer", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(op);
+    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") })).status).toBe(201);
+    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {})).status).toBe(202);
+    // The first poll's answer (a failure) is held back; every later one would be answered at once.
+    let asked = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/recompute-jobs/*", async (route) => {
+      asked++;
+      if (asked > 1) return route.fallback();
+      await held;
+      return route.fulfill(INTERNAL);
+    });
+    await page.goto(`${h.url}/#/campaigns/${campaignId}/rules`);
+    const progress = page.getByTestId("activation-progress");
+    await progress.getByText("queued: waiting for the scoring worker").waitFor();
+    await page.waitForRequest("**/recompute-jobs/*");
+    // Three ticks of the one-second poll pass while the first request is on its way: none of them asks again.
+    await page.waitForTimeout(3_000);
+    expect(asked).toBe(1);
+
+    release();
+    await progress.getByRole("alert").getByText("The progress could not be read (internal error); trying again.").waitFor();
+    await progress.getByRole("alert").waitFor({ state: "detached" });
+    expect(asked).toBeGreaterThan(1);
+  });
+
   it("says on the Overview that the setup checklist could not be read, instead of showing steps as not done", async () => {
     const { campaignId } = await setUpCampaign(op);
     await page.route(`**/api/campaigns/${campaignId}/api-keys`, (route) => route.fulfill(INTERNAL));
     await page.goto(`${h.url}/#/campaigns/${campaignId}/overview`);
     const card = page.locator(".card", { has: page.getByRole("heading", { name: "Send an event" }) });
     await card.getByRole("alert").getByText("The checklist could not be read (internal error).").waitFor();
+    // The keys did not load: their step is unknown (?), not "not done" (○); the event type is registered, no rules are.
+    const steps = card.locator(".checklist li");
+    await steps.filter({ hasText: "Register an event type" }).and(page.locator(".done")).waitFor();
+    expect(await steps.allTextContents()).toEqual(["? Generate an API key", "✓ Register an event type", "○ Write and activate rules"]);
   });
 
   it("sends the operator back to sign in when the session ended before a CSV upload, as every other request does", async () => {

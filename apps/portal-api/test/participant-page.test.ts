@@ -2,7 +2,7 @@
 // answers that are not JSON (a proxy's error page) from portal-api and from the read API, and each section of the
 // page loading and failing on its own.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { freePort, type OpenBrowser, openBrowser } from "@pointwise/testkit";
+import { freePort, type OpenBrowser, openBrowser, seedCampaign } from "@pointwise/testkit";
 import { getBytes, type HDNodeWallet, toUtf8String, Wallet } from "ethers";
 import { type Harness, startPortal } from "./harness";
 
@@ -13,7 +13,6 @@ let browser: OpenBrowser;
 // No read API runs here: the test answers its requests in the browser (page.route), as each case needs.
 let readUrl: string;
 const defaultWallet = Wallet.createRandom();
-const wallet = defaultWallet;
 
 beforeAll(async () => {
   readUrl = `http://127.0.0.1:${await freePort()}`;
@@ -58,7 +57,7 @@ describe("the participant page", () => {
     await page.goto(`${h.url}/?campaign=${h.campaignId}`);
     await page.getByRole("button", { name: "Sign in with your wallet" }).click();
     await page.getByText("no points yet").waitFor();
-    expect(await page.locator("#identities li").allTextContents()).toEqual([`EVM_ADDRESS ${wallet.address.toLowerCase()}`]);
+    expect(await page.locator("#identities li").allTextContents()).toEqual([`EVM_ADDRESS ${defaultWallet.address.toLowerCase()}`]);
     expect([await page.locator("#rewards li").count(), await page.locator("#redemptions li").count()]).toEqual([0, 0]);
     expect(await page.locator("#status").textContent()).toBe("");
 
@@ -88,26 +87,39 @@ async function readApi(page: Page): Promise<{ fail(answer: "bad-gateway" | "unre
   };
 }
 
-/** A new page signed in with a wallet of its own, once the signed-in view is drawn. */
-async function signedInPage(setUp: (page: Page) => Promise<unknown> = async () => undefined): Promise<Page> {
+/** A new page signed in to a campaign (the harness's one) with a wallet of its own, once the signed-in view is drawn. */
+async function signedInPage(setUp: (page: Page) => Promise<unknown> = async () => undefined, campaignId = h.campaignId): Promise<Page> {
   const page = await browser.context.newPage();
   await injectWallet(page, Wallet.createRandom());
   await setUp(page);
-  await page.goto(`${h.url}/?campaign=${h.campaignId}`);
+  await page.goto(`${h.url}/?campaign=${campaignId}`);
   await page.getByRole("button", { name: "Sign in with your wallet" }).click();
   await page.locator("#signed-in:not([hidden]):not([aria-busy])").waitFor();
   return page;
 }
 
-/** A reward of the test campaign, as admin-api's POST /rewards writes it. */
-async function addReward(name: string): Promise<void> {
+/** A reward of a campaign (the harness's one), as admin-api's POST /rewards writes it. */
+async function addReward(name: string, campaignId = h.campaignId): Promise<void> {
   await h.deps.db.query("INSERT INTO reward(campaign_id, name, kind, currency, price, status) VALUES ($1, $2, 'manual', 'xp', '5', 'active')", [
-    h.campaignId,
+    campaignId,
     name,
   ]);
 }
 
 const failedText = (page: Page, id: string) => page.locator(`#${id}-failed`).textContent();
+/** The id of the element that has the keyboard's focus ("" for the page's body). */
+const focusedId = (page: Page) => page.evaluate<string>('document.activeElement?.id ?? ""');
+
+/** Tells the page there is a claim contract (this portal-api has none) and answers GET /me/claims with `claims()`. */
+async function claimsApi(page: Page, claims: () => { status: number; json: unknown }): Promise<void> {
+  const contract = `0x${"12".repeat(20)}`;
+  await page.route(`${h.url}/web-config.json`, async (route) => {
+    const config = await (await route.fetch()).json();
+    await route.fulfill({ json: { ...config, claims: { contract, chain_id: 8453 } } });
+  });
+  await page.route(`${h.url}/me/claims`, (route) => route.fulfill(claims()));
+}
+const INTERNAL = { status: 500, json: { error: { code: "internal", message: "internal error" } } };
 
 describe("each section of the participant page", () => {
   it("draws the score and the other sections when the rewards answer a proxy's 502, says so in the rewards' place, and Try again loads them", async () => {
@@ -118,44 +130,78 @@ describe("each section of the participant page", () => {
       await p.route(`${h.url}/me/rewards`, (route) => (rewardsDown ? route.fulfill(BAD_GATEWAY) : route.fallback()));
     });
     expect(await page.locator("#scores").textContent()).toBe("Experience: 12.5");
-    expect(await failedText(page, "rewards")).toBe("Rewards could not be loaded (HTTP 502). Try again");
+    // An alert, so a screen reader says it as it appears.
+    expect(await page.getByRole("alert").allTextContents()).toEqual(["Rewards could not be loaded (HTTP 502). Try again"]);
     expect(await page.locator("#redemptions-failed").isHidden()).toBe(true);
     expect(await page.locator("#status").textContent()).toBe("");
 
+    // Try again from the keyboard, still failing: the message is said again and the keyboard stays on the button.
+    const retry = page.locator("#rewards-failed").getByRole("button", { name: "Try again" });
+    await retry.focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#signed-in:not([aria-busy])").waitFor();
+    expect(await failedText(page, "rewards")).toBe("Rewards could not be loaded (HTTP 502). Try again");
+    expect(await page.locator("#rewards-failed button:focus").count()).toBe(1);
+
+    // Loaded: the message and its button go, and the keyboard goes on from the section's heading.
     rewardsDown = false;
-    await page.locator("#rewards-failed").getByRole("button", { name: "Try again" }).click();
+    await page.keyboard.press("Enter");
     await page.locator("#rewards li", { hasText: "Tote bag — 5 xp" }).waitFor();
     expect(await page.locator("#rewards-failed").isHidden()).toBe(true);
+    expect(await focusedId(page)).toBe("rewards-heading");
     expect(await page.locator("#status").textContent()).toBe("");
     await page.close();
   }, 60_000);
 
   it("shows the token claims' failure in their own place, with the score, rewards and redemptions drawn", async () => {
+    // A campaign of its own, with one reward: what the page lists does not depend on the other tests.
+    const campaignId = await seedCampaign(h.deps.db);
+    await addReward("Poster", campaignId);
     let claimsDown = true;
     const page = await signedInPage(async (p) => {
       await readApi(p);
-      // This portal-api has no claim contract: the page is told it has one, and GET /me/claims answers its 500.
-      await p.route(`${h.url}/web-config.json`, async (route) => {
-        const config = await (await route.fetch()).json();
-        await route.fulfill({ json: { ...config, claims: { contract: `0x${"12".repeat(20)}`, chain_id: 8453 } } });
-      });
-      await p.route(`${h.url}/me/claims`, (route) =>
-        claimsDown
-          ? route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"code":"internal","message":"internal error"}}' })
-          : route.fulfill({ json: { chain_id: 8453, contract: `0x${"12".repeat(20)}`, claims: [] } }),
-      );
-    });
+      await claimsApi(p, () => (claimsDown ? INTERNAL : { status: 200, json: { chain_id: 8453, contract: `0x${"12".repeat(20)}`, claims: [] } }));
+    }, campaignId);
     expect(await page.locator("#claims-section").isVisible()).toBe(true);
     expect(await failedText(page, "claims")).toBe("Token claims could not be loaded (internal error). Try again");
     expect(await page.locator("#scores").textContent()).toBe("Experience: 12.5");
-    expect(await page.locator("#rewards li").count()).toBeGreaterThan(0);
+    expect(await page.locator("#rewards li").allTextContents()).toEqual(["Poster — 5 xp Redeem"]);
     expect([await page.locator("#rewards-failed").isHidden(), await page.locator("#redemptions-failed").isHidden()]).toEqual([true, true]);
     expect(await page.locator("#status").textContent()).toBe("");
 
-    // Nothing to claim after all: the section goes away again.
+    // Nothing to claim after all: the section goes away again, and the keyboard goes on from the redemptions above it.
     claimsDown = false;
-    await page.locator("#claims-failed").getByRole("button", { name: "Try again" }).click();
+    await page.locator("#claims-failed").getByRole("button", { name: "Try again" }).focus();
+    await page.keyboard.press("Enter");
     await page.locator("#claims-section").waitFor({ state: "hidden" });
+    expect(await focusedId(page)).toBe("redemptions-heading");
+    expect(await page.locator("#status").textContent()).toBe("");
+    await page.close();
+  }, 60_000);
+
+  it("says a failed redemptions list once, in the redemptions' place, and their Try again draws the token claims too", async () => {
+    let redemptionsDown = true;
+    const account = Wallet.createRandom().address;
+    const page = await signedInPage(async (p) => {
+      await readApi(p);
+      await claimsApi(p, () => ({
+        status: 200,
+        json: { chain_id: 8453, contract: `0x${"12".repeat(20)}`, claims: [{ epoch: "3", account, amount: "100", proof: [] }] },
+      }));
+      // The one list both sections are drawn from: GET /me/redemptions answers 500 while it is down.
+      await p.route(`${h.url}/me/redemptions`, (route) => (redemptionsDown && route.request().method() === "GET" ? route.fulfill(INTERNAL) : route.fallback()));
+    });
+    // Without the list the claims' burn vouchers are unknown: the section waits for the list rather than say its failure again.
+    expect(await page.locator("#claims-section").isHidden()).toBe(true);
+    expect(await page.getByRole("alert").allTextContents()).toEqual(["Your redemptions could not be loaded (internal error). Try again"]);
+    expect(await page.locator("#status").textContent()).toBe("");
+
+    redemptionsDown = false;
+    await page.locator("#redemptions-failed").getByRole("button", { name: "Try again" }).click();
+    await page.locator("#redemptions-failed").waitFor({ state: "hidden" });
+    await page.locator("#signed-in:not([aria-busy])").waitFor();
+    expect(await page.locator("#claims li").allTextContents()).toEqual([`Epoch 3: 100 base units of the claim token to ${account} Claim`]);
+    expect(await page.getByRole("alert").count()).toBe(0);
     expect(await page.locator("#status").textContent()).toBe("");
     await page.close();
   }, 60_000);
@@ -204,6 +250,32 @@ describe("each section of the participant page", () => {
     await page.getByRole("button", { name: "Link another wallet" }).click();
     await page.locator("#status", { hasText: "no browser wallet found" }).waitFor();
     expect(await page.locator("#status").textContent()).toBe("no browser wallet found");
+    await page.close();
+  }, 60_000);
+
+  it("waits for the page's settings when Sign in is clicked before they came, and signs in once they do", async () => {
+    const page = await browser.context.newPage();
+    await injectWallet(page, Wallet.createRandom());
+    await readApi(page);
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await page.route(`${h.url}/web-config.json`, async (route) => {
+      await answered;
+      await route.fallback();
+    });
+    await page.goto(`${h.url}/?campaign=${h.campaignId}`);
+    await page.getByRole("button", { name: "Sign in with your wallet" }).click();
+    expect(await page.locator("#status").textContent()).toBe("");
+    expect(asked.filter((p) => p.startsWith("/auth/"))).toEqual([]);
+
+    answer();
+    await page.locator("#signed-in:not([hidden]):not([aria-busy])").waitFor();
+    expect(await page.locator("#scores").textContent()).toBe("Experience: 12.5");
+    expect(await page.locator("#status").textContent()).toBe("");
     await page.close();
   }, 60_000);
 

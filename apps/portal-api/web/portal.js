@@ -19,20 +19,12 @@
     "identity-points-spent": "the points of this account were already spent by the user who holds it, so it cannot move to you",
     "provider-unavailable": "the provider could not be reached; try again",
   };
-  let config = null;
-
   function status(text) {
     $("status").textContent = text;
   }
 
   /** What went wrong, for the participant: the service's message, or the HTTP status when its answer was not JSON. */
   const reason = (err) => err?.message ?? String(err);
-
-  /** The page's settings; signing in before they loaded would end in a page that cannot draw itself. */
-  function configured() {
-    if (!config) throw new Error("the page's settings did not load; reload the page");
-    return config;
-  }
 
   /** fetch, with the browser's "Failed to fetch" (no answer at all: offline, refused, blocked by CORS) said in words. */
   async function send(url, init) {
@@ -144,35 +136,48 @@
   }
   const render = () => drawing(renderSignedIn);
 
+  // What each section's Try again runs: the draw of its latest failure.
+  const retries = new Map();
+
   /**
-   * Draws one section with `draw`. A failure empties it (`clear`) and says what failed in its own place (`#<id>-failed`)
-   * with a Try again button that draws it with `again`; the other sections go on. An ended session is no section's
+   * Draws one section with `draw`. A failure empties it (`clear`) and says what failed in its own place (`#<id>-failed`,
+   * an alert) with a Try again button that runs `again`; the other sections go on. An ended session is no section's
    * failure: it goes on to the status line.
    */
-  async function section(id, what, clear, draw, again = draw) {
+  async function section(id, what, clear, draw, again = () => section(id, what, clear, draw)) {
     const failed = $(`${id}-failed`);
     try {
       await draw();
+      // The Try again that was used goes away with its message: the keyboard goes on from the section's heading
+      // (the redemptions' one when the claims went away with nothing to claim).
+      const focused = failed.contains(document.activeElement);
       failed.hidden = true;
-      failed.replaceChildren();
+      if (focused) [$(`${id}-heading`), $("redemptions-heading")].find((el) => el.checkVisibility())?.focus();
     } catch (err) {
       if (err.code === "signed-out") throw err;
       clear();
-      const retry = document.createElement("button");
-      retry.type = "button";
-      retry.textContent = "Try again";
-      retry.addEventListener("click", () => {
-        retry.disabled = true;
-        run(() => drawing(() => section(id, what, clear, again)));
-      });
-      failed.replaceChildren(`${what} (${reason(err)}). `, retry);
+      // One message and one button per section, kept across failures so the keyboard stays on the button.
+      if (!failed.firstChild) {
+        const retry = document.createElement("button");
+        retry.type = "button";
+        retry.textContent = "Try again";
+        retry.addEventListener("click", () => {
+          // Not `disabled`: a disabled button would lose the keyboard's focus.
+          if (retry.getAttribute("aria-disabled") === "true") return;
+          retry.setAttribute("aria-disabled", "true");
+          run(() => drawing(retries.get(id))).finally(() => retry.removeAttribute("aria-disabled"));
+        });
+        failed.replaceChildren(document.createElement("span"), retry);
+      }
+      failed.firstChild.textContent = `${what} (${reason(err)}). `;
+      retries.set(id, again);
       failed.hidden = false;
     }
   }
 
-  /** Draws the signed-in view: the user and identities, then rewards, redemptions, token claims and scores, each on its own. */
+  /** Draws the signed-in view: the user and identities, then rewards, redemptions, token claims and scores together, each on its own. */
   async function renderSignedIn() {
-    configured();
+    await configured();
     const me = await api("GET", "/me");
     $("signed-out").hidden = true;
     $("signed-in").hidden = false;
@@ -185,8 +190,6 @@
         return li;
       }),
     );
-    // The claims list burn vouchers of the redemptions: one request serves both sections (a Try again asks anew).
-    const redemptions = api("GET", "/me/redemptions");
     await Promise.all([
       section(
         "rewards",
@@ -194,12 +197,30 @@
         () => $("rewards").replaceChildren(),
         () => renderRewards(me),
       ),
+      redemptionsAndClaims(),
+      section(
+        "scores",
+        "scores unavailable",
+        () => ($("scores").textContent = ""),
+        () => renderScores(me),
+      ),
+    ]);
+  }
+
+  /**
+   * Draws the redemptions and the token claims from one GET /me/redemptions (the claims list its burn vouchers). Only
+   * the redemptions say when it failed; the claims say only when their own GET /me/claims failed. A Try again of
+   * either draws both again.
+   */
+  function redemptionsAndClaims() {
+    const listed = api("GET", "/me/redemptions");
+    return Promise.all([
       section(
         "redemptions",
         "Your redemptions could not be loaded",
         () => $("redemptions").replaceChildren(),
-        () => renderRedemptions(redemptions),
-        () => renderRedemptions(),
+        () => renderRedemptions(listed),
+        redemptionsAndClaims,
       ),
       section(
         "claims",
@@ -208,24 +229,17 @@
           $("claims").replaceChildren();
           $("claims-section").hidden = false;
         },
-        () => renderClaims(redemptions),
-        () => renderClaims(),
+        () => renderClaims(listed),
+        redemptionsAndClaims,
       ),
     ]);
-    // Scores last: a draw ends with the scores' request, which the browser tests (e2e/test/portal-*.test.ts) wait on.
-    await section(
-      "scores",
-      "scores unavailable",
-      () => ($("scores").textContent = ""),
-      () => renderScores(me),
-    );
   }
 
   /** The user's score in each currency (and what is left to spend), read from the read API. */
   async function renderScores(me) {
     let scores;
     try {
-      scores = await api("GET", `/users/${me.user_id}/scores`, undefined, configured().read_api_url);
+      scores = await api("GET", `/users/${me.user_id}/scores`, undefined, (await configured()).read_api_url);
     } catch (err) {
       if (err.code !== "user-not-found") throw err;
       $("scores").textContent = "no points yet";
@@ -285,9 +299,9 @@
     );
   }
 
-  /** The user's redemptions (`listed`: the answer of GET /me/redemptions, asked for here without it). */
+  /** The user's redemptions (`listed`: the answer of GET /me/redemptions). */
   async function renderRedemptions(listed) {
-    const { redemptions } = await (listed ?? api("GET", "/me/redemptions"));
+    const { redemptions } = await listed;
     $("redemptions").replaceChildren(
       ...redemptions.map((r) => {
         const li = document.createElement("li");
@@ -379,12 +393,22 @@
 
   /**
    * Token claims: the user's Merkle claims of published epochs and burn vouchers, each with a button that submits
-   * it through the wallet, or what became of it as far as the chain says (see chainState).
+   * it through the wallet, or what became of it as far as the chain says (see chainState). `listed`: the answer of
+   * GET /me/redemptions; without it (its failure is the redemptions' to say) the section stays hidden.
    */
   async function renderClaims(listed) {
     // Without a claim contract there is nothing to ask (web-config.json says whether there is one).
-    if (!configured().claims) return;
-    const [info, { redemptions }] = await Promise.all([api("GET", "/me/claims"), listed ?? api("GET", "/me/redemptions")]);
+    if (!(await configured()).claims) return;
+    const unlisted = (err) => {
+      if (err.code === "signed-out") throw err;
+      return null;
+    };
+    const [info, redemptions] = await Promise.all([api("GET", "/me/claims"), listed.then((l) => l.redemptions, unlisted)]);
+    if (redemptions === null) {
+      $("claims").replaceChildren();
+      $("claims-section").hidden = true;
+      return;
+    }
     const vouchers = redemptions.filter((r) => r.burn_voucher);
     const none = info.claims.length === 0 && vouchers.length === 0;
     $("claims-section").hidden = none;
@@ -456,7 +480,8 @@
 
   $("sign-in").addEventListener("click", () =>
     run(async () => {
-      configured();
+      // A click before the settings came waits for them.
+      await configured();
       const [address] = await wallet().request({ method: "eth_requestAccounts" });
       session = await api("POST", "/auth/wallet", { campaign_id: campaignId, ...(await signedMessage(address)) });
       await render();
@@ -475,7 +500,7 @@
     }),
   );
 
-  function socialButtons() {
+  function socialButtons(config) {
     $("social-links").replaceChildren(
       ...(config.oauth_providers ?? []).map((provider) => {
         const button = document.createElement("button");
@@ -509,11 +534,22 @@
     }),
   );
 
-  api("GET", "/web-config.json").then(
-    (loaded) => {
-      config = loaded;
+  // The page's settings (the read API's address, the providers, the claim contract), asked for once.
+  const settings = api("GET", "/web-config.json");
+
+  /** The page's settings once they came: what needs them waits for them, and fails only when they did not load. */
+  async function configured() {
+    try {
+      return await settings;
+    } catch {
+      throw new Error("the page's settings did not load; reload the page");
+    }
+  }
+
+  settings.then(
+    (config) => {
       $("campaign").textContent = campaignId ? `Campaign ${campaignId}` : "Add ?campaign=<id> to the address.";
-      socialButtons();
+      socialButtons(config);
       // Back from a provider: the outcome the callback put in the address is shown, then dropped from there, also in
       // a tab with no session (a link started in another browser ends here).
       const linked = query.get("linked");

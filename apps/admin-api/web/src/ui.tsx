@@ -28,13 +28,26 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   return { data, error, reload: () => setTick((t) => t + 1), setData };
 }
 
-/** Calls `fn` every `ms` while `active` is true. */
-export function usePoll(fn: () => void, ms: number, active: boolean) {
+/**
+ * Calls `fn` every `ms` while `active` is true. A tick is skipped while the call before it is still on its way, so
+ * answers come one at a time, in the order they were asked for: a late answer cannot undo a newer one.
+ */
+export function usePoll(fn: () => void | Promise<void>, ms: number, active: boolean) {
   const saved = useRef(fn);
   saved.current = fn;
+  // Outlives the interval: a call still on its way when `active` flips back on holds the next one too.
+  const inFlight = useRef(false);
   useEffect(() => {
     if (!active) return;
-    const t = setInterval(() => saved.current(), ms);
+    const t = setInterval(async () => {
+      if (inFlight.current) return;
+      inFlight.current = true;
+      try {
+        await saved.current();
+      } finally {
+        inFlight.current = false;
+      }
+    }, ms);
     return () => clearInterval(t);
   }, [ms, active]);
 }

@@ -34,12 +34,12 @@ export function OverviewTab({ ctx }: { ctx: CampaignContext }) {
   const curl = curlFor(ctx.me.settings.ingest_public_url, ctx.freshKey ?? "<YOUR_API_KEY>", regEventId);
   const liveKeys = keys.data?.api_keys.filter((k) => !k.revoked_at).length ?? 0;
   const active = rules.data?.rule_versions.find((v) => v.status === "active");
-  const steps: [boolean, string, string][] = [
-    [liveKeys > 0, "Generate an API key", "keys"],
-    [activeTypes.length > 0, "Register an event type", "events"],
-    [Boolean(active), "Write and activate rules", "rules"],
+  // A step whose list did not load is neither done nor not done: it shows as unknown, and the notice says why.
+  const steps: [boolean, string | null, string, string][] = [
+    [liveKeys > 0, keys.error, "Generate an API key", "keys"],
+    [activeTypes.length > 0, ctx.eventTypesError, "Register an event type", "events"],
+    [Boolean(active), rules.error, "Write and activate rules", "rules"],
   ];
-  // A step whose list did not load would show as not done: say so instead.
   const unread = keys.error ?? rules.error ?? ctx.eventTypesError;
 
   return (
@@ -47,9 +47,12 @@ export function OverviewTab({ ctx }: { ctx: CampaignContext }) {
       <Card title="Send an event">
         <Notice kind="error">{unread && `The checklist could not be read (${unread}).`}</Notice>
         <ol className="checklist">
-          {steps.map(([done, text, tab]) => (
-            <li key={tab} className={done ? "done" : ""}>
-              <span className="check">{done ? "✓" : "○"}</span> <a href={`#/campaigns/${c.id}/${tab}`}>{text}</a>
+          {steps.map(([done, error, text, tab]) => (
+            <li key={tab} className={error ? "unknown" : done ? "done" : ""}>
+              <span className="check" title={error ? "unknown" : done ? "done" : "not done"}>
+                {error ? "?" : done ? "✓" : "○"}
+              </span>{" "}
+              <a href={`#/campaigns/${c.id}/${tab}`}>{text}</a>
             </li>
           ))}
         </ol>

@@ -1,5 +1,5 @@
 // Campaign tab "Rules": edit, check, save, dry-run and activate rule versions, and follow the recompute.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "../api";
 import { describePath, editable, type RuleDocument, starterDocument } from "../rules/model";
 import { RuleForm } from "../rules/RuleForm";
@@ -56,6 +56,9 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
 
   const pending = list.find((v) => v.activation_job && ["queued", "running"].includes(v.activation_job.status))?.activation_job ?? null;
   const shownJob = job ?? pending;
+  // One poll at a time (usePoll), and an answer about a job no longer shown (another was activated meanwhile) is dropped.
+  const shownId = useRef(shownJob?.id);
+  shownId.current = shownJob?.id;
   usePoll(
     async () => {
       if (!shownJob) return;
@@ -63,9 +66,10 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
       try {
         next = await api<RecomputeJob>("GET", `/api/campaigns/${ctx.campaign.id}/recompute-jobs/${shownJob.id}`);
       } catch (e) {
-        setJobError(messageOf(e));
+        if (shownId.current === shownJob.id) setJobError(messageOf(e));
         return;
       }
+      if (shownId.current !== shownJob.id) return;
       setJobError(null);
       setJob(next);
       if (next.status === "done" || next.status === "failed") versions.reload();
