@@ -1,7 +1,16 @@
 // Driver and PostgreSQL failures become typed errors: each class provoked on the real server.
 import { isRetryable } from "@pointwise/errors";
 import { createDatabase, type Database } from "./client";
-import { DatabaseError, DbBusyError, DbConnectionError, InvalidValueError, SerializationError, toDbError, UniqueConstraintError } from "./errors";
+import {
+  DatabaseError,
+  DbBusyError,
+  DbConnectionError,
+  InvalidValueError,
+  isUniqueViolation,
+  SerializationError,
+  toDbError,
+  UniqueConstraintError,
+} from "./errors";
 import { dropSchema } from "./migrate";
 import { quoteSchema } from "./pool";
 
@@ -58,6 +67,17 @@ describe("typed database errors", () => {
     expect(err).toBeInstanceOf(UniqueConstraintError);
     expect(err).toMatchObject({ code: "unique-violation", constraint: "item_pkey", sqlState: "23505" });
     expect(isRetryable(err)).toBe(false);
+  });
+
+  it("names the constraint of a duplicate key a Prisma call ran into, as for a plain statement", async () => {
+    await db.query("INSERT INTO item(id, n) VALUES (3, 1) ON CONFLICT DO NOTHING");
+    const err = await db.prisma.$transaction((tx) => tx.$executeRawUnsafe("INSERT INTO item(id, n) VALUES (3, 2)")).catch((e: unknown) => e);
+    expect(toDbError(err)).toMatchObject({ code: "unique-violation", constraint: "item_pkey", sqlState: "23505" });
+    expect([isUniqueViolation(err, "item_pkey"), isUniqueViolation(err, "other_key"), isUniqueViolation(new Error("x"), "item_pkey")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it("reports a value out of range for bigint as an InvalidValueError, not retryable", async () => {

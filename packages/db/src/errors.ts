@@ -99,6 +99,9 @@ const PRISMA_CONNECTION_KINDS = new Set(["DatabaseNotReachable", "ConnectionClos
 // P1001 cannot reach the server, P1002 / P1008 timed out, P1017 the server closed the connection.
 const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1008", "P1017"]);
 
+// PostgreSQL's message of a unique violation: duplicate key value violates unique constraint "<name>".
+const UNIQUE_CONSTRAINT_NAME = /unique constraint "([^"]+)"/;
+
 interface PrismaFailure {
   name?: unknown;
   code?: unknown;
@@ -110,14 +113,16 @@ interface PrismaFailure {
  * The driver-level view of an error Prisma threw: the SQLSTATE PostgreSQL sent, or whether the
  * connection was lost; undefined for an error that did not come from Prisma's adapter.
  */
-function prismaFailure(err: unknown): { sqlState?: string; connection: boolean; message: string } | undefined {
+function prismaFailure(err: unknown): { sqlState?: string; connection: boolean; message: string; constraint?: string } | undefined {
   if (typeof err !== "object" || err === null) return undefined;
   const { name, code, cause, meta } = err as PrismaFailure;
   if (name === "DriverAdapterError" && typeof cause === "object" && cause !== null) {
     const sqlState = typeof cause.originalCode === "string" && SQLSTATE.test(cause.originalCode) ? cause.originalCode : undefined;
     const connection = PRISMA_CONNECTION_KINDS.has(String(cause.kind)) || (sqlState !== undefined && CONNECTION_SQLSTATE.test(sqlState));
     const message = typeof cause.originalMessage === "string" ? cause.originalMessage : String((err as Error).message);
-    return { ...(sqlState ? { sqlState } : {}), connection, message };
+    // The adapter names a unique violation's columns, not its constraint; PostgreSQL's message does.
+    const constraint = sqlState === UNIQUE_VIOLATION ? UNIQUE_CONSTRAINT_NAME.exec(message)?.[1] : undefined;
+    return { ...(sqlState ? { sqlState } : {}), connection, message, ...(constraint ? { constraint } : {}) };
   }
   if (name === "PrismaClientKnownRequestError" || name === "PrismaClientInitializationError") {
     const inner = meta?.driverAdapterError === undefined ? undefined : prismaFailure(meta.driverAdapterError);
@@ -143,7 +148,7 @@ function isConnectionFailure(err: unknown): boolean {
 export function toDbError(err: unknown): BaseError {
   if (err instanceof BaseError) return err;
   const prisma = prismaFailure(err);
-  if (prisma) return classify(err, prisma.message, prisma.sqlState, prisma.connection, undefined);
+  if (prisma) return classify(err, prisma.message, prisma.sqlState, prisma.connection, prisma.constraint);
   const { code, message, constraint } = (typeof err === "object" && err !== null ? err : {}) as DriverError;
   const text = typeof message === "string" && message ? message : String(err);
   const sqlState = typeof code === "string" && SQLSTATE.test(code) ? code : undefined;
@@ -158,6 +163,15 @@ function classify(err: unknown, text: string, sqlState: string | undefined, conn
   if (sqlState?.startsWith("22")) return new InvalidValueError(text, options);
   if (sqlState && BUSY_SQLSTATE.test(sqlState)) return new DbBusyError(text, options);
   return new DatabaseError(text, options);
+}
+
+/**
+ * True when `err` (a driver's, Prisma's or an already typed failure) is a duplicate key of the unique index or
+ * constraint `constraint`: the case a check-then-insert loses to a concurrent insert, told apart from any other.
+ */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const typed = toDbError(err);
+  return typed instanceof UniqueConstraintError && typed.constraint === constraint;
 }
 
 /** True for an error the database wrapper threw. */

@@ -11,6 +11,7 @@ export {
   type DbErrorOptions,
   InvalidValueError,
   isDbError,
+  isUniqueViolation,
   SerializationError,
   toDbError,
   UniqueConstraintError,

@@ -1,6 +1,6 @@
 // Admin routes for campaigns: create, list, read, update (new dates queue a recompute), archive, restore and their bad-word lists.
 import { randomInt } from "node:crypto";
-import { type Prisma, type Transaction, toDbError, UniqueConstraintError } from "@pointwise/db";
+import { isUniqueViolation, type Prisma, type Transaction } from "@pointwise/db";
 import { ConflictError, ValidationError } from "@pointwise/errors";
 import { safeParseRuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
@@ -131,7 +131,7 @@ export function campaignRoutes(deps: Deps): Router {
         return created;
       })
       .catch((err: unknown) => {
-        throw toDbError(err) instanceof UniqueConstraintError ? taken() : err;
+        throw isUniqueViolation(err, "campaign_pkey") ? taken() : err;
       });
     deps.logger.info({ campaign_id: id, operator_id: session.operatorId }, "campaign created");
     res.status(201).json(campaignJson(campaign));

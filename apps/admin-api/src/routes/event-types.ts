@@ -1,5 +1,5 @@
 // Admin routes for a campaign's registered event types: register, list and retire.
-import { toDbError, UniqueConstraintError } from "@pointwise/db";
+import { isUniqueViolation } from "@pointwise/db";
 import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
@@ -43,7 +43,7 @@ export function eventTypeRoutes(deps: Deps): Router {
         return created;
       })
       .catch((err: unknown) => {
-        throw toDbError(err) instanceof UniqueConstraintError ? taken() : err;
+        throw isUniqueViolation(err, "event_type_campaign_id_name_key") ? taken() : err;
       });
     deps.logger.info({ campaign_id: campaign.id, reg_event_id: row.id, name: row.name }, "event type registered");
     res.status(201).json(eventTypeJson(row));
