@@ -138,7 +138,10 @@ describe("fair play from the dashboard", () => {
     expect(await xpOf(alice)).toBeNull();
     await page.getByRole("link", { name: "Leaderboard", exact: true }).click();
     await page.getByRole("button", { name: "Refresh" }).click();
-    const rows = await page.getByTestId("leaderboard").locator("tbody tr").allTextContents();
+    // The tab's first load and the refresh are in flight: read the board once its answer is drawn.
+    const board = page.getByTestId("leaderboard").locator("tbody tr");
+    await waitUntil(async () => (await board.count()) === 2, 15_000, "the refreshed leaderboard's two rows");
+    const rows = await board.allTextContents();
     expect(rows).toHaveLength(2);
     expect(rows.join(" ")).not.toContain("a11ce");
   });

@@ -16,6 +16,26 @@ let op: Operator;
 let page: Dashboard["page"];
 const signIn = () => dashboard.signIn();
 
+/** The dashboard's card headed `title`. */
+const card = (title: string) => page.locator(".card", { has: page.getByRole("heading", { name: title, exact: true }) });
+
+/** Waits for the page to say "internal error" anywhere, then expects it said so inside `inCard` and nowhere else. */
+async function failsIn(inCard: ReturnType<typeof card>) {
+  const alerts = page.getByRole("alert").filter({ hasText: "internal error" });
+  await alerts.first().waitFor();
+  expect(await inCard.getByRole("alert").filter({ hasText: "internal error" }).count()).toBe(1);
+  expect(await alerts.count()).toBe(1);
+}
+
+/** A promise to hold a routed request on, and what lets it go. */
+function gate() {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { held, release };
+}
+
 beforeAll(async () => {
   dashboard = await openDashboard("Errors");
   ({ h, op, page } = dashboard);
@@ -129,5 +149,110 @@ describe("the dashboard's failures", () => {
     expect(page.url()).toBe(`${h.url}/#/login`);
     expect(await page.evaluate('sessionStorage.getItem("pointwise-session")')).toBeNull();
     await signIn();
+  });
+});
+
+describe("an action's failure, where the operator clicked", () => {
+  /** A campaign with a saved, never activated v1, its Rules tab open. */
+  async function rulesWithDraft() {
+    const { campaignId, regEventId } = await setUpCampaign(op);
+    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "1") })).status).toBe(201);
+    await page.goto(`${h.url}/#/campaigns/${campaignId}/rules`);
+    await card("Rule versions").getByRole("cell", { name: "v1", exact: true }).waitFor();
+    // The editor has its starter document: nothing is still loading.
+    await page.getByRole("button", { name: "Check" }).waitFor();
+    return campaignId;
+  }
+
+  it("says under the rule versions that Edit a copy failed", async () => {
+    await rulesWithDraft();
+    await page.route("**/rule-versions/1", (route) => route.fulfill(INTERNAL));
+    await card("Rule versions").getByRole("button", { name: "Edit a copy" }).click();
+    await failsIn(card("Rule versions"));
+  });
+
+  it("turns Preview changes off while its request runs, and says under the rule versions that it failed", async () => {
+    await rulesWithDraft();
+    const { held, release } = gate();
+    await page.route("**/rule-versions/1/dry-run", async (route) => {
+      await held;
+      return route.fulfill(INTERNAL);
+    });
+    const button = card("Rule versions").getByRole("button", { name: "Preview changes" });
+    const asked = page.waitForRequest("**/rule-versions/1/dry-run");
+    await button.click();
+    await asked;
+    expect(await button.isDisabled()).toBe(true);
+    release();
+    await failsIn(card("Rule versions"));
+    expect(await button.isDisabled()).toBe(false);
+  });
+
+  it("says in the preview that Activate failed", async () => {
+    await rulesWithDraft();
+    await card("Rule versions").getByRole("button", { name: "Preview changes" }).click();
+    const preview = page.getByTestId("dry-run");
+    await preview.getByRole("button", { name: "Activate v1" }).waitFor();
+    await page.route("**/rule-versions/1/activate", (route) => route.fulfill(INTERNAL));
+    await preview.getByRole("button", { name: "Activate v1" }).click();
+    await failsIn(preview);
+  });
+
+  it("says in the list of keys that Revoke failed", async () => {
+    const { campaignId } = await setUpCampaign(op);
+    expect((await op.call("POST", `/api/campaigns/${campaignId}/api-keys`, { label: "to revoke" })).status).toBe(201);
+    await page.goto(`${h.url}/#/campaigns/${campaignId}/keys`);
+    await page.route("**/api-keys/*/revoke", (route) => route.fulfill(INTERNAL));
+    await card("Keys").getByRole("button", { name: "Revoke" }).click();
+    await failsIn(card("Keys"));
+  });
+
+  it("says in the list of event types that Retire failed", async () => {
+    const { campaignId } = await setUpCampaign(op);
+    await page.goto(`${h.url}/#/campaigns/${campaignId}/events`);
+    await page.route("**/event-types/*/retire", (route) => route.fulfill(INTERNAL));
+    await card("Event types").getByRole("button", { name: "Retire" }).click();
+    await failsIn(card("Event types"));
+  });
+
+  it("says in the list of operators that Remove failed", async () => {
+    expect((await op.call("POST", "/api/operators", { email: "to-remove@pointwise.test", password: "a-long-enough-password" })).status).toBe(201);
+    await page.goto(`${h.url}/#/team`);
+    await page.route("**/api/operators/*", (route) => (route.request().method() === "DELETE" ? route.fulfill(INTERNAL) : route.fallback()));
+    const row = card("Operators").getByRole("row", { name: /to-remove@pointwise\.test/ });
+    await row.getByRole("button", { name: "Remove" }).click();
+    await failsIn(card("Operators"));
+  });
+});
+
+describe("the imports list while an upload runs", () => {
+  it("asks for the list one request at a time, so a late answer cannot follow a newer one", async () => {
+    const { campaignId } = await setUpCampaign(op);
+    await page.goto(`${h.url}/#/campaigns/${campaignId}/imports`);
+    await page.getByText("No imports yet.").waitFor();
+    // The upload is held so the page keeps polling the list; the first poll is held too, every later one answered at once.
+    const upload = gate();
+    const firstList = gate();
+    let asked = 0;
+    await page.route("**/csv-imports*", async (route) => {
+      if (route.request().method() === "POST") {
+        await upload.held;
+        return route.fulfill(INTERNAL);
+      }
+      asked++;
+      if (asked > 1) return route.fallback();
+      await firstList.held;
+      return route.fallback();
+    });
+    await page.setInputFiles("input[name=csv-file]", { name: "events.csv", mimeType: "text/csv", buffer: Buffer.from("account_id,identity_type,amount\n") });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.waitForRequest((r) => r.method() === "GET" && new URL(r.url()).pathname.endsWith("/csv-imports"));
+    // Three ticks of the one-second poll pass while the first request is on its way: none of them asks again.
+    await page.waitForTimeout(3_000);
+    expect(asked).toBe(1);
+
+    firstList.release();
+    upload.release();
+    await card("Upload events from a CSV file").getByRole("alert").getByText("internal error").waitFor();
   });
 });

@@ -1,31 +1,41 @@
 // Small shared pieces of every page: data loading and actions, cards, notices, tables, copy buttons, formatting.
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "./api";
 import { IDENTITY_TYPES, type UserLabel } from "./types";
 
 // Pages take every shared helper from here; the points format lives apart so it can be tested without React.
 export { formatPoints } from "./points";
 
-/** Loads data once (and again on `reload`), keeping the last error for display. */
+/**
+ * Loads data once (and again on `reload`), keeping the last error for display. `reload` resolves when its answer is
+ * in, so a poll can wait for it; only the newest call's answer is kept, so a late one cannot undo a newer one.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [tick, setTick] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists what the loader depends on; tick reloads on demand.
+  const saved = useRef(load);
+  saved.current = load;
+  const latest = useRef(0);
+  const reload = useCallback(async () => {
+    const call = ++latest.current;
+    try {
+      const d = await saved.current();
+      if (call !== latest.current) return;
+      setData(d);
+      setError(null);
+    } catch (e) {
+      if (call === latest.current) setError(messageOf(e));
+    }
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists what the loader depends on.
   useEffect(() => {
-    let live = true;
-    load()
-      .then((d) => {
-        if (!live) return;
-        setData(d);
-        setError(null);
-      })
-      .catch((e: unknown) => live && setError(messageOf(e)));
+    reload();
+    // An answer to the loader of earlier deps (or of a page since left) is dropped.
     return () => {
-      live = false;
+      latest.current++;
     };
-  }, [...deps, tick]);
-  return { data, error, reload: () => setTick((t) => t + 1), setData };
+  }, [...deps]);
+  return { data, error, reload, setData };
 }
 
 /**

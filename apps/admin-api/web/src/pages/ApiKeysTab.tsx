@@ -13,6 +13,8 @@ export function ApiKeysTab({ ctx }: { ctx: CampaignContext }) {
   const [backfill, setBackfill] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const action = useAction();
+  // What is done from the list (backfill, revoke) fails in the list, beside the button, not above it in the form.
+  const rowAction = useAction();
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
@@ -28,11 +30,11 @@ export function ApiKeysTab({ ctx }: { ctx: CampaignContext }) {
   const setKeyBackfill = async (key: ApiKey, allow: boolean) => {
     if (allow && !window.confirm(`Let ${key.prefix}… report events as far back as the campaign's start? Give this only to a trusted importer or indexer.`))
       return;
-    if (await action.run(() => api<ApiKey>("PATCH", `${path}/${key.id}`, { backfill: allow }))) keys.reload();
+    if (await rowAction.run(() => api<ApiKey>("PATCH", `${path}/${key.id}`, { backfill: allow }))) keys.reload();
   };
   const revoke = async (key: ApiKey) => {
     if (!window.confirm(`Revoke ${key.prefix}…? Anything still using it will be refused at once.`)) return;
-    await action.run(() => api("POST", `${path}/${key.id}/revoke`));
+    await rowAction.run(() => api("POST", `${path}/${key.id}/revoke`));
     keys.reload();
   };
 
@@ -90,7 +92,7 @@ export function ApiKeysTab({ ctx }: { ctx: CampaignContext }) {
                     type="button"
                     className="btn btn-small btn-ghost"
                     onClick={() => setKeyBackfill(k, !k.backfill)}
-                    disabled={action.busy || Boolean(ctx.campaign.archived_at)}
+                    disabled={rowAction.busy || Boolean(ctx.campaign.archived_at)}
                   >
                     {k.backfill ? "Stop backfill" : "Allow backfill"}
                   </button>
@@ -98,10 +100,17 @@ export function ApiKeysTab({ ctx }: { ctx: CampaignContext }) {
               </td>
               <td>{formatTime(k.created_at)}</td>
               <td>{k.last_used_at ? formatTime(k.last_used_at) : <span className="muted">never</span>}</td>
-              <EndableCells ended={k.revoked_at && `revoked ${formatTime(k.revoked_at)}`} action="Revoke" onEnd={() => revoke(k)} danger />
+              <EndableCells
+                ended={k.revoked_at && `revoked ${formatTime(k.revoked_at)}`}
+                action="Revoke"
+                onEnd={() => revoke(k)}
+                danger
+                disabled={rowAction.busy}
+              />
             </tr>
           ))}
         </DataTable>
+        <Notice kind="error">{rowAction.error}</Notice>
       </Card>
     </>
   );

@@ -12,6 +12,8 @@ export function EventTypesTab({ ctx }: { ctx: CampaignContext }) {
   const [description, setDescription] = useState("");
   const [created, setCreated] = useState<EventType | null>(null);
   const action = useAction();
+  // Retiring fails in the list, beside the button, not above it in the form.
+  const retireAction = useAction();
 
   const register = async (e: FormEvent) => {
     e.preventDefault();
@@ -25,7 +27,7 @@ export function EventTypesTab({ ctx }: { ctx: CampaignContext }) {
   };
   const retire = async (type: EventType) => {
     if (!window.confirm(`Retire ${type.name}? Events of this type will be refused from now on. This cannot be undone.`)) return;
-    await action.run(() => api("POST", `${path}/${type.reg_event_id}/retire`));
+    await retireAction.run(() => api("POST", `${path}/${type.reg_event_id}/retire`));
     ctx.reloadEventTypes();
   };
 
@@ -70,10 +72,16 @@ export function EventTypesTab({ ctx }: { ctx: CampaignContext }) {
                 <code>{t.reg_event_id}</code> <CopyButton text={t.reg_event_id} />
               </td>
               <td>{formatTime(t.created_at)}</td>
-              <EndableCells ended={t.retired_at && "retired"} action="Retire" onEnd={() => retire(t)} disabled={Boolean(ctx.campaign.archived_at)} />
+              <EndableCells
+                ended={t.retired_at && "retired"}
+                action="Retire"
+                onEnd={() => retire(t)}
+                disabled={retireAction.busy || Boolean(ctx.campaign.archived_at)}
+              />
             </tr>
           ))}
         </DataTable>
+        <Notice kind="error">{retireAction.error}</Notice>
       </Card>
     </>
   );

@@ -50,6 +50,7 @@ export function ImportsTab({ ctx }: { ctx: CampaignContext }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const action = useAction();
   const running = action.busy || (imports.data?.csv_imports.some((i) => i.status === "validating" || i.status === "publishing") ?? false);
+  // reload resolves with its answer, so usePoll skips a tick while the list asked for before is still on its way.
   usePoll(imports.reload, 1000, running);
   const type = ctx.eventTypes.find((t) => !t.retired_at);
   const example = `account_id,identity_type,amount,reg_event_id\n0x52908400098527886E0F7030069857D2E4169EE7,EVM_ADDRESS,125.5,${type?.reg_event_id ?? "<reg_event_id>"}\nalice@example.com,EMAIL,3,${type?.reg_event_id ?? "<reg_event_id>"}`;

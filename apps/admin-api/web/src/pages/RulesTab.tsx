@@ -42,7 +42,10 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
   const [dryRun, setDryRun] = useState<DryRun | null>(null);
   const [job, setJob] = useState<RecomputeJob | null>(null);
   const [jobError, setJobError] = useState<string | null>(null);
+  // Each card's buttons have their own action, so a failure is told in the card that was clicked in.
   const action = useAction();
+  const versionAction = useAction();
+  const activateAction = useAction();
 
   // Start from the active version (or a starter document) once the versions are known.
   useEffect(() => {
@@ -118,15 +121,16 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
     if (created) {
       setSaved(created.version);
       versions.reload();
-      await preview(created.version);
+      await preview(created.version, action);
     }
   };
-  const preview = async (version: number) => {
-    const res = await action.run(() => api<DryRun>("POST", `${base}/${version}/dry-run`, {}));
+  /** Shows the dry run of `version`; its failure is told where it was asked for (`by`: Save's card, or the list's). */
+  const preview = async (version: number, by = versionAction) => {
+    const res = await by.run(() => api<DryRun>("POST", `${base}/${version}/dry-run`, {}));
     if (res) setDryRun(res);
   };
   const activate = async (version: number) => {
-    const res = await action.run(() =>
+    const res = await activateAction.run(() =>
       api<Answer<"/api/campaigns/{campaign_id}/rule-versions/{version}/activate", "post">>("POST", `${base}/${version}/activate`, {}),
     );
     if (res) {
@@ -139,7 +143,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
   };
   const edit = async (version: number) => {
     setSaved(null);
-    const v = await action.run(() => api<RuleVersionWithDocument>("GET", `${base}/${version}`));
+    const v = await versionAction.run(() => api<RuleVersionWithDocument>("GET", `${base}/${version}`));
     if (v?.document) {
       setDoc(editable(v.document));
       setMode("form");
@@ -170,11 +174,11 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
               <td>{formatTime(v.created_at)}</td>
               <td>{formatTime(v.activated_at)}</td>
               <td className="right nowrap">
-                <button type="button" className="btn btn-small btn-ghost" onClick={() => edit(v.version)}>
+                <button type="button" className="btn btn-small btn-ghost" onClick={() => edit(v.version)} disabled={versionAction.busy}>
                   Edit a copy
                 </button>
                 {v.status !== "active" && (
-                  <button type="button" className="btn btn-small" onClick={() => preview(v.version)}>
+                  <button type="button" className="btn btn-small" onClick={() => preview(v.version)} disabled={versionAction.busy}>
                     Preview changes
                   </button>
                 )}
@@ -182,6 +186,7 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
             </tr>
           ))}
         </DataTable>
+        <Notice kind="error">{versionAction.error}</Notice>
       </Card>
 
       {dryRun && (
@@ -224,11 +229,13 @@ export function RulesTab({ ctx }: { ctx: CampaignContext }) {
               type="button"
               className="btn btn-primary"
               onClick={() => activate(dryRun.after_version)}
-              disabled={action.busy || Boolean(pending) || Boolean(ctx.campaign.archived_at)}
+              // Not while another preview (which would replace this one) is on its way either.
+              disabled={activateAction.busy || versionAction.busy || action.busy || Boolean(pending) || Boolean(ctx.campaign.archived_at)}
             >
               Activate v{dryRun.after_version}
             </button>
           )}
+          <Notice kind="error">{activateAction.error}</Notice>
         </Card>
       )}
 

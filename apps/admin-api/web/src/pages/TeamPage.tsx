@@ -12,6 +12,9 @@ export function TeamPage() {
   const [password, setPassword] = useState("");
   const action = useAction();
   const [done, setDone] = useState<string | null>(null);
+  // Removing is told in the list, beside the button, not below it in the form to add one.
+  const removeAction = useAction();
+  const [removed, setRemoved] = useState<string | null>(null);
 
   const add = async (e: FormEvent) => {
     e.preventDefault();
@@ -37,8 +40,8 @@ export function TeamPage() {
   };
   const remove = async (o: Operator) => {
     if (!window.confirm(`Remove ${o.email}? They are signed out at once and can no longer sign in to this project.`)) return;
-    setDone(null);
-    if (await action.run(() => api("DELETE", `/api/operators/${o.id}`))) setDone(`${o.email} was removed.`);
+    setRemoved(null);
+    if (await removeAction.run(() => api("DELETE", `/api/operators/${o.id}`))) setRemoved(`${o.email} was removed.`);
     operators.reload();
   };
 
@@ -56,7 +59,7 @@ export function TeamPage() {
                 {o.id === me.data?.operator.id ? (
                   <span className="muted">you</span>
                 ) : (
-                  <button type="button" className="btn btn-small btn-danger" onClick={() => remove(o)} disabled={action.busy}>
+                  <button type="button" className="btn btn-small btn-danger" onClick={() => remove(o)} disabled={removeAction.busy}>
                     Remove
                   </button>
                 )}
@@ -64,6 +67,8 @@ export function TeamPage() {
             </tr>
           ))}
         </DataTable>
+        <Notice kind="error">{removeAction.error ?? operators.error}</Notice>
+        <Notice kind="success">{removed}</Notice>
       </Card>
       <Card title="Add an operator">
         <form className="form-row" onSubmit={add}>
@@ -77,7 +82,7 @@ export function TeamPage() {
             Add operator
           </button>
         </form>
-        <Notice kind="error">{action.error ?? operators.error}</Notice>
+        <Notice kind="error">{action.error}</Notice>
         <Notice kind="success">{done}</Notice>
       </Card>
       <PasswordCard />
