@@ -15,7 +15,3 @@ export function loadBadWords(file: string): string[] {
   if (words.length === 0) throw new ConfigError(`BAD_WORDS_FILE: ${file} lists no words`);
   return words;
 }
-
-// The comparison is the one the read API hides names by, defined once in @pointwise/schemas, so a name
-// this API accepts is never one the leaderboard then hides for a bad word.
-export { containsBadWord } from "@pointwise/schemas";

@@ -1,6 +1,6 @@
 // Entry point of @pointwise/db: client, statement queue, COPY, transactions, migrations and typed errors.
 export { type LoggedEvent, type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
-export { type CampaignDates, readCampaignWindow } from "./campaign-window";
+export { readCampaignWindow } from "./campaign-window";
 export { createDatabase, type Database, Prisma, PrismaClient } from "./client";
 export { copyField, copyRow } from "./copy-text";
 export {
@@ -17,7 +17,7 @@ export {
   UniqueConstraintError,
 } from "./errors";
 export { type AdjustmentScoreDelta, addAdjustmentScores, excludedUsers, readAdjustments, type StoredAdjustment } from "./fair-play";
-export { guardIdentityMove, guardMovedPoints, IDENTITY_POINTS_SPENT, type IdentityMove, SCORES_RECOMPUTING } from "./identity-moves";
+export { guardIdentityMove, guardMovedPoints, type IdentityMove } from "./identity-moves";
 export { type BoardPlace, ON_BOARD_SQL, type RankingColumn, rankingColumnOf, topOfBoard, topOfBoardSql } from "./leaderboard";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
 export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";

@@ -8,7 +8,6 @@ export { type BlockSource, ChainReader, type ChainReaderOptions, type LogSource 
 export { isCallRevert } from "./chain/revert";
 export { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
 export { type RpcCall, type RpcOutcome, RpcResponseError, RpcTransport, type RpcTransportOptions, retryAfterMs } from "./chain/transport";
-export { addressProblem } from "./config/address";
 export { CHAINS, type ChainInfo, findChain } from "./config/chains";
 export { adapterConfigHash, canonicalJson, configHash, shortHash } from "./config/hash";
 export {
@@ -21,19 +20,15 @@ export {
   evmAddress,
   FEED_KINDS,
   type FeedSelector,
-  feedDepth,
   type IndexerConfig,
   type IndexerConfigInput,
   indexerConfigSchema,
   MATCH_OPERATORS,
   MAX_EARN_BATCH,
-  MAX_FEED_DEPTH,
-  MAX_FINALITY,
   MIN_FLUSH_MS,
   type SinkConfig,
   usesMarketFeed,
 } from "./config/schema";
-export { isHttpUrl, redisUrlProblem } from "./config/urls";
 export { type ConfigIssue, type ConfigResult, formatPath, parseConfigBase64, parseConfigText, unwrapConfig, validateConfig } from "./config/validate";
 export { Dec, isDecimalString, unitsFromRaw } from "./decimal";
 export { DEFAULT_TUNING, type EngineDeps, type EngineObserver, type EngineTuning, IndexerEngine, type RunResult } from "./engine";
@@ -43,7 +38,6 @@ export {
   decodeAddress,
   decodeTransferValue,
   decodeUint,
-  MAX_TOKEN_DECIMALS,
   readTokenDecimals,
   TRANSFER_TOPIC,
   transferDeltas,

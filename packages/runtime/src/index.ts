@@ -4,7 +4,6 @@ export { type CorsPolicy, corsMiddleware, varyOrigin } from "./cors";
 export {
   closeServer,
   createHttpApp,
-  type FinishOptions,
   finishHttpApp,
   type HttpAppOptions,
   httpStatusOf,

@@ -17,7 +17,7 @@ export { JsonDecimal, stringifyJson } from "./exact-json";
 export { idempotencyKeyProblem, isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "./idempotency-key";
 export { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 export { JsonNumberText, parseJsonExact } from "./json-number";
-export { containsBadWord, matchForm, parseBadWords, revealsIdentity } from "./name-match";
+export { containsBadWord, parseBadWords, revealsIdentity } from "./name-match";
 export {
   balanceObjectSchema,
   type ExactBalanceObject,

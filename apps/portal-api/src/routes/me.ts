@@ -1,10 +1,10 @@
 // The signed-in participant's own user: profile, display name, referral code, linked wallets and e-mail addresses.
 import { ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
-import { displayNameSchema } from "@pointwise/schemas";
+// containsBadWord is the read API's comparison, so a name this API accepts is never one the leaderboard hides for a bad word.
+import { containsBadWord, displayNameSchema } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
-import { containsBadWord } from "../bad-words";
 import { participantOf, requireParticipant } from "../bearer";
 import type { Deps } from "../deps";
 import { consumeEmailCode, issueEmailCode } from "../email-codes";
