@@ -229,6 +229,10 @@ describe("linking and unlinking identities", () => {
     // The e-mail address sent no event: it moves although b has spent.
     const quiet = await suite.op.call("DELETE", `/api/campaigns/${campaignId}/users/${b}/identities/${email.body.identity.id}`);
     expect(quiet.status).toBe(200);
+    const owner = await suite.op.call("GET", `/api/campaigns/${campaignId}/users?identity_type=EMAIL&account_id=b%40example.com`);
+    expect([owner.status, owner.body.id === b]).toEqual([200, false]);
+    const left = (await suite.op.call("GET", `/api/campaigns/${campaignId}/users/${b}`)).body.identities as { account_id: string }[];
+    expect(left.map((i) => i.account_id)).not.toContain("b@example.com");
     // Once the redemption is rejected (its 40 xp given back), the wallet moves.
     expect((await suite.op.call("POST", `/api/campaigns/${campaignId}/redemptions/${spentId}/reject`, { note: "out of hoodies" })).status).toBe(200);
     const after = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${a}/identities`, move);
