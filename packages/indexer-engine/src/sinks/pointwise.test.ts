@@ -1,6 +1,7 @@
 // The Pointwise sink against a stand-in ingest API: earn-event mapping, chunks, Idempotency-Keys and retries.
 import { createHash } from "node:crypto";
 import type { EarnMapping } from "../config/schema";
+import type { SinkOutbox } from "../state/outbox";
 import type { StateStore } from "../state/store";
 import { capturingLogger, row, testStore } from "../testing/fixtures";
 import { json, startTestServer, type TestServer } from "../testing/http";
@@ -27,6 +28,7 @@ let recorded: Received[];
 let calls: {
   key: string;
   size: number;
+  body: string;
   auth: string | undefined;
   contentType: string | undefined;
   source: string | string[] | undefined;
@@ -39,6 +41,8 @@ let plan: (n: number) => string | undefined;
 let rejectItem: (e: Received) => string | undefined;
 /** A raw answer for the n-th call (status and body text), sent instead of the stand-in's own. */
 let reply: (n: number) => { status: number; text: string } | undefined;
+/** The stand-in's limit on events per batch and the code it refuses a larger one with, checked before the Idempotency-Key as ingest does. */
+let limit: { max: number; code: string };
 
 beforeAll(async () => {
   store = await testStore("pointwise");
@@ -49,6 +53,7 @@ beforeAll(async () => {
     calls.push({
       key,
       size: events.length,
+      body,
       auth: req.headers.authorization,
       contentType: req.headers["content-type"],
       source: req.headers["x-pointwise-source"],
@@ -63,6 +68,10 @@ beforeAll(async () => {
     if (raw !== undefined) {
       res.writeHead(raw.status, { "content-type": "text/plain" });
       return res.end(raw.text);
+    }
+    if (events.length > limit.max) {
+      const message = `events must hold at most ${limit.max} items, got ${events.length}`;
+      return json(res, 200, { data: null, errors: [{ message, extensions: { code: limit.code } }] });
     }
     if (responses.has(key)) return json(res, 200, responses.get(key));
     const action = plan(n);
@@ -91,6 +100,7 @@ beforeEach(() => {
   plan = () => undefined;
   rejectItem = () => undefined;
   reply = () => undefined;
+  limit = { max: Number.POSITIVE_INFINITY, code: "too-many-events" };
 });
 
 let sinkCount = 0;
@@ -103,6 +113,8 @@ interface SinkOptions {
   retryBaseMs?: number | null;
   retryMaxMs?: number | null;
   outbox?: string;
+  /** An outbox to use as it is (one that fails on purpose), instead of the store's outbox named `outbox`. */
+  outboxImpl?: SinkOutbox;
   onError?: () => void;
   signal?: AbortSignal;
 }
@@ -115,7 +127,7 @@ function sink(options: SinkOptions = {}) {
     apiKey: options.apiKey ?? "right-key",
     batchSize: options.batchSize ?? 2,
     events: EVENTS,
-    outbox: store.sinkOutbox(options.outbox ?? `t${++sinkCount}`),
+    outbox: options.outboxImpl ?? store.sinkOutbox(options.outbox ?? `t${++sinkCount}`),
     scope: "idx:cfg",
     logger,
     ...optional("retryBaseMs", options.retryBaseMs, 1),
@@ -432,5 +444,114 @@ describe("pointwise sink requests and answers", () => {
     });
     // No attempt after the wait was cut short.
     expect(calls.map((c) => c.key)).toEqual([key(1, 1)]);
+  });
+});
+
+describe("pointwise sink and a chunk too large for the ingest API", () => {
+  const key = (from: number, to: number) => idempotencyKey("idx:cfg", "1-pointwise", from, to);
+  const splits = (lines: Record<string, unknown>[]) =>
+    lines
+      .filter((l) => l.msg === "earn events chunk too large for the Pointwise API, sending smaller chunks")
+      .map((l) => [l.level, l.sink, l.from, l.to, l.events, l.code, l.chunkSize]);
+  const amounts = (n: number, first = 1) => Array.from({ length: n }, (_, i) => String(first + i));
+  /** Every Idempotency-Key the stand-in saw came with one body only (ingest refuses a key reused with another body). */
+  const oneBodyPerKey = () => {
+    const bodies = new Map<string, Set<string>>();
+    for (const c of calls) bodies.set(c.key, (bodies.get(c.key) ?? new Set()).add(c.body));
+    return [...bodies.values()].every((b) => b.size === 1);
+  };
+
+  it("sends a chunk refused with too-many-events in halves under the keys of their own bounds, and later chunks at the smaller size", async () => {
+    limit = { max: 2, code: "too-many-events" };
+    let errors = 0;
+    const { s, lines } = sink({ batchSize: 5, onError: () => errors++ });
+    await s.recover(undefined);
+    await s.committed(await s.write(amounts(5).map((a) => swap(U1, a))));
+    // 5 events are refused, then 3 (half of 5, rounded up), then 2 pass: [1,2], [3,4], [5,5].
+    expect(calls.map((c) => [c.key, c.size])).toEqual([
+      [key(1, 5), 5],
+      [key(1, 3), 3],
+      [key(1, 2), 2],
+      [key(3, 4), 2],
+      [key(5, 5), 1],
+    ]);
+    expect(recorded.map((e) => e.amount)).toEqual(amounts(5));
+    expect(splits(lines)).toEqual([
+      ["warn", "1-pointwise", 1, 5, 5, "too-many-events", 3],
+      ["warn", "1-pointwise", 1, 3, 3, "too-many-events", 2],
+    ]);
+    // Each refusal was a failed attempt.
+    expect(errors).toBe(2);
+
+    // The next batch is sized right away: no refusal, no further split.
+    await s.committed(await s.write(amounts(4, 6).map((a) => swap(U2, a))));
+    expect(calls.slice(5).map((c) => [c.key, c.size])).toEqual([
+      [key(6, 7), 2],
+      [key(8, 9), 2],
+    ]);
+    expect(recorded.map((e) => e.amount)).toEqual(amounts(9));
+    expect(splits(lines).length).toBe(2);
+    expect(oneBodyPerKey()).toBe(true);
+  });
+
+  it("splits a chunk refused with payload-too-large the same way", async () => {
+    limit = { max: 2, code: "payload-too-large" };
+    const { s, lines } = sink({ batchSize: 4 });
+    await s.recover(undefined);
+    await s.committed(await s.write(amounts(4).map((a) => swap(U1, a))));
+    expect(calls.map((c) => [c.key, c.size])).toEqual([
+      [key(1, 4), 4],
+      [key(1, 2), 2],
+      [key(3, 4), 2],
+    ]);
+    expect(recorded.map((e) => e.amount)).toEqual(amounts(4));
+    expect(splits(lines)).toEqual([["warn", "1-pointwise", 1, 4, 4, "payload-too-large", 2]]);
+  });
+
+  it("stops with earn-event-too-large, after one request per size, when even a single event is refused as too large", async () => {
+    limit = { max: 0, code: "too-many-events" };
+    const { s } = sink({ batchSize: 2 });
+    await s.recover(undefined);
+    await expect(s.committed(await s.write([swap(U1, "1"), swap(U1, "2")]))).rejects.toMatchObject({
+      code: "earn-event-too-large",
+      message:
+        "Pointwise API refused a single earn event (sequence 1) as too large (too-many-events); check the ingest API's BATCH_MAX_EVENTS and BATCH_BODY_LIMIT_BYTES",
+      details: { code: "too-many-events", from: 1, to: 1 },
+      retryable: false,
+    });
+    expect(calls.map((c) => [c.key, c.size])).toEqual([
+      [key(1, 2), 2],
+      [key(1, 1), 1],
+    ]);
+    expect(recorded).toEqual([]);
+  });
+
+  it("after a restart in the middle of a split chunk, resends the smaller chunk in flight under its key and counts every event once", async () => {
+    limit = { max: 2, code: "too-many-events" };
+    const real = store.sinkOutbox("split-restart");
+    // The process dies once the first smaller chunk was accepted, before it is marked sent.
+    const dying: SinkOutbox = {
+      ...real,
+      finishChunk: () => Promise.reject(new Error("killed")),
+    };
+    const first = sink({ outboxImpl: dying, batchSize: 4 }).s;
+    await first.recover(undefined);
+    const cursor = await first.write(amounts(6).map((a) => swap(U1, a)));
+    await expect(first.committed(cursor)).rejects.toThrow("killed");
+    expect(calls.map((c) => c.key)).toEqual([key(1, 4), key(1, 2)]);
+    expect(await real.progress()).toEqual({ sent: 0, inflight: { from: 1, to: 2 } });
+
+    const second = sink({ outbox: "split-restart", batchSize: 4 }).s;
+    await second.recover(cursor);
+    // [1,2] again under its key (the stand-in answers it from its record); the new run learns the limit again on [3,6].
+    expect(calls.slice(2).map((c) => [c.key, c.size])).toEqual([
+      [key(1, 2), 2],
+      [key(3, 6), 4],
+      [key(3, 4), 2],
+      [key(5, 6), 2],
+    ]);
+    expect(recorded.map((e) => e.amount)).toEqual(amounts(6));
+    expect(oneBodyPerKey()).toBe(true);
+    expect(await real.progress()).toEqual({ sent: 6, inflight: undefined });
   });
 });

@@ -16,6 +16,7 @@ export interface PointwiseSinkOptions {
   id: string;
   baseUrl: string;
   apiKey: string;
+  /** Most events per request; the run sends fewer once the ingest API refuses a chunk as too large. */
   batchSize: number;
   events: Readonly<Record<string, EarnMapping>>;
   /** Where mapped events wait until they are sent (in the state store, so a restart resumes them). */
@@ -44,6 +45,12 @@ interface ApiBody {
 // Transient answers of the ingest API: the same chunk is sent again with the same Idempotency-Key.
 const RETRY_CODES = new Set(["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable", "starting"]);
 const AUTH_CODES = new Set(["invalid-api-key", "missing-api-key"]);
+// The chunk was too large for the ingest API's limits (BATCH_MAX_EVENTS, BATCH_BODY_LIMIT_BYTES), which it checks
+// before the Idempotency-Key: nothing was recorded, and smaller chunks can pass where resending it never would.
+const TOO_LARGE_CODES = new Set(["too-many-events", "payload-too-large"]);
+
+/** What one answer of the ingest API means for the chunk: sent, too large to pass, or worth another attempt. */
+type Verdict = { kind: "sent" } | { kind: "too-large"; code: string } | { kind: "retry"; failure: string };
 
 /** The error of a sink stopped by its signal between attempts; the unacknowledged chunk is sent again on restart. */
 const interrupted = () => new RetryableError("pointwise-api-interrupted", "stopped while sending earn events; the batch is resent on restart");
@@ -58,14 +65,18 @@ export function idempotencyKey(scope: string, sinkId: string, from: number, to: 
  * Mapped events go into an outbox in the state store numbered by sequence; the cursor committed with the
  * checkpoint is the last sequence. Only committed events are sent, in chunks of at most `batchSize`; a chunk's
  * bounds are recorded before it is sent, so after a restart exactly the same chunk is resent with the same
- * Idempotency-Key and the service records nothing new.
+ * Idempotency-Key and the service records nothing new. A chunk the API refuses as too large is sent in halves, and
+ * later chunks of the run keep the smaller size.
  */
 export class PointwiseSink implements Sink {
   readonly id: string;
   #seq = 0;
+  /** Most sequence numbers in a new chunk: `batchSize`, until the ingest API refuses a chunk as too large. */
+  #chunkSize: number;
 
   constructor(private readonly options: PointwiseSinkOptions) {
     this.id = options.id;
+    this.#chunkSize = options.batchSize;
   }
 
   async recover(cursor: string | undefined): Promise<void> {
@@ -94,9 +105,14 @@ export class PointwiseSink implements Sink {
 
   async close(): Promise<void> {}
 
-  /** Sends every outbox event up to sequence `upto`, resuming a recorded in-flight chunk first. */
+  /**
+   * Sends every outbox event up to sequence `upto`, resuming a recorded in-flight chunk first. A chunk refused as
+   * too large is replaced by its first half, recorded as the chunk in flight, and the rest follows in chunks of that
+   * size: every chunk sent is recorded before it is sent and keyed by its own bounds, so a restart resends exactly
+   * the one that may have been recorded by the service, under the same key.
+   */
   async #deliver(upto: number): Promise<void> {
-    const { outbox, batchSize } = this.options;
+    const { outbox } = this.options;
     for (;;) {
       const { sent, inflight } = await outbox.progress();
       let from: number;
@@ -105,18 +121,44 @@ export class PointwiseSink implements Sink {
         ({ from, to } = inflight);
       } else {
         from = sent + 1;
-        to = Math.min(upto, sent + batchSize);
+        to = Math.min(upto, sent + this.#chunkSize);
         if (from > to) return;
         await outbox.beginChunk(from, to);
       }
       const entries = await outbox.read(from, to);
       const events = entries.map((e) => (JSON.parse(e) as { event: EarnEvent }).event);
-      if (events.length > 0) await this.#post(events, idempotencyKey(this.options.scope, this.id, from, to), from, to);
+      if (events.length > 0) {
+        const refused = await this.#post(events, idempotencyKey(this.options.scope, this.id, from, to), from, to);
+        if (refused !== undefined) {
+          await this.#split(from, to, events.length, refused);
+          continue;
+        }
+      }
       await outbox.finishChunk(to);
     }
   }
 
-  async #post(events: EarnEvent[], key: string, from: number, to: number): Promise<void> {
+  /** Replaces the refused chunk [from, to] in flight by its first half and sizes the rest of the run's chunks to match. */
+  async #split(from: number, to: number, events: number, code: string): Promise<void> {
+    if (events <= 1) {
+      throw new BaseError(
+        "earn-event-too-large",
+        `Pointwise API refused a single earn event (sequence ${from}) as too large (${code}); check the ingest API's BATCH_MAX_EVENTS and BATCH_BODY_LIMIT_BYTES`,
+        { details: { code, from, to } },
+      );
+    }
+    // Halves by sequence numbers, so a chunk always shrinks; the answer names no limit a client may rely on.
+    const size = Math.ceil((to - from + 1) / 2);
+    this.#chunkSize = Math.min(this.#chunkSize, size);
+    this.options.logger.warn(
+      { sink: this.id, from, to, events, code, chunkSize: this.#chunkSize },
+      "earn events chunk too large for the Pointwise API, sending smaller chunks",
+    );
+    await this.options.outbox.beginChunk(from, from + this.#chunkSize - 1);
+  }
+
+  /** Sends one chunk until it is accepted; returns the error code when the API refuses it as too large, undefined when sent. */
+  async #post(events: EarnEvent[], key: string, from: number, to: number): Promise<string | undefined> {
     const { baseUrl, apiKey, logger } = this.options;
     const url = `${baseUrl.replace(/\/$/, "")}/api/rest/earn-events`;
     const maxAttempts = this.options.maxAttempts ?? 10;
@@ -130,11 +172,16 @@ export class PointwiseSink implements Sink {
           signal: AbortSignal.timeout(30_000),
         });
         const body = (await res.json().catch(() => undefined)) as ApiBody | undefined;
-        failure = this.#handle(body, events, res.status);
-        if (failure === "") {
+        const verdict = this.#handle(body, events, res.status);
+        if (verdict.kind === "sent") {
           logger.info({ sink: this.id, from, to, events: events.length }, "earn events sent");
-          return;
+          return undefined;
         }
+        if (verdict.kind === "too-large") {
+          this.options.onError?.();
+          return verdict.code;
+        }
+        failure = verdict.failure;
       } catch (err) {
         if (err instanceof BaseError) throw err;
         failure = (err as Error).message;
@@ -151,18 +198,19 @@ export class PointwiseSink implements Sink {
     }
   }
 
-  /** Returns "" when the batch is done (items logged and dropped as needed), or why it must be retried; throws when it cannot succeed. */
-  #handle(body: ApiBody | undefined, events: EarnEvent[], status: number): string {
-    if (body === undefined || typeof body !== "object") return `HTTP ${status} without a JSON body`;
+  /** Judges an answer: sent (items logged and dropped as needed), too large, or why it must be retried; throws when it cannot succeed. */
+  #handle(body: ApiBody | undefined, events: EarnEvent[], status: number): Verdict {
+    if (body === undefined || typeof body !== "object") return { kind: "retry", failure: `HTTP ${status} without a JSON body` };
     const error = body.errors?.[0];
     if (body.data === null || body.data === undefined || error !== undefined) {
       const code = error?.extensions?.code ?? "unknown";
       if (AUTH_CODES.has(code)) throw invalidApiKey({ details: { code } });
-      if (RETRY_CODES.has(code)) return code;
+      if (RETRY_CODES.has(code)) return { kind: "retry", failure: code };
+      if (TOO_LARGE_CODES.has(code)) return { kind: "too-large", code };
       throw new BaseError("earn-batch-rejected", `Pointwise API rejected the batch: ${code}: ${error?.message ?? "no message"}`, { details: { code } });
     }
     const results = body.data.results ?? [];
-    if (results.length !== events.length) return `expected ${events.length} results, got ${results.length}`;
+    if (results.length !== events.length) return { kind: "retry", failure: `expected ${events.length} results, got ${results.length}` };
     results.forEach((result, i) => {
       if (result.ok) return;
       const first = result.errors?.[0];
@@ -171,6 +219,6 @@ export class PointwiseSink implements Sink {
         "earn event dropped by the Pointwise API",
       );
     });
-    return "";
+    return { kind: "sent" };
   }
 }

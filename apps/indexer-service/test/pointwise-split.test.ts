@@ -1,0 +1,239 @@
+// The pointwise sink against the real ingest API with BATCH_MAX_EVENTS below its batchSize: smaller chunks, every event once.
+import { type EarnMapping, idempotencyKey, type OutputRow, PointwiseSink, StateStore } from "@pointwise/indexer-engine";
+import { createLogger } from "@pointwise/logger";
+import {
+  type AppProcess,
+  createTestBus,
+  createTestDatabase,
+  dropNamespace,
+  type SeededCampaign,
+  seedCampaignWithKey,
+  seedProject,
+  spawnApp,
+  streamMessages,
+  testServiceEnv,
+  uniqueName,
+} from "@pointwise/testkit";
+import { LogCapture, REDIS_URL, uniqueId } from "./support/harness";
+import { type LocalServer, listen, readBody } from "./support/net";
+
+// Real processes (ingest-api) on real services.
+jest.setTimeout(60_000);
+
+/** The ingest API's limit in this file, below every batchSize the sinks use. */
+const MAX_EVENTS = 3;
+const SINK_ID = "0-pointwise";
+const SPLIT = "earn events chunk too large for the Pointwise API, sending smaller chunks";
+
+/** A sink's outbox in the state store. */
+type SinkOutbox = ReturnType<StateStore["sinkOutbox"]>;
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let bus: Awaited<ReturnType<typeof createTestBus>>;
+let schema: string;
+let ingest: AppProcess;
+let project: string;
+/** A recording pass-through in front of the ingest API: each earn-events request's key and size, and what it was answered. */
+let proxy: LocalServer;
+let requests: { key: string; size: number; code: string | undefined; replayed: boolean }[];
+const stores: StateStore[] = [];
+
+beforeAll(async () => {
+  schema = uniqueName("pwsplit");
+  db = await createTestDatabase(schema);
+  project = await seedProject(db);
+  ingest = await spawnApp("ingest-api", { ...testServiceEnv(schema), BATCH_MAX_EVENTS: String(MAX_EVENTS) });
+  bus = await createTestBus(schema);
+  proxy = await listen(async (req, res) => {
+    const body = await readBody(req);
+    const headers = Object.fromEntries(
+      ["authorization", "content-type", "idempotency-key", "x-pointwise-source"].flatMap((h) =>
+        req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]],
+      ),
+    );
+    const answer = await fetch(`${ingest.url}${req.url}`, { method: req.method, headers, body });
+    const text = await answer.text();
+    const parsed = JSON.parse(text) as { errors?: { extensions: { code: string } }[] };
+    requests.push({
+      key: String(req.headers["idempotency-key"]),
+      size: (JSON.parse(body) as { events: unknown[] }).events.length,
+      code: parsed.errors?.[0]?.extensions.code,
+      replayed: answer.headers.get("idempotent-replayed") === "true",
+    });
+    res.writeHead(answer.status, { "content-type": "application/json" });
+    res.end(text);
+  });
+}, 60_000);
+
+beforeEach(() => {
+  requests = [];
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  for (const store of stores) {
+    await store.clearIndexer();
+    await store.close();
+  }
+  await ingest?.stop("SIGKILL");
+  await bus?.close();
+  await dropNamespace(schema).catch(() => undefined);
+  await db?.drop();
+});
+
+/** A swap row worth `valueUsd`, a minute old, with an id of its own. */
+function swapRow(indexerId: string, n: number): OutputRow {
+  const ts = Date.now() - 60_000;
+  return {
+    indexerId,
+    chainId: 31337,
+    adapterId: "amm-v2",
+    adapterVersion: "0.0.1",
+    rowType: "action",
+    id: `swap-${n}`,
+    user: "0x00000000000000000000000000000000000000a1",
+    asset: "0x00000000000000000000000000000000000000b1",
+    activity: "swap",
+    amount: "1",
+    priceable: true,
+    active: null,
+    startTs: null,
+    endTs: null,
+    durationMs: null,
+    startBlock: null,
+    endBlock: null,
+    ts,
+    height: n,
+    txHash: `0x${n.toString(16).padStart(64, "0")}`,
+    logIndex: 0,
+    trigger: null,
+    priceUsd: "1",
+    valueUsd: String(n),
+    usdHours: null,
+    meta: null,
+  };
+}
+
+/** A campaign of its own, an index of its own in the state store, and a sink factory over that index's outbox. */
+async function setup(label: string): Promise<{
+  campaign: SeededCampaign;
+  scope: string;
+  rows: (count: number) => OutputRow[];
+  outbox: SinkOutbox;
+  sink: (batchSize: number, outbox?: SinkOutbox) => { sink: PointwiseSink; logs: LogCapture };
+}> {
+  const campaign = await seedCampaignWithKey(db, { projectId: project, eventType: "swap" });
+  const indexerId = uniqueId(label);
+  const silent = createLogger({ service: "test", level: "silent" });
+  const store = await StateStore.connect({ url: REDIS_URL, keyPrefix: "pwtest", indexerId, configHash: "cfg" }, silent);
+  stores.push(store);
+  const scope = `${indexerId}:cfg:index-1`;
+  const events: Record<string, EarnMapping> = { swap: { regEventId: campaign.regEventId, amount: "usd", rowType: "action" } };
+  const outbox = store.sinkOutbox(SINK_ID);
+  return {
+    campaign,
+    scope,
+    rows: (count) => Array.from({ length: count }, (_, i) => swapRow(indexerId, i + 1)),
+    outbox,
+    sink: (batchSize, own = outbox) => {
+      const logs = new LogCapture();
+      const logger = createLogger({ service: "indexer-service", level: "debug", destination: logs });
+      const sink = new PointwiseSink({ id: SINK_ID, baseUrl: proxy.url, apiKey: campaign.key, batchSize, events, outbox: own, scope, logger, retryBaseMs: 5 });
+      return { sink, logs };
+    },
+  };
+}
+
+/** What the ingest API published for a campaign: each message's amount, in order, and how many distinct event ids. */
+async function published(campaignId: string): Promise<{ amounts: string[]; eventIds: number; source: Set<string> }> {
+  const messages = (await streamMessages(bus)).filter((m) => m.campaign_id === campaignId);
+  return { amounts: messages.map((m) => m.amount), eventIds: new Set(messages.map((m) => m.event_id)).size, source: new Set(messages.map((m) => m.source)) };
+}
+
+/** The Idempotency-Keys the ingest API keeps a request record for in a campaign, with how many events each covered. */
+async function storedKeys(campaignId: string): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ key: string; n: number }>("SELECT key, cardinality(event_ids) AS n FROM idempotency_key WHERE campaign_id = $1", [
+    campaignId,
+  ]);
+  return new Map(rows.map((r) => [r.key, Number(r.n)]));
+}
+
+const amounts = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1));
+
+describe("the pointwise sink against the real ingest API with BATCH_MAX_EVENTS below its batchSize", () => {
+  it("sends the refused chunk in halves and later chunks at the learned size, publishing every event once", async () => {
+    const { campaign, scope, rows, sink: make } = await setup("split");
+    const key = (from: number, to: number) => idempotencyKey(scope, SINK_ID, from, to);
+    const { sink, logs } = make(8);
+    await sink.recover(undefined);
+    await sink.committed(await sink.write(rows(11)));
+
+    // 8 events are refused, then 4 (half of 8); 2 pass, and the 11 events go in chunks of 2: [1,2] .. [9,10], [11,11].
+    expect(requests.map((r) => [r.key, r.size, r.code ?? "ok"])).toEqual([
+      [key(1, 8), 8, "too-many-events"],
+      [key(1, 4), 4, "too-many-events"],
+      [key(1, 2), 2, "ok"],
+      [key(3, 4), 2, "ok"],
+      [key(5, 6), 2, "ok"],
+      [key(7, 8), 2, "ok"],
+      [key(9, 10), 2, "ok"],
+      [key(11, 11), 1, "ok"],
+    ]);
+    expect(logs.lines.filter((l) => l.msg === SPLIT).map((l) => [l.level, l.from, l.to, l.events, l.code, l.chunkSize])).toEqual([
+      ["warn", 1, 8, 8, "too-many-events", 4],
+      ["warn", 1, 4, 4, "too-many-events", 2],
+    ]);
+    const out = await published(campaign.campaignId);
+    expect(out.amounts).toEqual(amounts(11));
+    expect(out.eventIds).toBe(11);
+    expect(out.source).toEqual(new Set(["indexer"]));
+    // The refused requests left no record: only the accepted chunks hold their keys.
+    expect(await storedKeys(campaign.campaignId)).toEqual(
+      new Map([
+        [key(1, 2), 2],
+        [key(3, 4), 2],
+        [key(5, 6), 2],
+        [key(7, 8), 2],
+        [key(9, 10), 2],
+        [key(11, 11), 1],
+      ]),
+    );
+  });
+
+  it("after the sink dies past the first smaller chunk, a new sink resends that chunk under its key and nothing is published twice", async () => {
+    const { campaign, scope, rows, outbox, sink: make } = await setup("split-restart");
+    const key = (from: number, to: number) => idempotencyKey(scope, SINK_ID, from, to);
+    // The process dies once the first smaller chunk was accepted, before the outbox marks it sent.
+    const dying: SinkOutbox = { ...outbox, finishChunk: () => Promise.reject(new Error("killed")) };
+    const first = make(4, dying).sink;
+    await first.recover(undefined);
+    const cursor = await first.write(rows(6));
+    await expect(first.committed(cursor)).rejects.toThrow("killed");
+    expect(requests.map((r) => [r.key, r.code ?? "ok"])).toEqual([
+      [key(1, 4), "too-many-events"],
+      [key(1, 2), "ok"],
+    ]);
+    expect((await published(campaign.campaignId)).amounts).toEqual(["1", "2"]);
+
+    const second = make(4).sink;
+    await second.recover(cursor);
+    // [1,2] again under its key, answered from the ingest API's record; the new run learns the limit again on [3,6].
+    expect(requests.slice(2).map((r) => [r.key, r.size, r.code ?? "ok", r.replayed])).toEqual([
+      [key(1, 2), 2, "ok", true],
+      [key(3, 6), 4, "too-many-events", false],
+      [key(3, 4), 2, "ok", false],
+      [key(5, 6), 2, "ok", false],
+    ]);
+    const out = await published(campaign.campaignId);
+    expect(out.amounts).toEqual(amounts(6));
+    expect(out.eventIds).toBe(6);
+    expect(await storedKeys(campaign.campaignId)).toEqual(
+      new Map([
+        [key(1, 2), 2],
+        [key(3, 4), 2],
+        [key(5, 6), 2],
+      ]),
+    );
+    expect(await outbox.progress()).toEqual({ sent: 6, inflight: undefined });
+  });
+});
