@@ -20,6 +20,8 @@ export function rankingColumnOf(ranking: string | null | undefined): RankingColu
  * `score` alone): every row but one that carries nothing earned (own, referral or adjusted: total and
  * lifetime 0) and only a spend. setSpentScores keeps those rows so a spend outlives a recompute that pays
  * the user nothing, but a user with no points paid is on no board (read API) and ranks as nobody.
+ * The two board indexes are partial with this very condition (migration 20261202000000_on_board_indexes),
+ * which is what lets a rank count be answered from the index alone: change it and them together.
  */
 export const ON_BOARD_SQL = "(total <> 0 OR lifetime <> 0 OR spent = 0)";
 
