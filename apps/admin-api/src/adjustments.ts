@@ -4,6 +4,7 @@ import { addAdjustmentScores, excludedUsers } from "@pointwise/db";
 import { ValidationError } from "@pointwise/errors";
 import { adjustmentDeltas, parseRuleVersion, type RuleVersion } from "@pointwise/rules";
 import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
+import { activeRuleVersionIn } from "./active-version";
 import type { Campaign } from "./scope";
 import type { OperatorSession } from "./session";
 
@@ -67,20 +68,12 @@ export function currencyProblem(currency: string, campaign: Campaign): string | 
   return keys.includes(currency) ? null : `currency: must be one of the campaign's currencies (${keys.join(", ")})`;
 }
 
-/** The number of the campaign's active rule version, or null when none is active. */
-export async function activeVersionIn(tx: Transaction, campaignId: string): Promise<number | null> {
-  const { rows } = await tx.query<{ version: number }>("SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active'", [campaignId]);
-  return rows[0]?.version ?? null;
-}
-
 /** The campaign's active rules read inside the transaction (stable under the apply lock), or null. */
 export async function activeRulesIn(tx: Transaction, campaignId: string): Promise<RuleVersion | null> {
-  const { rows } = await tx.query<{ document: unknown }>("SELECT document FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1", [
-    campaignId,
-  ]);
-  if (!rows[0]) return null;
+  const active = await activeRuleVersionIn(tx, campaignId);
+  if (!active) return null;
   try {
-    return parseRuleVersion(rows[0].document);
+    return parseRuleVersion(active.document);
   } catch {
     return null;
   }

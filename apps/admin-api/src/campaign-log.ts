@@ -3,6 +3,7 @@ import type { Queryable } from "@pointwise/db";
 import { excludedUsers, readAdjustments, readCampaignLog, readCampaignWindow } from "@pointwise/db";
 import { ConflictError } from "@pointwise/errors";
 import type { Adjustment, CampaignWindow, RawEvent } from "@pointwise/rules";
+import { type ActiveVersion, activeRuleVersionIn } from "./active-version";
 
 /**
  * Reads a whole campaign's event log for a dry run, the way the scoring worker replays it (see
@@ -20,7 +21,7 @@ export async function readDryRunLog(pool: Queryable, campaignId: string, maxEven
 /** Everything besides the rule versions that a recompute reads, so a dry run computes what it would serve. */
 export interface DryRunReads {
   /** The active rule version's number and stored document, or null when none is active. */
-  active: { version: number; document: unknown } | null;
+  active: ActiveVersion | null;
   events: RawEvent[];
   campaignWindow: CampaignWindow;
   excludedUsers: Set<string>;
@@ -34,12 +35,8 @@ export interface DryRunReads {
  * gives the "before" that is served now.
  */
 export async function readDryRunInputs(q: Queryable, campaignId: string, maxEvents: number): Promise<DryRunReads> {
-  const { rows } = await q.query<{ version: number; document: unknown }>(
-    "SELECT version, document FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1",
-    [campaignId],
-  );
   return {
-    active: rows[0] ?? null,
+    active: await activeRuleVersionIn(q, campaignId),
     events: await readDryRunLog(q, campaignId, maxEvents),
     campaignWindow: await readCampaignWindow(q, campaignId),
     excludedUsers: await excludedUsers(q, campaignId),

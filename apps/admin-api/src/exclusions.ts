@@ -2,7 +2,7 @@
 import { excludedUsers, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
-import { activeVersionIn } from "./adjustments";
+import { activeVersionIn } from "./active-version";
 import { recordAudit } from "./audit";
 import type { Deps } from "./deps";
 import { queueRecompute } from "./recompute";

@@ -4,7 +4,7 @@ import { dryRunDiff, parseRuleVersion, type RuleVersion, safeParseRuleVersion } 
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
-import { activeVersionIn } from "../adjustments";
+import { activeVersionIn } from "../active-version";
 import { recordAudit } from "../audit";
 import { readDryRunInputs, userLabels } from "../campaign-log";
 import type { Deps } from "../deps";
