@@ -1,7 +1,7 @@
 // The indexer CLI: parses `help`, `validate` and `run`, loads the config and returns an exit code.
 import { BaseError } from "@pointwise/errors";
 import { unwrapConfig } from "@pointwise/indexer-engine";
-import { createLogger, type Logger, scrubUrlCredentials } from "@pointwise/logger";
+import { createLogger, type Logger } from "@pointwise/logger";
 import { createRegistry } from "./adapters";
 import { parseCommand, USAGE } from "./cli";
 import { type ConfigSource, loadConfig } from "./config-source";
@@ -17,22 +17,25 @@ export interface CliIo {
   terminal?: NodeJS.WriteStream;
 }
 
-function logError(logger: Logger, err: unknown): void {
+/**
+ * Logs why a run stopped: an expected error as its message with its code and details, any other as `indexer failed`.
+ * Either error, or the cause of an expected one, goes through the logger's err serializer, which drops the input the
+ * URL parser keeps (a whole URL) and hides the credentials of URLs in its message, stack and causes.
+ */
+export function logError(logger: Logger, err: unknown): void {
   if (err instanceof BaseError) {
     // The line's `code` is the error's stable code; a code among the details (an API's answer) is kept beside it.
     const { code: detailCode, ...details } = err.details ?? {};
-    const cause = (err.cause as Error | undefined)?.message;
     logger.error(
       {
         ...details,
         code: err.code,
         ...(detailCode === undefined ? {} : { detail_code: detailCode }),
-        cause: cause === undefined ? undefined : scrubUrlCredentials(cause),
+        ...(err.cause === undefined ? {} : { err: err.cause }),
       },
       err.message,
     );
   } else {
-    // The logger's err serializer drops the error's input (the URL parser keeps a whole URL there) and hides URL credentials.
     logger.error({ err }, "indexer failed");
   }
 }

@@ -5,10 +5,11 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import { BaseError } from "@pointwise/errors";
 import { isSemver } from "@pointwise/indexer-engine";
 import { createLogger } from "@pointwise/logger";
 import { ADAPTERS, createRegistry } from "../src/adapters";
-import { runCli } from "../src/app";
+import { logError, runCli } from "../src/app";
 import { parseCommand, USAGE } from "../src/cli";
 import { loadRunEnv } from "../src/env";
 import { needsMarketPrices } from "../src/run";
@@ -41,6 +42,26 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { code, out, err, logs };
+}
+
+/** The line the CLI logs for a run stopped by `err`. */
+function logLine(err: unknown): string {
+  let line = "";
+  const destination = new PassThrough().on("data", (chunk) => {
+    line += chunk;
+  });
+  logError(createLogger({ service: "indexer-service", destination }), err);
+  return line;
+}
+
+/** The TypeError the URL parser throws for a host with a space: it keeps the whole URL, password included, as `input`. */
+function urlParserError(): unknown {
+  try {
+    new URL("redis://default:s3cretpw@my redis:6379");
+  } catch (err) {
+    return err;
+  }
+  throw new Error("the URL parser took a host with a space");
 }
 
 async function configFile(name: string, edit: (c: Config) => void): Promise<string> {
@@ -203,21 +224,12 @@ describe("command line", () => {
   });
 
   it("logs an unexpected error without the input the URL parser keeps, and with the credentials of URLs hidden", () => {
-    let parserError: unknown;
-    try {
-      new URL("redis://default:s3cretpw@my redis:6379");
-    } catch (err) {
-      parserError = err;
-    }
+    const parserError = urlParserError();
     // The parser's TypeError carries the whole URL; logged as is (pino's own err serializer), the password showed.
     expect((parserError as { input?: string }).input).toContain("s3cretpw");
-    // The indexer logs an unexpected error as { err } through the service logger, as every app does.
     const logged = (err: unknown) => {
-      let line = "";
-      const destination = new PassThrough().on("data", (chunk) => {
-        line += chunk;
-      });
-      createLogger({ service: "indexer-service", destination }).error({ err }, "indexer failed");
+      const line = logLine(err);
+      expect(JSON.parse(line).msg).toBe("indexer failed");
       return { text: line, err: JSON.parse(line).err };
     };
     const parser = logged(parserError);
@@ -227,6 +239,20 @@ describe("command line", () => {
     expect(quoted.message).toBe("request to https://***@rpc.internal/v2 and redis://***@cache:6379/0 failed");
     expect(quoted.stack).not.toMatch(/key123|p@ss/);
     expect(logged("thrown text").err).toEqual("thrown text");
+  });
+
+  it("logs an expected error's cause without the input the URL parser keeps, and with the credentials of URLs hidden", () => {
+    const inner = new Error("request to https://user:key123@rpc.internal/v2 failed", { cause: urlParserError() });
+    const line = logLine(new BaseError("rpc-connection-failed", "RPC Connection Failed", { cause: inner, details: { reason: "gave up" } }));
+    expect(line).not.toMatch(/s3cretpw|key123/);
+    expect(JSON.parse(line)).toMatchObject({
+      level: "error",
+      code: "rpc-connection-failed",
+      reason: "gave up",
+      msg: "RPC Connection Failed",
+      // pino's err serializer follows the cause chain, joining the messages with ": ".
+      err: { type: "Error", message: "request to https://***@rpc.internal/v2 failed: Invalid URL" },
+    });
   });
 
   it("reads a config file that starts with a UTF-8 byte order mark", async () => {

@@ -54,6 +54,9 @@ describe("endpoint URLs", () => {
     ["RPC_URL", "https://:8545/key123"],
     // Port 0 parses, but nothing listens there: the rule every service's URLs follow.
     ["RPC_URL", "http://rpc.internal:0/key123"],
+    // The URL parser takes the host "key123" from the path: the host must follow the // as written.
+    ["RPC_URL", "https:///key123"],
+    ["PRICE_API_URL", "https:///api/v3?x_cg_demo_api_key=key123"],
     ["PRICE_API_URL", "https://user:pw@api example.com/key123"],
   ])("refuses %s=%s naming the variable and its rule, without the URL", (name, value) => {
     let thrown: unknown;

@@ -1,7 +1,7 @@
 // parseEnv: defaults and coercion, and errors naming a missing or malformed variable and its rule.
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
-import { envVars, isPlaceholder, parseEnv, redisEnv, serviceEnv, streamEnv, whenParsed } from "./index";
+import { envVars, hostUrlProblem, isPlaceholder, parseEnv, redisEnv, serviceEnv, streamEnv, whenParsed } from "./index";
 
 const schema = z.object({ ...serviceEnv, ...redisEnv, ...streamEnv, PORT: envVars.port(3000) });
 const good = { DATABASE_URL: "postgres://127.0.0.1/x", REDIS_URL: "redis://127.0.0.1:6379", NATS_URL: "nats://127.0.0.1:4222" };
@@ -97,6 +97,42 @@ describe("connection URLs", () => {
     ["REDIS_URL", "rediss://default:s3cret@cache:6380/0"],
   ])("accepts %s=%s", (name, value) => {
     expect(parseEnv(schema, { ...good, [name]: value })[name as keyof typeof good]).toBe(value);
+  });
+});
+
+describe("single endpoint URLs", () => {
+  const SHAPE = "must be a well-formed URL with a host: http(s)://host[:port][/path]";
+
+  it.each([
+    ["another scheme", "ws://user:s3cretpw@rpc:8545", "must be a URL starting with http:// or https://"],
+    ["a scheme in capitals", "HTTPS://rpc.internal/v2", "must be a URL starting with http:// or https://"],
+    ["a space in the host", "https://user:s3cretpw@rpc inside/v2", SHAPE],
+    ["no host", "http://", SHAPE],
+    ["a port past 65535", "http://rpc.internal:65536", SHAPE],
+    ["port 0", "http://rpc.internal:0/s3cretpw", SHAPE],
+  ])("refuses a URL with %s, naming the rule and not the value", (_what, value, rule) => {
+    expect(hostUrlProblem(value, ["http", "https"])).toBe(rule);
+  });
+
+  it("refuses, when asked to, a URL whose host does not follow its // as written, which the parser would take from the path", () => {
+    for (const value of ["https:///v2/s3cretpw", "http://\\rpc.internal/v2", "http://\trpc.internal/v2"]) {
+      expect(new URL(value).hostname).not.toBe("");
+      expect(hostUrlProblem(value, ["http", "https"])).toBeNull();
+      expect(hostUrlProblem(value, ["http", "https"], { hostAsWritten: true })).toBe(SHAPE);
+    }
+    expect(hostUrlProblem("https://rpc.internal//v2", ["http", "https"], { hostAsWritten: true })).toBeNull();
+  });
+
+  it("shows the shape of schemes that are not a pair like http and https as alternatives", () => {
+    expect(hostUrlProblem("redis://", ["redis", "unix"])).toBe("must be a well-formed URL with a host: redis|unix://host[:port][/path]");
+  });
+
+  it("takes an endpoint with credentials, a port, a path and a query, and refuses for envVars.hostUrl exactly what it refuses", () => {
+    const url = "https://user:s3cretpw@rpc.internal:8545/v2/key?x=1";
+    expect(hostUrlProblem(url, ["http", "https"])).toBeNull();
+    const env = z.object({ RPC: envVars.hostUrl(["http", "https"]) });
+    expect(parseEnv(env, { RPC: url }).RPC).toBe(url);
+    expect(() => parseEnv(env, { RPC: "http://rpc.internal:0" })).toThrow(new ConfigError(`Invalid environment: RPC: ${SHAPE}`));
   });
 });
 

@@ -62,6 +62,29 @@ function urlProblem(entry: string, schemes: string[], socket: boolean): string |
   return null;
 }
 
+/** Options of a single URL's check. */
+export interface HostUrlOptions {
+  /**
+   * Refuse a URL whose host does not follow its `//` as written: for http(s) the parser skips slashes there and takes
+   * the host from what comes next, so `https:///v2/key` would reach the host `v2`.
+   */
+  hostAsWritten?: boolean;
+}
+
+/**
+ * What is wrong with a single URL of one of `schemes` by the rules of `envVars.url` (parsed, a host, a port from 1 to
+ * 65535) and `options`, or null when nothing is: another scheme is named as such, any other problem shows the URL's
+ * shape. The message never repeats the value, which may hold a key or a password.
+ */
+export function hostUrlProblem(value: string, schemes: string[], options: HostUrlOptions = {}): string | null {
+  const problem = urlProblem(value, schemes, false);
+  if (!schemes.some((s) => value.startsWith(`${s}://`))) return problem;
+  const hostMissing = options.hostAsWritten === true && /^[^:]*:\/\/[\s/\\]/.test(value);
+  if (problem === null && !hostMissing) return null;
+  const shown = schemes.length === 2 && schemes[1] === `${schemes[0]}s` ? `${schemes[0]}(s)` : schemes.join("|");
+  return `must be a well-formed URL with a host: ${shown}://host[:port][/path]`;
+}
+
 /** An empty value means the variable is unset: a shell line `X=` clears a setting rather than setting it to 0. */
 const emptyAsUnset = (v: unknown) => (v === "" ? undefined : v);
 
@@ -143,20 +166,11 @@ export const envVars = {
         ctx.addIssue({ code: "custom", message: entry === "" ? `${which}must not be empty` : `${which}${problem}` });
       });
     }),
-  /**
-   * A single URL by the rules of `url` (one of `schemes`, parsed, a host, a port from 1 to 65535), for a client that
-   * takes exactly one, with one message showing its shape for any of them but the scheme. Its messages never repeat
-   * the value, which may hold a key or a password.
-   */
-  hostUrl: (schemes: string[]) =>
+  /** A single URL checked by hostUrlProblem, for a client that takes exactly one. */
+  hostUrl: (schemes: string[], options: HostUrlOptions = {}) =>
     z.string().superRefine((v, ctx) => {
-      const problem = urlProblem(v, schemes, false);
-      if (problem === null) return;
-      if (!schemes.some((s) => v.startsWith(`${s}://`))) ctx.addIssue({ code: "custom", message: problem });
-      else {
-        const shown = schemes.length === 2 && schemes[1] === `${schemes[0]}s` ? `${schemes[0]}(s)` : schemes.join("|");
-        ctx.addIssue({ code: "custom", message: `must be a well-formed URL with a host: ${shown}://host[:port][/path]` });
-      }
+      const problem = hostUrlProblem(v, schemes, options);
+      if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
     }),
   logLevel: () => {
     const levels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;

@@ -52,6 +52,8 @@ describe("RpcTransport", () => {
   it.each([
     ["a space in the host", "http://user:pw@ho st/key123"],
     ["no host", "http://"],
+    ["no host before its path, which the URL parser would take for one", "https:///key123"],
+    ["port 0", "http://user:pw@node:0/key123"],
     ["a scheme other than http(s)", "ftp://user:pw@node/key123"],
   ])("refuses an endpoint URL with %s with RPC Connection Failed, without showing the URL", (_what, url) => {
     let thrown: unknown;

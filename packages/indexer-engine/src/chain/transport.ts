@@ -5,7 +5,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } 
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@pointwise/logger";
-import { isHttpUrl } from "../config/urls";
+import { httpUrlProblem } from "../config/urls";
 import { rpcConnectionFailed } from "../symptoms";
 import { backoffMs } from "../util/retry";
 import { Semaphore, TokenBucket } from "./limits";
@@ -113,9 +113,13 @@ export class RpcTransport {
   /** JSON-RPC calls sent, retries included (each call of a batch counts), for diagnostics and benchmarks. */
   calls = 0;
 
-  /** Refuses an endpoint that is no http(s) URL with a host with RPC Connection Failed, without quoting the URL. */
+  /**
+   * Refuses an endpoint that is no http(s) URL with a host with RPC Connection Failed, without quoting the URL: the
+   * config's own check, again for callers that build a transport from neither a parsed config nor the environment.
+   */
   constructor(options: RpcTransportOptions) {
-    if (!isHttpUrl(options.url)) throw rpcConnectionFailed({ details: { reason: "the RPC URL is not a well-formed http:// or https:// URL with a host" } });
+    if (httpUrlProblem(options.url) !== undefined)
+      throw rpcConnectionFailed({ details: { reason: "the RPC URL is not a well-formed http:// or https:// URL with a host" } });
     this.#url = new URL(options.url);
     const concurrency = Math.max(1, options.concurrency ?? 8);
     const https = this.#url.protocol === "https:";

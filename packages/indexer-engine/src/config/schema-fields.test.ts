@@ -7,6 +7,9 @@ import { validateConfig } from "./validate";
 /** What a stateStoreUrl that is no usable Redis URL is told (docs/indexer-config.md). */
 const REDIS_SHAPE =
   "must be a well-formed URL with a host: redis[s]://[user:password@]host[:port][/db], special characters of user and password percent-encoded";
+/** What an endpoint URL of another scheme, and one that does not parse or names no host, is told (as RPC_URL is). */
+const HTTP_SCHEME = "must be a URL starting with http:// or https://";
+const HTTP_SHAPE = "must be a well-formed URL with a host: http(s)://host[:port][/path]";
 const SUPPORTED = CHAINS.map((c) => c.id).join(", ");
 
 // Each row: what the user wrote (an edit of a valid config) and every message the docs promise for it; [] means accepted.
@@ -41,6 +44,8 @@ const rows: [string, (c: Config) => void, string[]][] = [
   ["refuses a stateStoreUrl without a host", (c) => (c.stateStoreUrl = "redis://"), [`stateStoreUrl ${REDIS_SHAPE}`]],
   ["refuses a stateStoreUrl with credentials but no host", (c) => (c.stateStoreUrl = "redis://user:pw@:6379"), [`stateStoreUrl ${REDIS_SHAPE}`]],
   ["refuses a stateStoreUrl with a port past 65535", (c) => (c.stateStoreUrl = "redis://cache:65536"), [`stateStoreUrl ${REDIS_SHAPE}`]],
+  // Nothing listens on port 0: the rule of every service's connection URLs.
+  ["refuses a stateStoreUrl with port 0", (c) => (c.stateStoreUrl = "redis://cache:0"), [`stateStoreUrl ${REDIS_SHAPE}`]],
   ["refuses a stateStoreUrl whose password is not percent-encoded", (c) => (c.stateStoreUrl = "redis://u:50%off@cache:6379"), [`stateStoreUrl ${REDIS_SHAPE}`]],
   [
     "refuses a stateStoreUrl whose path is not a database number",
@@ -72,18 +77,13 @@ const rows: [string, (c: Config) => void, string[]][] = [
     ["network.chainId must be a supported chain id (got 1e+300); supported: " + SUPPORTED],
   ],
   ["refuses a numeric gatewayUrl", (c) => (c.network.gatewayUrl = 8545), ["network.gatewayUrl must be a string"]],
-  [
-    "refuses an rpcUrl with text before the scheme",
-    (c) => (c.network.rpcUrl = "xhttps://rpc.example.org"),
-    ["network.rpcUrl must be an http:// or https:// URL"],
-  ],
-  ["refuses an rpcUrl without a host", (c) => (c.network.rpcUrl = "https:///path"), ["network.rpcUrl must be an http:// or https:// URL"]],
-  ["refuses an rpcUrl with a space in its host", (c) => (c.network.rpcUrl = "https://rpc.exa mple.org"), ["network.rpcUrl must be an http:// or https:// URL"]],
-  [
-    "refuses a gatewayUrl with an unclosed IPv6 host",
-    (c) => (c.network.gatewayUrl = "http://[::1:8545"),
-    ["network.gatewayUrl must be an http:// or https:// URL"],
-  ],
+  ["refuses an rpcUrl with text before the scheme", (c) => (c.network.rpcUrl = "xhttps://rpc.example.org"), [`network.rpcUrl ${HTTP_SCHEME}`]],
+  ["refuses an rpcUrl whose scheme is in capitals", (c) => (c.network.rpcUrl = "HTTPS://rpc.example.org"), [`network.rpcUrl ${HTTP_SCHEME}`]],
+  // The URL parser would read the host "path" here.
+  ["refuses an rpcUrl without a host", (c) => (c.network.rpcUrl = "https:///path"), [`network.rpcUrl ${HTTP_SHAPE}`]],
+  ["refuses an rpcUrl with a space in its host", (c) => (c.network.rpcUrl = "https://rpc.exa mple.org"), [`network.rpcUrl ${HTTP_SHAPE}`]],
+  ["refuses an rpcUrl with port 0", (c) => (c.network.rpcUrl = "http://127.0.0.1:0/v1"), [`network.rpcUrl ${HTTP_SHAPE}`]],
+  ["refuses a gatewayUrl with an unclosed IPv6 host", (c) => (c.network.gatewayUrl = "http://[::1:8545"), [`network.gatewayUrl ${HTTP_SHAPE}`]],
   ["accepts an rpcUrl with a port, a path and a query", (c) => (c.network.rpcUrl = "http://127.0.0.1:8545/v1?key=not-a-real-key"), []],
   ["refuses a missing range", (c) => delete c.range, ["range is required"]],
   ["refuses a range that is not an object", (c) => (c.range = 100), ["range must be an object"]],

@@ -1,8 +1,10 @@
 // The zod schema of `.pointwise.json`: network, range, adapter, pricing feeds, sinks and earn mappings.
+import { envVars } from "@pointwise/config";
+import { CAMPAIGN_ID_PATTERN } from "@pointwise/schemas";
 import { z } from "zod";
 import { addressProblem, NOT_AN_ADDRESS } from "./address";
 import { CHAINS, findChain } from "./chains";
-import { isHttpUrl, redisUrlProblem } from "./urls";
+import { httpUrlProblem, redisUrlProblem } from "./urls";
 
 /** The smallest allowed flush interval: one hour. */
 export const MIN_FLUSH_MS = 3_600_000;
@@ -23,9 +25,13 @@ function req(fragment: string) {
 /** A string that is not only whitespace (an empty one breaks the field's `must not be empty` rule instead). */
 const notBlank = (v: string) => v === "" || v.trim() !== "";
 
+/** A string that `problem` checks: it names the rule the value breaks, never the value (a URL may hold a password). */
+const checkedString = (problem: (value: string) => string | undefined) => z.string(req("must be a string")).pipe(envVars.checked(problem));
+
 /**
  * A whole number from `min` to `max` (at most 2^53 - 1, past which a number no longer names one integer), each
- * bound with its message; an infinite number (1e400 in JSON) breaks the bound it is past.
+ * bound with its message; an infinite number (1e400 in JSON) breaks the bound it is past. Not the environment's
+ * whole number (@pointwise/config): a JSON number is not coerced from text, and its bounds have the config's words.
  */
 function integer(min: number, minRule: string, max = Number.MAX_SAFE_INTEGER, maxRule = `must be at most ${max}`) {
   return z
@@ -44,20 +50,13 @@ function integer(min: number, minRule: string, max = Number.MAX_SAFE_INTEGER, ma
     .max(max, maxRule);
 }
 
-// Never echoes the value: an endpoint URL may carry a key or a password.
-const httpUrl = z.string(req("must be a string")).refine(isHttpUrl, "must be an http:// or https:// URL");
+const httpUrl = checkedString(httpUrlProblem);
 
 /**
  * An EVM address in one case, or in mixed case with a valid EIP-55 checksum, returned lowercased; the config and
  * every adapter's params check addresses with it.
  */
-export const evmAddress = z
-  .string(req("must be a string"))
-  .superRefine((v, ctx) => {
-    const problem = addressProblem(v);
-    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
-  })
-  .transform((v) => v.toLowerCase());
+export const evmAddress = checkedString(addressProblem).transform((v) => v.toLowerCase());
 
 const blockNumber = integer(0, "must not be negative");
 
@@ -260,10 +259,9 @@ const sink = z.discriminatedUnion(
       .object({
         sinkType: z.literal("pointwise"),
         baseUrl: httpUrl,
-        // The service's campaign id format (xxxx-xxxx); the engine does not depend on the service's schemas package.
         campaignId: z
           .string("must be a string")
-          .regex(/^[a-z0-9]{4}-[a-z0-9]{4}$/, "must be a campaign id of the form xxxx-xxxx (lowercase letters and digits)")
+          .regex(CAMPAIGN_ID_PATTERN, "must be a campaign id of the form xxxx-xxxx (lowercase letters and digits)")
           .optional(),
         batchSize: integer(1, "must be at least 1", MAX_EARN_BATCH).default(MAX_EARN_BATCH),
         events: z
@@ -294,11 +292,7 @@ export const indexerConfigSchema = z
         .string(req("must be a string"))
         .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"),
       flushMs: integer(MIN_FLUSH_MS, `must be at least ${MIN_FLUSH_MS}`),
-      stateStoreUrl: z.string(req("must be a string")).superRefine((v, ctx) => {
-        // Never echoes the value: it may hold the store's password.
-        const problem = redisUrlProblem(v);
-        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
-      }),
+      stateStoreUrl: checkedString(redisUrlProblem),
       network: z
         .object(
           {

@@ -1,4 +1,5 @@
 // URLs of the config: the shapes the clients can use, checked without ever repeating a URL, which may hold a password.
+import { hostUrlProblem } from "@pointwise/config";
 
 /** The rule a stateStoreUrl with another scheme breaks. */
 export const REDIS_SCHEME = "must begin with redis:// or rediss://";
@@ -8,33 +9,27 @@ export const REDIS_SHAPE =
 /** The rule a stateStoreUrl whose path is not a database number breaks. */
 export const REDIS_DB = "must end in a database number when it has a path: redis://host:6379/0";
 
-/** `value` parsed, or undefined where the WHATWG parser refuses it (URL.parse is not in Node 20). */
-function parse(value: string): URL | undefined {
-  try {
-    return new URL(value);
-  } catch {
-    return undefined;
-  }
-}
+const HTTP_SCHEMES = ["http", "https"];
+const REDIS_SCHEMES = ["redis", "rediss"];
 
 /**
- * True when `value` is an http:// or https:// URL with a host. The scheme is checked as written (the parser would
- * accept "HTTPS:" and add a missing host's slashes); the parser then refuses what no request could reach, such as a
- * space inside the host or a port past 65535.
+ * Why `value` is not an http:// or https:// endpoint the indexer can send requests to, or undefined when it is one:
+ * RPC_URL's rule and words, for the config's URLs and the RPC client alike.
  */
-export function isHttpUrl(value: string): boolean {
-  return /^https?:\/\/[^\s/]/.test(value) && (parse(value)?.hostname ?? "") !== "";
+export function httpUrlProblem(value: string): string | undefined {
+  return hostUrlProblem(value, HTTP_SCHEMES, { hostAsWritten: true }) ?? undefined;
 }
 
 /**
  * Why `value` is not a Redis URL the state store can connect with (REDIS_SCHEME, REDIS_SHAPE or REDIS_DB), or
- * undefined when it is one. These are the checks the Redis client makes when it is created, which it reports as a
- * TypeError holding the whole URL, plus a host: the client takes an empty one for 127.0.0.1.
+ * undefined when it is one: the shared rules of a connection URL (parsed, a host, a port from 1 to 65535; the client
+ * takes an empty host for 127.0.0.1), plus the checks the Redis client makes when it is created, which it reports as
+ * a TypeError holding the whole URL. The messages say the Redis URL's own shape rather than the shared words.
  */
 export function redisUrlProblem(value: string): string | undefined {
-  if (!value.startsWith("redis://") && !value.startsWith("rediss://")) return REDIS_SCHEME;
-  const url = parse(value);
-  if (url === undefined || url.hostname === "") return REDIS_SHAPE;
+  if (!REDIS_SCHEMES.some((s) => value.startsWith(`${s}://`))) return REDIS_SCHEME;
+  if (hostUrlProblem(value, REDIS_SCHEMES) !== null) return REDIS_SHAPE;
+  const url = new URL(value);
   try {
     decodeURIComponent(url.username);
     decodeURIComponent(url.password);

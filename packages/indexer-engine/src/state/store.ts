@@ -1,6 +1,6 @@
 // The indexer's Redis state: checkpoints, positions, metrics, sink outboxes, asset labels and caches.
 import { ConfigError, ConflictError, RetryableError } from "@pointwise/errors";
-import type { Logger } from "@pointwise/logger";
+import { type Logger, scrubUrlCredentials } from "@pointwise/logger";
 import { createClient, type RedisClientType } from "redis";
 import type { KeyValueStore, LabelStore } from "../adapter";
 import { redisUrlProblem } from "../config/urls";
@@ -112,9 +112,9 @@ function parsePosition(field: string, value: string): Position {
   return { user: field.slice(0, first), asset: field.slice(first + 1, second), activity: field.slice(second + 1), ...stored } as Position;
 }
 
-/** Hides the password of a Redis URL for logs and errors: all of the credentials, up to the last @ before the host. */
+/** Hides the password of a Redis URL for logs and errors, as the logger does: all of the credentials, up to the last @ before the host. */
 export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^/]*)@/, "//***@");
+  return scrubUrlCredentials(url);
 }
 
 /**
@@ -134,9 +134,10 @@ export class StateStore {
    */
   static async connect(options: StateStoreOptions, logger: Logger): Promise<StateStore> {
     const policy = options.reconnect ?? DEFAULT_RECONNECT;
+    // The config's own check, again for callers that connect without a parsed config: it makes the client's own
+    // checks, whose TypeError would hold the URL, password included.
     const problem = redisUrlProblem(options.url);
     if (problem !== undefined) throw new ConfigError(`stateStoreUrl ${problem}`);
-    // redisUrlProblem makes the client's own checks, whose TypeError would hold the URL, password included.
     const client: RedisClientType = createClient({
       url: options.url,
       socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => reconnectDelay(retries, policy) },
