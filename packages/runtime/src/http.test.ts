@@ -1,9 +1,10 @@
-// The shared HTTP app: one request log line per answer (none for health checks), and typed errors as statuses.
-import type { Server } from "node:http";
+// The shared HTTP app: one request log line per answer (none for health checks), typed errors as statuses, and how close drains connections.
+import { createServer, type Server } from "node:http";
+import net from "node:net";
 import { Writable } from "node:stream";
 import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
-import { createHttpApp, finishHttpApp, listen } from "./index";
+import { closeServer, createHttpApp, finishHttpApp, listen } from "./index";
 
 function captured(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -174,5 +175,95 @@ describe("typed errors", () => {
     const res = await fetch(`http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/readyz`);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ status: "unavailable", checks: { postgres: true, nats: false } });
+  });
+});
+
+describe("closeServer", () => {
+  const portOf = (s: Server) => {
+    const address = s.address();
+    return typeof address === "object" && address ? address.port : 0;
+  };
+
+  async function connect(s: Server): Promise<{ socket: net.Socket; received(): string; closed: Promise<void> }> {
+    const socket = net.connect(portOf(s), "127.0.0.1");
+    let data = "";
+    socket.on("data", (chunk: Buffer) => {
+      data += chunk.toString("latin1");
+    });
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    return { socket, received: () => data, closed };
+  }
+
+  const until = async (condition: () => boolean) => {
+    while (!condition()) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it("tracks connections, not requests: a response carries no listener that a bare Node server does not add", async () => {
+    const { logger } = captured("warn");
+    const app = createHttpApp({ logger, readiness: [] });
+    const counts: Record<string, number>[] = [];
+    app.get("/things", (_req, res) => {
+      counts.push({ close: res.listenerCount("close"), finish: res.listenerCount("finish") });
+      res.json({ ok: true });
+    });
+    finishHttpApp(app, logger);
+    const tracked = await listen(app, 0, "127.0.0.1");
+    const bare = createServer(app);
+    await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", () => resolve()));
+    try {
+      for (const s of [tracked, bare]) {
+        // Two requests on one keep-alive connection: the second shows what a request costs once its connection is set up.
+        const { socket, received } = await connect(s);
+        for (const n of [2, 3]) {
+          socket.write("GET /things HTTP/1.1\r\nHost: x\r\n\r\n");
+          await until(() => received().split('{"ok":true}').length === n);
+        }
+        socket.destroy();
+      }
+      expect(counts).toHaveLength(4);
+      expect(counts.slice(0, 2)).toEqual(counts.slice(2));
+    } finally {
+      await closeServer(tracked);
+      bare.closeAllConnections();
+      await new Promise<void>((resolve) => bare.close(() => resolve()));
+    }
+  });
+
+  it("closes a keep-alive connection that is idle at close, and resolves without waiting for its client", async () => {
+    const { logger } = captured("silent");
+    const app = createHttpApp({ logger, readiness: [] });
+    const server = await listen(finishHttpApp(app, logger), 0, "127.0.0.1");
+    const { socket, received, closed } = await connect(server);
+    socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+    await until(() => received().includes('{"status":"ok"}'));
+    expect(received()).toMatch(/connection: keep-alive/i);
+    // The client never closes its side; without the server closing it, close would wait out keepAliveTimeout (65 s).
+    await closeServer(server);
+    await closed;
+  });
+
+  it("ends a keep-alive connection whose answer was already being sent at close, once that answer is complete", async () => {
+    const { logger } = captured("silent");
+    const app = createHttpApp({ logger, readiness: [] });
+    let finish: () => void = () => undefined;
+    app.get("/stream", (_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      res.write("first;");
+      finish = () => res.end("last");
+    });
+    const server = await listen(finishHttpApp(app, logger), 0, "127.0.0.1");
+    const { socket, received, closed } = await connect(server);
+    socket.write("GET /stream HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+    await until(() => received().includes("first;"));
+    // Its headers went out saying keep-alive, before close was asked for.
+    expect(received()).toMatch(/connection: keep-alive/i);
+    const stopped = closeServer(server);
+    finish();
+    await closed;
+    await stopped;
+    // The whole chunked body, up to its last (empty) chunk, arrived before the connection ended.
+    expect(received()).toContain("last");
+    expect(received().endsWith("0\r\n\r\n")).toBe(true);
   });
 });

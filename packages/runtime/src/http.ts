@@ -1,5 +1,6 @@
 // The HTTP shell every service shares: request logs, /healthz and /readyz, error mapping to statuses.
 import type { Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
 import type { ServiceMetrics } from "@pointwise/metrics";
@@ -181,57 +182,67 @@ export function listen(app: Express, port: number, host: string): Promise<Server
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
     server.keepAliveTimeout = 65_000;
-    trackResponses(server);
+    trackConnections(server);
   });
 }
 
-/** The responses each tracked server has not finished yet, and whether it is closing. */
-const servers = new WeakMap<Server, { inFlight: Set<ServerResponse>; closing: boolean }>();
+/** The open connections of each tracked server, and whether it is closing. */
+const servers = new WeakMap<Server, { sockets: Set<Socket>; closing: boolean }>();
 
-/** Answers a response with `Connection: close` when it can still say so, and closes its connection once it is sent. */
+/**
+ * The response a connection is writing now, if any. Node keeps it on the socket (the field its own
+ * `closeIdleConnections` reads); no public API leads from a connection to its response, and reaching it
+ * from the request instead would cost a listener on every request.
+ */
+function responseOn(socket: Socket): ServerResponse | null {
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+}
+
+/** Ends `res`'s connection once `res` is sent: with `Connection: close` while it can still say so, else by closing it when idle. */
 function closeAfter(server: Server, res: ServerResponse): void {
-  if (!res.headersSent) res.setHeader("Connection", "close");
-  // Headers already sent with keep-alive (or a response that ends without Node closing the socket): the
-  // connection is idle once the response is done, and an idle connection is closed at once.
+  if (!res.headersSent) {
+    // Node closes the connection itself after a response that says so.
+    res.setHeader("Connection", "close");
+    return;
+  }
+  // Already sent with keep-alive: the connection is idle once the response is done, and an idle connection is closed at once.
   res.once("close", () => server.closeIdleConnections());
 }
 
 /**
- * Lets `closeServer` end keep-alive connections that are busy when it is called: it keeps the responses
- * in flight, so that at close each is answered with `Connection: close` and its connection ends right after.
- * Without it a connection busy at `close` stays open for `keepAliveTimeout` and holds `close` that long.
+ * Lets `closeServer` end keep-alive connections that are busy when it is called: it keeps the server's
+ * open connections, so that at close the response each is writing is answered with `Connection: close`
+ * and its connection ends right after. Without it a connection busy at `close` stays open for
+ * `keepAliveTimeout` and holds `close` that long. It tracks connections, not requests: a request costs it nothing.
  */
-export function trackResponses(server: Server): void {
+export function trackConnections(server: Server): void {
   if (servers.has(server)) return;
-  const state = { inFlight: new Set<ServerResponse>(), closing: false };
+  const state = { sockets: new Set<Socket>(), closing: false };
   servers.set(server, state);
-  // One handler per server, not a closure per request: this path runs on every request of every service.
-  function finished(this: ServerResponse): void {
-    state.inFlight.delete(this);
-  }
-  // Ahead of the app's own listener, so a response the app ends at once is still seen before it closes.
-  server.prependListener("request", (_req, res: ServerResponse) => {
-    // A request that arrives on an open connection after close began (the rest of a pipeline) is still answered, as the last.
-    if (state.closing) return closeAfter(server, res);
-    state.inFlight.add(res);
-    res.once("close", finished);
+  server.on("connection", (socket: Socket) => {
+    state.sockets.add(socket);
+    socket.once("close", () => state.sockets.delete(socket));
   });
 }
 
 /**
- * Stops accepting connections, closes idle keep-alive sockets, and waits for requests in flight: each
- * is answered (with `Connection: close` on a server `listen` or `trackResponses` set up) and its
- * connection closed once it is sent, so close resolves as soon as the last answer is out.
+ * Stops accepting connections, closes idle keep-alive connections, and waits for requests in flight: each
+ * is answered (with `Connection: close` on a server `listen` or `trackConnections` set up) and its
+ * connection closed once it is sent, so close resolves as soon as the last answer is out. A request whose
+ * headers were still arriving at close is answered the same way.
  */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     const state = servers.get(server);
-    if (state) {
-      state.closing = true;
-      for (const res of state.inFlight) closeAfter(server, res);
-      state.inFlight.clear();
-    }
+    // Stops accepting and closes every connection that is idle now.
     server.close(() => resolve());
-    server.closeIdleConnections();
+    if (!state || state.closing) return;
+    state.closing = true;
+    // A request that arrives on an open connection from now on (its headers were still arriving) is answered as its last.
+    server.prependListener("request", (_req, res: ServerResponse) => closeAfter(server, res));
+    for (const socket of state.sockets) {
+      const res = responseOn(socket);
+      if (res) closeAfter(server, res);
+    }
   });
 }

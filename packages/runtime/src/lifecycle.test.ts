@@ -1,4 +1,4 @@
-// runService as a real process: SIGTERM with a keep-alive request in flight, and how start failures are logged.
+// runService as a real process: SIGTERM with keep-alive connections busy and idle, and how start failures are logged.
 import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
@@ -79,6 +79,16 @@ function readResponse(socket: net.Socket): Promise<{ head: string; body: string 
   });
 }
 
+/** A serving fixture and a keep-alive connection to it on which one request has been answered (and kept alive). */
+async function answeredKeepAlive(): Promise<{ fixture: Fixture; socket: net.Socket; socketClosed: Promise<void> }> {
+  const { fixture, socket } = await servingFixture();
+  const socketClosed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  const first = readResponse(socket);
+  socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+  expect((await first).head).toMatch(/connection: keep-alive/i);
+  return { fixture, socket, socketClosed };
+}
+
 it("answers a keep-alive request in flight at SIGTERM with Connection: close and exits 0 promptly", async () => {
   const { fixture, socket } = await servingFixture();
   const socketClosed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
@@ -111,8 +121,11 @@ it("answers a keep-alive request in flight at SIGTERM with Connection: close and
   expect(fixture.output()).toContain('"msg":"fixture stopped"');
 });
 
-it("answers a request whose headers were still arriving at SIGTERM, with Connection: close, and exits 0", async () => {
-  const { fixture, socket } = await servingFixture();
+it.each([
+  ["a new connection", servingFixture],
+  ["a keep-alive connection it answered before", answeredKeepAlive],
+])("answers a request whose headers were still arriving at SIGTERM on %s, with Connection: close, and exits 0", async (_where, open) => {
+  const { fixture, socket } = await open();
   const answer = readResponse(socket);
   socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
   await new Promise((r) => setTimeout(r, 200));
@@ -124,6 +137,22 @@ it("answers a request whose headers were still arriving at SIGTERM, with Connect
   expect(head).toMatch(/connection: close/i);
   expect(await fixture.exited).toBe(0);
   expect(fixture.output()).not.toContain("did not stop in time");
+});
+
+it("closes a keep-alive connection that is idle at SIGTERM at once, and exits 0 without waiting for its client", async () => {
+  const { fixture, socket, socketClosed } = await answeredKeepAlive();
+  let after = "";
+  socket.on("data", (chunk: Buffer) => {
+    after += chunk.toString("latin1");
+  });
+
+  // The client keeps its side open: only the server can end the connection before keepAliveTimeout (65 s).
+  fixture.child.kill("SIGTERM");
+  await socketClosed;
+  expect(after).toBe("");
+  expect(await fixture.exited).toBe(0);
+  expect(fixture.output()).not.toContain("did not stop in time");
+  expect(fixture.output()).toContain('"msg":"fixture stopped"');
 });
 
 it("logs a ConfigError at start as its code and message, without a stack, and exits 1", async () => {

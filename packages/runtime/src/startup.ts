@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import { BaseError } from "@pointwise/errors";
 import type { Logger } from "@pointwise/logger";
-import { closeServer, trackResponses } from "./http";
+import { closeServer, trackConnections } from "./http";
 import { maskUrl, secretsOf } from "./mask";
 
 /** A dependency to reach at start: where it is (logged masked) and one bounded attempt to reach it. */
@@ -115,7 +115,7 @@ export async function openStartup(options: StartupOptions): Promise<Startup> {
   let handler: RequestListener = starting;
   const server: Server = createServer((req, res) => handler(req, res));
   server.keepAliveTimeout = 65_000;
-  trackResponses(server);
+  trackConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
