@@ -148,6 +148,12 @@ describe("single event: every cause answers its code and publishes nothing", () 
       /not a valid EVM_ADDRESS/,
     ],
     [
+      "the EVM zero address",
+      () => h.post(ONE, validBody(h, { account_id: "0x0000000000000000000000000000000000000000" })),
+      "invalid-account-id",
+      "account_id is not a valid EVM_ADDRESS: must not be the zero address, which no wallet holds",
+    ],
+    [
       "a Solana address with a 0",
       () => h.post(ONE, validBody(h, { identity_type: "SOLANA_ADDRESS", account_id: "0".repeat(44) })),
       "invalid-account-id",

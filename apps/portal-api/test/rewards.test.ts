@@ -217,6 +217,17 @@ describe("a token claim's account", () => {
       expect([ok.status, ok.body.account]).toEqual([201, CHECKSUMMED.toLowerCase()]);
     }
   });
+
+  it("refuses the zero address with invalid-account-id, spending nothing", async () => {
+    const p = await participant("100");
+    const claim = await reward({ kind: "token-claim" });
+    const zero = await redeem(p.auth, claim, undefined, { account: `0x${"0".repeat(40)}` });
+    expect([zero.status, zero.body.error]).toEqual([
+      400,
+      { code: "invalid-account-id", message: "account: must not be the zero address, which no wallet holds: tokens paid there are burned" },
+    ]);
+    expect(await scoreRow(p.userId)).toEqual({ total: "100", spent: "0", balance: "100" });
+  });
 });
 
 describe("a decaying currency", () => {

@@ -4,6 +4,13 @@ import { getAddress } from "ethers";
 /** The shape of an EVM address: 0x and 40 hex digits, in any case. */
 export const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
+const ZERO_ADDRESS = /^0x0{40}$/;
+
+/** True for the zero address, 0x and 40 zeros: where tokens are minted from and burned to; nobody holds its key. */
+export function isZeroEvmAddress(value: string): boolean {
+  return ZERO_ADDRESS.test(value);
+}
+
 /**
  * True when `value` has EVM_ADDRESS_PATTERN's shape and, written in mixed case, is its own EIP-55 checksum (as viem's
  * strict isAddress). Hex in one case carries no checksum and is taken as written; mixed case that is no checksum most

@@ -1,7 +1,7 @@
 // Identity types and account-id normalisation for EVM (EIP-55), Solana and provider ids.
 import { ValidationError } from "@pointwise/errors";
 import { base58 } from "@scure/base";
-import { getAddress, hexlify } from "ethers";
+import { getAddress, hexlify, ZeroAddress } from "ethers";
 import fc from "fast-check";
 import { IDENTITY_TYPES, type IdentityType, isIdentityType, MAX_PROVIDER_ID, normalizeAccountId } from "./identity";
 import { EIP55_CHECKSUMMED, SOLANA_EXAMPLES } from "./vectors/addresses";
@@ -110,7 +110,28 @@ describe("EVM_ADDRESS", () => {
     expect(err.message).toMatch(reason);
   });
 
-  const randomAddress = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => getAddress(hexlify(bytes)));
+  it("refuses the zero address in every spelling that has the 0x prefix, naming the rule", () => {
+    // ethers' constant; digits have no case, so its lower, upper and EIP-55 spellings are one string.
+    const forms = [ZeroAddress, `0x${ZeroAddress.slice(2).toUpperCase()}`, getAddress(ZeroAddress), "0x0000000000000000000000000000000000000000"];
+    for (const form of forms) {
+      const err = rejection("EVM_ADDRESS", form);
+      expect(err.code).toBe("invalid-account-id");
+      expect(err.field).toBe("account_id");
+      expect(err.message).toBe("account_id is not a valid EVM_ADDRESS: must not be the zero address, which no wallet holds");
+    }
+    // With a capital X it is refused by the prefix rule before its digits are read.
+    expect(rejection("EVM_ADDRESS", ZeroAddress.toUpperCase()).message).toBe("account_id is not a valid EVM_ADDRESS: must start with 0x");
+  });
+
+  it("accepts 0x…01, the address right after the zero address, as written", () => {
+    expect(normalizeAccountId("EVM_ADDRESS", "0x0000000000000000000000000000000000000001")).toBe("0x0000000000000000000000000000000000000001");
+  });
+
+  // The zero address is refused by its own rule (above); every other 20 bytes is a wallet.
+  const randomAddress = fc
+    .uint8Array({ minLength: 20, maxLength: 20 })
+    .filter((bytes) => bytes.some((b) => b !== 0))
+    .map((bytes) => getAddress(hexlify(bytes)));
 
   it("accepts every generated address in checksummed, lower and upper case and stores it lowercase", () => {
     fc.assert(

@@ -5,7 +5,7 @@
  */
 import { ValidationError } from "@pointwise/errors";
 import { base58 } from "@scure/base";
-import { getAddress } from "ethers";
+import { isEvmAddress, isZeroEvmAddress } from "./evm-address";
 import { normalizeBitcoinAddress } from "./identity-bitcoin";
 import { type Checked, describeChar, describeType, fail, ok } from "./identity-check";
 import { normalizeEmail } from "./identity-email";
@@ -39,11 +39,10 @@ function checkEvmAddress(id: string): Checked<string> {
   const hex = id.slice(2);
   if (hex.length !== 40) return fail(`must have 40 hex digits after 0x, got ${hex.length}`);
   if (NOT_HEX.test(hex)) return fail("contains a character that is not a hex digit");
-  const lower = `0x${hex.toLowerCase()}`;
-  // EIP-55 encodes the checksum in the case of the letters, so a single-case address carries none.
-  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return ok(lower);
-  if (getAddress(lower) !== id) return fail("EIP-55 checksum mismatch");
-  return ok(lower);
+  // Nobody holds the zero address's key (it is where tokens are minted from and burned to): points sent to it are an integrator's bug.
+  if (isZeroEvmAddress(id)) return fail("must not be the zero address, which no wallet holds");
+  if (!isEvmAddress(id)) return fail("EIP-55 checksum mismatch");
+  return ok(`0x${hex.toLowerCase()}`);
 }
 
 function checkSolanaAddress(id: string): Checked<string> {

@@ -15,7 +15,7 @@ import {
 } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { decideRedemption, parseRuleVersion, type RuleVersion, shownFactor, shownScore, storedSpend } from "@pointwise/rules";
-import { normalizeAccountId, type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
+import { isZeroEvmAddress, normalizeAccountId, type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
 import Decimal from "decimal.js";
 import type { Deps } from "../deps";
 
@@ -99,6 +99,11 @@ function checkAccount(reward: RewardRow, account: string | null): string | null 
   if (reward.kind === "token-claim") {
     if (account === null) throw new ValidationError("account: a token-claim reward needs the EVM address (0x...) that claims the tokens", { field: "account" });
     if (!EVM_ADDRESS.test(account)) throw new ValidationError("account: must be an EVM address (0x and 40 hex digits)", { field: "account" });
+    if (isZeroEvmAddress(account))
+      throw new ValidationError("account: must not be the zero address, which no wallet holds: tokens paid there are burned", {
+        code: "invalid-account-id",
+        field: "account",
+      });
     // Mixed case carries an EIP-55 checksum: a wrong one is a mistyped address, and tokens paid there are lost for good.
     try {
       return normalizeAccountId("EVM_ADDRESS", account);
