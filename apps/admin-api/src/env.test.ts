@@ -38,6 +38,13 @@ describe("admin-api settings", () => {
     expect(message).not.toMatch(/k3y-in-the-path/);
   });
 
+  it("refuses a claims RPC URL whose host does not follow its //, which the parser would take from the path", () => {
+    // new URL reads https:///v3/k3y-in-the-path as the host v3.
+    const message = refusal({ ...required, CLAIMS_RPC_URL: "https:///v3/k3y-in-the-path" });
+    expect(message).toMatch(/^Invalid environment: CLAIMS_RPC_URL: must be a well-formed URL with a host: http\(s\):\/\/host\[:port\]\[\/path\];/);
+    expect(message).not.toMatch(/k3y-in-the-path/);
+  });
+
   it("names a malformed claim setting and the one missing beside it in one message", () => {
     const message = refusal({ ...required, CLAIMS_RPC_URL: "http://127.0.0.1:8545", CLAIMS_CONTRACT: `0x${"1".repeat(40)}`, CLAIMS_CHAIN_ID: "abc" });
     expect(message).toMatch(/CLAIMS_CHAIN_ID/);

@@ -5,8 +5,12 @@ import { z } from "zod";
 
 /** A whole number of at least 1 with no bound of its own: at most 2^53 - 1. */
 const positiveInt = (fallback: number) => envVars.int(1, Number.MAX_SAFE_INTEGER, fallback);
-/** An http(s) endpoint by the rule of the config's URLs: a host written right after the `//`, not one the parser takes from the path. */
-const endpointUrl = () => envVars.hostUrl(["http", "https"], { hostAsWritten: true });
+/**
+ * An http(s) endpoint by the rule of the config's URLs: a host written right after the `//`, not one the parser takes
+ * from the path. With `keyIn`, for an endpoint requested through fetch, a user name or password is refused, naming
+ * `keyIn` as where the key goes: fetch refuses such a URL with an error quoting it whole.
+ */
+const endpointUrl = (keyIn?: string) => envVars.hostUrl(["http", "https"], { hostAsWritten: true, keyIn });
 /** The longest poll interval: an hour (Node's timers fire at once past 2^31 - 1 ms, about 24.8 days). */
 export const MAX_POLL_INTERVAL_MS = 3_600_000;
 
@@ -25,7 +29,7 @@ export const runSchema = baseSchema.extend({
   INDEXER_CONFIG_FILE: z.string().min(1, "must not be empty").optional(),
   RPC_URL: endpointUrl(),
   PRICE_API_KEY: z.string().min(1, "must not be empty"),
-  PRICE_API_URL: endpointUrl().default("https://api.coingecko.com/api/v3"),
+  PRICE_API_URL: endpointUrl("PRICE_API_KEY").default("https://api.coingecko.com/api/v3"),
   PRICE_API_RATE_PER_MINUTE: positiveInt(30),
   STATE_KEY_PREFIX: z
     .string()

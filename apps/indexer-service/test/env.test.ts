@@ -69,6 +69,23 @@ describe("endpoint URLs", () => {
     expect(JSON.stringify({ thrown, stack: (thrown as Error).stack })).not.toMatch(/key123|pw@/);
   });
 
+  it.each(["https://user:s3cretpw@api.coingecko.com/api/v3", "https://s3cretpw@price.internal", "http://:s3cretpw@127.0.0.1:8080/v3"])(
+    "refuses PRICE_API_URL=%s, which fetch cannot send, pointing at PRICE_API_KEY without the URL",
+    (value) => {
+      let thrown: unknown;
+      try {
+        loadRunEnv({ ...base, PRICE_API_URL: value });
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toMatchObject({
+        code: "config-invalid",
+        message: "Invalid environment: PRICE_API_URL: must not hold a user name or password: send the key in PRICE_API_KEY",
+      });
+      expect(JSON.stringify({ thrown, stack: (thrown as Error).stack })).not.toContain("s3cretpw");
+    },
+  );
+
   it("takes an endpoint with credentials, a port, a path and a query", () => {
     expect(loadRunEnv({ ...base, RPC_URL: "https://user:pw@rpc.internal:8545/v2/key123?x=1" }).RPC_URL).toBe("https://user:pw@rpc.internal:8545/v2/key123?x=1");
   });

@@ -3,7 +3,14 @@ import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
 import { envVars, hostUrlProblem, isPlaceholder, parseEnv, redisEnv, serviceEnv, streamEnv, whenParsed } from "./index";
 
-const schema = z.object({ ...serviceEnv, ...redisEnv, ...streamEnv, PORT: envVars.port(3000) });
+const schema = z.object({
+  ...serviceEnv,
+  ...redisEnv,
+  ...streamEnv,
+  PORT: envVars.port(3000),
+  RPC_URL: envVars.url(["http", "https"]).optional(),
+  SMTP_URL: envVars.url(["smtp", "smtps"]).optional(),
+});
 const good = { DATABASE_URL: "postgres://127.0.0.1/x", REDIS_URL: "redis://127.0.0.1:6379", NATS_URL: "nats://127.0.0.1:4222" };
 
 describe("parseEnv", () => {
@@ -80,6 +87,14 @@ describe("connection URLs", () => {
     ["NATS_URL", "nats://127.0.0.1:4222,http://user:s3cretpw@bus:4222", "server 2 of 2: must be a URL starting with nats:// or tls://"],
     ["NATS_URL", "nats://user:s3cretpw@bus:4222,", "server 2 of 2: must not be empty"],
     ["REDIS_URL", "redis:///0?password=s3cretpw", "must name a host"],
+    // For http(s) the parser skips what stands between the // and the host and takes the host from the path.
+    ["RPC_URL", "https:///s3cretpw", "RPC_URL: must be a well-formed URL with a host: http(s)://host[:port][/path]"],
+    ["RPC_URL", "http:///rpc.internal/v2/s3cretpw", "RPC_URL: must be a well-formed URL with a host: http(s)://host[:port][/path]"],
+    ["RPC_URL", "http://\\rpc.internal/s3cretpw", "RPC_URL: must be a well-formed URL with a host: http(s)://host[:port][/path]"],
+    ["RPC_URL", "https://\trpc.internal/s3cretpw", "RPC_URL: must be a well-formed URL with a host: http(s)://host[:port][/path]"],
+    // Other schemes read an empty host there, as written.
+    ["NATS_URL", "nats:///s3cretpw", "NATS_URL: must name a host"],
+    ["SMTP_URL", "smtp:///s3cretpw", "SMTP_URL: must name a host"],
   ])("refuses %s=%s naming the variable and the rule, not the value", (name, value, rule) => {
     const message = refused({ [name]: value });
     expect(message).toContain(`${name}: `);
@@ -95,8 +110,17 @@ describe("connection URLs", () => {
     ["NATS_URL", "nats://n1:4222,nats://n2:4222,nats://n3:4222"],
     ["NATS_URL", "tls://user:pw@n1:4222, tls://user:pw@n2:4222"],
     ["REDIS_URL", "rediss://default:s3cret@cache:6380/0"],
+    ["RPC_URL", "https://user:s3cret@rpc.internal:8545/v2/key?x=1"],
+    ["RPC_URL", "https://rpc.internal//v2"],
   ])("accepts %s=%s", (name, value) => {
-    expect(parseEnv(schema, { ...good, [name]: value })[name as keyof typeof good]).toBe(value);
+    expect((parseEnv(schema, { ...good, [name]: value }) as Record<string, unknown>)[name]).toBe(value);
+  });
+
+  it("refuses an http(s) server of a list whose host does not follow its //, naming which one", () => {
+    const list = z.object({ RPC_URLS: envVars.url(["http", "https"], { list: true }) });
+    expect(() => parseEnv(list, { RPC_URLS: "https://a.internal/v2,https:///v2/s3cretpw" })).toThrow(
+      new ConfigError("Invalid environment: RPC_URLS: server 2 of 2: must be a well-formed URL with a host: http(s)://host[:port][/path]"),
+    );
   });
 });
 
@@ -121,6 +145,22 @@ describe("single endpoint URLs", () => {
       expect(hostUrlProblem(value, ["http", "https"], { hostAsWritten: true })).toBe(SHAPE);
     }
     expect(hostUrlProblem("https://rpc.internal//v2", ["http", "https"], { hostAsWritten: true })).toBeNull();
+  });
+
+  it.each([
+    ["a user name and a password", "https://user:s3cretpw@api.internal/v3"],
+    ["a user name only", "https://s3cretpw@api.internal/v3"],
+    ["a password only", "https://:s3cretpw@api.internal/v3"],
+  ])("refuses, when asked to, a URL with %s, naming where the key goes instead", (_what, value) => {
+    expect(hostUrlProblem(value, ["http", "https"])).toBeNull();
+    expect(hostUrlProblem(value, ["http", "https"], { keyIn: "PRICE_API_KEY" })).toBe("must not hold a user name or password: send the key in PRICE_API_KEY");
+  });
+
+  it("tells a URL that does not parse its shape before its credentials, and takes one without credentials or with an empty @", () => {
+    expect(hostUrlProblem("https://user:s3cretpw@api inside/v3", ["http", "https"], { keyIn: "K" })).toBe(SHAPE);
+    expect(hostUrlProblem("https://api.internal/v3?x_key=1", ["http", "https"], { keyIn: "K" })).toBeNull();
+    // new URL drops an empty user part, and fetch takes what it writes.
+    expect(hostUrlProblem("https://@api.internal/v3", ["http", "https"], { keyIn: "K" })).toBeNull();
   });
 
   it("shows the shape of schemes that are not a pair like http and https as alternatives", () => {

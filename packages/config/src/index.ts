@@ -62,6 +62,23 @@ function urlProblem(entry: string, schemes: string[], socket: boolean): string |
   return null;
 }
 
+/**
+ * True when the host of `entry` does not follow its `//` as written (`https:///v2/key`, `http://\host`): for the
+ * special schemes (http, https, ws, wss, ftp) the WHATWG parser skips slashes, backslashes, tabs and line breaks there
+ * and takes the host from what comes next, so `https:///v2/key` would reach the host `v2`. Other schemes (nats, redis,
+ * postgres, smtp) read an empty host there, which urlProblem refuses, or takes for a socket.
+ */
+const hostNotAsWritten = (entry: string) => /^[^:]*:\/\/[\s/\\]/.test(entry);
+
+/** Schemes whose URLs the WHATWG parser reads with the host-skipping rules of hostNotAsWritten. */
+const SPECIAL_SCHEMES = new Set(["http", "https", "ws", "wss", "ftp"]);
+
+/** The rule a URL of `schemes` that does not parse or names no host breaks, showing the URL's shape. */
+function shapeRule(schemes: string[]): string {
+  const shown = schemes.length === 2 && schemes[1] === `${schemes[0]}s` ? `${schemes[0]}(s)` : schemes.join("|");
+  return `must be a well-formed URL with a host: ${shown}://host[:port][/path]`;
+}
+
 /** Options of a single URL's check. */
 export interface HostUrlOptions {
   /**
@@ -69,20 +86,28 @@ export interface HostUrlOptions {
    * the host from what comes next, so `https:///v2/key` would reach the host `v2`.
    */
   hostAsWritten?: boolean;
+  /**
+   * Refuse a URL holding a user name or password, telling the user to send the key in this setting instead: for a
+   * client built on fetch, which refuses such a URL with an error quoting it whole, password and all.
+   */
+  keyIn?: string;
 }
 
 /**
  * What is wrong with a single URL of one of `schemes` by the rules of `envVars.url` (parsed, a host, a port from 1 to
- * 65535) and `options`, or null when nothing is: another scheme is named as such, any other problem shows the URL's
- * shape. The message never repeats the value, which may hold a key or a password.
+ * 65535; the host as written only when `options` ask for it) and `options`, or null when nothing is: another scheme is
+ * named as such, credentials refused by `keyIn` as such, any other problem shows the URL's shape. The message never
+ * repeats the value, which may hold a key or a password.
  */
 export function hostUrlProblem(value: string, schemes: string[], options: HostUrlOptions = {}): string | null {
   const problem = urlProblem(value, schemes, false);
   if (!schemes.some((s) => value.startsWith(`${s}://`))) return problem;
-  const hostMissing = options.hostAsWritten === true && /^[^:]*:\/\/[\s/\\]/.test(value);
-  if (problem === null && !hostMissing) return null;
-  const shown = schemes.length === 2 && schemes[1] === `${schemes[0]}s` ? `${schemes[0]}(s)` : schemes.join("|");
-  return `must be a well-formed URL with a host: ${shown}://host[:port][/path]`;
+  if (problem !== null || (options.hostAsWritten === true && hostNotAsWritten(value))) return shapeRule(schemes);
+  if (options.keyIn !== undefined) {
+    const { username, password } = new URL(value);
+    if (username !== "" || password !== "") return `must not hold a user name or password: send the key in ${options.keyIn}`;
+  }
+  return null;
 }
 
 /** An empty value means the variable is unset: a shell line `X=` clears a setting rather than setting it to 0. */
@@ -153,14 +178,16 @@ export const envVars = {
   },
   /**
    * A connection URL of one of `schemes` that the WHATWG parser reads, with a host (unless `socket`: PostgreSQL's
-   * `postgres:///db?host=/var/run/postgresql`) and a port from 1 to 65535. With `list`, a comma-separated list of such
-   * URLs (NATS_URL's servers), each checked. Its messages never repeat the value, which may hold a password or a key.
+   * `postgres:///db?host=/var/run/postgresql`) and a port from 1 to 65535; an http(s) URL's host must follow its `//`
+   * as written (hostNotAsWritten). With `list`, a comma-separated list of such URLs (NATS_URL's servers), each checked.
+   * Its messages never repeat the value, which may hold a password or a key.
    */
   url: (schemes: string[], options: { list?: boolean; socket?: boolean } = {}) =>
     z.string().superRefine((v, ctx) => {
       const entries = options.list ? v.split(",").map((e) => e.trim()) : [v];
       entries.forEach((entry, i) => {
-        const problem = urlProblem(entry, schemes, options.socket ?? false);
+        const special = SPECIAL_SCHEMES.has(entry.slice(0, entry.indexOf(":")));
+        const problem = urlProblem(entry, schemes, options.socket ?? false) ?? (special && hostNotAsWritten(entry) ? shapeRule(schemes) : null);
         if (problem === null) return;
         const which = entries.length > 1 ? `server ${i + 1} of ${entries.length}: ` : "";
         ctx.addIssue({ code: "custom", message: entry === "" ? `${which}must not be empty` : `${which}${problem}` });

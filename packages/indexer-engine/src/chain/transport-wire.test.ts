@@ -109,6 +109,27 @@ describe("RpcTransport on the wire", () => {
     expect(t.calls).toBe(1);
   });
 
+  it("sends the URL's user name and password as basic auth, and logs and throws neither", async () => {
+    // An RPC provider behind basic auth takes them in the URL: network.rpcUrl and RPC_URL allow them for this.
+    const { logger, lines } = capturingLogger();
+    const rpc = await endpoint((n, res) => {
+      if (n > 0) return false;
+      json(res, 503, { error: "starting" });
+      return true;
+    });
+    const withPassword = (url: string) => url.replace("http://", "http://rpc-user:s3cret%40pw@");
+    await expect(transport(withPassword(rpc.url), { logger }).call("m", [])).resolves.toBe("m:2");
+    // base64 of "rpc-user:s3cret@pw": the percent-encoded @ is decoded before it is sent.
+    expect(rpc.seen.map((s) => s.headers.authorization)).toEqual(["Basic cnBjLXVzZXI6czNjcmV0QHB3", "Basic cnBjLXVzZXI6czNjcmV0QHB3"]);
+    expect(retries(lines)).toEqual([expect.objectContaining({ err: "HTTP 503" })]);
+
+    const gone = await startTestServer(() => {});
+    await gone.close();
+    const err = await failure(transport(withPassword(gone.url), { logger, maxAttempts: 2, timeoutMs: 2_000 }).call("m", []));
+    expect(err).toMatchObject({ message: "RPC Connection Failed", details: { attempts: 2 } });
+    expect(JSON.stringify({ lines, message: err.message, details: err.details, cause: causeOf(err), stack: err.stack })).not.toMatch(/s3cret|rpc-user/);
+  });
+
   it("with concurrency 1 still serves one request after another", async () => {
     const rpc = await endpoint();
     const t = transport(rpc.url, { concurrency: 1 });

@@ -85,6 +85,9 @@ const rows: [string, (c: Config) => void, string[]][] = [
   ["refuses an rpcUrl with port 0", (c) => (c.network.rpcUrl = "http://127.0.0.1:0/v1"), [`network.rpcUrl ${HTTP_SHAPE}`]],
   ["refuses a gatewayUrl with an unclosed IPv6 host", (c) => (c.network.gatewayUrl = "http://[::1:8545"), [`network.gatewayUrl ${HTTP_SHAPE}`]],
   ["accepts an rpcUrl with a port, a path and a query", (c) => (c.network.rpcUrl = "http://127.0.0.1:8545/v1?key=not-a-real-key"), []],
+  // The RPC client sends a URL's user name and password as basic auth, as providers behind one ask.
+  ["accepts an rpcUrl with a user name and password", (c) => (c.network.rpcUrl = "https://user:s3cretpw@rpc.example.org/v1"), []],
+  ["accepts a gatewayUrl with a user name and password", (c) => (c.network.gatewayUrl = "https://user:s3cretpw@archive.example.org"), []],
   ["refuses a missing range", (c) => delete c.range, ["range is required"]],
   ["refuses a range that is not an object", (c) => (c.range = 100), ["range must be an object"]],
   ["accepts an empty range (follow the chain from the adapter's deployment)", (c) => (c.range = {}), []],

@@ -40,6 +40,20 @@ const rows: [string, (c: Config) => void, string[]][] = [
   ["refuses a batchSize of 0", (c) => pointwise(c, { batchSize: 0 }), ["sinkConfig.sinks[0].batchSize must be at least 1"]],
   ["accepts a batchSize of 1000", (c) => pointwise(c, { batchSize: 1000 }), []],
   ["refuses a numeric baseUrl", (c) => pointwise(c, { baseUrl: 443 }), ["sinkConfig.sinks[0].baseUrl must be a string"]],
+  // fetch refuses a URL with credentials, quoting it whole: the key goes in POINTWISE_API_KEY.
+  ...["https://user:s3cretpw@api.pointwise.example", "https://s3cretpw@api.pointwise.example/v1", "http://:s3cretpw@127.0.0.1:3000"].map(
+    (baseUrl): [string, (c: Config) => void, string[]] => [
+      `refuses the baseUrl ${baseUrl.replace("s3cretpw", "***")}, which holds credentials`,
+      (c) => pointwise(c, { baseUrl }),
+      ["sinkConfig.sinks[0].baseUrl must not hold a user name or password: send the key in POINTWISE_API_KEY"],
+    ],
+  ),
+  [
+    "tells a baseUrl that does not parse its shape rather than its credentials",
+    (c) => pointwise(c, { baseUrl: "https://user:s3cretpw@api pointwise.example" }),
+    ["sinkConfig.sinks[0].baseUrl must be a well-formed URL with a host: http(s)://host[:port][/path]"],
+  ],
+  ["accepts a baseUrl with a port and a path", (c) => pointwise(c, { baseUrl: "http://127.0.0.1:3000/ingest/" }), []],
   ["refuses missing events", (c) => pointwise(c, { events: undefined }), ["sinkConfig.sinks[0].events is required"]],
   ["refuses events that are not an object", (c) => pointwise(c, { events: ["swap"] }), ["sinkConfig.sinks[0].events must be an object"]],
   ["accepts activity names with digits, '_' and '-'", (c) => pointwise(c, { events: { "lp_v2-hold": { regEventId: UUID, amount: "count" } } }), []],

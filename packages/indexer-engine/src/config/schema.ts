@@ -50,7 +50,9 @@ function integer(min: number, minRule: string, max = Number.MAX_SAFE_INTEGER, ma
     .max(max, maxRule);
 }
 
-const httpUrl = checkedString(httpUrlProblem);
+const httpUrl = checkedString((v) => httpUrlProblem(v));
+// The pointwise sink's requests go through fetch, which cannot send a user name or password: its key is POINTWISE_API_KEY.
+const ingestUrl = checkedString((v) => httpUrlProblem(v, "POINTWISE_API_KEY"));
 
 /**
  * An EVM address in one case, or in mixed case with a valid EIP-55 checksum, returned lowercased; the config and
@@ -258,7 +260,7 @@ const sink = z.discriminatedUnion(
     z
       .object({
         sinkType: z.literal("pointwise"),
-        baseUrl: httpUrl,
+        baseUrl: ingestUrl,
         campaignId: z
           .string("must be a string")
           .regex(CAMPAIGN_ID_PATTERN, "must be a campaign id of the form xxxx-xxxx (lowercase letters and digits)")

@@ -14,10 +14,12 @@ const REDIS_SCHEMES = ["redis", "rediss"];
 
 /**
  * Why `value` is not an http:// or https:// endpoint the indexer can send requests to, or undefined when it is one:
- * RPC_URL's rule and words, for the config's URLs and the RPC client alike.
+ * RPC_URL's rule and words, for the config's URLs and the RPC client alike. With `keyIn`, for an endpoint fetch
+ * requests, a user name or password is refused too (`must not hold a user name or password: send the key in
+ * <keyIn>`): fetch refuses such a URL with an error that quotes it whole. The RPC client sends them as basic auth.
  */
-export function httpUrlProblem(value: string): string | undefined {
-  return hostUrlProblem(value, HTTP_SCHEMES, { hostAsWritten: true }) ?? undefined;
+export function httpUrlProblem(value: string, keyIn?: string): string | undefined {
+  return hostUrlProblem(value, HTTP_SCHEMES, { hostAsWritten: true, keyIn }) ?? undefined;
 }
 
 /**

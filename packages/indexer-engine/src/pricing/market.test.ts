@@ -262,6 +262,21 @@ describe("market price client", () => {
     expect(c.requests).toBe(2);
   });
 
+  it("logs and throws fetch's refusal of a base URL with credentials without the password", async () => {
+    // PRICE_API_URL refuses such a URL; a caller that builds the client from elsewhere still keeps the password out of logs.
+    const { logger: capturing, lines } = capturingLogger();
+    const baseUrl = server.url.replace("http://", "http://user:s3cretpw@");
+    const c = new MarketPriceClient({ baseUrl, apiKey: "good-key", ratePerMinute: 60_000, retryBaseMs: 1, maxAttempts: 2, logger: capturing });
+    const refused = `Request cannot be constructed from a URL that includes credentials: ${server.url.replace("http://", "http://***@")}/coins/test-coin/market_chart/range?${rangeQuery(T0)}`;
+    await expect(c.priceAt("test-coin", T0)).rejects.toMatchObject({
+      code: "price-api-unavailable",
+      message: `price API failed for test-coin after 2 attempts: ${refused}`,
+    });
+    expect(lines.filter((l) => l.msg === "price request failed, retrying").map((l) => l.failure)).toEqual([refused]);
+    expect(JSON.stringify(lines)).not.toContain("s3cretpw");
+    expect(requests).toEqual([]);
+  });
+
   it("stops on a rejected key and on an unknown id", async () => {
     await expect(client("bad-key").priceAt("test-coin", T0)).rejects.toMatchObject({
       code: "price-api-key-rejected",

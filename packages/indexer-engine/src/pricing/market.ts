@@ -1,7 +1,7 @@
 // Client for a CoinGecko-compatible price API: per-day samples, cached, rate-spaced and retried.
 import { setTimeout as sleep } from "node:timers/promises";
 import { AuthError, BaseError, ConfigError, RetryableError } from "@pointwise/errors";
-import type { Logger } from "@pointwise/logger";
+import { type Logger, scrubUrlCredentials } from "@pointwise/logger";
 import { Dec } from "../decimal";
 import { Lru } from "../util/lru";
 import { backoffMs } from "../util/retry";
@@ -98,7 +98,8 @@ export class MarketPriceClient {
         if (res.status === 429 && Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
       } catch (err) {
         if (err instanceof BaseError) throw err;
-        failure = (err as Error).message;
+        // fetch's errors may quote the URL whole (one with credentials, which it refuses): the failure is logged and thrown.
+        failure = scrubUrlCredentials((err as Error).message);
       }
       if (attempt + 1 >= maxAttempts) throw new RetryableError("price-api-unavailable", `price API failed for ${id} after ${maxAttempts} attempts: ${failure}`);
       const delay = retryAfterMs ?? backoffMs(attempt, this.options.retryBaseMs ?? 500, 30_000);

@@ -204,6 +204,18 @@ describe("checkPointwiseKey against a stand-in", () => {
     await expect(check(`http://127.0.0.1:${port}`, 2)).rejects.toMatchObject({ message: "Pointwise API key check failed 2 times: fetch failed" });
   });
 
+  it("logs and throws fetch's refusal of a URL with credentials without the password", async () => {
+    // The config refuses such a baseUrl; a caller that builds the check from elsewhere still keeps the password out of logs.
+    const { logger, lines } = capturingLogger();
+    const baseUrl = server.url.replace("http://", "http://user:s3cretpw@");
+    const refused = `Request cannot be constructed from a URL that includes credentials: ${server.url.replace("http://", "http://***@")}/api/rest/api-key`;
+    const err = await checkPointwiseKey({ baseUrl, apiKey: "pw_key", events: EVENTS, logger, retryBaseMs: 1, maxAttempts: 2 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "pointwise-api-unavailable", message: `Pointwise API key check failed 2 times: ${refused}` });
+    expect(lines.filter((l) => l.level === "warn").map((l) => l.failure)).toEqual([refused]);
+    expect(JSON.stringify(lines)).not.toContain("s3cretpw");
+    expect(calls).toEqual([]);
+  });
+
   it("backs off from retryBaseMs, doubling up to 16 times it, with jitter", async () => {
     jest.spyOn(Math, "random").mockReturnValue(0.999);
     answers = () => error("rate-limited");

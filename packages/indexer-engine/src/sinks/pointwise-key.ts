@@ -1,7 +1,7 @@
 // The pointwise sink's start-up check: the API key is valid and belongs to the campaign whose event types it maps to.
 import { setTimeout as sleep } from "node:timers/promises";
 import { BaseError, RetryableError } from "@pointwise/errors";
-import type { Logger } from "@pointwise/logger";
+import { type Logger, scrubUrlCredentials } from "@pointwise/logger";
 import type { EarnMapping } from "../config/schema";
 import { invalidApiKey } from "../symptoms";
 import { backoffMs } from "../util/retry";
@@ -95,7 +95,8 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
       failure = code as string; // one of TRANSIENT's codes
     } catch (err) {
       if (err instanceof BaseError) throw err;
-      failure = (err as Error).message;
+      // fetch's errors may quote the URL whole (one with credentials, which it refuses): the failure is logged and thrown.
+      failure = scrubUrlCredentials((err as Error).message);
     }
     if (options.signal?.aborted === true) throw new RetryableError("pointwise-api-interrupted", "stopped while checking the Pointwise API key");
     if (attempt + 1 >= maxAttempts) throw new RetryableError("pointwise-api-unavailable", `Pointwise API key check failed ${maxAttempts} times: ${failure}`);
