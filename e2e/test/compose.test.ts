@@ -16,7 +16,7 @@ type Jwk = { kty: string; crv: string; x: string; y: string };
 
 // merge: true resolves `<<: *app-env`, as compose does, so the environment every app inherits is read too.
 const compose = parse(readFileSync(path.join(repoRoot, "docker-compose.yml"), "utf8"), { merge: true }) as {
-  services: Record<string, { command: string[]; environment?: Record<string, string>; ports?: string[] }>;
+  services: Record<string, { command: string[]; environment?: Record<string, string>; ports?: string[]; depends_on?: Record<string, unknown> }>;
 };
 /** A service's command as its container's shell sees it: compose turns `$$` into `$` first. */
 const commandOf = (service: string) => (compose.services[service]?.command ?? []).map((part) => part.replaceAll("$$", "$"));
@@ -169,5 +169,11 @@ describe("docker-compose.yml, every app", () => {
     expect(commandOf(app).join(" ")).toMatch(new RegExp(`node apps/${app}/dist/main\\.js$`));
     // A published port is the one the app listens on.
     for (const mapping of service?.ports ?? []) expect(mapping.split(":").at(-1)).toBe(service?.environment?.PORT);
+  });
+
+  it.each(apps)("%s: waits for the migration and NATS, and for Redis exactly when it reads REDIS_URL", (app) => {
+    const waitsFor = Object.keys(compose.services[app]?.depends_on ?? {}).sort();
+    const expected = appEnv(app).reads.has("REDIS_URL") ? ["migrate", "nats", "redis"] : ["migrate", "nats"];
+    expect({ app, waitsFor }).toEqual({ app, waitsFor: expected });
   });
 });
