@@ -1,6 +1,6 @@
 // A CSV list upload (exclusions, adjustments): file, mode, result and the bad rows with their lines.
 import { useRef, useState } from "react";
-import { newIdempotencyKey, upload } from "../api";
+import { ApiError, newIdempotencyKey, upload } from "../api";
 import type { ListRowError } from "../types";
 import { DataTable, Notice, useAction } from "../ui";
 
@@ -24,6 +24,7 @@ export function ListUpload(props: {
   query?: Record<string, string>;
   disabled?: boolean;
   what: string;
+  /** Called when the upload may have changed the list: applied (all of it or its good rows), or never answered. */
   onDone: () => void;
   name: string;
   keyed?: boolean;
@@ -40,8 +41,17 @@ export function ListUpload(props: {
     setResult(null);
     const query = new URLSearchParams({ mode, ...(props.query ?? {}) });
     const headers: Record<string, string> = props.keyed ? { "idempotency-key": uploadKey } : {};
-    const res = await action.run(() => upload<ListUploadResult>(`${props.path}?${query}`, file, "text/csv", () => undefined, headers));
-    props.onDone();
+    let unanswered = false;
+    const res = await action.run(() =>
+      upload<ListUploadResult>(`${props.path}?${query}`, file, "text/csv", () => undefined, headers).catch((err) => {
+        unanswered = !(err instanceof ApiError && err.status > 0 && err.status < 500);
+        throw err;
+      }),
+    );
+    // The list is read again only when the upload may have changed it: applied, whole or keeping the good rows, or
+    // never answered (it may have gone through). A refusal, of the whole file or of a row in all-or-nothing, changed
+    // nothing, and the list stays as the operator was reading it.
+    if (res?.status === "done" || unanswered) props.onDone();
     // After a failure the file stays chosen (with its key), so Upload sends it again.
     if (!res) return;
     setResult(res);

@@ -4,35 +4,52 @@ import { api, setSessionToken } from "../api";
 import type { Answer, Operator } from "../types";
 import { Card, DataTable, Field, formatTime, Notice, useAction, useLoad } from "../ui";
 
+/** Where on the Team page an action's outcome is told: the card of the button that started it. */
+type Where = "operators" | "add" | "password";
+
+/** The newest action's success message and the card it belongs in. */
+interface Said {
+  where: Where;
+  text: string;
+}
+
+type Action = ReturnType<typeof useAction>;
+
 /** The project's operators: adding and removing them, and changing your own password. */
 export function TeamPage() {
   const operators = useLoad(() => api<Answer<"/api/operators", "get">>("GET", "/api/operators"), []);
   const me = useLoad(() => api<Answer<"/api/me", "get">>("GET", "/api/me"), []);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const action = useAction();
-  const [done, setDone] = useState<string | null>(null);
-  // Removing is told in the list, beside the button, not below it in the form to add one.
+  const addAction = useAction();
   const removeAction = useAction();
-  const [removed, setRemoved] = useState<string | null>(null);
+  const passwordAction = useAction();
+  // The page tells one thing at a time: the outcome of the newest action, in the card of the button that started it.
+  // A removal told beside the list while an add is told below its form would leave the page saying two things.
+  const [said, setSaid] = useState<Said | null>(null);
+  const begin = () => {
+    setSaid(null);
+    for (const a of [addAction, removeAction, passwordAction]) a.setError(null);
+  };
 
   const add = async (e: FormEvent) => {
     e.preventDefault();
-    setDone(null);
+    begin();
     // Adding someone who is already an operator answers their account as it is: the password was not changed. The
     // list is read again first, since another tab or colleague may have added them since this page loaded.
-    const added = await action.run(async () => {
+    const added = await addAction.run(async () => {
       const before = await api<Answer<"/api/operators", "get">>("GET", "/api/operators");
       return { before, created: await api<Answer<"/api/operators", "post">>("POST", "/api/operators", { email, password }) };
     });
     if (added) {
       const { before, created } = added;
       const known = before.operators.some((o) => o.id === created.id);
-      setDone(
-        known
+      setSaid({
+        where: "add",
+        text: known
           ? `${created.email} is already an operator of this project; their password is unchanged.`
           : `${created.email} can now sign in with the password you chose. Share it with them privately.`,
-      );
+      });
       setEmail("");
       setPassword("");
       operators.reload();
@@ -40,10 +57,11 @@ export function TeamPage() {
   };
   const remove = async (o: Operator) => {
     if (!window.confirm(`Remove ${o.email}? They are signed out at once and can no longer sign in to this project.`)) return;
-    setRemoved(null);
-    if (await removeAction.run(() => api("DELETE", `/api/operators/${o.id}`))) setRemoved(`${o.email} was removed.`);
+    begin();
+    if (await removeAction.run(() => api("DELETE", `/api/operators/${o.id}`))) setSaid({ where: "operators", text: `${o.email} was removed.` });
     operators.reload();
   };
+  const saidIn = (where: Where) => (said?.where === where ? said.text : null);
 
   return (
     <div className="page">
@@ -68,7 +86,7 @@ export function TeamPage() {
           ))}
         </DataTable>
         <Notice kind="error">{removeAction.error ?? operators.error}</Notice>
-        <Notice kind="success">{removed}</Notice>
+        <Notice kind="success">{saidIn("operators")}</Notice>
       </Card>
       <Card title="Add an operator">
         <form className="form-row" onSubmit={add}>
@@ -78,28 +96,27 @@ export function TeamPage() {
           <Field label="Initial password" hint="At least 12 characters.">
             <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} minLength={12} required />
           </Field>
-          <button type="submit" className="btn btn-primary" disabled={action.busy}>
+          <button type="submit" className="btn btn-primary" disabled={addAction.busy}>
             Add operator
           </button>
         </form>
-        <Notice kind="error">{action.error}</Notice>
-        <Notice kind="success">{done}</Notice>
+        <Notice kind="error">{addAction.error}</Notice>
+        <Notice kind="success">{saidIn("add")}</Notice>
       </Card>
-      <PasswordCard />
+      <PasswordCard action={passwordAction} done={saidIn("password")} begin={begin} onChanged={(text) => setSaid({ where: "password", text })} />
     </div>
   );
 }
 
 /** Changing the signed-in operator's password; every other session of theirs ends. */
-function PasswordCard() {
+function PasswordCard(props: { action: Action; done: string | null; begin: () => void; onChanged: (message: string) => void }) {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
-  const action = useAction();
-  const [done, setDone] = useState(false);
+  const { action } = props;
 
   const change = async (e: FormEvent) => {
     e.preventDefault();
-    setDone(false);
+    props.begin();
     const changed = await action.run(() =>
       api<Answer<"/api/me/password", "post">>("POST", "/api/me/password", { current_password: current, new_password: next }),
     );
@@ -108,7 +125,7 @@ function PasswordCard() {
       setSessionToken(changed.token);
       setCurrent("");
       setNext("");
-      setDone(true);
+      props.onChanged("Password changed. You stay signed in here; every other session of yours was signed out.");
     }
   };
 
@@ -126,7 +143,7 @@ function PasswordCard() {
         </button>
       </form>
       <Notice kind="error">{action.error}</Notice>
-      <Notice kind="success">{done && "Password changed. You stay signed in here; every other session of yours was signed out."}</Notice>
+      <Notice kind="success">{props.done}</Notice>
     </Card>
   );
 }
