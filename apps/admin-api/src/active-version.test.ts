@@ -1,4 +1,5 @@
 // The active rule version on PostgreSQL: which version counts as active, read alike by the dry run and the rest.
+import { activateRuleVersion } from "@pointwise/db";
 import { createTestDatabase } from "@pointwise/testkit";
 import { activeRuleVersionIn, activeVersionIn } from "./active-version";
 import { readDryRunInputs } from "./campaign-log";
@@ -40,10 +41,12 @@ describe("the active rule version", () => {
     expect((await readDryRunInputs(db, CAMPAIGN, 10)).active).toEqual({ version: 3, document: { name: "v3" } });
   });
 
-  it("is the newest of two marked active, as the scoring worker reads it", async () => {
-    // Version 3 is still active and stored first: a read without an order meets it first.
-    await storeVersion(4, "active");
-    expect(await activeVersionIn(db, CAMPAIGN)).toBe(4);
-    expect((await readDryRunInputs(db, CAMPAIGN, 10)).active).toEqual({ version: 4, document: { name: "v4" } });
+  it("is the version a switch activates, and never two: a second version marked active is refused", async () => {
+    await expect(storeVersion(4, "active")).rejects.toMatchObject({ code: "unique-violation", constraint: "rule_version_one_active_key" });
+    expect(await activeVersionIn(db, CAMPAIGN)).toBe(3);
+    await storeVersion(5, "draft");
+    await db.transaction((tx) => activateRuleVersion(tx, CAMPAIGN, 5));
+    expect(await activeRuleVersionIn(db, CAMPAIGN)).toEqual({ version: 5, document: { name: "v5" } });
+    expect((await readDryRunInputs(db, CAMPAIGN, 10)).active).toEqual({ version: 5, document: { name: "v5" } });
   });
 });

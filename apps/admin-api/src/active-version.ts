@@ -9,8 +9,8 @@ export interface ActiveVersion {
 
 /**
  * The campaign's active rule version, or null when none is active. Read through the caller's connection,
- * so inside a transaction it is that transaction's snapshot. The scoring worker's switch leaves one active
- * version; should two ever be, the newest is the one, as the worker itself reads it.
+ * so inside a transaction it is that transaction's snapshot. The database holds a campaign to one active
+ * version (the unique index rule_version_one_active_key).
  */
 export async function activeRuleVersionIn(q: Queryable, campaignId: string): Promise<ActiveVersion | null> {
   const { rows } = await q.query<ActiveVersion>(

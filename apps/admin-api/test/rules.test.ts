@@ -206,6 +206,33 @@ describe("activation", () => {
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions/1`)).body.activation_job.id).toBe(activated.body.job.id);
   });
 
+  it("lets one of two activations sent at once through and refuses the other with recompute-in-progress; the switch leaves one version active", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    for (const points of ["1", "2", "3"]) {
+      await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, points) });
+    }
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+
+    const answers = await Promise.all([2, 3].map((v) => suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions/${v}/activate`, {})));
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
+    const won = answers.find((a) => a.status === 202)?.body.version as number;
+    const lost = won === 2 ? 3 : 2;
+    expect(answers.find((a) => a.status === 409)?.body.error).toEqual({
+      code: "recompute-in-progress",
+      message: `rule version ${won} is being activated; wait until its recompute finishes`,
+    });
+    const { rows: jobs } = await suite.h.deps.db.query("SELECT rule_version FROM recompute_job WHERE campaign_id = $1 AND reason = 'rule-activation'", [
+      campaignId,
+    ]);
+    expect(jobs).toEqual([{ rule_version: won }]);
+
+    await suite.h.deps.db.query("UPDATE recompute_job SET status = 'done', finished_at = now() WHERE campaign_id = $1", [campaignId]);
+    await activateAsWorker(suite.h.deps.db, campaignId, won);
+    const list = await suite.op.call("GET", `/api/campaigns/${campaignId}/rule-versions`);
+    const statusOf = Object.fromEntries(list.body.rule_versions.map((v: Json) => [v.version, v.status]));
+    expect(statusOf).toEqual({ 1: "superseded", [won]: "active", [lost]: "draft" });
+  });
+
   it("refuses to activate a version whose decay range has run out since it was saved, queuing nothing", async () => {
     const { campaignId, regEventId } = await setUpCampaign(suite.op);
     const hourly = (epoch: string) =>

@@ -1,5 +1,5 @@
 // Test support for admin-api: logs events and activates rule versions as the scoring worker would.
-import { type Database, readCampaignLog } from "@pointwise/db";
+import { activateRuleVersion, type Database, readCampaignLog } from "@pointwise/db";
 import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
 
 /** One raw event as a test logs it. */
@@ -94,6 +94,5 @@ export async function activateAsWorker(db: Database, campaignId: string, version
       r.tier,
     ]);
   }
-  await db.query("UPDATE rule_version SET status = 'superseded' WHERE campaign_id = $1 AND status = 'active'", [campaignId]);
-  await db.query("UPDATE rule_version SET status = 'active', activated_at = now() WHERE campaign_id = $1 AND version = $2", [campaignId, version]);
+  await db.transaction((tx) => activateRuleVersion(tx, campaignId, version));
 }

@@ -2,7 +2,7 @@
 import { RetryableError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
-import { createTestDatabase, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, uniqueName, waitUntil } from "@pointwise/testkit";
 import { createApplier } from "../src/apply/inbox-drainer";
 import { stageMessages } from "../src/intake/inbox";
 import { type RecomputeDeps, runNextJob } from "../src/recompute/recompute-job";
@@ -159,6 +159,58 @@ describe("recompute jobs", () => {
     expect(rows).toEqual([
       { version: 1, status: "active" },
       { version: 2, status: "draft" },
+    ]);
+  });
+
+  it("fails an activation whose switch loses to a version made active meanwhile without the apply lock, keeping the old scores and one active version", async () => {
+    const c = "rcmp-0006";
+    await campaignWithEvents(c, 4);
+    const before = await scoreTable(db, c);
+    await addRuleVersion(db, richRules(c, 2, { perUnit: "4" }));
+    await addRuleVersion(db, richRules(c, 3, { perUnit: "5" }));
+    const id = await queueJob(db, c, 2, "rule-activation");
+    let commitOther!: () => void;
+    const otherMayCommit = new Promise<void>((resolve) => {
+      commitOther = resolve;
+    });
+    let otherPid!: number;
+    let otherSwitched!: () => void;
+    const otherHasSwitched = new Promise<void>((resolve) => {
+      otherSwitched = resolve;
+    });
+    // Another writer retires version 1 and activates version 3 in a transaction still open when the worker's switch runs.
+    const other = db.transaction(async (tx) => {
+      otherPid = (await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid as number;
+      await tx.query("UPDATE rule_version SET status = 'superseded' WHERE campaign_id = $1 AND version = 1", [c]);
+      await tx.query("UPDATE rule_version SET status = 'active', activated_at = now() WHERE campaign_id = $1 AND version = 3", [c]);
+      otherSwitched();
+      await otherMayCommit;
+    });
+    await otherHasSwitched;
+    const running = runNextJob(deps());
+    try {
+      // The switch retires version 1 too, so it waits for the other writer's row lock.
+      await waitUntil(
+        async () => (await db.query("SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [otherPid])).rowCount !== 0,
+        10_000,
+        "the switch to wait for the other writer",
+      );
+    } finally {
+      commitOther();
+    }
+    await other;
+    expect(await running).toBe(true);
+
+    expect(await job(id)).toMatchObject({
+      status: "failed",
+      error: `concurrent-activation: rule version 2 of campaign ${c} cannot become active: another version of the campaign became active at the same time, and a campaign has at most one active rule version`,
+    });
+    expect(await scoreTable(db, c)).toEqual(before);
+    const { rows } = await db.query("SELECT version, status FROM rule_version WHERE campaign_id = $1 ORDER BY version", [c]);
+    expect(rows).toEqual([
+      { version: 1, status: "superseded" },
+      { version: 2, status: "draft" },
+      { version: 3, status: "active" },
     ]);
   });
 

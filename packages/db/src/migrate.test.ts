@@ -72,6 +72,58 @@ describe("migrate", () => {
     expect(tables.rowCount).toBe(0);
   });
 
+  it("keeps the newest of a campaign's active rule versions active, supersedes the older ones, then refuses a second", async () => {
+    const ONE_ACTIVE = "20261202000100_one_active_rule_version";
+    const other = `${schema}_d`;
+    const before = await copyOfMigrations();
+    await rm(path.join(before, ONE_ACTIVE), { recursive: true });
+    const later = (await readMigrations()).map((m) => m.name).filter((name) => name >= ONE_ACTIVE);
+    try {
+      await migrate(db, other, before);
+      const q = createDatabase({ url, schema: other, max: 1 });
+      try {
+        const { rows } = await q.query<{ id: string }>("INSERT INTO project(name) VALUES ('p') RETURNING id");
+        for (const c of ["twice-0001", "once-0002"]) {
+          await q.query(`INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ($1, $2, 'c', '{"xp":"XP"}', 'xp')`, [c, rows[0]?.id]);
+        }
+        // Stored out of version order, so "newest" cannot mean "inserted last".
+        const versions: Array<[string, number, string]> = [
+          ["twice-0001", 4, "active"],
+          ["twice-0001", 1, "active"],
+          ["twice-0001", 2, "superseded"],
+          ["twice-0001", 3, "active"],
+          ["twice-0001", 5, "draft"],
+          ["once-0002", 1, "superseded"],
+          ["once-0002", 2, "active"],
+        ];
+        for (const [c, version, status] of versions) {
+          await q.query("INSERT INTO rule_version(campaign_id, version, document, status) VALUES ($1, $2, '{}', $3)", [c, version, status]);
+        }
+
+        expect((await migrate(db, other)).applied).toEqual(later);
+
+        const { rows: after } = await q.query("SELECT campaign_id, version, status FROM rule_version ORDER BY campaign_id DESC, version");
+        expect(after).toEqual([
+          { campaign_id: "twice-0001", version: 1, status: "superseded" },
+          { campaign_id: "twice-0001", version: 2, status: "superseded" },
+          { campaign_id: "twice-0001", version: 3, status: "superseded" },
+          { campaign_id: "twice-0001", version: 4, status: "active" },
+          { campaign_id: "twice-0001", version: 5, status: "draft" },
+          { campaign_id: "once-0002", version: 1, status: "superseded" },
+          { campaign_id: "once-0002", version: 2, status: "active" },
+        ]);
+        await expect(q.query("UPDATE rule_version SET status = 'active' WHERE campaign_id = 'twice-0001' AND version = 5")).rejects.toMatchObject({
+          code: "unique-violation",
+          constraint: "rule_version_one_active_key",
+        });
+      } finally {
+        await q.close();
+      }
+    } finally {
+      await dropSchema(db, other);
+    }
+  });
+
   it("keeps the event log append-only: UPDATE, DELETE and TRUNCATE fail", async () => {
     await db.query(`INSERT INTO project(id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p')`);
     await db.query(

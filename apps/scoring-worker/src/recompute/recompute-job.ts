@@ -1,5 +1,6 @@
 // The recompute stage: replays a campaign's log into shadow tables in the background, then switches them in under the apply lock.
 import {
+  activateRuleVersion,
   addAdjustmentScores,
   type Database,
   excludedUsers,
@@ -184,16 +185,8 @@ async function switchIn(client: Transaction, job: RecomputeJob, rules: RuleVersi
        FROM recompute_ledger_entry WHERE job_id = $2 ORDER BY seq, ord`,
     args,
   );
-  if (job.reason === "rule-activation") {
-    await client.query("UPDATE rule_version SET status = 'superseded' WHERE campaign_id = $1 AND status = 'active' AND version <> $2", [
-      job.campaignId,
-      rules.version,
-    ]);
-    await client.query("UPDATE rule_version SET status = 'active', activated_at = now() WHERE campaign_id = $1 AND version = $2", [
-      job.campaignId,
-      rules.version,
-    ]);
-  }
+  // The previous version is retired before this one turns active, under the apply lock that every switch of the campaign takes.
+  if (job.reason === "rule-activation") await activateRuleVersion(client, job.campaignId, rules.version);
   await saveProgress(client, job, 0, { finish: true });
   await clearShadow(client, job.id);
 }

@@ -1294,8 +1294,10 @@ export interface paths {
          *     from the log under this version and then switches to it atomically; until then the current
          *     scores stay served and the version stays `draft` (or `superseded`, when rolling back). Watch
          *     the job with `GET .../recompute-jobs/{job_id}`. Refused while another activation is queued or
-         *     running (`409 recompute-in-progress`) and for the active version (`409 rule-version-active`);
-         *     a version whose decay epoch no longer works now is `400 rule-version-invalid`.
+         *     running (`409 recompute-in-progress`; of two activations sent at once one is queued and the
+         *     other is refused so) and for the active version (`409 rule-version-active`); a version whose
+         *     decay epoch no longer works now is `400 rule-version-invalid`. A campaign has at most one
+         *     active version; the database refuses a second.
          */
         post: {
             parameters: {
