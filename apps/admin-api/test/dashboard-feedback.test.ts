@@ -1,8 +1,8 @@
 // What the dashboard tells and reads again after an action, in a real browser against admin-api in-process: one
 // current message on a page, and a list read again only when the action may have changed it.
+import { type AppProcess, dropNamespace, spawnApp, testServiceEnv, waitUntil } from "@pointwise/testkit";
 import { type Dashboard, openDashboard } from "./dashboard";
-import type { Harness, Operator } from "./harness";
-import { setUpCampaign } from "./harness";
+import { type Harness, type Json, type Operator, perUnitRules, setUpCampaign } from "./harness";
 import { logEvents } from "./seed";
 
 // A real browser: slower than the API tests.
@@ -172,25 +172,103 @@ describe("the exclusion list after a list upload", () => {
 });
 
 describe("a user's page after a link answered identity-held", () => {
-  it("asks for the holder once and does not read the user again when the move is refused because the identity changed hands", async () => {
+  let worker: AppProcess | undefined;
+  beforeAll(async () => {
+    // The real scoring worker runs the recompute a move queues, so the page can be watched picking up its outcome.
+    const env = testServiceEnv(h.deps.env.DATABASE_SCHEMA, { namespace: h.deps.env.NAMESPACE });
+    worker = await spawnApp("scoring-worker", { ...env, LOG_LEVEL: "warn", RECOMPUTE_POLL_MS: "100" });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    if (worker) await dropNamespace(h.deps.env.NAMESPACE);
+  });
+
+  /** Waits until every recompute job of the campaign is done; a failed one fails the test. */
+  async function settled(campaignId: string) {
+    await waitUntil(
+      async () => {
+        const jobs: Json[] = (await op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs`)).body.recompute_jobs;
+        const failed = jobs.find((j) => j.status === "failed");
+        if (failed) throw new Error(`recompute job failed: ${failed.error}`);
+        return jobs.every((j) => j.status === "done");
+      },
+      60_000,
+      "the campaign's recompute jobs to finish",
+    );
+  }
+
+  /** A campaign paying 2 xp per unit, live, with one user per account of `amounts` (their events' amounts), and that user's page open. */
+  async function userPageWithRules(target: string, amounts: Record<string, string[]>) {
+    const { campaignId, regEventId } = await setUpCampaign(op);
+    const events = Object.entries(amounts).flatMap(([accountId, list]) =>
+      list.map((amount) => ({ identityType: "EVM_ADDRESS", accountId, amount, regEventId })),
+    );
+    const users = await logEvents(h.deps.db, campaignId, events);
+    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") })).status).toBe(201);
+    expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {})).status).toBe(202);
+    await settled(campaignId);
+    const targetId = users[events.findIndex((e) => e.accountId === target)] as string;
+    await page.goto(`${h.url}/#/campaigns/${campaignId}/users?user=${targetId}`);
+    await page.getByTestId("user-detail").getByText(target).waitFor();
+    return { campaignId, targetId, users: Object.fromEntries(events.map((e, i) => [e.accountId, users[i] as string])) };
+  }
+
+  /** Fills the Link form with an EVM address and sends it. */
+  async function link(accountId: string) {
+    const form = page.locator("form", { hasText: "Link identity" });
+    await form.locator("select").selectOption("EVM_ADDRESS");
+    await form.getByLabel("Account id").fill(accountId);
+    await form.getByRole("button", { name: "Link", exact: true }).click();
+  }
+
+  /** The Points column of the ledger, top to bottom. */
+  const ledgerPoints = () => page.getByTestId("ledger").locator("tbody tr td:nth-child(6)").allTextContents();
+
+  it("shows the moved events in the ledger and their points in the scores once the move's recompute is done, without a reload", async () => {
+    const [target, holder] = ["0x00000000000000000000000000000000000000c1", "0x00000000000000000000000000000000000000c2"];
+    const { campaignId } = await userPageWithRules(target, { [target]: ["1"], [holder]: ["3", "4"] });
+    const detail = page.getByTestId("user-detail");
+    const ledger = page.getByTestId("ledger");
+    // 2 xp per unit: the user's own event of 1 unit.
+    await ledger.locator("tbody tr").first().waitFor();
+    expect(await ledgerPoints()).toEqual(["2"]);
+    await detail.locator(".score-total").getByText("2", { exact: true }).waitFor();
+    // Marks this document: a reload would make a new one without the mark.
+    await page.evaluate(() => Object.assign(globalThis, { beforeTheMove: true }));
+
+    await link(holder);
+    await detail.getByRole("status").getByText("The identity belonged to another user and was merged into this one.", { exact: false }).waitFor();
+    // The holder's events of 3 and 4 units are now this user's: 2 + 6 + 8 = 16 xp.
+    await ledger.locator("tbody tr").nth(2).waitFor();
+    expect((await ledgerPoints()).sort()).toEqual(["2", "6", "8"]);
+    await detail.locator(".score-total").getByText("16", { exact: true }).waitFor();
+    await detail.getByRole("status").getByText("Recomputed: the scores and the ledger below include this change.").waitFor();
+    expect(await page.evaluate(() => (globalThis as { beforeTheMove?: boolean }).beforeTheMove)).toBe(true);
+    expect((await op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs`)).body.recompute_jobs.map((j: Json) => j.reason)).toContain("identity-link");
+  });
+
+  /**
+   * A user's page, and another user holding `holder`; between the operator's first yes and the move, another operator
+   * moves the identity to a third user (the taker).
+   */
+  async function heldIdentityTakenMeanwhile() {
     const { campaignId, regEventId } = await setUpCampaign(op);
     const [target, holder, taker] = [
       "0x00000000000000000000000000000000000000b1",
       "0x00000000000000000000000000000000000000b2",
       "0x00000000000000000000000000000000000000b3",
     ];
-    const [targetId, , takerId] = await logEvents(
+    const [targetId, holderId, takerId] = (await logEvents(
       h.deps.db,
       campaignId,
       [target, holder, taker].map((accountId) => ({ identityType: "EVM_ADDRESS", accountId, amount: "1", regEventId })),
-    );
-    const userPath = `/api/campaigns/${campaignId}/users/${targetId}`;
+    )) as [string, string, string];
     await page.goto(`${h.url}/#/campaigns/${campaignId}/users?user=${targetId}`);
-    const detail = page.getByTestId("user-detail");
-    await detail.getByText(target).waitFor();
-    // Between the question (answered yes) and the move, another operator moves the identity to a third user.
-    await page.route(`**${userPath}/identities`, async (route) => {
-      if (route.request().postDataJSON()?.move === true) {
+    await page.getByTestId("user-detail").getByText(target).waitFor();
+    let taken = false;
+    await page.route(`**/api/campaigns/${campaignId}/users/${targetId}/identities`, async (route) => {
+      if (!taken && route.request().postDataJSON()?.move === true) {
+        taken = true;
         const moved = await op.call("POST", `/api/campaigns/${campaignId}/users/${takerId}/identities`, {
           identity_type: "EVM_ADDRESS",
           account_id: holder,
@@ -200,24 +278,61 @@ describe("a user's page after a link answered identity-held", () => {
       }
       return route.fallback();
     });
-    const userGets = countGets(userPath);
-    const holderLookups = countGets(`/api/campaigns/${campaignId}/users`);
-    try {
-      const form = page.locator("form", { hasText: "Link identity" });
-      await form.locator("select").selectOption("EVM_ADDRESS");
-      await form.getByLabel("Account id").fill(holder);
-      await form.getByRole("button", { name: "Link", exact: true }).click();
-      await detail.getByRole("alert").getByText(`belongs to user ${takerId}`, { exact: false }).waitFor();
-      expect((await h.deps.db.query("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, holder])).rows).toEqual([
-        { user_id: takerId },
-      ]);
+    const holderOf = async () =>
+      (await h.deps.db.query("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, holder])).rows[0]?.user_id;
+    return { campaignId, holder, targetId, holderId, takerId, holderOf };
+  }
 
-      // Saving a name reads the user again: once that answer is in, any read the refusal asked for would be too.
+  /** A user id as the dashboard's questions shorten it. */
+  const short = (id: string) => `${id.slice(0, 8)}…${id.slice(-4)}`;
+
+  it("asks again, naming the new holder, when the identity changed hands after the operator agreed to move it, and moves it from them", async () => {
+    const { campaignId, holder, targetId, holderId, takerId, holderOf } = await heldIdentityTakenMeanwhile();
+    const detail = page.getByTestId("user-detail");
+    const holderLookups = countGets(`/api/campaigns/${campaignId}/users`);
+    const asked = dashboard.dialogs.length;
+    try {
+      await link(holder);
+      await detail.getByRole("status").getByText("The identity belonged to another user and was merged into this one.", { exact: false }).waitFor();
+      // The holder is asked for once more, for the user who holds it now, and the operator is asked about that user.
+      expect(dashboard.dialogs.slice(asked)).toEqual([
+        `This identity belongs to user ${short(holderId)}. Move it, with its events and their points, to this user?`,
+        `Since you were asked, this identity moved to user ${short(takerId)}. Move it from that user, with its events and their points, to this user?`,
+      ]);
+      expect(holderLookups.count).toBe(2);
+      // The service's advice to send "move": true is the dashboard's business, never shown to the operator.
+      expect(await detail.getByRole("alert").count()).toBe(0);
+      expect(await holderOf()).toBe(targetId);
+      await detail.getByText(holder).waitFor();
+    } finally {
+      holderLookups.stop();
+    }
+  });
+
+  it("leaves the identity with its new holder and does not read the user again when the operator declines the second question", async () => {
+    const { campaignId, holder, targetId, takerId, holderOf } = await heldIdentityTakenMeanwhile();
+    const detail = page.getByTestId("user-detail");
+    const userGets = countGets(`/api/campaigns/${campaignId}/users/${targetId}`);
+    const holderLookups = countGets(`/api/campaigns/${campaignId}/users`);
+    const asked = dashboard.dialogs.length;
+    dashboard.answerNext(true, false);
+    try {
+      await link(holder);
+      // The holder is asked for once more, for the user who holds it now; the operator says no, and nothing moves.
+      await waitUntil(() => dashboard.dialogs.length === asked + 2, 15_000, "the second question");
+      expect(dashboard.dialogs[asked + 1]).toBe(
+        `Since you were asked, this identity moved to user ${short(takerId)}. Move it from that user, with its events and their points, to this user?`,
+      );
+      await detail.getByRole("button", { name: "Link", exact: true }).and(page.locator(":enabled")).waitFor();
+      expect(await detail.getByRole("alert").count()).toBe(0);
+      expect(await holderOf()).toBe(takerId);
+
+      // Saving a name reads the user again: once that answer is in, any read the declined move asked for would be too.
       await detail.getByLabel("Display name").fill("Renamed");
       await detail.getByRole("button", { name: "Save name" }).click();
       await page.getByRole("heading", { name: "Renamed" }).waitFor();
       expect(userGets.count).toBe(1);
-      expect(holderLookups.count).toBe(1);
+      expect(holderLookups.count).toBe(2);
     } finally {
       userGets.stop();
       holderLookups.stop();

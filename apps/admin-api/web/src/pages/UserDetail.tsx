@@ -4,13 +4,25 @@ import { ApiError, api } from "../api";
 import type { Answer, RecomputeJob, User } from "../types";
 import { Card, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, shorten, useAction, useLoad } from "../ui";
 import type { CampaignContext } from "./campaign-context";
+import { RecomputeNotice, useFollowedRecompute } from "./FollowedRecompute";
 
-/** One user: scores, identities (link, unlink, X username), display name and referrer. */
-export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: string }) {
+type Linked = Answer<"/api/campaigns/{campaign_id}/users/{user_id}/identities", "post">;
+
+/**
+ * One user: scores, identities (link, unlink, X username), display name and referrer. `onChanged` is called when
+ * what the user earned may have changed (an identity linked, moved or unlinked, and again once its recompute is done).
+ */
+export function UserDetail({ ctx, userId, onChanged }: { ctx: CampaignContext; userId: string; onChanged: () => void }) {
   const path = `/api/campaigns/${ctx.campaign.id}/users/${userId}`;
   const user = useLoad(() => api<User>("GET", path), [path]);
   const action = useAction();
-  const [note, setNote] = useState<string | null>(null);
+  const reread = () => {
+    user.reload();
+    onChanged();
+  };
+  const recompute = useFollowedRecompute(ctx.campaign.id, reread);
+  // The newest action's outcome, and the recompute it queued, whose progress is told after it.
+  const [note, setNote] = useState<{ text: string; jobId: string | null } | null>(null);
   const [name, setName] = useState<string | null>(null);
   const [referrer, setReferrer] = useState("");
   const [linkType, setLinkType] = useState<string>("EMAIL");
@@ -21,13 +33,19 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
   if (user.error) return <Notice kind="error">{user.error}</Notice>;
   const u = user.data;
   if (!u) return null;
-  const recomputeNote = (job: RecomputeJob | null) => (job ? " Scores are being recomputed in the background." : "");
+  // An identity linked, moved or unlinked changes the identities at once, and the scores and the ledger below once
+  // the recompute it queued (if any) is done: the page reads them now and again then, without a reload.
+  const done = (text: string, job: RecomputeJob | null) => {
+    setNote({ text, jobId: job?.id ?? null });
+    if (job) recompute.follow(job);
+    reread();
+  };
 
   const saveName = async (e: FormEvent) => {
     e.preventDefault();
     const value = (name ?? u.display_name ?? "").trim();
     if (await action.run(() => api("PATCH", path, { display_name: value || null }))) {
-      setNote("Display name saved.");
+      setNote({ text: "Display name saved.", jobId: null });
       setName(null);
       user.reload();
     }
@@ -36,7 +54,7 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
     e.preventDefault();
     if (!window.confirm(`Set ${referrer.trim()} as this user's referrer? A referrer is set once and cannot be changed.`)) return;
     if (await action.run(() => api("PATCH", path, { referrer_id: referrer.trim() }))) {
-      setNote("Referrer set.");
+      setNote({ text: "Referrer set.", jobId: null });
       user.reload();
     }
   };
@@ -47,29 +65,41 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
       account_id: linkAccount.trim(),
       ...(linkType === "X_PROVIDER_ID" && linkHandle.trim() ? { handle: linkHandle.trim() } : {}),
     };
-    type Linked = Answer<"/api/campaigns/{campaign_id}/users/{user_id}/identities", "post">;
+    const identities = `${path}/identities`;
+    const isHeld = (err: unknown) => err instanceof ApiError && err.code === "identity-held";
     // An identity another user holds moves here with its events and their points, and unlinking it later makes a new
     // user, not the old one again: the service refuses it with identity-held unless asked to move, so ask first.
+    // The move is pinned to the holder the operator agreed to; when it changed hands meanwhile the service refuses it
+    // again, and the operator is asked about the new holder rather than shown the service's advice to send "move".
+    const askAndMove = async (changedHands: boolean): Promise<Linked | undefined> => {
+      const query = new URLSearchParams({ identity_type: body.identity_type, account_id: body.account_id });
+      const holder = await api<User>("GET", `/api/campaigns/${ctx.campaign.id}/users?${query}`);
+      // Moved here meanwhile: linking it again answers that it is this user's.
+      if (holder.id === userId) return api<Linked>("POST", identities, body);
+      const whose = `user ${shorten(holder.id, 8)}`;
+      const question = changedHands
+        ? `Since you were asked, this identity moved to ${whose}. Move it from that user, with its events and their points, to this user?`
+        : `This identity belongs to ${whose}. Move it, with its events and their points, to this user?`;
+      if (!window.confirm(question)) return undefined;
+      try {
+        return await api<Linked>("POST", identities, { ...body, move: true, move_from_user_id: holder.id });
+      } catch (err) {
+        if (!isHeld(err)) throw err;
+        return askAndMove(true);
+      }
+    };
     const res = await action.run(async () => {
       try {
-        return await api<Linked>("POST", `${path}/identities`, body);
+        return await api<Linked>("POST", identities, body);
       } catch (err) {
-        if (!(err instanceof ApiError && err.code === "identity-held")) throw err;
-        const query = new URLSearchParams({ identity_type: body.identity_type, account_id: body.account_id });
-        const holder = await api<User>("GET", `/api/campaigns/${ctx.campaign.id}/users?${query}`);
-        if (!window.confirm(`This identity belongs to user ${shorten(holder.id, 8)}. Move it, with its events and their points, to this user?`))
-          return undefined;
-        // Pinned to the holder the operator agreed to: if it changed hands meanwhile, the service asks again.
-        return api<Linked>("POST", `${path}/identities`, { ...body, move: true, move_from_user_id: holder.id });
+        if (!isHeld(err)) throw err;
+        return askAndMove(false);
       }
     });
     if (res) {
-      setNote(
-        res.moved_from_user_id ? `The identity belonged to another user and was merged into this one.${recomputeNote(res.recompute_job)}` : "Identity linked.",
-      );
+      done(res.moved_from_user_id ? "The identity belonged to another user and was merged into this one." : "Identity linked.", res.recompute_job);
       setLinkAccount("");
       setLinkHandle("");
-      user.reload();
     }
   };
   const unlink = async (identityId: string) => {
@@ -77,10 +107,7 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
     const res = await action.run(() =>
       api<Answer<"/api/campaigns/{campaign_id}/users/{user_id}/identities/{identity_id}", "delete">>("DELETE", `${path}/identities/${identityId}`),
     );
-    if (res) {
-      setNote(`Identity unlinked.${recomputeNote(res.recompute_job)}`);
-      user.reload();
-    }
+    if (res) done("Identity unlinked.", res.recompute_job);
   };
   const setHandle = async (identityId: string, current: string | null) => {
     const handle = window.prompt("X username (without @; empty to clear)", current ?? "");
@@ -112,7 +139,8 @@ export function UserDetail({ ctx, userId }: { ctx: CampaignContext; userId: stri
         ))}
         {u.scores.length === 0 && <span className="muted">No points yet.</span>}
       </div>
-      <Notice kind="success">{note}</Notice>
+      <Notice kind="success">{note?.text}</Notice>
+      {note?.jobId && recompute.job?.id === note.jobId && <RecomputeNotice job={recompute.job} error={recompute.error} />}
       <Notice kind="error">{action.error}</Notice>
       <h3>Identities</h3>
       <table className="table">

@@ -1,5 +1,5 @@
 // Campaign tab "Users": find a user by an identity, then their details and their ledger.
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { api } from "../api";
 import { go, hashQuery } from "../router";
 import type { Answer, LedgerEntry, Lineage, User } from "../types";
@@ -14,6 +14,8 @@ export function UsersTab({ ctx }: { ctx: CampaignContext }) {
   const [accountId, setAccountId] = useState("");
   const [userId, setUserId] = useState<string | null>(hashQuery().get("user"));
   const lookup = useAction();
+  // Counts the user detail's changes to what the user earned: each one reads the ledger again.
+  const [earnedChanges, setEarnedChanges] = useState(0);
 
   useEffect(() => {
     const on = () => setUserId(hashQuery().get("user"));
@@ -50,8 +52,8 @@ export function UsersTab({ ctx }: { ctx: CampaignContext }) {
         </form>
         <Notice kind="error">{lookup.error}</Notice>
       </Card>
-      {userId && <UserDetail key={userId} ctx={ctx} userId={userId} />}
-      {userId && <Ledger key={`ledger-${userId}`} base={base} userId={userId} />}
+      {userId && <UserDetail key={userId} ctx={ctx} userId={userId} onChanged={() => setEarnedChanges((n) => n + 1)} />}
+      {userId && <Ledger key={`ledger-${userId}`} base={base} userId={userId} reads={earnedChanges} />}
     </>
   );
 }
@@ -63,7 +65,7 @@ function multipliersText(entry: LedgerEntry): string {
   return list.length ? list.map((m) => `x${m.factor} (${m.source})`).join(", ") : "—";
 }
 
-/** The user's ledger entries, newest first, page by page. */
+/** The ledger table's columns. */
 const LEDGER_COLUMNS: Column[] = [
   "Event happened",
   "Event",
@@ -87,12 +89,16 @@ function EventTimes(props: { occurredAt: string | undefined; receivedAt: string 
   );
 }
 
-function Ledger(props: { base: string; userId: string }) {
+/** The user's ledger entries, newest first, page by page; read again from the newest page whenever `reads` changes. */
+function Ledger(props: { base: string; userId: string; reads: number }) {
   const [pages, setPages] = useState<LedgerEntry[][]>([]);
   const [next, setNext] = useState<string | null>(null);
-  const first = useLoad(() => api<LedgerPage>("GET", `${props.base}/users/${props.userId}/ledger?limit=50`), [props.base, props.userId]);
+  const first = useLoad(() => api<LedgerPage>("GET", `${props.base}/users/${props.userId}/ledger?limit=50`), [props.base, props.userId, props.reads]);
+  // Which reading of the first page the older pages continue: one asked for before the ledger was read again is dropped.
+  const reading = useRef(0);
   useEffect(() => {
     if (first.data) {
+      reading.current++;
       setPages([first.data.entries]);
       setNext(first.data.next_before);
     }
@@ -100,8 +106,9 @@ function Ledger(props: { base: string; userId: string }) {
   const older = useAction();
   const more = async () => {
     if (!next) return;
+    const of = reading.current;
     const page = await older.run(() => api<LedgerPage>("GET", `${props.base}/users/${props.userId}/ledger?limit=50&before=${next}`));
-    if (!page) return;
+    if (!page || of !== reading.current) return;
     setPages((p) => [...p, page.entries]);
     setNext(page.next_before);
   };
