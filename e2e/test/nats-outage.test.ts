@@ -36,7 +36,9 @@ beforeAll(async () => {
   db = await createTestDatabase(namespace);
   const env = testServiceEnv(db.schema, { namespace, natsUrl: nats.url });
   ingest = await spawnApp("ingest-api", { ...env, PUBLISH_TIMEOUT_MS: "1000", IDEMPOTENCY_WAIT_MS: "2000" });
-  worker = await spawnApp("scoring-worker", { ...env, FETCH_EXPIRES_MS: "1000" });
+  // Messages JetStream handed to the worker as NATS stopped never reached it, and come back after ACK_WAIT_MS (30 s by
+  // default): 5 s, as in the chaos suite, keeps the catch-up well inside the test's deadline.
+  worker = await spawnApp("scoring-worker", { ...env, FETCH_EXPIRES_MS: "1000", ACK_WAIT_MS: "5000" });
 }, 60_000);
 afterAll(async () => {
   await ingest?.stop("SIGKILL");
@@ -75,6 +77,7 @@ it("stores every acknowledged event exactly once across a NATS outage", async ()
   }
   // With a key: retried until it succeeds, as the indexer's sink does.
   const keyed: { key: string; ids: string[] }[] = [];
+  let keyedRetries = 0;
   async function keyedLoop(worker: number): Promise<void> {
     for (let i = 0; running; i++) {
       const idem = `w${worker}-${i}`;
@@ -87,18 +90,27 @@ it("stores every acknowledged event exactly once across a NATS outage", async ()
           accepted.push(...ids);
           break;
         }
+        keyedRetries += 1;
         await sleep(100);
       }
     }
   }
 
   const loops = [plainLoop(), plainLoop(), keyedLoop(1), keyedLoop(2)];
-  await sleep(1500);
+  await waitUntil(() => accepted.length > 0, 20_000, "ingest-api to accept events");
   const beforeOutage = accepted.length;
+  const retriesBefore = keyedRetries;
   await nats.stop();
-  await sleep(2000);
+  // The outage lasts at least 2 s, longer than a NATS client's first reconnect attempts (2 s apart by default), so
+  // both apps reconnect after failed attempts rather than on the first; and until ingest-api has refused a request
+  // for it and a keyed batch has had to be retried.
+  await Promise.all([
+    sleep(2000),
+    waitUntil(() => refusedCodes.has("bus-unavailable") && keyedRetries > retriesBefore, 20_000, "requests refused during the outage"),
+  ]);
   await nats.start();
-  await sleep(2500);
+  const atRestart = accepted.length;
+  await waitUntil(() => accepted.length > atRestart, 20_000, "ingest-api to accept events again once NATS is back");
   running = false;
   await Promise.all(loops);
 

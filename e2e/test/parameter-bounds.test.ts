@@ -1,6 +1,6 @@
 // Every parameter of every operation in the four OpenAPI documents, sent extreme values against the running apps: nothing answers 5xx.
 import { randomUUID } from "node:crypto";
-import { loadOpenApi, type OpenApiName, type Stack, startStack, waitUntil } from "@pointwise/testkit";
+import { loadOpenApi, type OpenApiName, type Stack, signInWithWallet, startStack, waitUntil } from "@pointwise/testkit";
 import { Wallet } from "ethers";
 import fc from "fast-check";
 
@@ -331,31 +331,6 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
 }
 
-/** Signs a fresh wallet in to portal-api (EIP-4361, signed by its key) and returns the access token its operations are sent with. */
-async function portalSignIn(): Promise<string> {
-  const portal = stack.portal?.url as string;
-  const post = async (path: string, body: unknown) =>
-    (await (await fetch(`${portal}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json()) as Any;
-  const nonce = await post("/auth/nonce", { campaign_id: ids.campaign });
-  const wallet = Wallet.createRandom();
-  const issued = new Date();
-  const message = [
-    `${new URL(portal).host} wants you to sign in with your Ethereum account:`,
-    wallet.address,
-    "",
-    "Bounds.",
-    "",
-    `URI: ${portal}`,
-    "Version: 1",
-    "Chain ID: 1",
-    `Nonce: ${nonce.nonce}`,
-    `Issued At: ${issued.toISOString()}`,
-    `Expiration Time: ${new Date(issued.getTime() + 60_000).toISOString()}`,
-  ].join("\n");
-  const signedIn = await post("/auth/wallet", { campaign_id: ids.campaign, message, signature: await wallet.signMessage(message) });
-  return signedIn.access_token as string;
-}
-
 beforeAll(async () => {
   stack = await startStack({
     operator: OPERATOR,
@@ -407,7 +382,8 @@ beforeAll(async () => {
     body: `account_id,identity_type,amount,reg_event_id\n${wallet},EVM_ADDRESS,1,${ids.regEvent}\n`,
   });
   ids.importId = ((await upload.json()) as Any).data.import_id;
-  ids.portalToken = await portalSignIn();
+  // A fresh wallet signed in to portal-api: the token its operations are sent with.
+  ids.portalToken = (await signInWithWallet(stack.portal?.url as string, ids.campaign, Wallet.createRandom())).accessToken;
   expect(ids).toEqual(Object.fromEntries(Object.keys(ids).map((k) => [k, expect.any(String)])));
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-// Test support for the portal tests: a campaign with an API key, an event type and an active rule (2 xp per unit), set up through admin-api;
+// Test support for the portal tests: a campaign with an API key, an event type and an active rule (2 xp per unit), set up through admin-api by an operator who stays signed in;
 // and the participant page's waits for its signed-in view to be drawn and for a score.
 import { waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
@@ -9,6 +9,8 @@ export interface PortalCampaign {
   campaignId: string;
   apiKey: string;
   regEventId: string;
+  /** The operator's Authorization header and the campaign's path in admin-api's API, for setting up rewards. */
+  admin: { auth: Record<string, string>; base: string };
   /** Sends one earn event through ingest-api. */
   earn(account: string, identityType: string, amount: string): ReturnType<typeof call>;
 }
@@ -38,6 +40,7 @@ export async function setUpCampaign(stack: Stack): Promise<PortalCampaign> {
     campaignId,
     apiKey,
     regEventId,
+    admin: { auth, base: `${stack.admin.url}/api/campaigns/${campaignId}` },
     earn: (account, identityType, amount) =>
       call(
         "POST",

@@ -4,12 +4,11 @@
 // when the wallet's node does not answer; the balances are read from the token itself.
 
 import { generateKeyPairSync } from "node:crypto";
-import { openBrowser, waitUntil } from "@pointwise/testkit";
-import { type Contract, getBytes, type HDNodeWallet, toUtf8String } from "ethers";
-import type { Page } from "playwright-core";
+import { injectWallet, openBrowser, waitUntil } from "@pointwise/testkit";
+import type { Contract, HDNodeWallet } from "ethers";
 import { type ClaimsChain, startClaimsChain } from "../../apps/admin-api/test/claims-chain-setup";
 import { type PortalCampaign, setUpCampaign, waitForScores } from "./portal-campaign";
-import { call, OPERATOR, type Stack, startStack } from "./stack";
+import { call, type Stack, startStack } from "./stack";
 
 const E18 = 10n ** 18n;
 
@@ -44,48 +43,30 @@ afterAll(async () => {
 });
 
 /**
- * Injects window.ethereum for the participant's key: it starts on chain 1 (where the page signs in), switches when
- * asked, signs with the key, and sends calls and transactions to the hardhat node.
+ * The participant's wallet beyond signing (window.ethereum starts on chain 1, where the page signs in): switches chains
+ * when asked, and sends calls and transactions to the hardhat node.
  */
-async function injectWallet(page: Page): Promise<void> {
-  await page.exposeFunction("__testWallet", async (method: string, params: unknown[]) => {
-    if (method === "personal_sign") return participant.signMessage(toUtf8String(getBytes(params[0] as string)));
-    if (method === "wallet_switchEthereumChain") {
-      const { chainId } = params[0] as { chainId: string };
-      walletLog.switches.push(chainId);
-      if (walletLog.refuseSwitch) throw Object.assign(new Error("User rejected the request."), { code: 4001 });
-      return null;
-    }
-    if (method === "eth_sendTransaction") {
-      const { to, data } = params[0] as { to: string; data: string };
-      return (await participant.sendTransaction({ to, data })).hash;
-    }
-    if (method === "eth_call" && walletLog.nodeDown) throw new Error("could not reach the node");
-    if (method === "eth_call" || method === "eth_getTransactionReceipt") return chain.node.provider.send(method, params);
-    throw new Error(`unsupported method ${method}`);
-  });
-  await page.addInitScript((address: string) => {
-    let chainId = "0x1";
-    const forward = (globalThis as unknown as { __testWallet(m: string, p: unknown[]): Promise<unknown> }).__testWallet;
-    (globalThis as unknown as { ethereum: unknown }).ethereum = {
-      async request({ method, params = [] }: { method: string; params?: unknown[] }) {
-        if (method === "eth_requestAccounts" || method === "eth_accounts") return [address];
-        if (method === "eth_chainId") return chainId;
-        const answer = await forward(method, params);
-        if (method === "wallet_switchEthereumChain") chainId = (params[0] as { chainId: string }).chainId;
-        return answer;
-      },
-    };
-  }, participant.address.toLowerCase());
+async function forward(method: string, params: unknown[]): Promise<unknown> {
+  if (method === "wallet_switchEthereumChain") {
+    const { chainId } = params[0] as { chainId: string };
+    walletLog.switches.push(chainId);
+    if (walletLog.refuseSwitch) throw Object.assign(new Error("User rejected the request."), { code: 4001 });
+    return null;
+  }
+  if (method === "eth_sendTransaction") {
+    const { to, data } = params[0] as { to: string; data: string };
+    return (await participant.sendTransaction({ to, data })).hash;
+  }
+  if (method === "eth_call" && walletLog.nodeDown) throw new Error("could not reach the node");
+  if (method === "eth_call" || method === "eth_getTransactionReceipt") return chain.node.provider.send(method, params);
+  throw new Error(`unsupported method ${method}`);
 }
 
 const balance = async () => (await chain.token.getFunction("balanceOf")(participant.address)) as bigint;
 
 describe("the participant page's token claims", () => {
   it("claims a published epoch and redeems a burn voucher through the wallet, after it agrees to switch to the claim chain", async () => {
-    const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
-    const auth = { authorization: `Bearer ${login.body.token}` };
-    const base = `${stack.admin.url}/api/campaigns/${campaign.campaignId}`;
+    const { auth, base } = campaign.admin;
     const rewards = [
       { name: "5 RWD", kind: "token-claim", currency: "xp", price: "10", token_amount: (5n * E18).toString() },
       { name: "2 RWD now", kind: "token-claim", claim_method: "burn-voucher", currency: "xp", price: "5", token_amount: (2n * E18).toString() },
@@ -99,7 +80,7 @@ describe("the participant page's token claims", () => {
     expect(config.body.claims).toEqual({ contract: chain.adminEnv.CLAIMS_CONTRACT, chain_id: Number(chain.node.chainId) });
 
     const { page } = browser;
-    await injectWallet(page);
+    await injectWallet(page, [participant], { forward });
     await page.goto(`${stack.portal?.url}/?campaign=${campaign.campaignId}`);
     await page.getByRole("button", { name: "Sign in with your wallet" }).click();
     await waitForScores(page, "Experience: 100");

@@ -4,13 +4,13 @@
 // with PKCE through portal-api, redeem once per click, and keep working after the access token expires.
 
 import { generateKeyPairSync } from "node:crypto";
-import { freePort, openBrowser } from "@pointwise/testkit";
-import { getBytes, toUtf8String, Wallet } from "ethers";
+import { freePort, injectWallet, openBrowser } from "@pointwise/testkit";
+import { Wallet } from "ethers";
 import jwt from "jsonwebtoken";
-import type { Page, Route } from "playwright-core";
+import type { Route } from "playwright-core";
 import { type OidcProvider, startOidcProvider } from "../../apps/portal-api/test/oidc";
 import { drawnAfter, type PortalCampaign, setUpCampaign, waitForScores } from "./portal-campaign";
-import { call, OPERATOR, type Stack, startStack } from "./stack";
+import { call, type Stack, startStack } from "./stack";
 
 let stack: Stack;
 let campaign: PortalCampaign;
@@ -55,37 +55,6 @@ afterAll(async () => {
   await stack?.drop();
 });
 
-/** Injects window.ethereum: the accounts are the two test wallets; personal_sign is done by their keys in the test process. */
-async function injectWallet(page: Page): Promise<void> {
-  await page.exposeFunction("__testWalletSign", async (hexMessage: string, address: string) => {
-    const wallet = accounts.find((w) => w.address.toLowerCase() === address.toLowerCase());
-    if (!wallet) throw new Error(`unknown account ${address}`);
-    return wallet.signMessage(toUtf8String(getBytes(hexMessage)));
-  });
-  // MetaMask answers addresses in lowercase; the sign-in message needs them in their EIP-55 form.
-  const addresses = accounts.map((w) => w.address.toLowerCase());
-  await page.addInitScript((list: string[]) => {
-    (globalThis as unknown as { ethereum: unknown }).ethereum = {
-      async request({ method, params }: { method: string; params?: string[] }) {
-        if (method === "eth_requestAccounts" || method === "eth_accounts") return list;
-        if (method === "eth_chainId") return "0x1";
-        if (method === "personal_sign" && params)
-          return (globalThis as unknown as { __testWalletSign(h: string, a: string): Promise<string> }).__testWalletSign(
-            params[0] as string,
-            params[1] as string,
-          );
-        throw Object.assign(new Error(`unsupported method ${method}`), { code: 4200 });
-      },
-    };
-  }, addresses);
-}
-
-/** The operator's credentials and the campaign's admin API path, for setting up rewards. */
-async function operatorApi(): Promise<{ auth: Record<string, string>; base: string }> {
-  const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
-  return { auth: { authorization: `Bearer ${login.body.token}` }, base: `${stack.admin.url}/api/campaigns/${campaign.campaignId}` };
-}
-
 describe("the participant page", () => {
   it("signs in, links the second account, sets a name and shows the own score", async () => {
     const { page } = browser;
@@ -99,7 +68,8 @@ describe("the participant page", () => {
     page.on("request", (request) => {
       if (request.url().endsWith("/me/claims")) claimRequests.push(request.url());
     });
-    await injectWallet(page);
+    // The wallet holds both test accounts: the page signs in with the first and links the second.
+    await injectWallet(page, accounts);
     await page.goto(`${stack.portal?.url}/?campaign=${campaign.campaignId}`);
     await page.getByRole("button", { name: "Sign in with your wallet" }).click();
     await page.getByText("Linked identities").waitFor();
@@ -137,7 +107,7 @@ describe("the participant page", () => {
 
   it("redeems a voucher reward with the points and shows its code, and lists the redemption", async () => {
     const { page } = browser;
-    const { auth, base } = await operatorApi();
+    const { auth, base } = campaign.admin;
     const gift = await call("POST", `${base}/rewards`, { name: "Gift card", kind: "voucher", currency: "xp", price: "4" }, auth);
     await call("POST", `${base}/rewards/${gift.body.id}/codes`, { codes: ["GIFT-7731"] }, auth);
     // Saving the name renders the page again, rewards included.
@@ -161,7 +131,7 @@ describe("the participant page", () => {
 
   it("redeems once for a double click", async () => {
     const { page } = browser;
-    const { auth, base } = await operatorApi();
+    const { auth, base } = campaign.admin;
     const sticker = await call("POST", `${base}/rewards`, { name: "Sticker", kind: "manual", currency: "xp", price: "1" }, auth);
     await page.getByRole("button", { name: "Save" }).click();
     const item = page.locator("#rewards li", { hasText: "Sticker" });

@@ -1,7 +1,7 @@
 // A participant acts for themselves: signs in at portal-api with a wallet and with an e-mail code, links a second wallet,
 // sets a name, and reads their own scores at read-api with the issued token, which read-api checks through portal-api's JWKS.
 
-import { waitUntil } from "@pointwise/testkit";
+import { signInWithWallet, waitUntil, walletSignInBody } from "@pointwise/testkit";
 import { Wallet } from "ethers";
 import { type PortalCampaign, setUpCampaign } from "./portal-campaign";
 import { call, type Stack, startStack } from "./stack";
@@ -17,25 +17,6 @@ afterAll(async () => {
 });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function walletMessage(campaignId: string, wallet: Wallet | ReturnType<typeof Wallet.createRandom>) {
-  const { body } = await call("POST", `${portal}/auth/nonce`, { campaign_id: campaignId });
-  const issued = new Date();
-  const message = [
-    `${body.domain} wants you to sign in with your Ethereum account:`,
-    wallet.address,
-    "",
-    "Sign in to Season 1.",
-    "",
-    `URI: http://${body.domain}`,
-    "Version: 1",
-    "Chain ID: 1",
-    `Nonce: ${body.nonce}`,
-    `Issued At: ${issued.toISOString()}`,
-    `Expiration Time: ${new Date(issued.getTime() + 120_000).toISOString()}`,
-  ].join("\n");
-  return { message, signature: await wallet.signMessage(message) };
-}
 
 describe("the portal end to end", () => {
   let campaignId = "";
@@ -63,10 +44,11 @@ describe("the portal end to end", () => {
   it("signs in with a wallet, links a second one, sets a name and reads its own scores through read-api", async () => {
     const first = Wallet.createRandom();
     const second = Wallet.createRandom();
-    const signedIn = await call("POST", `${portal}/auth/wallet`, { campaign_id: campaignId, ...(await walletMessage(campaignId, first)) });
+    const signedIn = await call("POST", `${portal}/auth/wallet`, await walletSignInBody(portal, campaignId, first));
     expect(signedIn.status).toBe(200);
     const { user_id: userId, access_token: token } = signedIn.body;
-    const linked = await call("POST", `${portal}/me/wallets`, await walletMessage(campaignId, second), bearer(token));
+    const { message, signature } = await walletSignInBody(portal, campaignId, second);
+    const linked = await call("POST", `${portal}/me/wallets`, { message, signature }, bearer(token));
     expect(linked.status).toBe(200);
     expect((await call("PATCH", `${portal}/me`, { display_name: "Moon Walker" }, bearer(token))).status).toBe(200);
     // 2 xp per unit: 10.25 from the first wallet and 4 from the second, both the same user's: 28.5.
@@ -95,8 +77,8 @@ describe("the portal end to end", () => {
     await earn("grace@example.org", "EMAIL", "1");
     await scoreOf(signedIn.body.user_id, signedIn.body.access_token, 2);
     // Another participant's token reads nothing of this user.
-    const other = await call("POST", `${portal}/auth/wallet`, { campaign_id: campaignId, ...(await walletMessage(campaignId, Wallet.createRandom())) });
-    const forbidden = await call("GET", `${stack.read.url}/users/${signedIn.body.user_id}/scores`, undefined, bearer(other.body.access_token));
+    const other = await signInWithWallet(portal, campaignId, Wallet.createRandom());
+    const forbidden = await call("GET", `${stack.read.url}/users/${signedIn.body.user_id}/scores`, undefined, other.auth);
     expect([forbidden.status, forbidden.body.error.code]).toEqual([403, "forbidden"]);
   });
 

@@ -1,18 +1,12 @@
 // The participant's own adjustments (operators' grants and deductions) beside the ledger, and what an excluded participant sees.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+import { type Harness, participant, startPortal } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
   h = await startPortal();
 });
 afterAll(() => h.close());
-
-async function participant() {
-  const wallet = newWallet();
-  const body = (await h.call("POST", "/auth/wallet", await signIn(h, wallet))).body;
-  return { userId: body.user_id as string, auth: bearer(body.access_token), address: wallet.address.toLowerCase() };
-}
 
 /** Writes an adjustment row as admin-api's POST /adjustments does (operator and reason included). */
 async function adjust(userId: string, points: string, reversesId: string | null = null): Promise<string> {
@@ -26,8 +20,8 @@ async function adjust(userId: string, points: string, reversesId: string | null 
 
 describe("GET /me/adjustments", () => {
   it("lists the user's grants and deductions newest first, with reversals linked, without the operator or the reason", async () => {
-    const p = await participant();
-    const other = await participant();
+    const p = await participant(h);
+    const other = await participant(h);
     const grant = await adjust(p.userId, "12.50");
     const deduction = await adjust(p.userId, "-2.25");
     const reversal = await adjust(p.userId, "-12.5", grant);
@@ -47,7 +41,7 @@ describe("GET /me/adjustments", () => {
   });
 
   it("pages with limit and before", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const ids = [];
     for (const points of ["1", "2", "3"]) ids.push(await adjust(p.userId, points));
     const first = await h.call("GET", "/me/adjustments?limit=2", undefined, p.auth);
@@ -58,7 +52,7 @@ describe("GET /me/adjustments", () => {
   });
 
   it("refuses a bad limit or before with validation-failed naming the field", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const limit = await h.call("GET", "/me/adjustments?limit=201", undefined, p.auth);
     expect([limit.status, limit.body.error.code, limit.body.error.message]).toEqual([400, "validation-failed", "limit: must be at most 200"]);
     const before = await h.call("GET", "/me/adjustments?before=-1", undefined, p.auth);
@@ -77,12 +71,12 @@ describe("GET /me/adjustments", () => {
 
 describe("an excluded participant", () => {
   it("is told excluded: true on the ledger and the adjustments (by an exclusion of an identity they own, in every campaign of the project), and nothing more", async () => {
-    const p = await participant();
+    const p = await participant(h);
     await adjust(p.userId, "5");
     const { rows } = await h.deps.db.query<{ project_id: string }>("SELECT project_id FROM campaign WHERE id = $1", [h.campaignId]);
     await h.deps.db.query("INSERT INTO exclusion(project_id, identity_type, account_id, reason) VALUES ($1, 'EVM_ADDRESS', $2, 'farm ring 3')", [
       rows[0]?.project_id,
-      p.address,
+      p.wallet.address.toLowerCase(),
     ]);
     const ledger = await h.call("GET", "/me/ledger", undefined, p.auth);
     const adjustments = await h.call("GET", "/me/adjustments", undefined, p.auth);
@@ -90,11 +84,11 @@ describe("an excluded participant", () => {
     expect([adjustments.body.excluded, adjustments.body.adjustments.length]).toEqual([true, 1]);
     expect(JSON.stringify([ledger.body, adjustments.body])).not.toMatch(/farm ring|exclusion_id|EVM_ADDRESS/);
     // Another participant of the campaign is not affected.
-    expect((await h.call("GET", "/me/ledger", undefined, (await participant()).auth)).body.excluded).toBe(false);
+    expect((await h.call("GET", "/me/ledger", undefined, (await participant(h)).auth)).body.excluded).toBe(false);
   });
 
   it("is excluded by an exclusion of the user itself in the campaign", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const { rows } = await h.deps.db.query<{ project_id: string }>("SELECT project_id FROM campaign WHERE id = $1", [h.campaignId]);
     await h.deps.db.query("INSERT INTO exclusion(project_id, campaign_id, user_id, reason) VALUES ($1, $2, $3, 'x')", [
       rows[0]?.project_id,

@@ -3,10 +3,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { type MessageSigner, waitUntil } from "@pointwise/testkit";
 import { Wallet } from "ethers";
 import { createEvmChain } from "../src/wallet-evm";
 import { type LocalChain, startChain } from "./chain";
-import { type Harness, siweText, startPortal } from "./harness";
+import { type Harness, signIn, startPortal } from "./harness";
 
 let chain: LocalChain;
 let h: Harness;
@@ -22,10 +23,9 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-async function contractSignIn(target: Harness, walletAddress: string, signer: { signMessage(message: string): Promise<string> }, chainId = 31337) {
-  const nonce = (await target.call("POST", "/auth/nonce", { campaign_id: target.campaignId })).body.nonce as string;
-  const message = siweText({ address: walletAddress, nonce, chainId });
-  return target.call("POST", "/auth/wallet", { campaign_id: target.campaignId, message, signature: await signer.signMessage(message) });
+/** Signs in as the contract wallet at `walletAddress`, the message signed by `signer`'s key. */
+async function contractSignIn(target: Harness, walletAddress: string, signer: MessageSigner, chainId = 31337) {
+  return target.call("POST", "/auth/wallet", await signIn(target, signer, { address: walletAddress, chainId }));
 }
 
 describe("EIP-1271 contract wallets", () => {
@@ -50,7 +50,12 @@ describe("EIP-1271 contract wallets", () => {
   it("answers 503 chain-unavailable when the RPC refuses, and logs no part of its URL's key", async () => {
     // A provider that refuses the key in its URL's path (HTTP 401); `chainIdAnswered`: it still answers eth_chainId.
     for (const chainIdAnswered of [false, true]) {
+      let unanswered = 0;
       const server = createServer((req, res) => {
+        unanswered += 1;
+        res.on("close", () => {
+          unanswered -= 1;
+        });
         let body = "";
         req.on("data", (chunk) => (body += chunk));
         req.on("end", () => {
@@ -72,9 +77,10 @@ describe("EIP-1271 contract wallets", () => {
         expect(refusing.logs.join("")).toContain("chain-unavailable");
         expect(refusing.logs.join("")).toContain("401");
         expect(refusing.logs.join("")).not.toContain("SECRETKEY123");
-        // Nothing outside the JSON log: an ethers provider left to detect its network prints a retry line every second,
-        // so two and a half seconds would show two of them.
-        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        // Nothing outside the JSON log. An ethers provider left to detect its network prints its retry line as soon as
+        // the endpoint refuses it (before the refusal reaches its caller), then again every second: once the endpoint
+        // has answered every request it got, such a provider has printed.
+        await waitUntil(() => unanswered === 0, 10_000, "the endpoint to answer every request it got");
         expect(printed).not.toHaveBeenCalled();
       } finally {
         printed.mockRestore();

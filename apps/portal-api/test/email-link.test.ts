@@ -1,6 +1,6 @@
 // Linking an e-mail address to a signed-in user: a one-time code to the address, kept apart from sign-in codes, the takeover rule, no existence oracle.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+import { bearer, type Harness, linkWallet, newWallet, participant, startPortal } from "./harness";
 import { logEventOf, ownerOf, seedRedemption } from "./spent";
 
 let h: Harness;
@@ -8,11 +8,6 @@ beforeAll(async () => {
   h = await startPortal({ PORTAL_EMAIL_CODE_ATTEMPTS: "3" });
 });
 afterAll(() => h.close());
-
-async function walletUser() {
-  const body = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
-  return { userId: body.user_id as string, auth: bearer(body.access_token) };
-}
 
 async function emailUser(email: string) {
   await h.call("POST", "/auth/email/start", { campaign_id: h.campaignId, email });
@@ -28,7 +23,7 @@ const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(
 
 describe("linking an e-mail address", () => {
   it("sends a link code to the address and links it as the user's EMAIL identity; an e-mail sign-in then reaches the same user", async () => {
-    const p = await walletUser();
+    const p = await participant(h);
     const sent = await startLink(p.auth, "Grace@Example.org");
     expect([sent.status, sent.body]).toEqual([202, { status: "sent", expires_in: 600 }]);
     expect(lastMail()).toEqual(expect.objectContaining({ to: "grace@example.org", purpose: "link" }));
@@ -43,7 +38,7 @@ describe("linking an e-mail address", () => {
 
   it("answers start alike for an address nobody has, another user's and the user's own", async () => {
     await emailUser("taken@example.org");
-    const p = await walletUser();
+    const p = await participant(h);
     const answers = [];
     for (const email of ["free@example.org", "taken@example.org"]) answers.push(await startLink(p.auth, email));
     const own = await emailUser("own@example.org");
@@ -52,7 +47,7 @@ describe("linking an e-mail address", () => {
   });
 
   it("keeps link and sign-in codes apart: neither works for the other, and asking for one leaves the other pending", async () => {
-    const p = await walletUser();
+    const p = await participant(h);
     await h.call("POST", "/auth/email/start", { campaign_id: h.campaignId, email: "apart@example.org" });
     const signInCode = lastCode();
     await startLink(p.auth, "apart@example.org");
@@ -68,8 +63,8 @@ describe("linking an e-mail address", () => {
   });
 
   it("binds a link code to the user who asked: another signed-in user entering it gets invalid-code", async () => {
-    const asker = await walletUser();
-    const other = await walletUser();
+    const asker = await participant(h);
+    const other = await participant(h);
     await startLink(asker.auth, "bound@example.org");
     const code = lastCode();
     const stolen = await verifyLink(other.auth, "bound@example.org", code);
@@ -79,10 +74,9 @@ describe("linking an e-mail address", () => {
 
   it("moves an address another user holds to the user who proves it, the holder keeping the rest (the takeover rule)", async () => {
     const holder = await emailUser("moving@example.org");
-    const holderWallet = newWallet();
-    const second = await h.call("POST", "/me/wallets", { ...(await signIn(h, holderWallet)), campaign_id: undefined }, holder.auth);
+    const second = await linkWallet(h, holder.auth, newWallet());
     expect(second.status).toBe(200);
-    const taker = await walletUser();
+    const taker = await participant(h);
     await startLink(taker.auth, "moving@example.org");
     const moved = await verifyLink(taker.auth, "moving@example.org", lastCode());
     expect(moved.body.merged).toBe(true);
@@ -102,7 +96,7 @@ describe("linking an e-mail address", () => {
     const holder = await emailUser("spent@example.org");
     await logEventOf(h, "EMAIL", "spent@example.org");
     await seedRedemption(h, holder.userId);
-    const taker = await walletUser();
+    const taker = await participant(h);
     await startLink(taker.auth, "spent@example.org");
     const refused = await verifyLink(taker.auth, "spent@example.org", lastCode());
     expect([refused.status, refused.body.error.code]).toEqual([409, "identity-points-spent"]);
@@ -117,7 +111,7 @@ describe("linking an e-mail address", () => {
   });
 
   it("voids a link code after PORTAL_EMAIL_CODE_ATTEMPTS wrong entries, and refuses a code never sent", async () => {
-    const p = await walletUser();
+    const p = await participant(h);
     await startLink(p.auth, "guessed@example.org");
     const code = lastCode();
     const codes = [];
@@ -128,7 +122,7 @@ describe("linking an e-mail address", () => {
   });
 
   it("refuses a malformed address, a malformed code, an unknown field and a missing token, each with its code", async () => {
-    const p = await walletUser();
+    const p = await participant(h);
     const bad = await startLink(p.auth, "not-an-email");
     expect([bad.status, bad.body.error.code, bad.body.error.message]).toEqual([400, "invalid-email", expect.stringMatching(/^email: /)]);
     const code = await verifyLink(p.auth, "a@example.org", "12ab56");

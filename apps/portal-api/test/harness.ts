@@ -4,7 +4,18 @@ import type { Server } from "node:http";
 import { createBus } from "@pointwise/bus";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
-import { createTestDatabase, seedCampaign, testServiceEnv, uniqueName } from "@pointwise/testkit";
+import {
+  createTestDatabase,
+  type MessageSigner,
+  type SiweFields,
+  seedCampaign,
+  signInWithWallet,
+  testServiceEnv,
+  uniqueName,
+  type WalletSession,
+  type WalletSignInBody,
+  walletSignInBody,
+} from "@pointwise/testkit";
 import { type HDNodeWallet, Wallet } from "ethers";
 import type { Express } from "express";
 import { createPortalApp } from "../src/app";
@@ -106,45 +117,29 @@ export async function startPortal(env: Record<string, string> = {}, chain: EvmCh
   };
 }
 
-/** The fields of an EIP-4361 message a test may vary. */
-export interface SiweFields {
-  domain?: string;
-  address: string;
-  chainId?: number;
-  nonce: string;
-  issuedAt?: Date;
-  expirationTime?: Date | null;
+/** Asks the harness for a nonce and signs a message with it: the body of POST /auth/wallet (see testkit's walletSignInBody). */
+export function signIn(h: Harness, signer: MessageSigner, fields: Partial<SiweFields> = {}): Promise<WalletSignInBody> {
+  return walletSignInBody(h.url, h.campaignId, signer, fields);
 }
 
-/** Writes an EIP-4361 message by the standard's layout (ABNF of the EIP), independent of the siwe library. */
-export function siweText(f: SiweFields): string {
-  const issued = f.issuedAt ?? new Date();
-  const lines = [
-    `${f.domain ?? "portal.test"} wants you to sign in with your Ethereum account:`,
-    f.address,
-    "",
-    "Sign in to the campaign.",
-    "",
-    `URI: https://${f.domain ?? "portal.test"}`,
-    "Version: 1",
-    `Chain ID: ${f.chainId ?? 1}`,
-    `Nonce: ${f.nonce}`,
-    `Issued At: ${issued.toISOString()}`,
-  ];
-  const expiry = f.expirationTime === undefined ? new Date(issued.getTime() + 120_000) : f.expirationTime;
-  if (expiry) lines.push(`Expiration Time: ${expiry.toISOString()}`);
-  return lines.join("\n");
+/** A participant of the harness's campaign, signed in with its wallet. */
+export interface Participant extends WalletSession {
+  wallet: Wallet | HDNodeWallet;
 }
 
-/** Asks the harness for a nonce and signs a message with it: the body of POST /auth/wallet. */
-export async function signIn(h: Harness, wallet: Wallet | HDNodeWallet, fields: Partial<SiweFields> = {}) {
-  const nonce = (await h.call("POST", "/auth/nonce", { campaign_id: h.campaignId })).body.nonce as string;
-  const message = siweText({ address: wallet.address, nonce, ...fields });
-  return { campaign_id: h.campaignId, message, signature: await wallet.signMessage(message) };
+/** Signs `wallet` (a new one by default) in to the harness's campaign, with `extra` fields such as a referral code. */
+export async function participant(h: Harness, wallet: Wallet | HDNodeWallet = newWallet(), extra: Record<string, unknown> = {}): Promise<Participant> {
+  return { wallet, ...(await signInWithWallet(h.url, h.campaignId, wallet, extra)) };
+}
+
+/** Links `wallet` to the signed-in participant whose Authorization header is `auth` (POST /me/wallets, signed by its key). */
+export async function linkWallet(h: Harness, auth: Record<string, string>, signer: MessageSigner): Promise<Reply> {
+  const { message, signature } = await signIn(h, signer);
+  return h.call("POST", "/me/wallets", { message, signature }, auth);
 }
 
 /** A new random EVM wallet. */
-export const newWallet = () => Wallet.createRandom();
+export const newWallet = (): HDNodeWallet => Wallet.createRandom();
 
 /** The Authorization header of an access token. */
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,9 +1,9 @@
 // Moving identities between participants (wallet merge, unlink) after points were spent: spends stay with the user who made them, so an identity whose points were spent stays too.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { seedRuleVersion, seedScore, waitUntil } from "@pointwise/testkit";
-import { bearer, type Harness, type Json, newWallet, signIn, startPortal } from "./harness";
-import { logEventOf, manualReward, ownerOf } from "./spent";
+import { seedReward, seedRuleVersion, seedScore, waitUntil } from "@pointwise/testkit";
+import { type Harness, type Json, linkWallet, newWallet, type Participant, participant, signIn, startPortal } from "./harness";
+import { logEventOf, ownerOf } from "./spent";
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,17 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-type Wallet = ReturnType<typeof newWallet>;
-interface Participant {
-  wallet: Wallet;
-  userId: string;
-  auth: Record<string, string>;
-}
-
-async function participant(wallet: Wallet = newWallet()): Promise<Participant> {
-  const body = (await h.call("POST", "/auth/wallet", await signIn(h, wallet))).body;
-  return { wallet, userId: body.user_id as string, auth: bearer(body.access_token) };
-}
+type Wallet = Participant["wallet"];
 
 const account = (w: Wallet) => w.address.toLowerCase();
 
@@ -41,10 +31,10 @@ async function earned(p: Participant, points: string): Promise<void> {
 
 const redeem = (p: Participant, rewardId: string) => h.call("POST", "/me/redemptions", { reward_id: rewardId }, { ...p.auth, "idempotency-key": randomUUID() });
 
-async function link(p: Participant, wallet: Wallet) {
-  const body = await signIn(h, wallet);
-  return h.call("POST", "/me/wallets", { message: body.message, signature: body.signature }, p.auth);
-}
+const link = (p: Participant, wallet: Wallet) => linkWallet(h, p.auth, wallet);
+
+/** A manual reward of the harness's campaign costing `price` xp. */
+const manualReward = (price: string, perUserLimit: number | null = null) => seedReward(h.deps.db, h.campaignId, { price, perUserLimit });
 
 async function identityIdOf(p: Participant, wallet: Wallet): Promise<string> {
   const mine = (await h.call("GET", "/me", undefined, p.auth)).body.identities as Json[];
@@ -76,14 +66,14 @@ const refusal = (redemptions: number) => ({
 describe("an identity whose points were spent", () => {
   it("is not merged into the user who proves it: 409 identity-points-spent, nothing moves, no recompute, and the points cannot be spent twice", async () => {
     // Wa earns 100 xp; its user spends 2 x 50 (balance 0); a new user X proves Wa.
-    const u = await participant();
+    const u = await participant(h);
     await earned(u, "100");
-    const reward = await manualReward(h, "50");
+    const reward = await manualReward("50");
     expect((await redeem(u, reward)).status).toBe(201);
     expect((await redeem(u, reward)).status).toBe(201);
     expect(await scoreOf(u.userId)).toEqual({ total: "100", spent: "100", balance: "0" });
     await clearJobs();
-    const x = await participant();
+    const x = await participant(h);
     const taken = await link(x, u.wallet);
     expect([taken.status, taken.body.error]).toEqual([409, refusal(2)]);
     expect(await ownerOf(h, "EVM_ADDRESS", account(u.wallet))).toBe(u.userId);
@@ -97,11 +87,11 @@ describe("an identity whose points were spent", () => {
 
   it("is not unlinked into a user of its own: 409 identity-points-spent, and the per-user limit still holds for the wallet", async () => {
     // U holds W5 (50 xp) and W6, redeems a per_user_limit 1 reward for 50, then tries to unlink W5.
-    const u = await participant();
+    const u = await participant(h);
     await earned(u, "50");
     const w6 = newWallet();
     expect((await link(u, w6)).body.merged).toBe(false);
-    const reward = await manualReward(h, "50", 1);
+    const reward = await manualReward("50", 1);
     expect((await redeem(u, reward)).status).toBe(201);
     await clearJobs();
     const unlinked = await h.call("DELETE", `/me/identities/${await identityIdOf(u, u.wallet)}`, undefined, u.auth);
@@ -109,22 +99,22 @@ describe("an identity whose points were spent", () => {
     expect(await ownerOf(h, "EVM_ADDRESS", account(u.wallet))).toBe(u.userId);
     expect(await jobs()).toEqual([]);
     // Signing in with W5 still reaches U, whose limit is used up.
-    const again = await participant(u.wallet);
+    const again = await participant(h, u.wallet);
     expect(again.userId).toBe(u.userId);
     expect((await redeem(again, reward)).body.error.code).toBe("reward-limit-reached");
   });
 
   it("moves once every redemption of its holder is rejected (the points given back), and a recompute is queued", async () => {
-    const u = await participant();
+    const u = await participant(h);
     await earned(u, "100");
-    const reward = await manualReward(h, "50");
+    const reward = await manualReward("50");
     const spent = await redeem(u, reward);
     expect(spent.status).toBe(201);
     // What admin-api's reject does: the redemption rejected, its price given back.
     await h.deps.db.query("UPDATE redemption SET status = 'rejected', status_note = 'no', status_at = now() WHERE id = $1", [spent.body.id]);
     await h.deps.db.query("UPDATE score SET spent = spent - 50 WHERE campaign_id = $1 AND user_id = $2", [h.campaignId, u.userId]);
     await clearJobs();
-    const x = await participant();
+    const x = await participant(h);
     const taken = await link(x, u.wallet);
     expect([taken.status, taken.body.merged, typeof taken.body.recompute_job_id]).toEqual([200, true, "string"]);
     expect(await ownerOf(h, "EVM_ADDRESS", account(u.wallet))).toBe(x.userId);
@@ -132,13 +122,13 @@ describe("an identity whose points were spent", () => {
   });
 
   it("does not hold back an identity without events: it is merged elsewhere or unlinked although its holder has spent", async () => {
-    const u = await participant();
+    const u = await participant(h);
     await earned(u, "100");
     const [quiet, other] = [newWallet(), newWallet()];
     expect((await link(u, quiet)).status).toBe(200);
     expect((await link(u, other)).status).toBe(200);
-    expect((await redeem(u, await manualReward(h, "50"))).status).toBe(201);
-    const x = await participant();
+    expect((await redeem(u, await manualReward("50"))).status).toBe(201);
+    const x = await participant(h);
     const taken = await link(x, quiet);
     expect([taken.status, taken.body.merged]).toEqual([200, true]);
     expect(await ownerOf(h, "EVM_ADDRESS", account(quiet))).toBe(x.userId);
@@ -150,10 +140,10 @@ describe("an identity whose points were spent", () => {
   });
 
   it("waits for a redemption of the holder in flight and then refuses: the check and the move hold the lock every redemption takes", async () => {
-    const u = await participant();
+    const u = await participant(h);
     await earned(u, "100");
-    const rewardId = await manualReward(h, "100");
-    const x = await participant();
+    const rewardId = await manualReward("100");
+    const x = await participant(h);
     const body = await signIn(h, u.wallet);
     let reply: Promise<Awaited<ReturnType<Harness["call"]>>> | undefined;
     // A redemption between its balance check and its commit, as portal-api's redeem holds it.
@@ -190,10 +180,10 @@ describe("points of an identity that moved away, before the recompute switches i
 
   it("cannot be spent by the user they left: 409 scores-recomputing while the identity-link recompute is queued or failed, until a later one finishes", async () => {
     // U earns 100 xp with Wa and has spent nothing, so X may take Wa over; U's balance still holds its 100 until the switch.
-    const u = await participant();
+    const u = await participant(h);
     await earned(u, "100");
-    const rewardId = await manualReward(h, "100");
-    const x = await participant();
+    const rewardId = await manualReward("100");
+    const x = await participant(h);
     await clearJobs();
     expect((await link(x, u.wallet)).body.merged).toBe(true);
     expect(await jobs()).toEqual(["identity-link"]);
@@ -211,13 +201,13 @@ describe("points of an identity that moved away, before the recompute switches i
   });
 
   it("does not hold back a user whose balance holds no moved identity's points, while another user's recompute is pending", async () => {
-    const v = await participant();
+    const v = await participant(h);
     await earned(v, "30");
-    const rewardId = await manualReward(h, "30");
+    const rewardId = await manualReward("30");
     // Another participant's identity moves; its recompute is queued.
-    const w = await participant();
+    const w = await participant(h);
     await logEventOf(h, "EVM_ADDRESS", account(w.wallet));
-    const y = await participant();
+    const y = await participant(h);
     await clearJobs();
     expect((await link(y, w.wallet)).body.merged).toBe(true);
     expect(await jobs()).toEqual(["identity-link"]);

@@ -1,13 +1,13 @@
 // No body, however odd, makes portal-api answer 5xx: every JSON value in every field of every operation that takes one.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import fc from "fast-check";
-import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+import { type Harness, participant, startPortal } from "./harness";
 
 let h: Harness;
 let auth: Record<string, string>;
 beforeAll(async () => {
   h = await startPortal({ PORTAL_ATTEMPTS_PER_IP: "100000", PORTAL_ATTEMPTS_PER_IDENTITY: "10000" });
-  auth = bearer((await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body.access_token);
+  auth = (await participant(h)).auth;
 });
 afterAll(() => h.close());
 

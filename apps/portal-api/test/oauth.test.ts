@@ -1,6 +1,6 @@
 // Linking social accounts by OAuth 2.0 authorization code with PKCE, against a real OpenID Connect provider (oidc-provider) run locally.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+import { type Harness, participant, startPortal } from "./harness";
 import { type OidcProvider, startOidcProvider } from "./oidc";
 import { logEventOf, ownerOf, seedRedemption } from "./spent";
 
@@ -30,11 +30,6 @@ afterAll(async () => {
   await provider?.stop();
 });
 
-async function participant() {
-  const body = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
-  return { userId: body.user_id as string, auth: bearer(body.access_token) };
-}
-
 /** The Cookie header a browser sends back for the cookie a start answer set. */
 function cookieFrom(started: { headers: Headers }): Record<string, string> {
   const set = started.headers.get("set-cookie") ?? "";
@@ -58,7 +53,7 @@ async function link(p: { auth: Record<string, string> }, name: string, accountId
 
 describe("OAuth linking", () => {
   it("asks for the code with PKCE S256 and a fresh state", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const url = new URL((await h.call("POST", "/me/oauth/x/start", undefined, p.auth)).body.authorization_url);
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     expect(url.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -67,7 +62,7 @@ describe("OAuth linking", () => {
   });
 
   it("links an X account: the provider's id becomes the X_PROVIDER_ID and its username the handle", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const { reply } = await link(p, "x", "1234567890123");
     expect(reply.status).toBe(200);
     expect(reply.body.identities).toEqual(
@@ -76,7 +71,7 @@ describe("OAuth linking", () => {
   });
 
   it("links a GitHub account without a handle, and refuses a second account of one provider with identity-limit-reached", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const { reply } = await link(p, "github", "987654");
     expect(reply.body.identities).toEqual(
       expect.arrayContaining([expect.objectContaining({ identity_type: "GITHUB_PROVIDER_ID", account_id: "987654", handle: null })]),
@@ -87,8 +82,8 @@ describe("OAuth linking", () => {
   });
 
   it("moves an account another user linked to the user who proves it now (the merge rule)", async () => {
-    const first = await participant();
-    const second = await participant();
+    const first = await participant(h);
+    const second = await participant(h);
     expect((await link(first, "x", "777")).reply.body.merged).toBe(false);
     const moved = await link(second, "x", "777");
     expect(moved.reply.body.merged).toBe(true);
@@ -97,8 +92,8 @@ describe("OAuth linking", () => {
   });
 
   it("keeps an account whose points its holder spent with the holder: the callback answers 409 identity-points-spent", async () => {
-    const first = await participant();
-    const second = await participant();
+    const first = await participant(h);
+    const second = await participant(h);
     expect((await link(first, "x", "888")).reply.body.merged).toBe(false);
     await logEventOf(h, "X_PROVIDER_ID", "888");
     await seedRedemption(h, first.userId);
@@ -108,7 +103,7 @@ describe("OAuth linking", () => {
   });
 
   it("binds the state to the browser that started the link: a cookie scoped to the callback, for as long as the state lives", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const { started } = await start(p, "x");
     const state = new URL(started.body.authorization_url).searchParams.get("state");
     const cookie = started.headers.get("set-cookie") ?? "";
@@ -123,8 +118,7 @@ describe("OAuth linking", () => {
       PORTAL_OAUTH_PROVIDERS: JSON.stringify({ x: { client_id: "portal", authorize_url: `${provider.issuer}/auth` } }),
     });
     try {
-      const body = (await prefixed.call("POST", "/auth/wallet", await signIn(prefixed, newWallet()))).body;
-      const started = await prefixed.call("POST", "/me/oauth/x/start", undefined, bearer(body.access_token));
+      const started = await prefixed.call("POST", "/me/oauth/x/start", undefined, (await participant(prefixed)).auth);
       expect(new URL(started.body.authorization_url).searchParams.get("redirect_uri")).toBe("https://example.test/portal/oauth/x/callback");
       expect((started.headers.get("set-cookie") ?? "").split("; ")).toEqual(expect.arrayContaining(["Path=/portal/oauth/x/callback", "Secure"]));
     } finally {
@@ -133,7 +127,7 @@ describe("OAuth linking", () => {
   });
 
   it("links nothing when the provider's redirect reaches another browser: a participant's authorization URL sent to someone else", async () => {
-    const attacker = await participant();
+    const attacker = await participant(h);
     const { started } = await start(attacker, "x");
     // The victim opens the attacker's URL and authorizes with their own account; their browser holds no state cookie, or another one.
     const back = await provider.authorize(started.body.authorization_url, "1234567890123");
@@ -146,7 +140,7 @@ describe("OAuth linking", () => {
   });
 
   it("answers a callback once: a replayed state is invalid-oauth-state, and so is one never issued", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const { back, browser, reply } = await link(p, "x", "1234567890123");
     expect(reply.status).toBe(200);
     expect(reply.headers.get("set-cookie")).toMatch(/^pw_oauth_x=; Path=\/oauth\/x\/callback; Expires=Thu, 01 Jan 1970/);
@@ -157,7 +151,7 @@ describe("OAuth linking", () => {
   });
 
   it("refuses a code exchanged with a state of another provider, a provider refusal, and an unconfigured provider", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const { started, browser } = await start(p, "x");
     const back = await provider.authorize(started.body.authorization_url, "1234567890123");
     // The x state delivered to the github callback does not match: the state belongs to the provider it was made for.
@@ -175,7 +169,7 @@ describe("OAuth linking", () => {
   });
 
   it("refuses a provider id that is not numeric (the *_PROVIDER_ID rule) with oauth-failed", async () => {
-    const p = await participant();
+    const p = await participant(h);
     // The provider's account "abc" has a subject that is no X user id.
     const { started, browser } = await start(p, "x");
     const back = await provider.authorize(started.body.authorization_url, "abc");
@@ -184,7 +178,7 @@ describe("OAuth linking", () => {
   });
 
   it("sends a browser back to the participant page with the outcome: linked, or the error's code", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const { started, browser } = await start(p, "x");
     const back = await provider.authorize(started.body.authorization_url, "1234567890123");
     const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8", ...browser };

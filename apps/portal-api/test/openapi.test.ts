@@ -1,6 +1,6 @@
 // Every answer portal-api gives in these calls matches docs/api/portal.openapi.yaml (path, method, status and body).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { listRoutes, loadOpenApi, seedApiKey } from "@pointwise/testkit";
+import { listRoutes, loadOpenApi, seedApiKey, seedReward } from "@pointwise/testkit";
 import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
 
 let h: Harness;
@@ -50,11 +50,7 @@ describe("docs/api/portal.openapi.yaml", () => {
     await checked("GET", "/me/ledger", "/me/ledger?limit=0", undefined, auth);
     // Rewards: the catalogue, a redemption and its retry, refusals, the list, one redemption, claims, and on behalf with an API key.
     await h.deps.db.query("INSERT INTO score(campaign_id, user_id, currency, score, total) VALUES ($1, $2, 'xp', 50, 50)", [h.campaignId, tokens.user_id]);
-    const { rows: made } = await h.deps.db.query<{ id: string }>(
-      "INSERT INTO reward(campaign_id, name, kind, currency, price) VALUES ($1, 'Mug', 'manual', 'xp', 20) RETURNING id",
-      [h.campaignId],
-    );
-    const rewardId = made[0]?.id as string;
+    const rewardId = await seedReward(h.deps.db, h.campaignId, { name: "Mug", price: "20" });
     await checked("GET", "/me/rewards", "/me/rewards", undefined, auth);
     const spent = await checked("POST", "/me/redemptions", "/me/redemptions", { reward_id: rewardId }, { ...auth, "idempotency-key": "doc-1" });
     await checked("POST", "/me/redemptions", "/me/redemptions", { reward_id: rewardId }, { ...auth, "idempotency-key": "doc-1" });
@@ -70,11 +66,7 @@ describe("docs/api/portal.openapi.yaml", () => {
     const onBehalf = `/campaigns/${h.campaignId}/users/${tokens.user_id}/redemptions`;
     const template = "/campaigns/{campaign_id}/users/{user_id}/redemptions";
     // A key of its own (the participant's keys replay only through the participant's channel), for what is left: 10.
-    const { rows: sticker } = await h.deps.db.query<{ id: string }>(
-      "INSERT INTO reward(campaign_id, name, kind, currency, price) VALUES ($1, 'Sticker', 'manual', 'xp', 5) RETURNING id",
-      [h.campaignId],
-    );
-    const behalf = { reward_id: sticker[0]?.id };
+    const behalf = { reward_id: await seedReward(h.deps.db, h.campaignId, { name: "Sticker", price: "5" }) };
     await checked("POST", template, onBehalf, behalf, { "x-api-key": key.key, "idempotency-key": "doc-behalf" });
     await checked("POST", template, onBehalf, behalf, { "x-api-key": key.key, "idempotency-key": "doc-behalf" });
     await checked("POST", template, onBehalf, { reward_id: rewardId }, { "idempotency-key": "doc-1" });

@@ -2,8 +2,8 @@
 // answers that are not JSON (a proxy's error page) from portal-api and from the read API, and each section of the
 // page loading and failing on its own.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { freePort, type OpenBrowser, openBrowser, seedCampaign } from "@pointwise/testkit";
-import { getBytes, type HDNodeWallet, toUtf8String, Wallet } from "ethers";
+import { freePort, injectWallet, type OpenBrowser, openBrowser, seedCampaign, seedReward } from "@pointwise/testkit";
+import { Wallet } from "ethers";
 import { type Harness, startPortal } from "./harness";
 
 type Page = OpenBrowser["page"];
@@ -24,29 +24,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** window.ethereum for one key, addresses in lowercase as MetaMask answers them. */
-async function injectWallet(page: Page, wallet: HDNodeWallet = defaultWallet): Promise<void> {
-  await page.exposeFunction("__testWalletSign", async (hexMessage: string) => wallet.signMessage(toUtf8String(getBytes(hexMessage))));
-  await page.addInitScript((address: string) => {
-    (globalThis as unknown as { ethereum: unknown }).ethereum = {
-      async request({ method, params }: { method: string; params?: string[] }) {
-        if (method === "eth_requestAccounts" || method === "eth_accounts") return [address];
-        if (method === "eth_chainId") return "0x1";
-        if (method === "personal_sign" && params)
-          return (globalThis as unknown as { __testWalletSign(h: string): Promise<string> }).__testWalletSign(params[0] as string);
-        throw Object.assign(new Error(`unsupported method ${method}`), { code: 4200 });
-      },
-    };
-  }, wallet.address.toLowerCase());
-}
-
 const CORS = { "access-control-allow-origin": "*", "access-control-allow-headers": "authorization, content-type" };
 const BAD_GATEWAY = { status: 502, headers: CORS, contentType: "text/html", body: "<html><body><h1>502 Bad Gateway</h1></body></html>" };
 
 describe("the participant page", () => {
   it("shows a new participant with nothing yet, and says HTTP 502 where a proxy answered its error page instead of JSON", async () => {
     const { page } = browser;
-    await injectWallet(page);
+    await injectWallet(page, [defaultWallet]);
     let readAnswer: "no-user" | "bad-gateway" = "no-user";
     await page.route(`${readUrl}/**`, (route) => {
       if (route.request().method() === "OPTIONS") return route.fulfill({ status: 204, headers: CORS });
@@ -90,7 +74,7 @@ async function readApi(page: Page): Promise<{ fail(answer: "bad-gateway" | "unre
 /** A new page signed in to a campaign (the harness's one) with a wallet of its own, once the signed-in view is drawn. */
 async function signedInPage(setUp: (page: Page) => Promise<unknown> = async () => undefined, campaignId = h.campaignId): Promise<Page> {
   const page = await browser.context.newPage();
-  await injectWallet(page, Wallet.createRandom());
+  await injectWallet(page, [Wallet.createRandom()]);
   await setUp(page);
   await page.goto(`${h.url}/?campaign=${campaignId}`);
   await page.getByRole("button", { name: "Sign in with your wallet" }).click();
@@ -98,13 +82,8 @@ async function signedInPage(setUp: (page: Page) => Promise<unknown> = async () =
   return page;
 }
 
-/** A reward of a campaign (the harness's one), as admin-api's POST /rewards writes it. */
-async function addReward(name: string, campaignId = h.campaignId): Promise<void> {
-  await h.deps.db.query("INSERT INTO reward(campaign_id, name, kind, currency, price, status) VALUES ($1, $2, 'manual', 'xp', '5', 'active')", [
-    campaignId,
-    name,
-  ]);
-}
+/** A manual reward for 5 xp of a campaign (the harness's one). */
+const addReward = (name: string, campaignId = h.campaignId) => seedReward(h.deps.db, campaignId, { name, price: "5" });
 
 const failedText = (page: Page, id: string) => page.locator(`#${id}-failed`).textContent();
 /** The id of the element that has the keyboard's focus ("" for the page's body). */
@@ -255,7 +234,7 @@ describe("each section of the participant page", () => {
 
   it("waits for the page's settings when Sign in is clicked before they came, and signs in once they do", async () => {
     const page = await browser.context.newPage();
-    await injectWallet(page, Wallet.createRandom());
+    await injectWallet(page, [Wallet.createRandom()]);
     await readApi(page);
     const asked: string[] = [];
     page.on("request", (request) => asked.push(new URL(request.url()).pathname));
@@ -281,7 +260,7 @@ describe("each section of the participant page", () => {
 
   it("says the page's settings did not load when web-config.json fails, and asks for no signature then", async () => {
     const page = await browser.context.newPage();
-    await injectWallet(page, Wallet.createRandom());
+    await injectWallet(page, [Wallet.createRandom()]);
     const asked: string[] = [];
     page.on("request", (request) => asked.push(new URL(request.url()).pathname));
     await page.route(`${h.url}/web-config.json`, (route) => route.fulfill(BAD_GATEWAY));

@@ -1,7 +1,7 @@
 // What a signed-in participant does for themselves: display name, referral codes, linking wallets (with merges and limits), own ledger.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { seedEventType } from "@pointwise/testkit";
-import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+import { type Harness, linkWallet, newWallet, participant, signIn, startPortal } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,15 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function participant() {
-  const wallet = newWallet();
-  const body = (await h.call("POST", "/auth/wallet", await signIn(h, wallet))).body;
-  return { wallet, userId: body.user_id as string, auth: bearer(body.access_token), body };
-}
-
 describe("display name", () => {
   it("sets and clears the name; refuses a bad word of the default list or of the campaign", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const set = await h.call("PATCH", "/me", { display_name: "Moon Walker" }, p.auth);
     expect([set.status, set.body.display_name]).toEqual([200, "Moon Walker"]);
     // "gizmo" is the campaign's own word (harness); the default list is the read API's file.
@@ -39,23 +33,22 @@ describe("display name", () => {
 
 describe("referral codes", () => {
   it("gives every user one stable code; a new user sets the referrer with it once", async () => {
-    const referrer = await participant();
+    const referrer = await participant(h);
     const code = (await h.call("GET", "/me", undefined, referrer.auth)).body.referral_code as string;
     expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{8}$/);
     expect((await h.call("GET", "/me", undefined, referrer.auth)).body.referral_code).toBe(code);
-    const wallet = newWallet();
-    const signedIn = await h.call("POST", "/auth/wallet", { ...(await signIn(h, wallet)), referral_code: code.toLowerCase() });
+    const signedIn = await participant(h, newWallet(), { referral_code: code.toLowerCase() });
     expect(signedIn.body.referral).toEqual({ referrer_id: referrer.userId, error: null });
-    const { rows } = await h.deps.db.query<{ referrer_id: string }>("SELECT referrer_id FROM app_user WHERE id = $1", [signedIn.body.user_id]);
+    const { rows } = await h.deps.db.query<{ referrer_id: string }>("SELECT referrer_id FROM app_user WHERE id = $1", [signedIn.userId]);
     expect(rows[0]?.referrer_id).toBe(referrer.userId);
-    const other = (await h.call("GET", "/me", undefined, (await participant()).auth)).body.referral_code;
-    const change = await h.call("POST", "/me/referrer", { referral_code: other }, bearer(signedIn.body.access_token));
+    const other = (await h.call("GET", "/me", undefined, (await participant(h)).auth)).body.referral_code;
+    const change = await h.call("POST", "/me/referrer", { referral_code: other }, signedIn.auth);
     expect([change.status, change.body.error.code]).toEqual([409, "referrer-already-set"]);
   });
 
   it("refuses the user's own code, a cycle, an unknown code, and a user who already has an event", async () => {
-    const a = await participant();
-    const b = await participant();
+    const a = await participant(h);
+    const b = await participant(h);
     const codeOf = async (p: { auth: Record<string, string> }) => (await h.call("GET", "/me", undefined, p.auth)).body.referral_code as string;
     const self = await h.call("POST", "/me/referrer", { referral_code: await codeOf(a) }, a.auth);
     expect([self.status, self.body.error.code]).toEqual([400, "self-referral"]);
@@ -65,7 +58,7 @@ describe("referral codes", () => {
     const unknown = await h.call("POST", "/me/referrer", { referral_code: "ZZZZZZZZ" }, b.auth);
     expect([unknown.status, unknown.body.error.code]).toEqual([400, "invalid-referral-code"]);
     // A user with an event in the log: their points so far were computed without a referrer.
-    const c = await participant();
+    const c = await participant(h);
     const typeId = await seedEventType(h.deps.db, h.campaignId);
     await h.deps.db.query(
       `INSERT INTO event_log(id, campaign_id, reg_event_id, user_id, identity_type, account_id, amount, source, occurred_at, received_at)
@@ -87,25 +80,19 @@ describe("referral codes", () => {
 });
 
 describe("linking wallets", () => {
-  const link = async (p: { auth: Record<string, string> }, wallet: ReturnType<typeof newWallet>) => {
-    const body = await signIn(h, wallet);
-    return h.call("POST", "/me/wallets", { message: body.message, signature: body.signature }, p.auth);
-  };
-
   it("links a second wallet by its signature; signing in with either is the same user", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const second = newWallet();
-    const linked = await link(p, second);
+    const linked = await linkWallet(h, p.auth, second);
     expect([linked.status, linked.body.merged]).toEqual([200, false]);
     expect(linked.body.identities.map((i: { account_id: string }) => i.account_id)).toEqual([p.wallet.address.toLowerCase(), second.address.toLowerCase()]);
-    const viaSecond = await h.call("POST", "/auth/wallet", await signIn(h, second));
-    expect(viaSecond.body.user_id).toBe(p.userId);
+    expect((await participant(h, second)).userId).toBe(p.userId);
   });
 
   it("takes over a wallet another user holds (proven by signature): the identity moves and the other user keeps the rest", async () => {
-    const p = await participant();
-    const other = await participant();
-    const moved = await link(p, other.wallet);
+    const p = await participant(h);
+    const other = await participant(h);
+    const moved = await linkWallet(h, p.auth, other.wallet);
     expect([moved.status, moved.body.merged]).toEqual([200, true]);
     const { rows } = await h.deps.db.query<{ user_id: string }>("SELECT user_id FROM identity WHERE campaign_id = $1 AND account_id = $2", [
       h.campaignId,
@@ -115,12 +102,12 @@ describe("linking wallets", () => {
   });
 
   it("refuses a wallet beyond PORTAL_MAX_WALLETS with identity-limit-reached, and a replayed link message with nonce-used", async () => {
-    const p = await participant();
-    expect((await link(p, newWallet())).status).toBe(200);
-    expect((await link(p, newWallet())).status).toBe(200);
-    const fourth = await link(p, newWallet());
+    const p = await participant(h);
+    expect((await linkWallet(h, p.auth, newWallet())).status).toBe(200);
+    expect((await linkWallet(h, p.auth, newWallet())).status).toBe(200);
+    const fourth = await linkWallet(h, p.auth, newWallet());
     expect([fourth.status, fourth.body.error.code]).toEqual([409, "identity-limit-reached"]);
-    const q = await participant();
+    const q = await participant(h);
     const body = await signIn(h, newWallet());
     expect((await h.call("POST", "/me/wallets", { message: body.message, signature: body.signature }, q.auth)).status).toBe(200);
     const replay = await h.call("POST", "/me/wallets", { message: body.message, signature: body.signature }, q.auth);
@@ -130,20 +117,19 @@ describe("linking wallets", () => {
 
 describe("unlinking", () => {
   it("detaches a linked wallet into a user of its own, refuses the last identity and another user's identity", async () => {
-    const p = await participant();
+    const p = await participant(h);
     const second = newWallet();
-    const body = await signIn(h, second);
-    await h.call("POST", "/me/wallets", { message: body.message, signature: body.signature }, p.auth);
+    await linkWallet(h, p.auth, second);
     const [first, linked] = (await h.call("GET", "/me", undefined, p.auth)).body.identities as { id: string; account_id: string }[];
     const unlinked = await h.call("DELETE", `/me/identities/${linked?.id}`, undefined, p.auth);
     expect(unlinked.status).toBe(200);
     expect(unlinked.body.identities.map((i: { id: string }) => i.id)).toEqual([first?.id]);
     // Signing in with the unlinked wallet now reaches the user it was detached into.
-    const detached = (await h.call("POST", "/auth/wallet", await signIn(h, second))).body.user_id;
+    const detached = (await participant(h, second)).userId;
     expect(detached).not.toBe(p.userId);
     const last = await h.call("DELETE", `/me/identities/${first?.id}`, undefined, p.auth);
     expect([last.status, last.body.error.code]).toEqual([409, "last-identity"]);
-    const other = await participant();
+    const other = await participant(h);
     const foreign = await h.call("DELETE", `/me/identities/${first?.id}`, undefined, other.auth);
     expect([foreign.status, foreign.body.error.code]).toEqual([404, "identity-not-found"]);
   });
@@ -151,8 +137,8 @@ describe("unlinking", () => {
 
 describe("another participant", () => {
   it("cannot read or change a user through their own token: every route acts on the token's user only", async () => {
-    const a = await participant();
-    const b = await participant();
+    const a = await participant(h);
+    const b = await participant(h);
     await h.call("PATCH", "/me", { display_name: "Bee" }, b.auth);
     const seen = await h.call("GET", "/me", undefined, a.auth);
     expect(seen.body.user_id).toBe(a.userId);

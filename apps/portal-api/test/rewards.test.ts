@@ -2,8 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { encryptVoucherCode } from "@pointwise/auth";
-import { seedApiKey, seedCampaign, seedRuleVersion, seedScore, seedUser } from "@pointwise/testkit";
-import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+import { type SeedRewardOptions, seedApiKey, seedCampaign, seedReward, seedRuleVersion, seedScore, seedUser } from "@pointwise/testkit";
+import { type Harness, newWallet, startPortal, participant as walletParticipant } from "./harness";
 
 const KEY = "5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee5c0ffee1";
 let h: Harness;
@@ -12,44 +12,15 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** A participant signed in with a new wallet, holding `points` xp (no score row with null). */
 async function participant(points: string | null = "100") {
-  const wallet = newWallet();
-  const body = (await h.call("POST", "/auth/wallet", await signIn(h, wallet))).body;
-  if (points !== null) await seedScore(h.deps.db, h.campaignId, body.user_id, "xp", { score: points });
-  return { userId: body.user_id as string, auth: bearer(body.access_token) };
+  const p = await walletParticipant(h);
+  if (points !== null) await seedScore(h.deps.db, h.campaignId, p.userId, "xp", { score: points });
+  return p;
 }
 
-interface RewardFields {
-  kind?: "voucher" | "token-claim" | "manual";
-  price?: string;
-  stock?: number | null;
-  perUserLimit?: number | null;
-  from?: Date | null;
-  until?: Date | null;
-  status?: "active" | "archived";
-  tokenAmount?: string | null;
-}
-
-/** A reward row as admin-api's POST /rewards writes it. */
-async function reward(f: RewardFields = {}): Promise<string> {
-  const kind = f.kind ?? "manual";
-  const { rows } = await h.deps.db.query<{ id: string }>(
-    `INSERT INTO reward(campaign_id, name, kind, currency, price, stock, per_user_limit, redeemable_from, redeemable_until, status, token_amount)
-     VALUES ($1, 'r', $2, 'xp', $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-    [
-      h.campaignId,
-      kind,
-      f.price ?? "10",
-      f.stock ?? null,
-      f.perUserLimit ?? null,
-      f.from ?? null,
-      f.until ?? null,
-      f.status ?? "active",
-      f.tokenAmount ?? (kind === "token-claim" ? "1000" : null),
-    ],
-  );
-  return rows[0]?.id as string;
-}
+/** A reward of the harness's campaign, manual and active unless `f` says otherwise. */
+const reward = (f: SeedRewardOptions = {}) => seedReward(h.deps.db, h.campaignId, { name: "r", ...f });
 
 async function addCodes(rewardId: string, codes: string[]): Promise<void> {
   for (const [i, code] of codes.entries()) {
@@ -139,10 +110,10 @@ describe("redeeming a voucher reward", () => {
 });
 
 describe("refusals", () => {
-  it.each<[string, RewardFields, string, string, string]>([
+  it.each<[string, SeedRewardOptions, string, string, string]>([
     ["an archived reward", { status: "archived" }, "100", "reward-not-redeemable", "reward is archived"],
-    ["a reward before its window", { from: new Date(Date.now() + 3_600_000) }, "100", "reward-not-redeemable", "reward can be redeemed from"],
-    ["a reward after its window", { until: new Date(Date.now() - 1000) }, "100", "reward-not-redeemable", "reward could be redeemed until"],
+    ["a reward before its window", { redeemableFrom: new Date(Date.now() + 3_600_000) }, "100", "reward-not-redeemable", "reward can be redeemed from"],
+    ["a reward after its window", { redeemableUntil: new Date(Date.now() - 1000) }, "100", "reward-not-redeemable", "reward could be redeemed until"],
     ["a reward out of stock", { stock: 0 }, "100", "out-of-stock", "reward is out of stock"],
     ["a balance below the price", { price: "100.01" }, "100", "insufficient-balance", "balance 100 is below the price 100.01"],
   ])("refuses %s with its code", async (_name, fields, points, code, message) => {
@@ -247,13 +218,7 @@ describe("a decaying currency", () => {
     const userId = await seedUser(h.deps.db, campaignId);
     await seedScore(h.deps.db, campaignId, userId, "xp", { score: "129.789" });
     const key = (await seedApiKey(h.deps.db, campaignId)).key;
-    const priced = async (price: string) => {
-      const { rows } = await h.deps.db.query<{ id: string }>(
-        "INSERT INTO reward(campaign_id, name, kind, currency, price) VALUES ($1, 'r', 'manual', 'xp', $2) RETURNING id",
-        [campaignId, price],
-      );
-      return rows[0]?.id as string;
-    };
+    const priced = (price: string) => seedReward(h.deps.db, campaignId, { price });
     const redeemFor = async (rewardId: string) =>
       h.call("POST", `/campaigns/${campaignId}/users/${userId}/redemptions`, { reward_id: rewardId }, { "x-api-key": key, "idempotency-key": randomUUID() });
 
@@ -343,12 +308,10 @@ describe("what a campaign API key cannot do on a user's behalf", () => {
   });
 
   it("pays a token claim only to one of the user's linked EVM wallets", async () => {
-    const wallet = newWallet();
-    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, wallet))).body;
-    await seedScore(h.deps.db, h.campaignId, signedIn.user_id, "xp", { score: "100" });
+    const { wallet, userId } = await participant("100");
     const key = await seedApiKey(h.deps.db, h.campaignId);
     const claim = await reward({ kind: "token-claim", price: "10", tokenAmount: "5" });
-    const path = `/campaigns/${h.campaignId}/users/${signedIn.user_id}/redemptions`;
+    const path = `/campaigns/${h.campaignId}/users/${userId}/redemptions`;
     const elsewhere = await h.call(
       "POST",
       path,
@@ -359,7 +322,7 @@ describe("what a campaign API key cannot do on a user's behalf", () => {
       400,
       "account: on the user's behalf, tokens go only to one of the user's linked EVM wallets",
     ]);
-    expect((await scoreRow(signedIn.user_id))?.spent).toBe("0");
+    expect((await scoreRow(userId))?.spent).toBe("0");
     const own = await h.call("POST", path, { reward_id: claim, account: wallet.address }, { "x-api-key": key.key, "idempotency-key": "claim-own" });
     expect([own.status, own.body.account]).toEqual([201, wallet.address.toLowerCase()]);
   });

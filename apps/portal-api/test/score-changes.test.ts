@@ -6,6 +6,7 @@ import {
   announceUntil,
   seedApiKey,
   seedEventType,
+  seedReward,
   seedRuleVersion,
   seedScore,
   seedUser,
@@ -60,13 +61,7 @@ async function holder(points: string): Promise<string> {
 }
 
 /** An active manual reward of the harness's campaign costing `price` xp. */
-async function reward(harness: Harness, price: string): Promise<string> {
-  const { rows } = await harness.deps.db.query<{ id: string }>(
-    "INSERT INTO reward(campaign_id, name, kind, currency, price, status) VALUES ($1, 'Hoodie', 'manual', 'xp', $2, 'active') RETURNING id",
-    [harness.campaignId, price],
-  );
-  return rows[0]?.id as string;
-}
+const reward = (harness: Harness, price: string) => seedReward(harness.deps.db, harness.campaignId, { price });
 
 async function balances(userId: string): Promise<Json> {
   const res = await fetch(`${read.url}/users/${userId}/scores`, { headers: { "x-api-key": key } });

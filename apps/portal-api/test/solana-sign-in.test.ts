@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { base58 } from "@scure/base";
 import nacl from "tweetnacl";
-import { bearer, type Harness, newWallet, signIn, startPortal } from "./harness";
+import { bearer, type Harness, participant, startPortal } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -88,10 +88,10 @@ describe("POST /auth/wallet (Solana)", () => {
   });
 
   it("links a Solana wallet to a user signed in with an EVM wallet", async () => {
-    const evm = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const evm = await participant(h);
     const keys = nacl.sign.keyPair();
     const { message, signature } = await solanaBody(keys);
-    const linked = await h.call("POST", "/me/wallets", { wallet: "solana", message, signature }, bearer(evm.access_token));
+    const linked = await h.call("POST", "/me/wallets", { wallet: "solana", message, signature }, evm.auth);
     expect(linked.status).toBe(200);
     expect(linked.body.identities.map((i: { identity_type: string }) => i.identity_type)).toEqual(["EVM_ADDRESS", "SOLANA_ADDRESS"]);
   });

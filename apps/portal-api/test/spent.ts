@@ -1,5 +1,5 @@
 // Test support for moving identities whose points were spent: an identity's events and its holder's redemptions, as the services write them.
-import { seedEventType, seedRedemption as seedRedemptionRow, seedRuleVersion } from "@pointwise/testkit";
+import { seedEventType, seedRedemption as seedRedemptionRow, seedReward, seedRuleVersion } from "@pointwise/testkit";
 import type { Harness } from "./harness";
 
 const EVENT_TYPE = "00000000-0000-4000-8000-00000000e7e7";
@@ -36,18 +36,9 @@ export async function logEventOf(h: Harness, identityType: string, accountId: st
   );
 }
 
-/** A manual reward of the campaign in xp as admin-api's POST /rewards writes it; returns its id. */
-export async function manualReward(h: Harness, price: string, perUserLimit: number | null = null, campaignId: string = h.campaignId): Promise<string> {
-  const { rows } = await h.deps.db.query<{ id: string }>(
-    "INSERT INTO reward(campaign_id, name, kind, currency, price, per_user_limit) VALUES ($1, 'Hoodie', 'manual', 'xp', $2, $3) RETURNING id",
-    [campaignId, price, perUserLimit],
-  );
-  return rows[0]?.id as string;
-}
-
 /** A redemption of a user as portal-api leaves it (pending, `price` xp of a balance of `price`), without touching score rows. */
 export async function seedRedemption(h: Harness, userId: string, price = "10", campaignId: string = h.campaignId): Promise<string> {
-  return seedRedemptionRow(h.deps.db, campaignId, userId, await manualReward(h, price, null, campaignId), { price });
+  return seedRedemptionRow(h.deps.db, campaignId, userId, await seedReward(h.deps.db, campaignId, { price }), { price });
 }
 
 /** Who holds an identity of the campaign now. */

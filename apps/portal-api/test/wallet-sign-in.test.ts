@@ -1,10 +1,10 @@
 // Signing in with an EVM wallet (EIP-4361): tokens, nonces used once, and every refusal with its code.
 import { createHash, createHmac, createPublicKey } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { testServiceEnv } from "@pointwise/testkit";
+import { siweText, testServiceEnv } from "@pointwise/testkit";
 import { getAddress } from "ethers";
 import { loadEnv } from "../src/env";
-import { bearer, type Harness, newSigningKey, newWallet, signIn, siweText, startPortal } from "./harness";
+import { bearer, type Harness, newSigningKey, newWallet, participant, signIn, startPortal } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -127,7 +127,7 @@ describe("concurrent sign-ins", () => {
 
 describe("tokens", () => {
   it("refreshes with a rotated refresh token and signs out for good", async () => {
-    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const signedIn = (await participant(h)).body;
     const refreshed = await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.user_id).toBe(signedIn.user_id);
@@ -139,7 +139,7 @@ describe("tokens", () => {
   });
 
   it("ends the session when a refresh token already exchanged comes back, so a stolen copy's successors stop working too", async () => {
-    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const signedIn = (await participant(h)).body;
     // The thief refreshes first with a copy; the participant's own refresh then brings the used token.
     const thief = (await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token })).body;
     const reused = await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token });
@@ -150,7 +150,7 @@ describe("tokens", () => {
   });
 
   it("still refreshes a session signed in before refresh tokens named their session", async () => {
-    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const signedIn = (await participant(h)).body;
     const legacy = `pwr_${"b".repeat(43)}`;
     await h.deps.db.query("UPDATE portal_session SET refresh_hash = $2 WHERE user_id = $1", [
       signedIn.user_id,
@@ -162,7 +162,7 @@ describe("tokens", () => {
   });
 
   it("does not let a made-up refresh token naming a session end it", async () => {
-    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const signedIn = (await participant(h)).body;
     const { sid } = JSON.parse(Buffer.from(signedIn.access_token.split(".")[1], "base64url").toString());
     const secret = "A".repeat(43);
     const forged = await h.call("POST", "/auth/refresh", { refresh_token: `pwr_${sid}.${secret}.${secret}` });
@@ -172,7 +172,7 @@ describe("tokens", () => {
   });
 
   it("refuses alg none, an HS256 token keyed with the published public key, and a token of an unknown key", async () => {
-    const signedIn = (await h.call("POST", "/auth/wallet", await signIn(h, newWallet()))).body;
+    const signedIn = (await participant(h)).body;
     const [, payload] = (signedIn.access_token as string).split(".");
     const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
     const kid = h.deps.keys.jwks().keys[0]?.kid;

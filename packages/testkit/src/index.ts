@@ -1,5 +1,6 @@
-// Entry point of @pointwise/testkit: real services, app processes, seeding and OpenAPI checks for tests.
+// Entry point of @pointwise/testkit: real services, app processes, seeding, OpenAPI checks, wallet sign-in and browsers for tests.
 export { CHROMIUM, type OpenBrowser, openBrowser } from "./browser";
+export { type InjectedWalletOptions, injectWallet } from "./browser-wallet";
 export { HARDHAT_MNEMONIC, type HardhatAccount, type HardhatNode, type HardhatNodeOptions, localChainProvider, startHardhatNode } from "./hardhat";
 export { postJson } from "./http";
 export { type NatsCluster, type NatsNode, startNatsCluster } from "./nats-cluster";
@@ -27,6 +28,7 @@ export {
   type SeededApiKey,
   type SeededCampaign,
   type SeedRedemptionOptions,
+  type SeedRewardOptions,
   type SeedScoreValues,
   seedApiKey,
   seedCampaign,
@@ -35,6 +37,7 @@ export {
   seedIdentity,
   seedProject,
   seedRedemption,
+  seedReward,
   seedRuleVersion,
   seedScore,
   seedUser,
@@ -51,3 +54,12 @@ export {
   uniqueName,
 } from "./services";
 export { type Stack, type StackOptions, startStack } from "./stack";
+export {
+  type MessageSigner,
+  type SiweFields,
+  signInWithWallet,
+  siweText,
+  type WalletSession,
+  type WalletSignInBody,
+  walletSignInBody,
+} from "./wallet-sign-in";

@@ -1,6 +1,6 @@
 /**
  * Rows a test starts from, written with Prisma the way admin-api would leave them: a project, a
- * campaign, its API keys and event types, rule versions, users, identities, score rows and redemptions.
+ * campaign, its API keys and event types, rule versions, users, identities, score rows, rewards and redemptions.
  */
 import { randomUUID } from "node:crypto";
 import { generateApiKey } from "@pointwise/auth";
@@ -181,6 +181,51 @@ export async function seedScore(db: SeedDb, campaignId: string, userId: string, 
     create: { campaignId, userId, currency, ...row },
     update: row,
   });
+}
+
+/** What a seeded reward holds beyond its campaign; each has a default. */
+export interface SeedRewardOptions {
+  /** Default "Hoodie". */
+  name?: string;
+  /** Default "manual". */
+  kind?: string;
+  /** Default "xp". */
+  currency?: string;
+  /** The price in `currency` (default "10"). */
+  price?: string;
+  /** Codes or units left (default: no limit). */
+  stock?: number | null;
+  /** How many times one user may redeem it (default: no limit). */
+  perUserLimit?: number | null;
+  /** The window it can be redeemed in (default: always). */
+  redeemableFrom?: Date | null;
+  redeemableUntil?: Date | null;
+  /** Token base units a token-claim earns (default "1000" for one, none for the other kinds). */
+  tokenAmount?: string | null;
+  /** "active" (the default) or "archived". */
+  status?: string;
+}
+
+/** A reward of a campaign as admin-api's POST /rewards writes it (a manual one in xp by default); returns its id. */
+export async function seedReward(db: SeedDb, campaignId: string, options: SeedRewardOptions = {}): Promise<string> {
+  const kind = options.kind ?? "manual";
+  const row = await db.prisma.reward.create({
+    data: {
+      campaignId,
+      name: options.name ?? "Hoodie",
+      kind,
+      currency: options.currency ?? "xp",
+      price: options.price ?? "10",
+      stock: options.stock ?? null,
+      perUserLimit: options.perUserLimit ?? null,
+      redeemableFrom: options.redeemableFrom ?? null,
+      redeemableUntil: options.redeemableUntil ?? null,
+      tokenAmount: options.tokenAmount ?? (kind === "token-claim" ? "1000" : null),
+      status: options.status ?? "active",
+    },
+    select: { id: true },
+  });
+  return row.id;
 }
 
 /** What a seeded redemption holds beyond its campaign, user and reward; each has a default. */
