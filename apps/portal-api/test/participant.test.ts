@@ -29,6 +29,28 @@ describe("display name", () => {
     const { rows } = await h.deps.db.query<{ display_name: string | null }>("SELECT display_name FROM app_user WHERE id = $1", [p.userId]);
     expect(rows[0]?.display_name).toBeNull();
   });
+
+  it("refuses a name the boards would hide for revealing an identity: an e-mail, a wallet address, a provider id, or the user's own address spaced out", async () => {
+    const p = await participant(h);
+    const own = p.wallet.address.toLowerCase().slice(2);
+    const spacedOwn = own.match(/.{1,10}/g)?.join(" ") as string;
+    for (const name of ["eve@example.com", "0x52908400098527886E0F7030069857D2E4169EE7", "123456789012345678", `me ${spacedOwn}`]) {
+      const refused = await h.call("PATCH", "/me", { display_name: name }, p.auth);
+      expect([name, refused.status, refused.body.error]).toEqual([
+        name,
+        400,
+        {
+          code: "display-name-not-allowed",
+          message: "display_name looks like an e-mail address, a wallet address or an account id, which boards never show",
+        },
+      ]);
+    }
+    // Names with a few digits or an 0x of their own are names.
+    for (const name of ["Team 42", "0xSam", "Agent 007"]) {
+      const set = await h.call("PATCH", "/me", { display_name: name }, p.auth);
+      expect([set.status, set.body.display_name]).toEqual([200, name]);
+    }
+  });
 });
 
 describe("referral codes", () => {

@@ -1,8 +1,9 @@
 // The signed-in participant's own user: profile, display name, referral code, linked wallets and e-mail addresses.
 import { ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
-// containsBadWord is the read API's comparison, so a name this API accepts is never one the leaderboard hides for a bad word.
-import { containsBadWord, displayNameSchema } from "@pointwise/schemas";
+// containsBadWord and revealsIdentity are the read API's comparisons, so a name this API accepts is never one the
+// leaderboard hides for a bad word or an identity.
+import { containsBadWord, displayNameSchema, revealsIdentity } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { participantOf, requireParticipant } from "../bearer";
@@ -60,6 +61,13 @@ export function meRoutes(deps: Deps): Router {
       const campaign = await loadCampaign(db, me.campaignId);
       if (containsBadWord(body.display_name, deps.badWords) || containsBadWord(body.display_name, campaign.badWords)) {
         throw new ValidationError("display_name contains a word this campaign does not allow on its boards", {
+          code: "display-name-not-allowed",
+          field: "display_name",
+        });
+      }
+      const own = (await identitiesOf(db, me.userId)).map((i) => i.account_id);
+      if (revealsIdentity(body.display_name, own)) {
+        throw new ValidationError("display_name looks like an e-mail address, a wallet address or an account id, which boards never show", {
           code: "display-name-not-allowed",
           field: "display_name",
         });
