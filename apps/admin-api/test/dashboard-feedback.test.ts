@@ -2,7 +2,7 @@
 // current message on a page, and a list read again only when the action may have changed it.
 import { type AppProcess, dropNamespace, spawnApp, testServiceEnv, waitUntil } from "@pointwise/testkit";
 import { type Dashboard, openDashboard } from "./dashboard";
-import { type Harness, type Json, type Operator, perUnitRules, setUpCampaign } from "./harness";
+import { type Harness, type Json, type Operator, perUnitRules, recomputesSettled, setUpCampaign } from "./harness";
 import { logEvents } from "./seed";
 
 // A real browser: slower than the API tests.
@@ -183,20 +183,6 @@ describe("a user's page after a link answered identity-held", () => {
     if (worker) await dropNamespace(h.deps.env.NAMESPACE);
   });
 
-  /** Waits until every recompute job of the campaign is done; a failed one fails the test. */
-  async function settled(campaignId: string) {
-    await waitUntil(
-      async () => {
-        const jobs: Json[] = (await op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs`)).body.recompute_jobs;
-        const failed = jobs.find((j) => j.status === "failed");
-        if (failed) throw new Error(`recompute job failed: ${failed.error}`);
-        return jobs.every((j) => j.status === "done");
-      },
-      60_000,
-      "the campaign's recompute jobs to finish",
-    );
-  }
-
   /** A campaign paying 2 xp per unit, live, with one user per account of `amounts` (their events' amounts), and that user's page open. */
   async function userPageWithRules(target: string, amounts: Record<string, string[]>) {
     const { campaignId, regEventId } = await setUpCampaign(op);
@@ -206,7 +192,7 @@ describe("a user's page after a link answered identity-held", () => {
     const users = await logEvents(h.deps.db, campaignId, events);
     expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") })).status).toBe(201);
     expect((await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/1/activate`, {})).status).toBe(202);
-    await settled(campaignId);
+    await recomputesSettled(op, campaignId);
     const targetId = users[events.findIndex((e) => e.accountId === target)] as string;
     await page.goto(`${h.url}/#/campaigns/${campaignId}/users?user=${targetId}`);
     await page.getByTestId("user-detail").getByText(target).waitFor();

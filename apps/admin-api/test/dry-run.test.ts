@@ -1,6 +1,6 @@
 // A dry run's "points now" are what the read API serves after the real scoring worker's recompute, and its "after" what activating serves: dates, exclusions and adjustments included.
-import { type AppProcess, dropNamespace, seedApiKey, spawnApp, testServiceEnv, waitUntil } from "@pointwise/testkit";
-import { type Harness, type Json, type Operator, perUnitRules, setUpCampaign, startHarness } from "./harness";
+import { type AppProcess, dropNamespace, seedApiKey, spawnApp, testServiceEnv } from "@pointwise/testkit";
+import { type Harness, type Json, type Operator, perUnitRules, recomputesSettled, setUpCampaign, startHarness } from "./harness";
 import { logEvents } from "./seed";
 
 jest.setTimeout(120_000);
@@ -30,20 +30,6 @@ afterAll(async () => {
 const wallet = (name: string) => `0x${Buffer.from(name).toString("hex").padStart(40, "0")}`;
 const EVM = "EVM_ADDRESS";
 
-/** Waits until every recompute job of the campaign is done (the worker's switch committed); a failed one fails the test. */
-async function settled(campaignId: string): Promise<void> {
-  await waitUntil(
-    async () => {
-      const jobs: Json[] = (await op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs`)).body.recompute_jobs;
-      const failed = jobs.find((j) => j.status === "failed");
-      if (failed) throw new Error(`recompute job failed: ${failed.error}`);
-      return jobs.every((j) => j.status === "done");
-    },
-    60_000,
-    "the campaign's recompute jobs to finish",
-  );
-}
-
 async function save(campaignId: string, document: unknown): Promise<number> {
   const res = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
@@ -54,7 +40,7 @@ async function save(campaignId: string, document: unknown): Promise<number> {
 async function activate(campaignId: string, version: number): Promise<void> {
   const res = await op.call("POST", `/api/campaigns/${campaignId}/rule-versions/${version}/activate`, {});
   if (res.status !== 202) throw new Error(JSON.stringify(res.body));
-  await settled(campaignId);
+  await recomputesSettled(op, campaignId);
   expect((await op.call("GET", `/api/campaigns/${campaignId}/rule-versions/${version}`)).body.status).toBe("active");
 }
 
@@ -131,7 +117,7 @@ describe("dry runs count what the scoring worker serves", () => {
     await activate(campaignId, await save(campaignId, rules("2")));
     const dated = await op.call("PATCH", `/api/campaigns/${campaignId}`, { starts_at: "2026-01-10T00:00:00Z", ends_at: "2026-01-25T00:00:00Z" });
     expect(dated.body.recompute_job).toMatchObject({ reason: "campaign-dates" });
-    await settled(campaignId);
+    await recomputesSettled(op, campaignId);
 
     // v2 within the dates: Alice 70 x 2 + 5 logins x 5 = 165, Bob 40 x 2 + 1 x 5 = 85.
     const now = await served(key, users);
@@ -179,7 +165,7 @@ describe("dry runs count what the scoring worker serves", () => {
     expect((await op.call("POST", `/api/campaigns/${campaignId}/exclusions`, { identity_type: EVM, account_id: wallet("dave"), reason: "sybil" })).status).toBe(
       201,
     );
-    await settled(campaignId);
+    await recomputesSettled(op, campaignId);
     const users = { alice, bob, erin };
     // Alice 30; Bob 20 and no 10% of Carol's 60; Erin 1 + 9 = 10 (her share to Dave is not paid).
     const now = await served(key, users);
