@@ -1,10 +1,9 @@
 // Operator adjustments: append-only grants and deductions that show in scores at once and that every recompute adds back.
 import type { Transaction } from "@pointwise/db";
-import { addAdjustmentScores, excludedUsers } from "@pointwise/db";
+import { activeRuleVersion, addAdjustmentScores, excludedUsers } from "@pointwise/db";
 import { ValidationError } from "@pointwise/errors";
 import { adjustmentDeltas, parseRuleVersion, type RuleVersion } from "@pointwise/rules";
 import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
-import { activeRuleVersionIn } from "./active-version";
 import type { Campaign } from "./scope";
 import type { OperatorSession } from "./session";
 
@@ -70,7 +69,7 @@ export function currencyProblem(currency: string, campaign: Campaign): string | 
 
 /** The campaign's active rules read inside the transaction (stable under the apply lock), or null. */
 export async function activeRulesIn(tx: Transaction, campaignId: string): Promise<RuleVersion | null> {
-  const active = await activeRuleVersionIn(tx, campaignId);
+  const active = await activeRuleVersion(tx, campaignId);
   if (!active) return null;
   try {
     return parseRuleVersion(active.document);

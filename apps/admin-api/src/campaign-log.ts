@@ -1,9 +1,8 @@
 // Reads for the dashboard: what a dry run replays (a campaign's bounded log, dates, exclusions, adjustments), and how users are labelled.
 import type { Queryable } from "@pointwise/db";
-import { excludedUsers, readAdjustments, readCampaignLog, readCampaignWindow } from "@pointwise/db";
+import { type ActiveRuleVersion, activeRuleVersion, excludedUsers, readAdjustments, readCampaignLog, readCampaignWindow } from "@pointwise/db";
 import { ConflictError } from "@pointwise/errors";
 import type { Adjustment, CampaignWindow, RawEvent } from "@pointwise/rules";
-import { type ActiveVersion, activeRuleVersionIn } from "./active-version";
 
 /**
  * Reads a whole campaign's event log for a dry run, the way the scoring worker replays it (see
@@ -20,8 +19,8 @@ export async function readDryRunLog(pool: Queryable, campaignId: string, maxEven
 
 /** Everything besides the rule versions that a recompute reads, so a dry run computes what it would serve. */
 export interface DryRunReads {
-  /** The active rule version's number and stored document, or null when none is active. */
-  active: ActiveVersion | null;
+  /** The active rule version as stored (its number and document), or null when none is active. */
+  active: ActiveRuleVersion | null;
   events: RawEvent[];
   campaignWindow: CampaignWindow;
   excludedUsers: Set<string>;
@@ -36,7 +35,7 @@ export interface DryRunReads {
  */
 export async function readDryRunInputs(q: Queryable, campaignId: string, maxEvents: number): Promise<DryRunReads> {
   return {
-    active: await activeRuleVersionIn(q, campaignId),
+    active: await activeRuleVersion(q, campaignId),
     events: await readDryRunLog(q, campaignId, maxEvents),
     campaignWindow: await readCampaignWindow(q, campaignId),
     excludedUsers: await excludedUsers(q, campaignId),

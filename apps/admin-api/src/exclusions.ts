@@ -1,8 +1,7 @@
 // Exclusions: adding and lifting them takes effect at once for live scoring and queues a recompute of the past.
-import { excludedUsers, type Transaction } from "@pointwise/db";
+import { activeRuleVersion, excludedUsers, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError } from "@pointwise/errors";
 import { type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
-import { activeVersionIn } from "./active-version";
 import { recordAudit } from "./audit";
 import type { Deps } from "./deps";
 import { queueRecompute } from "./recompute";
@@ -88,7 +87,7 @@ async function takeEffect(tx: Transaction, campaigns: readonly string[]): Promis
 
 /** The score change of removed rows under the campaign's active version (null without one: nothing was served). */
 async function removedRows(tx: Transaction, campaignId: string, rows: readonly { user_id: string; currency: string }[]): Promise<ScoresChanged | null> {
-  const version = await activeVersionIn(tx, campaignId);
+  const version = (await activeRuleVersion(tx, campaignId))?.version ?? null;
   if (version === null) return null;
   return scoresChangeOf({
     campaignId,

@@ -1,5 +1,5 @@
 // Scores as the dashboard shows them, and the campaign's active rules they are read under.
-import type { Database } from "@pointwise/db";
+import { activeRuleVersion, type Database } from "@pointwise/db";
 import { parseRuleVersion, type RuleVersion, shownFactor, shownScore } from "@pointwise/rules";
 
 /** Drops trailing zeros of a decimal string ("41.500000" -> "41.5", "3.000" -> "3"); exact, no number conversion. */
@@ -52,7 +52,7 @@ export function readableBalance(row: StoredBalance, rules: RuleVersion | null, a
 
 /** The active rule version of a campaign, or null when none is active (or its document no longer validates). */
 export async function activeRules(db: Database, campaignId: string): Promise<{ version: number; rules: RuleVersion | null } | null> {
-  const row = await db.prisma.ruleVersion.findFirst({ where: { campaignId, status: "active" } });
+  const row = await activeRuleVersion(db, campaignId);
   if (!row) return null;
   try {
     return { version: row.version, rules: parseRuleVersion(row.document) };

@@ -1,5 +1,6 @@
 // The rule every change of an identity's owner follows (portal link/merge/unlink, admin move/unlink): spent points never move with an identity.
 import { ConflictError } from "@pointwise/errors";
+import { ACTIVE_RULE_VERSION_SQL } from "./rule-versions";
 import type { Transaction } from "./transaction";
 
 /** An identity about to change owner, and the user it leaves. */
@@ -40,7 +41,7 @@ export async function guardIdentityMove(tx: Transaction, move: IdentityMove, rem
   const { rows: paid } = await tx.query(
     `SELECT 1 FROM ledger_entry l JOIN event_log e ON e.id = l.event_id
       WHERE l.campaign_id = $1 AND l.user_id = $2 AND l.kind <> 'referral'
-        AND l.rule_version = (SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active')
+        AND l.rule_version = ${ACTIVE_RULE_VERSION_SQL}
         AND e.identity_type = $3 AND e.account_id = $4
       LIMIT 1`,
     [move.campaignId, move.fromUserId, move.identityType, move.accountId],

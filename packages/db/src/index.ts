@@ -25,6 +25,6 @@ export { queueRecompute, type RecomputeReason } from "./recompute";
 export { type ReadRouting, type ReadRoutingOptions, type ReadRoutingStatus, type ReplicaState, replicaState, routeReads } from "./replica";
 export { REDEMPTION_COLUMNS, REWARD_COLUMNS, type RedemptionRow, type RewardRow, redemptionJson, rewardJson } from "./reward-rows";
 export { addSpent, lockSpendableRow, readSpends, type SpendableRow, type StoredSpend, setSpentScores } from "./rewards";
-export { activateRuleVersion } from "./rule-versions";
+export { ACTIVE_RULE_VERSION_SQL, type ActiveRuleVersion, activateRuleVersion, activeRuleVersion } from "./rule-versions";
 export type { Queryable, QueryResult, Row, StatementQueue } from "./statement-queue";
 export type { IsolationLevel, Transaction } from "./transaction";

@@ -1,7 +1,7 @@
-// One active rule version per campaign on PostgreSQL: the switch, the index that refuses a second, and two switches racing.
+// One active rule version per campaign on PostgreSQL: reading it, the switch, the index that refuses a second, and two switches racing.
 import { createDatabase, type Database } from "./client";
 import { dropSchema, migrate } from "./migrate";
-import { activateRuleVersion } from "./rule-versions";
+import { ACTIVE_RULE_VERSION_SQL, activateRuleVersion, activeRuleVersion } from "./rule-versions";
 
 const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `t_rule_versions_${process.pid}_${Date.now().toString(36)}`;
@@ -53,6 +53,52 @@ async function backendPid(tx: { query: Database["query"] }): Promise<number> {
   const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
   return rows[0]?.pid as number;
 }
+
+/** Stores rule version `version` of the campaign with `status` and a document naming it; returns the row's id. */
+async function storeVersion(campaignId: string, version: number, status: string): Promise<string> {
+  const { rows } = await db.query<{ id: string }>("INSERT INTO rule_version(campaign_id, version, document, status) VALUES ($1, $2, $3, $4) RETURNING id", [
+    campaignId,
+    version,
+    JSON.stringify({ name: `v${version}` }),
+    status,
+  ]);
+  return rows[0]?.id as string;
+}
+
+/** The active version's number as the SQL fragment reads it inside a statement. */
+async function activeVersionBySql(campaignId: string): Promise<number | null> {
+  const { rows } = await db.query<{ version: number | null }>(`SELECT ${ACTIVE_RULE_VERSION_SQL} AS version`, [campaignId]);
+  return rows[0]?.version ?? null;
+}
+
+describe("the active rule version", () => {
+  let c: string;
+  beforeAll(async () => {
+    c = await campaignWith();
+  });
+
+  it("is none while the campaign has only drafts and superseded versions", async () => {
+    await storeVersion(c, 1, "superseded");
+    await storeVersion(c, 2, "draft");
+    expect(await activeRuleVersion(db, c)).toBeNull();
+    expect(await activeVersionBySql(c)).toBeNull();
+  });
+
+  it("is the one marked active, with its row id and stored document", async () => {
+    const id = await storeVersion(c, 3, "active");
+    expect(await activeRuleVersion(db, c)).toEqual({ id, version: 3, document: { name: "v3" } });
+    expect(await activeVersionBySql(c)).toBe(3);
+  });
+
+  it("is the version a switch activates, and never two: a second version marked active is refused", async () => {
+    await expect(storeVersion(c, 4, "active")).rejects.toMatchObject({ code: "unique-violation", constraint: "rule_version_one_active_key" });
+    expect((await activeRuleVersion(db, c))?.version).toBe(3);
+    const id = await storeVersion(c, 5, "draft");
+    await db.transaction((tx) => activateRuleVersion(tx, c, 5));
+    expect(await activeRuleVersion(db, c)).toEqual({ id, version: 5, document: { name: "v5" } });
+    expect(await activeVersionBySql(c)).toBe(5);
+  });
+});
 
 describe("activating a rule version", () => {
   it("retires the active version as superseded and makes the new one active with its activation time", async () => {

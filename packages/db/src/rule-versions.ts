@@ -1,10 +1,36 @@
-// Switching a campaign's active rule version: the one write of status 'active', which the database allows one version per campaign.
+// A campaign's active rule version: reading it, and the one write of status 'active', which the database allows one version per campaign.
 import { ConflictError } from "@pointwise/errors";
 import { isUniqueViolation } from "./errors";
+import type { Queryable } from "./statement-queue";
 import type { Transaction } from "./transaction";
 
 // The partial unique index on rule_version(campaign_id) WHERE status = 'active' (migration 20261202000100_one_active_rule_version).
 const ONE_ACTIVE_RULE_VERSION_INDEX = "rule_version_one_active_key";
+
+/** A campaign's active rule version as stored: its row id, its number and its document, not yet parsed. */
+export interface ActiveRuleVersion {
+  id: string;
+  version: number;
+  document: unknown;
+}
+
+/**
+ * The campaign's active rule version, or null when none is active. Read through the caller's connection, so
+ * inside a transaction it is that transaction's snapshot.
+ */
+export async function activeRuleVersion(q: Queryable, campaignId: string): Promise<ActiveRuleVersion | null> {
+  // No ORDER BY or LIMIT: the unique index holds a campaign to one active row.
+  const { rows } = await q.query<ActiveRuleVersion>("SELECT id, version, document FROM rule_version WHERE campaign_id = $1 AND status = 'active'", [
+    campaignId,
+  ]);
+  return rows[0] ?? null;
+}
+
+/**
+ * The number of the campaign's active rule version as a scalar subquery (NULL when none is active), for use
+ * inside a larger statement: the statement must pass the campaign id as its parameter $1.
+ */
+export const ACTIVE_RULE_VERSION_SQL = "(SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active')";
 
 /**
  * Makes `version` the campaign's active rule version (stamping `activated_at`) and retires the one active

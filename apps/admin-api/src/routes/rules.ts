@@ -1,10 +1,10 @@
 // Admin routes for rule versions: draft, validate, dry-run, activate, and the recompute jobs they queue.
+import { activeRuleVersion } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { dryRunDiff, parseRuleVersion, type RuleVersion, safeParseRuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
-import { activeVersionIn } from "../active-version";
 import { recordAudit } from "../audit";
 import { readDryRunInputs, userLabels } from "../campaign-log";
 import type { Deps } from "../deps";
@@ -218,7 +218,7 @@ export function ruleRoutes(deps: Deps): Router {
          SELECT $1, $2, 'rule-activation', 'queued', count(*) FROM event_log WHERE campaign_id = $1 RETURNING id`,
         [campaign.id, version],
       );
-      const activeVersion = await activeVersionIn(client, campaign.id);
+      const activeVersion = (await activeRuleVersion(client, campaign.id))?.version ?? null;
       await recordAudit(client, session, {
         campaignId: campaign.id,
         action: "rule-version.activate",

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { decryptVoucherCode } from "@pointwise/auth";
 import { signBurnVoucher } from "@pointwise/claims";
 import {
+  activeRuleVersion,
   addSpent,
   excludedUsers,
   guardMovedPoints,
@@ -49,10 +50,8 @@ function requestHash(input: RedeemInput): string {
 }
 
 async function activeRules(tx: Transaction, campaignId: string): Promise<RuleVersion | null> {
-  const { rows } = await tx.query<{ document: unknown }>("SELECT document FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1", [
-    campaignId,
-  ]);
-  return rows[0] ? parseRuleVersion(rows[0].document) : null;
+  const active = await activeRuleVersion(tx, campaignId);
+  return active ? parseRuleVersion(active.document) : null;
 }
 
 async function existing(tx: Transaction, input: RedeemInput): Promise<RedemptionRow | null> {

@@ -1,5 +1,5 @@
 // The signed-in participant's own ledger: what earned them what (event awards) and the operators' grants and deductions.
-import { excludedUsers } from "@pointwise/db";
+import { ACTIVE_RULE_VERSION_SQL, excludedUsers } from "@pointwise/db";
 import { parseWith } from "@pointwise/runtime";
 import { Router } from "express";
 import { z } from "zod";
@@ -54,7 +54,7 @@ export function ledgerRoutes(deps: Deps): Router {
          LEFT JOIN event_log e ON e.id = l.event_id
          LEFT JOIN event_type t ON t.id = e.reg_event_id
         WHERE l.campaign_id = $1 AND l.user_id = $2
-          AND l.rule_version = (SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active' LIMIT 1)
+          AND l.rule_version = ${ACTIVE_RULE_VERSION_SQL}
           AND ($3::bigint IS NULL OR l.id < $3)
         ORDER BY l.id DESC LIMIT $4`,
       [me.campaignId, me.userId, query.before ?? null, limit + 1],

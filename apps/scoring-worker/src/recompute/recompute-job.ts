@@ -1,6 +1,7 @@
 // The recompute stage: replays a campaign's log into shadow tables in the background, then switches them in under the apply lock.
 import {
   activateRuleVersion,
+  activeRuleVersion,
   addAdjustmentScores,
   type Database,
   excludedUsers,
@@ -201,11 +202,7 @@ async function rulesFor(deps: RecomputeDeps, job: RecomputeJob): Promise<RuleVer
   let version = job.ruleVersion;
   if (job.reason !== "rule-activation") {
     // Scores are recomputed under whatever is active when the job runs (an activation may have come in between).
-    const { rows } = await db.query<{ version: number }>(
-      "SELECT version FROM rule_version WHERE campaign_id = $1 AND status = 'active' ORDER BY version DESC LIMIT 1",
-      [job.campaignId],
-    );
-    const active = rows[0]?.version;
+    const active = (await activeRuleVersion(db, job.campaignId))?.version;
     if (active === undefined) return null;
     version = active;
     job.ruleVersion = active;

@@ -1,5 +1,5 @@
 // A cache of parsed rule versions, read from the rule_version table.
-import type { Queryable } from "@pointwise/db";
+import { activeRuleVersion, type Queryable } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { parseRuleVersion, type RuleVersion } from "@pointwise/rules";
 
@@ -25,11 +25,7 @@ export class RuleVersionCache {
 
   /** The campaign's active rule version, or null when none is active (events are only logged). */
   async active(db: Queryable, campaignId: string): Promise<RuleVersion | null> {
-    const { rows } = await db.query<{ id: string; document: unknown }>(
-      "SELECT id, document FROM rule_version WHERE campaign_id = $1 AND status = 'active' ORDER BY version DESC LIMIT 1",
-      [campaignId],
-    );
-    const row = rows[0];
+    const row = await activeRuleVersion(db, campaignId);
     return row ? this.parse(row.id, row.document) : null;
   }
 
