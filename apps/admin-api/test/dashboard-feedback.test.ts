@@ -90,6 +90,35 @@ describe("the Team page's messages", () => {
   });
 });
 
+describe("a user's page's messages", () => {
+  it("tells only the newest action's outcome: a refusal after a success shows alone, and so does a success after it", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(op);
+    const account = "0x00000000000000000000000000000000000000d1";
+    const [userId] = await logEvents(h.deps.db, campaignId, [{ identityType: "EVM_ADDRESS", accountId: account, amount: "1", regEventId }]);
+    await page.goto(`${h.url}/#/campaigns/${campaignId}/users?user=${userId}`);
+    const detail = page.getByTestId("user-detail");
+    await detail.getByText(account).waitFor();
+
+    await detail.getByLabel("Display name").fill("Ada");
+    await detail.getByRole("button", { name: "Save name" }).click();
+    await detail.getByRole("status").getByText("Display name saved.").waitFor();
+
+    // A user cannot refer themselves: the service refuses it.
+    await detail.getByLabel("Referrer (user id)").fill(userId as string);
+    await detail.getByRole("button", { name: "Set referrer" }).click();
+    await detail.getByRole("alert").getByText("referrer_id must not be the user itself").waitFor();
+    expect(await detail.getByRole("status").count()).toBe(0);
+
+    const form = page.locator("form", { hasText: "Link identity" });
+    await form.locator("select").selectOption("EMAIL");
+    await form.getByLabel("Account id").fill("ada@pointwise.test");
+    await form.getByRole("button", { name: "Link", exact: true }).click();
+    await detail.getByRole("status").getByText("Identity linked.").waitFor();
+    expect(await detail.getByRole("alert").count()).toBe(0);
+    expect(await detail.getByRole("status").allTextContents()).toEqual(["Identity linked."]);
+  });
+});
+
 describe("the exclusion list after a list upload", () => {
   const GOOD = "0x00000000000000000000000000000000000000a1";
   const LISTED = "0x00000000000000000000000000000000000000a2";

@@ -87,6 +87,23 @@ export function useAction() {
   return { busy, error, setError, run };
 }
 
+/** An action's busy state, its error and how to run it, as `useAction` makes them. */
+export type Action = ReturnType<typeof useAction>;
+
+/**
+ * One current message over a page's actions: `begin`, called as an action starts, drops the outcome told before and
+ * every action's error, and `tell` records the new one. A page that kept each action's message until that same
+ * action ran again would say two contradictory things: a success beside a later failure.
+ */
+export function useOutcome<T>(...actions: Pick<Action, "setError">[]) {
+  const [said, tell] = useState<T | null>(null);
+  const begin = () => {
+    tell(null);
+    for (const a of actions) a.setError(null);
+  };
+  return { said, tell, begin };
+}
+
 /** A white panel with an optional title and actions. */
 export function Card(props: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; testId?: string }) {
   return (

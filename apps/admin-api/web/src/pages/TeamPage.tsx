@@ -2,7 +2,7 @@
 import { type FormEvent, useState } from "react";
 import { api, setSessionToken } from "../api";
 import type { Answer, Operator } from "../types";
-import { Card, DataTable, Field, formatTime, Notice, useAction, useLoad } from "../ui";
+import { type Action, Card, DataTable, Field, formatTime, Notice, useAction, useLoad, useOutcome } from "../ui";
 
 /** Where on the Team page an action's outcome is told: the card of the button that started it. */
 type Where = "operators" | "add" | "password";
@@ -12,8 +12,6 @@ interface Said {
   where: Where;
   text: string;
 }
-
-type Action = ReturnType<typeof useAction>;
 
 /** The project's operators: adding and removing them, and changing your own password. */
 export function TeamPage() {
@@ -26,11 +24,7 @@ export function TeamPage() {
   const passwordAction = useAction();
   // The page tells one thing at a time: the outcome of the newest action, in the card of the button that started it.
   // A removal told beside the list while an add is told below its form would leave the page saying two things.
-  const [said, setSaid] = useState<Said | null>(null);
-  const begin = () => {
-    setSaid(null);
-    for (const a of [addAction, removeAction, passwordAction]) a.setError(null);
-  };
+  const { said, tell, begin } = useOutcome<Said>(addAction, removeAction, passwordAction);
 
   const add = async (e: FormEvent) => {
     e.preventDefault();
@@ -44,7 +38,7 @@ export function TeamPage() {
     if (added) {
       const { before, created } = added;
       const known = before.operators.some((o) => o.id === created.id);
-      setSaid({
+      tell({
         where: "add",
         text: known
           ? `${created.email} is already an operator of this project; their password is unchanged.`
@@ -58,7 +52,7 @@ export function TeamPage() {
   const remove = async (o: Operator) => {
     if (!window.confirm(`Remove ${o.email}? They are signed out at once and can no longer sign in to this project.`)) return;
     begin();
-    if (await removeAction.run(() => api("DELETE", `/api/operators/${o.id}`))) setSaid({ where: "operators", text: `${o.email} was removed.` });
+    if (await removeAction.run(() => api("DELETE", `/api/operators/${o.id}`))) tell({ where: "operators", text: `${o.email} was removed.` });
     operators.reload();
   };
   const saidIn = (where: Where) => (said?.where === where ? said.text : null);
@@ -103,7 +97,7 @@ export function TeamPage() {
         <Notice kind="error">{addAction.error}</Notice>
         <Notice kind="success">{saidIn("add")}</Notice>
       </Card>
-      <PasswordCard action={passwordAction} done={saidIn("password")} begin={begin} onChanged={(text) => setSaid({ where: "password", text })} />
+      <PasswordCard action={passwordAction} done={saidIn("password")} begin={begin} onChanged={(text) => tell({ where: "password", text })} />
     </div>
   );
 }

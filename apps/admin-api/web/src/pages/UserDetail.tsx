@@ -2,7 +2,7 @@
 import { type FormEvent, useState } from "react";
 import { ApiError, api } from "../api";
 import type { Answer, RecomputeJob, User } from "../types";
-import { Card, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, shorten, useAction, useLoad } from "../ui";
+import { Card, Field, formatPoints, formatTime, IdentityTypeSelect, Notice, shorten, useAction, useLoad, useOutcome } from "../ui";
 import type { CampaignContext } from "./campaign-context";
 import { RecomputeNotice, useFollowedRecompute } from "./FollowedRecompute";
 
@@ -21,8 +21,9 @@ export function UserDetail({ ctx, userId, onChanged }: { ctx: CampaignContext; u
     onChanged();
   };
   const recompute = useFollowedRecompute(ctx.campaign.id, reread);
-  // The newest action's outcome, and the recompute it queued, whose progress is told after it.
-  const [note, setNote] = useState<{ text: string; jobId: string | null } | null>(null);
+  // The page tells one thing at a time: the newest action's outcome, and the recompute it queued, whose progress is
+  // told after it. A failure after a success (or a success after a failure) replaces it rather than joining it.
+  const { said: note, tell, begin } = useOutcome<{ text: string; jobId: string | null }>(action);
   const [name, setName] = useState<string | null>(null);
   const [referrer, setReferrer] = useState("");
   const [linkType, setLinkType] = useState<string>("EMAIL");
@@ -36,16 +37,17 @@ export function UserDetail({ ctx, userId, onChanged }: { ctx: CampaignContext; u
   // An identity linked, moved or unlinked changes the identities at once, and the scores and the ledger below once
   // the recompute it queued (if any) is done: the page reads them now and again then, without a reload.
   const done = (text: string, job: RecomputeJob | null) => {
-    setNote({ text, jobId: job?.id ?? null });
+    tell({ text, jobId: job?.id ?? null });
     if (job) recompute.follow(job);
     reread();
   };
 
   const saveName = async (e: FormEvent) => {
     e.preventDefault();
+    begin();
     const value = (name ?? u.display_name ?? "").trim();
     if (await action.run(() => api("PATCH", path, { display_name: value || null }))) {
-      setNote({ text: "Display name saved.", jobId: null });
+      tell({ text: "Display name saved.", jobId: null });
       setName(null);
       user.reload();
     }
@@ -53,13 +55,15 @@ export function UserDetail({ ctx, userId, onChanged }: { ctx: CampaignContext; u
   const saveReferrer = async (e: FormEvent) => {
     e.preventDefault();
     if (!window.confirm(`Set ${referrer.trim()} as this user's referrer? A referrer is set once and cannot be changed.`)) return;
+    begin();
     if (await action.run(() => api("PATCH", path, { referrer_id: referrer.trim() }))) {
-      setNote({ text: "Referrer set.", jobId: null });
+      tell({ text: "Referrer set.", jobId: null });
       user.reload();
     }
   };
   const link = async (e: FormEvent) => {
     e.preventDefault();
+    begin();
     const body = {
       identity_type: linkType,
       account_id: linkAccount.trim(),
@@ -104,6 +108,7 @@ export function UserDetail({ ctx, userId, onChanged }: { ctx: CampaignContext; u
   };
   const unlink = async (identityId: string) => {
     if (!window.confirm("Unlink this identity? It becomes a separate user, taking its events (and their points) with it.")) return;
+    begin();
     const res = await action.run(() =>
       api<Answer<"/api/campaigns/{campaign_id}/users/{user_id}/identities/{identity_id}", "delete">>("DELETE", `${path}/identities/${identityId}`),
     );
@@ -112,7 +117,12 @@ export function UserDetail({ ctx, userId, onChanged }: { ctx: CampaignContext; u
   const setHandle = async (identityId: string, current: string | null) => {
     const handle = window.prompt("X username (without @; empty to clear)", current ?? "");
     if (handle === null) return;
-    if (await action.run(() => api("PATCH", `${path}/identities/${identityId}`, { handle: handle.trim() || null }))) user.reload();
+    begin();
+    const value = handle.trim() || null;
+    if (await action.run(() => api("PATCH", `${path}/identities/${identityId}`, { handle: value }))) {
+      tell({ text: value ? "X username saved." : "X username cleared.", jobId: null });
+      user.reload();
+    }
   };
 
   return (
