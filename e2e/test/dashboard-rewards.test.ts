@@ -3,6 +3,7 @@
 import { createTestDatabase, openBrowser, type Stack, seedIdentity, seedRedemption, seedUser, startStack, waitUntil } from "@pointwise/testkit";
 import type { Page, Route } from "playwright-core";
 import { OPERATOR, screenshot, signInOnDashboard } from "./browser";
+import { signInOperator } from "./stack";
 
 jest.setTimeout(180_000);
 
@@ -49,12 +50,7 @@ beforeAll(async () => {
   browser = await openBrowser();
   page = browser.page;
   page.setDefaultTimeout(15_000);
-  const login = await fetch(`${stack.admin.url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(OPERATOR),
-  });
-  token = ((await login.json()) as { token: string }).token;
+  ({ token } = await signInOperator(stack.admin.url, OPERATOR));
   campaignId = (await admin<{ id: string }>("POST", "/api/campaigns", { name: "Shop", currencies: { xp: "XP" }, primary_currency: "xp" })).id;
 });
 afterAll(async () => {

@@ -4,6 +4,7 @@ import type { Stack } from "@pointwise/testkit";
 import { openBrowser, waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
 import { OPERATOR, screenshot, startStack } from "./browser";
+import { signInOperator } from "./stack";
 
 // A real browser against the four real services: slower than the API tests, so one walk with generous timeouts.
 jest.setTimeout(180_000);
@@ -44,13 +45,8 @@ async function postEvent(apiKey: string, regEventId: string, accountId: string, 
 
 /** Calls the admin API as the demo operator (signed in once per call: the walk changes the password only at its end). */
 async function adminApi<T>(path: string): Promise<T> {
-  const login = await fetch(`${stack.admin.url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(OPERATOR),
-  });
-  const { token } = (await login.json()) as { token: string };
-  const res = await fetch(`${stack.admin.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const { auth } = await signInOperator(stack.admin.url, OPERATOR);
+  const res = await fetch(`${stack.admin.url}${path}`, { headers: auth });
   return (await res.json()) as T;
 }
 

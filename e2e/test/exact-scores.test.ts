@@ -7,15 +7,14 @@
 import { waitUntil } from "@pointwise/testkit";
 import fc from "fast-check";
 import { parse } from "lossless-json";
-import { call, OPERATOR, type Stack, startStack } from "./stack";
+import { call, OPERATOR, type Stack, signInOperator, startStack } from "./stack";
 
 let stack: Stack;
 let auth: Record<string, string>;
 
 beforeAll(async () => {
   stack = await startStack();
-  const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
-  auth = { authorization: `Bearer ${login.body.token}` };
+  ({ auth } = await signInOperator(stack.admin.url, OPERATOR));
 });
 afterAll(async () => {
   await stack?.drop();

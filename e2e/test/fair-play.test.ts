@@ -3,6 +3,7 @@ import type { Stack } from "@pointwise/testkit";
 import { openBrowser, waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
 import { OPERATOR, screenshot, signInOnDashboard, startStack } from "./browser";
+import { signInOperator } from "./stack";
 
 jest.setTimeout(240_000);
 
@@ -16,12 +17,7 @@ beforeAll(async () => {
   browser = await openBrowser();
   page = browser.page;
   page.setDefaultTimeout(15_000);
-  const login = await fetch(`${stack.admin.url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(OPERATOR),
-  });
-  token = ((await login.json()) as { token: string }).token;
+  ({ token } = await signInOperator(stack.admin.url, OPERATOR));
 });
 afterAll(async () => {
   await browser?.close();

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { loadOpenApi, type OpenApiName, type Stack, signInWithWallet, startStack, waitUntil } from "@pointwise/testkit";
 import { Wallet } from "ethers";
 import fc from "fast-check";
+import { signInOperator } from "./stack";
 
 jest.setTimeout(120_000);
 
@@ -346,12 +347,7 @@ beforeAll(async () => {
       PORTAL_ATTEMPTS_PER_IDENTITY: "10000",
     },
   });
-  const login = await fetch(`${stack.admin.url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(OPERATOR),
-  });
-  ids.token = ((await login.json()) as Any).token;
+  ids.token = (await signInOperator(stack.admin.url, OPERATOR)).token;
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${stack.admin.url}${path}`, {
       method,

@@ -2,7 +2,7 @@
 // and the participant page's waits for its signed-in view to be drawn and for a score.
 import { waitUntil } from "@pointwise/testkit";
 import type { Page } from "playwright-core";
-import { call, OPERATOR, type Stack } from "./stack";
+import { call, OPERATOR, type Stack, signInOperator } from "./stack";
 
 /** What the portal tests need of a campaign. */
 export interface PortalCampaign {
@@ -17,8 +17,7 @@ export interface PortalCampaign {
 
 /** Creates "Season 1" with currency xp (2 decimals) and one rule paying 2 xp per unit, and waits until the rule is active. */
 export async function setUpCampaign(stack: Stack): Promise<PortalCampaign> {
-  const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
-  const auth = { authorization: `Bearer ${login.body.token}` };
+  const { auth } = await signInOperator(stack.admin.url, OPERATOR);
   const campaign = await call("POST", `${stack.admin.url}/api/campaigns`, { name: "Season 1", currencies: { xp: "Experience" }, primary_currency: "xp" }, auth);
   const campaignId = campaign.body.id as string;
   const apiKey = (await call("POST", `${stack.admin.url}/api/campaigns/${campaignId}/api-keys`, {}, auth)).body.key as string;

@@ -16,7 +16,7 @@ import {
   uniqueName,
 } from "@pointwise/testkit";
 import Decimal from "decimal.js";
-import { call, OPERATOR } from "./stack";
+import { call, OPERATOR, signInOperator } from "./stack";
 
 // A half-life of a thousand years moves a value by about 1e-11 per second, so the moments at which
 // the two apps answer give the same rounded digits, while the factor still has many digits.
@@ -58,9 +58,7 @@ afterAll(async () => {
 
 describe("a user's scores on the dashboard and on the read API", () => {
   it("show the same digits when values need rounding to the currency's decimals", async () => {
-    const login = await call("POST", `${admin.url}/api/auth/login`, OPERATOR);
-    expect(login.status).toBe(200);
-    const auth = { authorization: `Bearer ${login.body.token}` };
+    const { auth } = await signInOperator(admin.url, OPERATOR);
     const campaign = await call("POST", `${admin.url}/api/campaigns`, { name: "Digits", currencies: { xp: "XP", gems: "Gems" }, primary_currency: "xp" }, auth);
     expect(campaign.status).toBe(201);
     const campaignId: string = campaign.body.id;

@@ -1,7 +1,7 @@
 // One event from admin-api setup through ingest and scoring to the cached leaderboard, and clean SIGTERM exits.
 import { leaderboardResponseSchema } from "@pointwise/schemas";
 import { waitUntil } from "@pointwise/testkit";
-import { call, OPERATOR, type Stack, startStack } from "./stack";
+import { call, OPERATOR, type Stack, signInOperator, startStack } from "./stack";
 
 let stack: Stack;
 
@@ -19,9 +19,7 @@ describe("an event flows from the ingest API to the leaderboard", () => {
   let regEventId = "";
 
   it("lets an operator set up a campaign, an API key, an event type and a rule through admin-api", async () => {
-    const login = await call("POST", `${stack.admin.url}/api/auth/login`, OPERATOR);
-    expect(login.status).toBe(200);
-    const auth = { authorization: `Bearer ${login.body.token}` };
+    const { auth } = await signInOperator(stack.admin.url, OPERATOR);
 
     const campaign = await call(
       "POST",

@@ -2,7 +2,7 @@
 // claims with the portal API's proof and the tokens arrive; a burn voucher is redeemed once and a replay refused.
 import { generateKeyPairSync } from "node:crypto";
 import { readEpoch } from "@pointwise/claims";
-import { type AppProcess, type HardhatNode, seedScore, spawnApp, testServiceEnv } from "@pointwise/testkit";
+import { type AppProcess, type HardhatNode, seedScore, signInWithWallet, spawnApp, testServiceEnv } from "@pointwise/testkit";
 import type { Contract, HDNodeWallet } from "ethers";
 import { loadEnv } from "../src/env";
 import { type ClaimsChain, startClaimsChain } from "./claims-chain-setup";
@@ -19,24 +19,6 @@ let token: Contract;
 let claims: Contract;
 let participant: HDNodeWallet;
 let campaignId: string;
-
-/** The EIP-4361 sign-in message, by the standard's layout. */
-function siwe(address: string, nonce: string): string {
-  const now = new Date();
-  return [
-    "portal.test wants you to sign in with your Ethereum account:",
-    address,
-    "",
-    "Sign in to the campaign.",
-    "",
-    "URI: https://portal.test",
-    "Version: 1",
-    "Chain ID: 1",
-    `Nonce: ${nonce}`,
-    `Issued At: ${now.toISOString()}`,
-    `Expiration Time: ${new Date(now.getTime() + 120_000).toISOString()}`,
-  ].join("\n");
-}
 
 async function portalCall(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${portal.url}${path}`, {
@@ -81,12 +63,9 @@ describe("token-claim rewards on chain", () => {
       token_amount: (5n * E18).toString(),
     });
     expect([reward.status, reward.body.claim_method]).toEqual([201, "merkle"]);
-    const nonce = (await portalCall("POST", "/auth/nonce", { campaign_id: campaignId })).body.nonce as string;
-    const message = siwe(participant.address, nonce);
-    const session = await portalCall("POST", "/auth/wallet", { campaign_id: campaignId, message, signature: await participant.signMessage(message) });
-    expect(session.status).toBe(200);
-    await seedScore(h.deps.db, campaignId, session.body.user_id, "xp", { score: "100" });
-    const auth = { authorization: `Bearer ${session.body.access_token}` };
+    const session = await signInWithWallet(portal.url, campaignId, participant);
+    await seedScore(h.deps.db, campaignId, session.userId, "xp", { score: "100" });
+    const { auth } = session;
     for (const key of ["claim-1", "claim-2"]) {
       const r = await portalCall("POST", "/me/redemptions", { reward_id: reward.body.id, account: participant.address }, { ...auth, "idempotency-key": key });
       expect([r.status, r.body.status]).toEqual([201, "claimable"]);
@@ -128,10 +107,8 @@ describe("token-claim rewards on chain", () => {
       price: "5",
       token_amount: (2n * E18).toString(),
     });
-    const nonce = (await portalCall("POST", "/auth/nonce", { campaign_id: campaignId })).body.nonce as string;
-    const message = siwe(participant.address, nonce);
-    const session = await portalCall("POST", "/auth/wallet", { campaign_id: campaignId, message, signature: await participant.signMessage(message) });
-    const auth = { authorization: `Bearer ${session.body.access_token}`, "idempotency-key": "burn-1" };
+    const session = await signInWithWallet(portal.url, campaignId, participant);
+    const auth = { ...session.auth, "idempotency-key": "burn-1" };
     const r = await portalCall("POST", "/me/redemptions", { reward_id: reward.body.id, account: participant.address }, auth);
     expect([r.status, r.body.status, r.body.claim_epoch]).toEqual([201, "delivered", null]);
     const v = r.body.burn_voucher as unknown as { user: string; amount: string; nonce: string; expiry: string; signature: string };

@@ -2,7 +2,7 @@
 import { addSpent } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion, type RuleVersionInput, storedSpend } from "@pointwise/rules";
-import { createTestDatabase, uniqueName } from "@pointwise/testkit";
+import { createTestDatabase, seedReward, uniqueName } from "@pointwise/testkit";
 import { createApplier } from "../src/apply/inbox-drainer";
 import { stageMessages } from "../src/intake/inbox";
 import { runNextJob } from "../src/recompute/recompute-job";
@@ -54,18 +54,15 @@ const recompute = () => runNextJob({ db, logger, rules: new RuleVersionCache(), 
 
 /** A redemption as portal-api makes it: the row and the spend from the score row, in one transaction. */
 async function redeem(campaignId: string, userId: string, price: string, rules: RuleVersionInput, status = "pending"): Promise<string> {
+  const rewardId = await seedReward(db, campaignId, { name: "mug", price });
   return db.transaction(async (tx) => {
-    const { rows: rewards } = await tx.query<{ id: string }>(
-      "INSERT INTO reward(campaign_id, name, kind, currency, price) VALUES ($1, 'mug', 'manual', 'xp', $2) RETURNING id",
-      [campaignId, price],
-    );
     const now = new Date();
     expect(await addSpent(tx, campaignId, userId, "xp", storedSpend(parseRuleVersion(rules), "xp", price, now))).toBe(true);
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status, created_at)
        SELECT $1, $2, $3, gen_random_uuid()::text, 'h', 'portal', 'manual', 'xp', $4, b, b - $4::numeric, $5, $6
          FROM (SELECT total - spent AS b FROM score WHERE campaign_id = $1 AND user_id = $3 AND currency = 'xp') s RETURNING id`,
-      [campaignId, rewards[0]?.id, userId, price, status, now],
+      [campaignId, rewardId, userId, price, status, now],
     );
     return rows[0]?.id as string;
   });
