@@ -85,6 +85,11 @@ function childEnv(prefix: string): Record<string, string> {
   };
 }
 
+/** The hash the node has for block `block`: what a checkpoint ending on it must keep. */
+async function hashOf(block: number): Promise<string> {
+  return (await chain.rpc<{ hash: string }>("eth_getBlockByNumber", [`0x${block.toString(16)}`, false])).hash;
+}
+
 async function checkpointOf(config: IndexerConfig, prefix: string) {
   const store = await StateStore.connect(
     { url: REDIS_URL, keyPrefix: prefix, indexerId: config.indexerId, configHash: configHash(config) },
@@ -137,6 +142,8 @@ describe("restart semantics", () => {
     // The kill really happened mid-range.
     expect(checkpoint).toBeDefined();
     expect(checkpoint?.nextBlock).toBeLessThan(scenario.endBlock);
+    // The resumed run's first range is checked against the hash the checkpoint keeps for its last block.
+    expect(checkpoint?.prev.hash).toBe(await hashOf(checkpoint?.prev.block as number));
     // A crash can also leave a torn line behind; recovery must cut it.
     await appendFile(killed.csv, "window,torn-row-without-end");
 
@@ -162,12 +169,15 @@ describe("restart semantics", () => {
     expect(checkpoint?.nextBlock).toBeLessThan(scenario.endBlock);
     // Nothing uncommitted is left in the file: its length is the committed cursor.
     expect(String((await stat(stopped.csv)).size)).toBe(checkpoint?.sinks["0-csv"]);
+    expect(checkpoint?.prev.hash).toBe(await hashOf(checkpoint?.prev.block as number));
 
     const resumed = await runInProcess(
       stopped.config,
       testEnv({ RPC_URL: chain.url, PRICE_API_URL: prices.url, PRICE_API_RATE_PER_MINUTE: "6000", STATE_KEY_PREFIX: "pwterm" }),
     );
     expect(resumed.result.finished).toBe(true);
+    const finished = await checkpointOf(stopped.config, "pwterm");
+    expect(finished?.prev).toMatchObject({ block: scenario.endBlock, hash: await hashOf(scenario.endBlock) });
     expect(await readFile(stopped.csv, "utf8")).toBe(reference.csv);
     expect(stopped.ingest.recorded.map(eventKey).sort()).toEqual(reference.events);
     expect(keysOf(stopped.ingest.recorded)).toEqual(reference.keys);

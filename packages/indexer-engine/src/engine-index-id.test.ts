@@ -3,75 +3,23 @@
 // resends an in-flight chunk under its key, a cleared store's next run uses other keys, and an old checkpoint keeps its own.
 import { createHash, randomBytes } from "node:crypto";
 import { createLogger } from "@pointwise/logger";
-import { z } from "zod";
-import { defineAdapter } from "./adapter";
 import { configHash } from "./config/hash";
 import type { IndexerConfig } from "./config/schema";
 import { unwrapConfig, validateConfig } from "./config/validate";
 import { IndexerEngine } from "./engine";
 import { AdapterRegistry } from "./registry";
 import { type Checkpoint, StateStore } from "./state/store";
+import { runToEnd, STAND_IN, startStandInChain, swapTest } from "./testing/chain";
 import { REDIS_URL } from "./testing/fixtures";
 import { json, startTestServer, type TestServer } from "./testing/http";
 
-const CONTRACT = "0x00000000000000000000000000000000000000c1";
-const USER = "0x00000000000000000000000000000000000000aa";
-const TOPIC = `0x${"5a".repeat(32)}`;
+const CONTRACT = STAND_IN.contract;
 const SWAP = "11111111-1111-4111-8111-111111111111";
 const LAST_BLOCK = 5;
 const HEAD = 10;
 const silent = createLogger({ service: "test", level: "silent" });
-const hex = (n: number) => `0x${n.toString(16)}`;
 /** Block `b`'s time: 12 seconds apart. */
 const blockSeconds = (b: number) => 1_700_000_000 + b * 12;
-
-/** One swap log in each block from 1 to LAST_BLOCK. */
-const logAt = (block: number) => ({
-  address: CONTRACT,
-  topics: [TOPIC],
-  data: "0x",
-  blockNumber: hex(block),
-  transactionHash: `0x${block.toString(16).padStart(64, "0")}`,
-  logIndex: "0x0",
-  removed: false,
-});
-
-type Call = { id: number; method: string; params: unknown[] };
-function answer(call: Call): { result: unknown } | { error: { code: number; message: string } } {
-  switch (call.method) {
-    case "eth_chainId":
-      return { result: hex(31337) };
-    case "eth_blockNumber":
-      return { result: hex(HEAD) };
-    case "eth_getBlockByNumber": {
-      const block = Number(call.params[0]);
-      return { result: block > HEAD ? null : { number: hex(block), timestamp: hex(blockSeconds(block)) } };
-    }
-    case "eth_getCode":
-      return { result: call.params[0] === CONTRACT ? "0x6001" : "0x" };
-    case "eth_getLogs": {
-      const { fromBlock, toBlock } = call.params[0] as { fromBlock: string; toBlock: string };
-      const logs = [];
-      for (let b = Math.max(1, Number(fromBlock)); b <= Math.min(LAST_BLOCK, Number(toBlock)); b++) logs.push(logAt(b));
-      return { result: logs };
-    }
-    default:
-      return { error: { code: -32601, message: `${call.method} is not served here` } };
-  }
-}
-
-/** A swap per log of CONTRACT, for user USER. */
-const swapTest = defineAdapter({
-  id: "swap-test",
-  version: "1.0.0",
-  description: "one swap action per log of a contract",
-  paramsSchema: z.object({ contract: z.string() }).strict(),
-  create: ({ contract }) => ({
-    filters: [{ address: contract, topics: [TOPIC], withTransaction: false }],
-    contracts: [contract],
-    handle: (log) => [{ type: "action", key: `${log.transactionHash}-${log.logIndex}`, activity: "swap", user: USER, priceable: false }],
-  }),
-});
 
 let chain: TestServer;
 let ingest: TestServer;
@@ -83,10 +31,12 @@ let stop: AbortController;
 const stores: StateStore[] = [];
 
 beforeAll(async () => {
-  chain = await startTestServer((_req, res, body) => {
-    const parsed = JSON.parse(body) as Call | Call[];
-    const reply = (c: Call) => ({ jsonrpc: "2.0", id: c.id, ...answer(c) });
-    json(res, 200, Array.isArray(parsed) ? parsed.map(reply) : reply(parsed));
+  // One swap log in each block from 1 to LAST_BLOCK.
+  chain = await startStandInChain({
+    head: HEAD,
+    blockSeconds,
+    blockHash: (b) => `0x${b.toString(16).padStart(64, "0")}`,
+    hasLog: (b) => b >= 1 && b <= LAST_BLOCK,
   });
   ingest = await startTestServer((req, res, body) => {
     const events = (JSON.parse(body) as { events: { idempotency_key: string }[] }).events;
@@ -151,13 +101,7 @@ async function runOnce(config: IndexerConfig, keyPrefix: string): Promise<{ fini
     signal: stop.signal,
     tuning: { initialBlockRange: 1, maxBlockRange: 1, readAhead: 1, pointwiseRetryBaseMs: 1, rpcRetryBaseMs: 1 },
   });
-  try {
-    return { finished: (await engine.run()).finished };
-  } catch (error) {
-    return { finished: false, error };
-  } finally {
-    await engine.close();
-  }
+  return runToEnd(engine);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

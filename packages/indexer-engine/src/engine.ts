@@ -338,6 +338,7 @@ export class IndexerEngine {
       enricher: this.enricher,
       flushMs: config.flushMs,
       logger,
+      stateKeys: `${this.store.indexerKey()}:*`,
     };
   }
 

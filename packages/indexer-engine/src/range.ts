@@ -1,13 +1,20 @@
 // Indexes one block range as a unit: rows to every sink, then state and checkpoint committed together.
 import { type BatchDeps, processBatch } from "./batch";
 import type { LogBatch } from "./chain/logs";
+import { checkPrev } from "./chain/reorg";
 import type { OutputRow } from "./rows";
 import type { BatchRef, Sink } from "./sinks/sink";
-import type { Checkpoint, StateStore } from "./state/store";
-import type { Point, Position } from "./windows";
+import type { Checkpoint, IndexedBlock, StateStore } from "./state/store";
+import type { Position } from "./windows";
+
+/** What processing one block range needs: the batch pipeline, and what a reorg error names as the state to clear. */
+export interface ProcessDeps extends BatchDeps {
+  /** The pattern of the index's state-store keys. */
+  stateKeys?: string;
+}
 
 /** What indexing one block range needs: the batch pipeline, the sinks, and where state is committed. */
-export interface RangeDeps extends BatchDeps {
+export interface RangeDeps extends ProcessDeps {
   sinks: readonly Sink[];
   store: Pick<StateStore, "commit">;
   /** Told of each sink write that fails (metrics); the failure still ends the range. */
@@ -18,21 +25,27 @@ export interface RangeDeps extends BatchDeps {
 export interface ProcessedRange {
   range: BatchRef;
   rows: OutputRow[];
-  /** The last block the range reached and its timestamp: where the next range's flush boundaries start. */
-  last: Point;
+  /** The last block the range reached, its timestamp and hash: where the next range's flush boundaries and reorg check start. */
+  last: IndexedBlock;
   /** Positions the range changed, as they stand after it. */
   positions: Position[];
   metrics: ReadonlyMap<string, string>;
 }
 
 /**
- * Runs one block range through the adapter, the state and enrichment, starting after `prev`; writes nothing. The
- * positions it changed are taken as they stand now, so the next range may be processed before this one commits.
+ * Runs one block range through the adapter, the state and enrichment, starting after `prev`; writes nothing. First
+ * it checks that the chain still holds `prev` (checkPrev), so a reorg deeper than finality stops the run with
+ * chain-reorg-detected before the range touches any state. The positions it changed are taken as they stand now, so
+ * the next range may be processed before this one commits.
  */
-export async function processRange(deps: BatchDeps, prev: Point, range: LogBatch): Promise<ProcessedRange> {
-  const batch = await processBatch(deps, range.logs, range.to, prev, range);
+export async function processRange(deps: ProcessDeps, prev: IndexedBlock, range: LogBatch): Promise<ProcessedRange> {
+  checkPrev(prev, range, deps.stateKeys);
+  // Only the point goes on: the hash must not ride along into windows opened at `prev`.
+  const batch = await processBatch(deps, range.logs, range.to, { block: prev.block, ts: prev.ts }, range);
   const rows = await deps.enricher.rows(batch.items);
-  return { range: { from: range.from, to: range.to }, rows, last: batch.last, positions: deps.book.takeDirty(), metrics: batch.dirtyMetrics };
+  const { block, ts } = batch.last;
+  const last: IndexedBlock = range.hashes === undefined ? { block, ts } : { block, ts, hash: range.hashes.last };
+  return { range: { from: range.from, to: range.to }, rows, last, positions: deps.book.takeDirty(), metrics: batch.dirtyMetrics };
 }
 
 /**

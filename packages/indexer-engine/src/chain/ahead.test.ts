@@ -16,9 +16,18 @@ const log = (blockNumber: number, logIndex = 0, topic = "0xtransfer"): ChainLog 
   logIndex,
 });
 
-/** A chain whose block n is stamped stamps[n], holding `logs`, recording what is asked of it. */
+/** The hash of block n on the in-memory chain. */
+const hashOf = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+
+/** A chain whose block n is stamped stamps[n] and hashed hashOf(n), holding `logs`, recording what is asked of it. */
 function chainOf(stamps: readonly number[], logs: readonly ChainLog[], options: { maxWidth?: number; failAt?: number } = {}) {
-  const asked = { logs: [] as [number, number][], timestamps: [] as number[][], timestamp: [] as number[], senders: [] as string[][] };
+  const asked = {
+    logs: [] as [number, number][],
+    timestamps: [] as number[][],
+    timestamp: [] as number[],
+    senders: [] as string[][],
+    headers: [] as number[][],
+  };
   const stampOf = (block: number) => {
     const ts = stamps[block];
     if (ts === undefined) throw new Error(`no block ${block}`);
@@ -39,6 +48,10 @@ function chainOf(stamps: readonly number[], logs: readonly ChainLog[], options: 
     async timestamps(blocks: readonly number[]) {
       asked.timestamps.push([...blocks]);
       return new Map(blocks.map((b) => [b, stampOf(b)]));
+    },
+    async headers(blocks: readonly number[]) {
+      asked.headers.push([...blocks]);
+      return new Map(blocks.map((b) => [b, { ts: stampOf(b), hash: hashOf(b) }]));
     },
     async transactionsFrom(hashes: readonly string[]) {
       asked.senders.push([...hashes]);
@@ -145,7 +158,7 @@ describe("knownHeaders", () => {
 });
 
 describe("readRange", () => {
-  it("reads the timestamps of the block before, of each block with logs once, and of the last block, in one request", async () => {
+  it("reads the headers of the block before and of the last block, and the timestamps of each block with logs once, in one request", async () => {
     const stamps = steady(200);
     const logs = [log(12), log(15, 0), log(15, 1), log(30)];
     const chain = chainOf(stamps, logs);
@@ -154,8 +167,11 @@ describe("readRange", () => {
     expect(batch.to).toBe(40);
     expect(batch.logs).toEqual(logs);
     // 31 blocks of 12 s cross no hour boundary: nothing else is read.
-    expect(chain.asked.timestamps).toEqual([[9, 12, 15, 30, 40]]);
+    expect(chain.asked.headers).toEqual([[9, 40]]);
+    expect(chain.asked.timestamps).toEqual([[12, 15, 30]]);
     expect(batch.headers).toEqual(new Map([9, 12, 15, 30, 40].map((b) => [b, stamps[b]])));
+    // Block 9's hash is checked against the checkpoint's; the range's checkpoint keeps block 40's.
+    expect(batch.hashes).toEqual({ before: hashOf(9), last: hashOf(40) });
     expect(chain.asked.senders).toEqual([]);
     expect(batch.senders).toEqual(new Map());
   });
@@ -164,8 +180,37 @@ describe("readRange", () => {
     const stamps = steady(10);
     const chain = chainOf(stamps, [log(0), log(3), log(5)]);
     const batch = await readRange(fetcherOf(chain), chain, options(), 0, 5);
-    expect(chain.asked.timestamps).toEqual([[0, 3, 5]]);
+    // No block comes before block 0: there is no hash to check, only block 5's to keep.
+    expect(chain.asked.headers).toEqual([[5]]);
+    expect(chain.asked.timestamps).toEqual([[0, 3]]);
     expect(batch.headers).toEqual(new Map([0, 3, 5].map((b) => [b, stamps[b]])));
+    expect(batch.hashes).toEqual({ last: hashOf(5) });
+  });
+
+  it("asks for no timestamps when the headers hold every block it needs", async () => {
+    const chain = chainOf(steady(10), [log(4)]);
+    const batch = await readRange(fetcherOf(chain), chain, options(), 4, 4);
+    expect(chain.asked.headers).toEqual([[3, 4]]);
+    expect(chain.asked.timestamps).toEqual([]);
+    expect(batch.hashes).toEqual({ before: hashOf(3), last: hashOf(4) });
+  });
+
+  it("reads the headers before the logs, so a reorg between the two reads is left for the next range to see", async () => {
+    const chain = chainOf(steady(100), [log(25)]);
+    const order: string[] = [];
+    const source = {
+      ...chain,
+      async headers(blocks: readonly number[]) {
+        order.push("headers");
+        return chain.headers(blocks);
+      },
+      async logs(addresses: readonly string[], topics: readonly string[], from: number, to: number) {
+        order.push("logs");
+        return chain.logs(addresses, topics, from, to);
+      },
+    };
+    await readRange(fetcherOf(source), source, options(), 20, 30);
+    expect(order).toEqual(["headers", "logs"]);
   });
 
   it("reads the senders of the logs the adapter wants, and only those", async () => {
@@ -200,7 +245,8 @@ describe("readRange", () => {
     const stamps = [HOUR - 5_000, HOUR + 5_000, HOUR + 10_000];
     const chain = chainOf(stamps, [log(1)]);
     const batch = await readRange(fetcherOf(chain), chain, options(), 1, 2);
-    expect(chain.asked.timestamps).toEqual([[0, 1, 2]]);
+    expect(chain.asked.headers).toEqual([[0, 2]]);
+    expect(chain.asked.timestamps).toEqual([[1]]);
     expect(chain.asked.timestamp).toEqual([]);
     expect(await processOffline(batch.headers as ReadonlyMap<number, number>, [0, 1, 2], HOUR)).toEqual(new Map([[HOUR, 0]]));
   });

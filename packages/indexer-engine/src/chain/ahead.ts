@@ -3,10 +3,10 @@ import type { ChainLog } from "../adapter";
 import { boundariesBetween } from "../windows";
 import { type BlockPoint, lastBlockBefore } from "./boundary";
 import type { AdaptiveLogFetcher, LogBatch } from "./logs";
-import type { BlockSource } from "./reader";
+import type { BlockHeader, BlockSource, HeaderSource } from "./reader";
 
-/** What reading ahead needs of the chain: block timestamps and transaction senders in batches. */
-export interface AheadSource extends Pick<BlockSource, "timestamp" | "timestamps"> {
+/** What reading ahead needs of the chain: block timestamps, headers with their hashes and transaction senders, in batches. */
+export interface AheadSource extends Pick<BlockSource, "timestamp" | "timestamps">, HeaderSource {
   transactionsFrom(hashes: readonly string[]): Promise<Map<string, string>>;
 }
 
@@ -75,11 +75,17 @@ export function coalescedTimestamps(chain: Pick<BlockSource, "timestamp" | "time
 }
 
 /**
- * Reads one range completely: its logs, the timestamps of the block before it, of its blocks with logs and of its
- * last block, the senders the adapter wants, and the block of every flush boundary the range crosses, found
- * exactly as processing will look for it (between the same known blocks), so processing asks the chain nothing.
+ * Reads one range completely: the headers of the block before it and of its last block (their hashes, for the reorg
+ * check), its logs, the timestamps of its blocks with logs, the senders the adapter wants, and the block of every
+ * flush boundary the range crosses, found exactly as processing will look for it (between the same known blocks), so
+ * processing asks the chain nothing.
  */
 export async function readRange(fetcher: AdaptiveLogFetcher, chain: AheadSource, options: ReadAheadOptions, from: number, to: number): Promise<LogBatch> {
+  // The block before is compared by its own hash, not by the parent hash of `from`: hardhat reports a zero parent
+  // hash for blocks mined in bulk (hardhat_mine). Both are read before the logs: a reorg landing between the reads
+  // leaves `to` with its hash from before it, which the next range's check refuses; read after, they could carry the
+  // new chain's hash over the old chain's logs.
+  const ends = await chain.headers(from === 0 ? [to] : [from - 1, to]);
   const logs = await fetcher.fetch(options.addresses, options.topics, from, to);
   const blocks = [Math.max(0, from - 1)];
   const hashes: string[] = [];
@@ -88,12 +94,17 @@ export async function readRange(fetcher: AdaptiveLogFetcher, chain: AheadSource,
     if (options.wantsSender(log)) hashes.push(log.transactionHash);
   }
   if (blocks[blocks.length - 1] !== to) blocks.push(to);
-  const [stamps, senders] = await Promise.all([chain.timestamps(blocks), hashes.length > 0 ? chain.transactionsFrom(hashes) : new Map<string, string>()]);
+  const unread = blocks.filter((b) => !ends.has(b));
+  const [stamps, senders] = await Promise.all([
+    unread.length > 0 ? chain.timestamps(unread) : new Map<number, number>(),
+    hashes.length > 0 ? chain.transactionsFrom(hashes) : new Map<string, string>(),
+  ]);
   const headers = new Map(stamps);
+  for (const [block, header] of ends) headers.set(block, header.ts);
   const known = knownHeaders(coalescedTimestamps(chain), headers);
   // Between each two neighbouring known blocks, the boundaries they straddle; a pair with none (most, as boundaries
   // are hours apart) or of adjacent blocks (whose answer is the lower block) reads nothing.
-  const points = blocks.map((block) => ({ block, ts: stamps.get(block) as number }));
+  const points = blocks.map((block) => ({ block, ts: headers.get(block) as number }));
   await Promise.all(
     points.slice(1).map(async (point, i) => {
       let lower = points[i] as BlockPoint;
@@ -103,7 +114,9 @@ export async function readRange(fetcher: AdaptiveLogFetcher, chain: AheadSource,
       }
     }),
   );
-  return { from, to, logs, headers, senders };
+  const last = (ends.get(to) as BlockHeader).hash;
+  const before = ends.get(from - 1)?.hash;
+  return { from, to, logs, headers, senders, hashes: before === undefined ? { last } : { before, last } };
 }
 
 /**

@@ -1,4 +1,4 @@
-// ChainReader's reads against local JSON-RPC stand-ins on 127.0.0.1: which endpoint and parameters each read uses, block timestamps and their cache, logs, transaction senders, calls and code, and the settings it hands its transports.
+// ChainReader's reads against local JSON-RPC stand-ins on 127.0.0.1: which endpoint and parameters each read uses, block timestamps and their cache, block headers with their hashes, logs, transaction senders, calls and code, and the settings it hands its transports.
 import { createServer, type IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { createLogger } from "@pointwise/logger";
@@ -238,6 +238,53 @@ describe("ChainReader block timestamps", () => {
   it("fails a batch of timestamps when one block does not exist, naming it", async () => {
     const rpc = await node((c) => (c.params[0] === "0x8" ? { result: null } : block(c)));
     await expect(reader(rpc.url).timestamps([7, 8])).rejects.toMatchObject({ rpcCode: -32000, message: "block 8 not found" });
+  });
+});
+
+describe("ChainReader block headers", () => {
+  /** Block n's header with its hash: `generation` repeated, then n. */
+  const hashOf = (n: number, generation = "AB") => `0x${generation.repeat(31)}${n.toString(16).padStart(2, "0")}`;
+  const hashed =
+    (generation: () => string) =>
+    (c: Call): Reply => {
+      const n = Number(c.params[0]);
+      return { result: { timestamp: `0x${(1000 + n).toString(16)}`, hash: hashOf(n, generation()) } };
+    };
+
+  it("reads timestamps and hashes in one batch, lowercased, asking the node again each time", async () => {
+    let generation = "AB";
+    const rpc = await node(hashed(() => generation));
+    const r = reader(rpc.url);
+    const headers = await r.headers([4, 9, 4]);
+    expect([...headers]).toEqual([
+      [4, { ts: 1_004_000, hash: hashOf(4, "ab") }],
+      [9, { ts: 1_009_000, hash: hashOf(9, "ab") }],
+    ]);
+    // Their timestamps are cached: no request for them.
+    await expect(r.timestamps([4, 9])).resolves.toEqual(
+      new Map([
+        [4, 1_004_000],
+        [9, 1_009_000],
+      ]),
+    );
+    // The chain changed under the reader: headers are read again, never answered from what it read before.
+    generation = "CD";
+    expect((await r.headers([9])).get(9)).toEqual({ ts: 1_009_000, hash: hashOf(9, "cd") });
+    const header = (n: string) => ["eth_getBlockByNumber", n, false];
+    expect(rpc.requests.map((calls) => calls.map((c) => [c.method, ...c.params]))).toEqual([[header("0x4"), header("0x9")], [header("0x9")]]);
+  });
+
+  it("fails a header without a well-formed hash with -32603, and a block the node lacks with -32000", async () => {
+    const rpc = await node((c) => {
+      const n = Number(c.params[0]);
+      if (n === 1) return { result: { timestamp: "0x10" } };
+      if (n === 2) return { result: { timestamp: "0x10", hash: "0x12" } };
+      return { result: null };
+    });
+    const r = reader(rpc.url);
+    await expect(r.headers([1])).rejects.toMatchObject({ rpcCode: -32603, message: "block 1 came without a hash" });
+    await expect(r.headers([2])).rejects.toMatchObject({ rpcCode: -32603, message: "block 2 came without a hash" });
+    await expect(r.headers([3])).rejects.toMatchObject({ rpcCode: -32000, message: "block 3 not found" });
   });
 });
 

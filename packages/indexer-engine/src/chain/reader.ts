@@ -44,6 +44,17 @@ export interface BlockSource {
   transactionFrom(hash: string): Promise<string | undefined>;
 }
 
+/** A block's header as the reorg check reads it: timestamp (Unix ms) and hash, lowercased. */
+export interface BlockHeader {
+  ts: number;
+  hash: string;
+}
+
+/** Block headers read from the node every time, never from a cache: their hashes are how a reorg is noticed. */
+export interface HeaderSource {
+  headers(blocks: readonly number[]): Promise<Map<number, BlockHeader>>;
+}
+
 interface RawLog {
   address: string;
   topics: string[];
@@ -65,12 +76,23 @@ function headerTs(outcome: RpcOutcome, block: number): number | undefined {
   return Number(raw.timestamp) * 1000;
 }
 
+const HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** A block's header with its hash; a block the node does not have is an error, as for a timestamp that must exist. */
+function header(outcome: RpcOutcome, block: number): BlockHeader {
+  const ts = headerTs(outcome, block);
+  if (ts === undefined) throw new RpcResponseError(-32000, `block ${block} not found`);
+  const { hash } = (outcome as { result: { hash?: unknown } }).result;
+  if (typeof hash !== "string" || !HASH.test(hash)) throw new RpcResponseError(-32603, `block ${block} came without a hash`);
+  return { ts, hash: hash.toLowerCase() };
+}
+
 /**
  * Reads an EVM chain over JSON-RPC: head, block timestamps, logs, transaction senders and calls. Requests go through
  * an RpcTransport per endpoint (batches, concurrency and rate limits, retries with backoff); when failures persist,
  * or the endpoint rejects the key, the error is RPC Connection Failed.
  */
-export class ChainReader implements ChainCalls, LogSource, BlockSource {
+export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSource {
   readonly #live: RpcTransport;
   readonly #archive: RpcTransport;
   readonly #timestamps = new Lru<number, number>(50_000);
@@ -145,6 +167,22 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource {
       if (ts === undefined) throw new RpcResponseError(-32000, `block ${block} not found`);
       this.#timestamps.set(block, ts);
       out.set(block, ts);
+    });
+    return out;
+  }
+
+  /**
+   * Headers of blocks that must exist, asked of the node in batches whatever the timestamp cache holds, since a block
+   * number's hash is what a reorg changes; their timestamps are cached as `timestamps` caches them.
+   */
+  async headers(blocks: readonly number[]): Promise<Map<number, BlockHeader>> {
+    const unique = [...new Set(blocks)];
+    const outcomes = await this.#archive.batch(unique.map((b) => ({ method: "eth_getBlockByNumber", params: [hex(b), false] })));
+    const out = new Map<number, BlockHeader>();
+    unique.forEach((block, i) => {
+      const read = header(outcomes[i] as RpcOutcome, block);
+      this.#timestamps.set(block, read.ts);
+      out.set(block, read);
     });
     return out;
   }

@@ -37,13 +37,25 @@ export function reconnectDelay(retry: number, policy: ReconnectPolicy): number |
   return retry >= policy.retries ? false : Math.min(retry * policy.stepMs, policy.maxDelayMs);
 }
 
+/** The last block an index has indexed: its number, its timestamp (Unix ms) and the hash the node gave it. */
+export interface IndexedBlock {
+  block: number;
+  ts: number;
+  /**
+   * The hash the node must still give this block when the next range is read, or the chain was reorganised under the
+   * index. Absent before the first range of a new index, and in checkpoints written before it was kept: the next range
+   * then goes unchecked once, and its commit keeps one.
+   */
+  hash?: string;
+}
+
 /** The committed progress of an indexer: everything below `nextBlock` is indexed and written to every sink. */
 export interface Checkpoint {
   /** The first block of the run (resolved once when the config omits it). */
   fromBlock: number;
   nextBlock: number;
-  /** The last indexed block and its timestamp (Unix ms); flush boundaries after it are still pending. */
-  prev: { block: number; ts: number };
+  /** The last indexed block, its timestamp and hash; flush boundaries after it are still pending. */
+  prev: IndexedBlock;
   /** Each sink's position (file offset, outbox sequence) matching this checkpoint. */
   sinks: Record<string, string>;
   rowsWritten: number;
