@@ -86,7 +86,9 @@ describe("the Team page's messages", () => {
 
     await addThroughForm("arriving@pointwise.test");
     expect(await page.getByRole("alert").count()).toBe(0);
-    expect(await page.getByRole("status").count()).toBe(1);
+    expect(await page.getByRole("status").allTextContents()).toEqual([
+      "arriving@pointwise.test can now sign in with the password you chose. Share it with them privately.",
+    ]);
   });
 });
 

@@ -172,14 +172,16 @@ export async function raceAgainstInsert(h: Harness, insert: string, values: unkn
 
 /** Waits until every recompute job of the campaign is done (the worker's switch committed); a failed one fails the test. */
 export async function recomputesSettled(op: Operator, campaignId: string): Promise<void> {
+  // waitUntil takes a check that throws for "not yet": a failed job is kept here and thrown once the wait ends.
+  let failed: Json;
   await waitUntil(
     async () => {
       const jobs: Json[] = (await op.call("GET", `/api/campaigns/${campaignId}/recompute-jobs`)).body.recompute_jobs;
-      const failed = jobs.find((j) => j.status === "failed");
-      if (failed) throw new Error(`recompute job failed: ${failed.error}`);
-      return jobs.every((j) => j.status === "done");
+      failed = jobs.find((j) => j.status === "failed");
+      return failed !== undefined || jobs.every((j) => j.status === "done");
     },
     60_000,
     "the campaign's recompute jobs to finish",
   );
+  if (failed !== undefined) throw new Error(`recompute job ${failed.id} failed: ${failed.error}`);
 }

@@ -3,11 +3,10 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configHash, type IndexerConfig, type IndexerConfigInput, StateStore } from "@pointwise/indexer-engine";
-import { createLogger } from "@pointwise/logger";
+import type { IndexerConfig, IndexerConfigInput } from "@pointwise/indexer-engine";
 import { type LocalChain, startChain } from "./support/chain";
 import { spawnIndexer } from "./support/child";
-import { buildConfig, clearIndexer, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
+import { buildConfig, checkpointOf, clearIndexer, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
 import { type RpcProxy, startRpcProxy } from "./support/servers";
 import { runV3Scenario, type V3Scenario } from "./support/v3";
 
@@ -53,18 +52,6 @@ async function prepare(label: string, prefix: string): Promise<{ config: Indexer
   const config = buildConfig(input);
   cleanup.push({ config, prefix });
   return { config, file, csv };
-}
-
-async function checkpointOf(config: IndexerConfig, prefix: string) {
-  const store = await StateStore.connect(
-    { url: REDIS_URL, keyPrefix: prefix, indexerId: config.indexerId, configHash: configHash(config) },
-    createLogger({ service: "test", level: "silent" }),
-  );
-  try {
-    return await store.loadCheckpoint();
-  } finally {
-    await store.close();
-  }
 }
 
 beforeAll(async () => {

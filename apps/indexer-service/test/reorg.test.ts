@@ -2,15 +2,15 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Checkpoint, configHash, type IndexerConfig, type IndexerConfigInput, StateStore } from "@pointwise/indexer-engine";
-import { createLogger } from "@pointwise/logger";
+import type { Checkpoint, IndexerConfig, IndexerConfigInput } from "@pointwise/indexer-engine";
+import { waitUntil } from "@pointwise/testkit";
 import { Contract } from "ethers";
 import { spawnIndexer } from "./support/child";
-import { buildConfig, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
+import { blockHashOf, buildConfig, checkpointOf, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
 import { useScenarioChain } from "./support/suite";
 
 const suite = useScenarioChain();
-const hex = (n: number) => `0x${n.toString(16)}`;
+const _hex = (n: number) => `0x${n.toString(16)}`;
 
 /** A csv-only amm-v2 config of its own indexerId with finality 0, written to a file for the CLI; cleaned up after the file. */
 async function reorgConfig(label: string, range: IndexerConfigInput["range"]): Promise<{ config: IndexerConfig; csv: string; file: string }> {
@@ -32,24 +32,6 @@ async function reorgConfig(label: string, range: IndexerConfigInput["range"]): P
   suite.configs.push(config);
   suite.files.push(csv, file);
   return { config, csv, file };
-}
-
-/** The committed checkpoint of `config` under the tests' key prefix. */
-async function checkpointOf(config: IndexerConfig): Promise<Checkpoint | undefined> {
-  const store = await StateStore.connect(
-    { url: REDIS_URL, keyPrefix: "pwtest", indexerId: config.indexerId, configHash: configHash(config) },
-    createLogger({ service: "test", level: "silent" }),
-  );
-  try {
-    return await store.loadCheckpoint();
-  } finally {
-    await store.close();
-  }
-}
-
-/** The hash the node has for block `block` now. */
-async function hashOf(block: number): Promise<string> {
-  return (await suite.chain.rpc<{ hash: string }>("eth_getBlockByNumber", [hex(block), false])).hash;
 }
 
 /** The chain's head. */
@@ -76,15 +58,6 @@ async function reorgTo(snapshot: string, until: number): Promise<void> {
   while ((await head()) < until) await suite.chain.rpc("evm_mine");
 }
 
-/** Resolves once `condition` holds, asking every 50 ms for at most 20 s. */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("condition not reached in 20 s");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe("a reorg deeper than finality", () => {
   it("stops a backfill resumed over replaced blocks with chain-reorg-detected and exit code 1, writing nothing", async () => {
     const fork = await head();
@@ -97,14 +70,14 @@ describe("a reorg deeper than finality", () => {
     expect(first.result).toMatchObject({ finished: false, nextBlock: fork + 4 });
     const checkpoint = (await checkpointOf(config)) as Checkpoint;
     const last = fork + 3;
-    const stored = await hashOf(last);
+    const stored = await blockHashOf(suite.chain.rpc, last);
     // The checkpoint keeps the hash the node gives its last block.
     expect(checkpoint.prev).toMatchObject({ block: last, hash: stored });
     const written = await readFile(csv, "utf8");
     expect(written).toContain(suite.scenario.users.a);
 
     await reorgTo(snapshot, fork + 6);
-    const now = await hashOf(last);
+    const now = await blockHashOf(suite.chain.rpc, last);
     expect(now).not.toBe(stored);
 
     const child = spawnIndexer(file, {
@@ -146,17 +119,17 @@ describe("a reorg deeper than finality", () => {
     );
     try {
       const last = fork + 2;
-      await until(async () => settled || (await checkpointOf(config))?.nextBlock === last + 1);
+      await waitUntil(async () => settled || (await checkpointOf(config))?.nextBlock === last + 1, 20_000, "the live run to commit the last block");
       const checkpoint = (await checkpointOf(config)) as Checkpoint;
-      const stored = await hashOf(last);
+      const stored = await blockHashOf(suite.chain.rpc, last);
       expect(checkpoint.prev).toMatchObject({ block: last, hash: stored });
       const written = await readFile(csv, "utf8");
 
       await reorgTo(snapshot, last + 3);
-      const now = await hashOf(last);
+      const now = await blockHashOf(suite.chain.rpc, last);
       expect(now).not.toBe(stored);
       // The run either stops on its own or, not noticing, indexes on past the replaced blocks.
-      await until(async () => settled || ((await checkpointOf(config))?.nextBlock ?? 0) > last + 1);
+      await waitUntil(async () => settled || ((await checkpointOf(config))?.nextBlock ?? 0) > last + 1, 20_000, "the live run to commit past the last block");
       controller.abort();
       await expect(running).rejects.toMatchObject({
         code: "chain-reorg-detected",

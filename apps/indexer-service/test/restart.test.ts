@@ -2,11 +2,10 @@
 import { appendFile, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configHash, type IndexerConfig, type IndexerConfigInput, StateStore } from "@pointwise/indexer-engine";
-import { createLogger } from "@pointwise/logger";
+import type { IndexerConfig, IndexerConfigInput } from "@pointwise/indexer-engine";
 import { type LocalChain, startChain } from "./support/chain";
 import { spawnIndexer } from "./support/child";
-import { buildConfig, clearIndexer, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
+import { blockHashOf, buildConfig, checkpointOf, clearIndexer, REDIS_URL, runInProcess, testEnv, uniqueId } from "./support/harness";
 import { runScenario, type ScenarioResult } from "./support/scenario";
 import { type IngestServer, type PriceServer, type RpcProxy, startIngestServer, startPriceServer, startRpcProxy } from "./support/servers";
 
@@ -85,23 +84,6 @@ function childEnv(prefix: string): Record<string, string> {
   };
 }
 
-/** The hash the node has for block `block`: what a checkpoint ending on it must keep. */
-async function hashOf(block: number): Promise<string> {
-  return (await chain.rpc<{ hash: string }>("eth_getBlockByNumber", [`0x${block.toString(16)}`, false])).hash;
-}
-
-async function checkpointOf(config: IndexerConfig, prefix: string) {
-  const store = await StateStore.connect(
-    { url: REDIS_URL, keyPrefix: prefix, indexerId: config.indexerId, configHash: configHash(config) },
-    createLogger({ service: "test", level: "silent" }),
-  );
-  try {
-    return await store.loadCheckpoint();
-  } finally {
-    await store.close();
-  }
-}
-
 const eventKey = (e: { account_id: string; reg_event_id: string; amount: string; occurred_at?: string }) =>
   `${e.reg_event_id}|${e.account_id}|${e.amount}|${e.occurred_at}`;
 /** The events' idempotency keys: the same indexerId over the same blocks must send the same ones, each once. */
@@ -143,7 +125,7 @@ describe("restart semantics", () => {
     expect(checkpoint).toBeDefined();
     expect(checkpoint?.nextBlock).toBeLessThan(scenario.endBlock);
     // The resumed run's first range is checked against the hash the checkpoint keeps for its last block.
-    expect(checkpoint?.prev.hash).toBe(await hashOf(checkpoint?.prev.block as number));
+    expect(checkpoint?.prev.hash).toBe(await blockHashOf(chain.rpc, checkpoint?.prev.block as number));
     // A crash can also leave a torn line behind; recovery must cut it.
     await appendFile(killed.csv, "window,torn-row-without-end");
 
@@ -169,7 +151,7 @@ describe("restart semantics", () => {
     expect(checkpoint?.nextBlock).toBeLessThan(scenario.endBlock);
     // Nothing uncommitted is left in the file: its length is the committed cursor.
     expect(String((await stat(stopped.csv)).size)).toBe(checkpoint?.sinks["0-csv"]);
-    expect(checkpoint?.prev.hash).toBe(await hashOf(checkpoint?.prev.block as number));
+    expect(checkpoint?.prev.hash).toBe(await blockHashOf(chain.rpc, checkpoint?.prev.block as number));
 
     const resumed = await runInProcess(
       stopped.config,
@@ -177,7 +159,7 @@ describe("restart semantics", () => {
     );
     expect(resumed.result.finished).toBe(true);
     const finished = await checkpointOf(stopped.config, "pwterm");
-    expect(finished?.prev).toMatchObject({ block: scenario.endBlock, hash: await hashOf(scenario.endBlock) });
+    expect(finished?.prev).toMatchObject({ block: scenario.endBlock, hash: await blockHashOf(chain.rpc, scenario.endBlock) });
     expect(await readFile(stopped.csv, "utf8")).toBe(reference.csv);
     expect(stopped.ingest.recorded.map(eventKey).sort()).toEqual(reference.events);
     expect(keysOf(stopped.ingest.recorded)).toEqual(reference.keys);

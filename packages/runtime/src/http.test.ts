@@ -4,6 +4,7 @@ import net from "node:net";
 import { Writable } from "node:stream";
 import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
+import { waitUntil } from "@pointwise/testkit";
 import { closeServer, createHttpApp, finishHttpApp, listen } from "./index";
 
 function captured(level: string) {
@@ -195,9 +196,7 @@ describe("closeServer", () => {
     return { socket, received: () => data, closed };
   }
 
-  const until = async (condition: () => boolean) => {
-    while (!condition()) await new Promise((r) => setTimeout(r, 10));
-  };
+  const until = (condition: () => boolean) => waitUntil(condition, 10_000, "the answer on the socket");
 
   it("tracks connections, not requests: a response carries no listener that a bare Node server does not add", async () => {
     const { logger } = captured("warn");

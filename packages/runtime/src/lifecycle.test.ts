@@ -48,15 +48,19 @@ function lines(f: Fixture): Record<string, unknown>[] {
 /** Waits until the fixture has written `msg`. */
 const logged = (f: Fixture, msg: string) => waitUntil(() => f.output().includes(`"msg":"${msg}"`), 20_000, msg);
 
-/** A serving fixture and a connection to it. */
-async function servingFixture(): Promise<{ fixture: Fixture; socket: net.Socket }> {
+/** Waits until the fixture has read `bytes` bytes of one connection (its own log of every read). */
+const hasRead = (f: Fixture, bytes: number) =>
+  waitUntil(() => lines(f).some((l) => l.msg === "fixture read" && l.bytes === bytes), 20_000, `the fixture to read ${bytes} bytes`);
+
+/** A serving fixture and a connection to it; `sent` is what the connection has sent so far (nothing). */
+async function servingFixture(): Promise<{ fixture: Fixture; socket: net.Socket; sent: number }> {
   const port = await freePort();
   const fixture = startFixture("serve", String(port));
   started.push(fixture);
   await logged(fixture, "fixture listening");
   const socket = net.connect(port, "127.0.0.1");
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
-  return { fixture, socket };
+  return { fixture, socket, sent: 0 };
 }
 
 /** Resolves with the first HTTP response read from `socket` once its body (Content-Length) is complete. */
@@ -80,13 +84,14 @@ function readResponse(socket: net.Socket): Promise<{ head: string; body: string 
 }
 
 /** A serving fixture and a keep-alive connection to it on which one request has been answered (and kept alive). */
-async function answeredKeepAlive(): Promise<{ fixture: Fixture; socket: net.Socket; socketClosed: Promise<void> }> {
+async function answeredKeepAlive(): Promise<{ fixture: Fixture; socket: net.Socket; socketClosed: Promise<void>; sent: number }> {
   const { fixture, socket } = await servingFixture();
   const socketClosed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
   const first = readResponse(socket);
-  socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+  const request = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n";
+  socket.write(request);
   expect((await first).head).toMatch(/connection: keep-alive/i);
-  return { fixture, socket, socketClosed };
+  return { fixture, socket, socketClosed, sent: request.length };
 }
 
 it("answers a keep-alive request in flight at SIGTERM with Connection: close and exits 0 promptly", async () => {
@@ -103,7 +108,7 @@ it("answers a keep-alive request in flight at SIGTERM with Connection: close and
   // The second request is in flight (half its body sent) when SIGTERM arrives.
   const second = readResponse(socket);
   send(request + body.slice(0, 3));
-  await new Promise((r) => setTimeout(r, 200));
+  await hasRead(fixture, 2 * request.length + body.length + 3);
   const signalledAt = Date.now();
   fixture.child.kill("SIGTERM");
   await logged(fixture, "fixture stopping");
@@ -125,10 +130,11 @@ it.each([
   ["a new connection", servingFixture],
   ["a keep-alive connection it answered before", answeredKeepAlive],
 ])("answers a request whose headers were still arriving at SIGTERM on %s, with Connection: close, and exits 0", async (_where, open) => {
-  const { fixture, socket } = await open();
+  const { fixture, socket, sent } = await open();
   const answer = readResponse(socket);
-  socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
-  await new Promise((r) => setTimeout(r, 200));
+  const partial = "GET /healthz HTTP/1.1\r\nHost: x\r\n";
+  socket.write(partial);
+  await hasRead(fixture, sent + partial.length);
   fixture.child.kill("SIGTERM");
   await logged(fixture, "fixture stopping");
   socket.write("Connection: keep-alive\r\n\r\n");

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import {
   type AdapterRegistry,
+  type Checkpoint,
   configHash,
   type IndexerConfig,
   type IndexerConfigInput,
@@ -87,6 +88,22 @@ export async function clearIndexer(config: IndexerConfig, keyPrefix = "pwtest"):
   const store = await StateStore.connect({ url: REDIS_URL, keyPrefix, indexerId: config.indexerId, configHash: configHash(config) }, logger);
   await store.clearIndexer();
   await store.close();
+}
+
+/** The committed checkpoint of an indexer, or undefined before its first commit. */
+export async function checkpointOf(config: IndexerConfig, keyPrefix = "pwtest"): Promise<Checkpoint | undefined> {
+  const logger = createLogger({ service: "test", level: "silent" });
+  const store = await StateStore.connect({ url: REDIS_URL, keyPrefix, indexerId: config.indexerId, configHash: configHash(config) }, logger);
+  try {
+    return await store.loadCheckpoint();
+  } finally {
+    await store.close();
+  }
+}
+
+/** The hash the node has for block `block` now, read from the node itself. */
+export async function blockHashOf(rpc: <T>(method: string, params?: unknown[]) => Promise<T>, block: number): Promise<string> {
+  return (await rpc<{ hash: string }>("eth_getBlockByNumber", [`0x${block.toString(16)}`, false])).hash;
 }
 
 /** Timestamps (Unix ms) of every block up to `end`. */
