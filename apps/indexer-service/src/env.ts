@@ -10,7 +10,7 @@ const positiveInt = (fallback: number) => envVars.int(1, Number.MAX_SAFE_INTEGER
  * from the path. With `keyIn`, for an endpoint requested through fetch, a user name or password is refused, naming
  * `keyIn` as where the key goes: fetch refuses such a URL with an error quoting it whole.
  */
-const endpointUrl = (keyIn?: string) => envVars.hostUrl(["http", "https"], { hostAsWritten: true, keyIn });
+const endpointUrl = (keyIn?: string) => envVars.hostUrl(["http", "https"], { keyIn });
 /** The longest poll interval: an hour (Node's timers fire at once past 2^31 - 1 ms, about 24.8 days). */
 export const MAX_POLL_INTERVAL_MS = 3_600_000;
 

@@ -147,7 +147,7 @@ export function breaksNameRule(raw: string | null | undefined): boolean {
  * Applies the display rules: the user-set name unless it breaks the display-name rule, contains a
  * bad word (or an identity), else the linked X username, else an anonymous name seeded by the
  * user's secret value; and the avatar. Bad words and identities are matched as `@pointwise/schemas`
- * compares names (`containsBadWord`, `revealsIdentity`); portal-api refuses bad-word names by the same comparison.
+ * compares names (`containsBadWord`, `revealsIdentity`); portal-api refuses such names by the same comparisons.
  */
 export function displayOf(user: DisplaySource, badWords: readonly string[], urls: AvatarUrls): PublicProfile {
   const x = cleanXUsername(user.xUsername);

@@ -45,24 +45,6 @@ export function isPlaceholder(value: string): boolean {
 const schemesText = (schemes: string[]) => schemes.map((s) => `${s}://`).join(" or ");
 
 /**
- * What is wrong with one connection URL, or null when nothing is. The message names the rule and never the value,
- * which may hold a password or a key.
- */
-function urlProblem(entry: string, schemes: string[], socket: boolean): string | null {
-  if (!schemes.some((s) => entry.startsWith(`${s}://`))) return `must be a URL starting with ${schemesText(schemes)}`;
-  let parsed: URL;
-  try {
-    parsed = new URL(entry);
-  } catch {
-    return "must be a well-formed URL: no spaces or other characters a host cannot hold, and a port from 1 to 65535";
-  }
-  if (parsed.port === "0") return "must have a port from 1 to 65535";
-  // A PostgreSQL socket URL names no TCP host: postgres:///db?host=/var/run/postgresql.
-  if (parsed.hostname === "" && !socket) return "must name a host";
-  return null;
-}
-
-/**
  * True when the host of `entry` does not follow its `//` as written (`https:///v2/key`, `http://\host`): for the
  * special schemes (http, https, ws, wss, ftp) the WHATWG parser skips slashes, backslashes, tabs and line breaks there
  * and takes the host from what comes next, so `https:///v2/key` would reach the host `v2`. Other schemes (nats, redis,
@@ -79,13 +61,27 @@ function shapeRule(schemes: string[]): string {
   return `must be a well-formed URL with a host: ${shown}://host[:port][/path]`;
 }
 
+/**
+ * What is wrong with one connection URL, or null when nothing is. The message names the rule and never the value,
+ * which may hold a password or a key.
+ */
+function urlProblem(entry: string, schemes: string[], socket: boolean): string | null {
+  if (!schemes.some((s) => entry.startsWith(`${s}://`))) return `must be a URL starting with ${schemesText(schemes)}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(entry);
+  } catch {
+    return "must be a well-formed URL: no spaces or other characters a host cannot hold, and a port from 1 to 65535";
+  }
+  if (parsed.port === "0") return "must have a port from 1 to 65535";
+  // A PostgreSQL socket URL names no TCP host: postgres:///db?host=/var/run/postgresql.
+  if (parsed.hostname === "" && !socket) return "must name a host";
+  if (SPECIAL_SCHEMES.has(parsed.protocol.slice(0, -1)) && hostNotAsWritten(entry)) return shapeRule(schemes);
+  return null;
+}
+
 /** Options of a single URL's check. */
 export interface HostUrlOptions {
-  /**
-   * Refuse a URL whose host does not follow its `//` as written: for http(s) the parser skips slashes there and takes
-   * the host from what comes next, so `https:///v2/key` would reach the host `v2`.
-   */
-  hostAsWritten?: boolean;
   /**
    * Refuse a URL holding a user name or password, telling the user to send the key in this setting instead: for a
    * client built on fetch, which refuses such a URL with an error quoting it whole, password and all.
@@ -94,15 +90,15 @@ export interface HostUrlOptions {
 }
 
 /**
- * What is wrong with a single URL of one of `schemes` by the rules of `envVars.url` (parsed, a host, a port from 1 to
- * 65535; the host as written only when `options` ask for it) and `options`, or null when nothing is: another scheme is
+ * What is wrong with a single URL of one of `schemes` by the rules of `envVars.url` (parsed, a host as written, a port
+ * from 1 to 65535) and `options`, or null when nothing is: another scheme is
  * named as such, credentials refused by `keyIn` as such, any other problem shows the URL's shape. The message never
  * repeats the value, which may hold a key or a password.
  */
 export function hostUrlProblem(value: string, schemes: string[], options: HostUrlOptions = {}): string | null {
   const problem = urlProblem(value, schemes, false);
   if (!schemes.some((s) => value.startsWith(`${s}://`))) return problem;
-  if (problem !== null || (options.hostAsWritten === true && hostNotAsWritten(value))) return shapeRule(schemes);
+  if (problem !== null) return shapeRule(schemes);
   if (options.keyIn !== undefined) {
     const { username, password } = new URL(value);
     if (username !== "" || password !== "") return `must not hold a user name or password: send the key in ${options.keyIn}`;
@@ -178,16 +174,15 @@ export const envVars = {
   },
   /**
    * A connection URL of one of `schemes` that the WHATWG parser reads, with a host (unless `socket`: PostgreSQL's
-   * `postgres:///db?host=/var/run/postgresql`) and a port from 1 to 65535; an http(s) URL's host must follow its `//`
-   * as written (hostNotAsWritten). With `list`, a comma-separated list of such URLs (NATS_URL's servers), each checked.
+   * `postgres:///db?host=/var/run/postgresql`) and a port from 1 to 65535; an http(s), ws(s) or ftp URL's host must
+   * follow its `//` as written (hostNotAsWritten). With `list`, a comma-separated list of such URLs (NATS_URL's servers), each checked.
    * Its messages never repeat the value, which may hold a password or a key.
    */
   url: (schemes: string[], options: { list?: boolean; socket?: boolean } = {}) =>
     z.string().superRefine((v, ctx) => {
       const entries = options.list ? v.split(",").map((e) => e.trim()) : [v];
       entries.forEach((entry, i) => {
-        const special = SPECIAL_SCHEMES.has(entry.slice(0, entry.indexOf(":")));
-        const problem = urlProblem(entry, schemes, options.socket ?? false) ?? (special && hostNotAsWritten(entry) ? shapeRule(schemes) : null);
+        const problem = urlProblem(entry, schemes, options.socket ?? false);
         if (problem === null) return;
         const which = entries.length > 1 ? `server ${i + 1} of ${entries.length}: ` : "";
         ctx.addIssue({ code: "custom", message: entry === "" ? `${which}must not be empty` : `${which}${problem}` });

@@ -16,7 +16,7 @@ import {
 } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { decideRedemption, parseRuleVersion, type RuleVersion, shownFactor, shownScore, storedSpend } from "@pointwise/rules";
-import { isZeroEvmAddress, normalizeAccountId, type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
+import { EVM_ADDRESS_PATTERN, isZeroEvmAddress, normalizeAccountId, type ScoresChanged, scoresChangeOf } from "@pointwise/schemas";
 import Decimal from "decimal.js";
 import type { Deps } from "../deps";
 
@@ -39,8 +39,6 @@ export interface RedeemOutcome {
   created: boolean;
   redemption: ReturnType<typeof redemptionJson>;
 }
-
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** The fingerprint of what was asked, so a reused idempotency key with another request is refused. */
 function requestHash(input: RedeemInput): string {
@@ -97,7 +95,7 @@ async function burnVoucher(deps: Pick<Deps, "env">, account: string, amount: str
 function checkAccount(reward: RewardRow, account: string | null): string | null {
   if (reward.kind === "token-claim") {
     if (account === null) throw new ValidationError("account: a token-claim reward needs the EVM address (0x...) that claims the tokens", { field: "account" });
-    if (!EVM_ADDRESS.test(account)) throw new ValidationError("account: must be an EVM address (0x and 40 hex digits)", { field: "account" });
+    if (!EVM_ADDRESS_PATTERN.test(account)) throw new ValidationError("account: must be an EVM address (0x and 40 hex digits)", { field: "account" });
     if (isZeroEvmAddress(account))
       throw new ValidationError("account: must not be the zero address, which no wallet holds: tokens paid there are burned", {
         code: "invalid-account-id",

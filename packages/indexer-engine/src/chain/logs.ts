@@ -24,7 +24,7 @@ export interface LogBatch {
   /** Senders of the transactions whose logs the adapter wants them for; when present, the whole answer. */
   senders?: ReadonlyMap<string, string>;
   /**
-   * Read with the range, before its logs: the hash the node has now for the block before it (none for a range from
+   * Read with the range, beside its logs: the hash the node has now for the block before it (none for a range from
    * block 0), checked against the hash kept for that block, and the hash of its last block, which the range's
    * checkpoint keeps for the next range's check.
    */

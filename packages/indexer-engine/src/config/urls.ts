@@ -19,7 +19,7 @@ const REDIS_SCHEMES = ["redis", "rediss"];
  * <keyIn>`): fetch refuses such a URL with an error that quotes it whole. The RPC client sends them as basic auth.
  */
 export function httpUrlProblem(value: string, keyIn?: string): string | undefined {
-  return hostUrlProblem(value, HTTP_SCHEMES, { hostAsWritten: true, keyIn }) ?? undefined;
+  return hostUrlProblem(value, HTTP_SCHEMES, { keyIn }) ?? undefined;
 }
 
 /**
