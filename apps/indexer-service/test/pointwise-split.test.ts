@@ -1,4 +1,4 @@
-// The pointwise sink against the real ingest API with BATCH_MAX_EVENTS below its batchSize: smaller chunks, every event once.
+// The pointwise sink against the real ingest API with BATCH_MAX_EVENTS or BATCH_BODY_LIMIT_BYTES below its chunks: smaller chunks, every event once.
 import { type EarnMapping, idempotencyKey, type OutputRow, PointwiseSink, StateStore } from "@pointwise/indexer-engine";
 import { createLogger } from "@pointwise/logger";
 import {
@@ -22,6 +22,8 @@ jest.setTimeout(60_000);
 
 /** The ingest API's limit in this file, below every batchSize the sinks use. */
 const MAX_EVENTS = 3;
+/** The body limit of the second ingest API (the least it allows): a chunk of 1000 swap events is far above it. */
+const BODY_LIMIT = 65_536;
 const SINK_ID = "0-pointwise";
 const SPLIT = "earn events chunk too large for the Pointwise API, sending smaller chunks";
 
@@ -32,37 +34,62 @@ let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let bus: Awaited<ReturnType<typeof createTestBus>>;
 let schema: string;
 let ingest: AppProcess;
+/** An ingest API with the default BATCH_MAX_EVENTS (1000) and the least BATCH_BODY_LIMIT_BYTES. */
+let bodyLimited: AppProcess;
 let project: string;
-/** A recording pass-through in front of the ingest API: each earn-events request's key and size, and what it was answered. */
+/** Recording pass-throughs in front of each ingest API (`requests` gets what they see). */
 let proxy: LocalServer;
-let requests: { key: string; size: number; code: string | undefined; replayed: boolean }[];
+let bodyProxy: LocalServer;
+/**
+ * Each earn-events request's key, events and body bytes, and what it was answered: the error code, or `network: <cause>`
+ * when the ingest API's answer did not arrive (the sink's connection is then destroyed, as a reset would).
+ */
+let requests: { key: string; size: number; bytes: number; code: string | undefined; replayed: boolean }[];
 const stores: StateStore[] = [];
 
-beforeAll(async () => {
-  schema = uniqueName("pwsplit");
-  db = await createTestDatabase(schema);
-  project = await seedProject(db);
-  ingest = await spawnApp("ingest-api", { ...testServiceEnv(schema), BATCH_MAX_EVENTS: String(MAX_EVENTS) });
-  bus = await createTestBus(schema);
-  proxy = await listen(async (req, res) => {
+/** A pass-through to `target` that records every request in `requests`. */
+function recordingProxy(target: AppProcess): Promise<LocalServer> {
+  return listen(async (req, res) => {
     const body = await readBody(req);
     const headers = Object.fromEntries(
       ["authorization", "content-type", "idempotency-key", "x-pointwise-source"].flatMap((h) =>
         req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]],
       ),
     );
-    const answer = await fetch(`${ingest.url}${req.url}`, { method: req.method, headers, body });
-    const text = await answer.text();
-    const parsed = JSON.parse(text) as { errors?: { extensions: { code: string } }[] };
-    requests.push({
+    const record = {
       key: String(req.headers["idempotency-key"]),
       size: (JSON.parse(body) as { events: unknown[] }).events.length,
-      code: parsed.errors?.[0]?.extensions.code,
-      replayed: answer.headers.get("idempotent-replayed") === "true",
-    });
+      bytes: Buffer.byteLength(body),
+    };
+    let answer: Response;
+    let text: string;
+    try {
+      answer = await fetch(`${target.url}${req.url}`, { method: req.method, headers, body });
+      text = await answer.text();
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      requests.push({ ...record, code: `network: ${cause?.code ?? cause?.message ?? (err as Error).message}`, replayed: false });
+      res.destroy();
+      return;
+    }
+    const parsed = JSON.parse(text) as { errors?: { extensions: { code: string } }[] };
+    requests.push({ ...record, code: parsed.errors?.[0]?.extensions.code, replayed: answer.headers.get("idempotent-replayed") === "true" });
     res.writeHead(answer.status, { "content-type": "application/json" });
     res.end(text);
   });
+}
+
+beforeAll(async () => {
+  schema = uniqueName("pwsplit");
+  db = await createTestDatabase(schema);
+  project = await seedProject(db);
+  [ingest, bodyLimited] = await Promise.all([
+    spawnApp("ingest-api", { ...testServiceEnv(schema), BATCH_MAX_EVENTS: String(MAX_EVENTS) }),
+    spawnApp("ingest-api", { ...testServiceEnv(schema), BATCH_BODY_LIMIT_BYTES: String(BODY_LIMIT) }),
+  ]);
+  bus = await createTestBus(schema);
+  proxy = await recordingProxy(ingest);
+  bodyProxy = await recordingProxy(bodyLimited);
 }, 60_000);
 
 beforeEach(() => {
@@ -71,11 +98,13 @@ beforeEach(() => {
 
 afterAll(async () => {
   await proxy?.close();
+  await bodyProxy?.close();
   for (const store of stores) {
     await store.clearIndexer();
     await store.close();
   }
   await ingest?.stop("SIGKILL");
+  await bodyLimited?.stop("SIGKILL");
   await bus?.close();
   await dropNamespace(schema).catch(() => undefined);
   await db?.drop();
@@ -120,7 +149,7 @@ async function setup(label: string): Promise<{
   scope: string;
   rows: (count: number) => OutputRow[];
   outbox: SinkOutbox;
-  sink: (batchSize: number, outbox?: SinkOutbox) => { sink: PointwiseSink; logs: LogCapture };
+  sink: (batchSize: number, outbox?: SinkOutbox, baseUrl?: string) => { sink: PointwiseSink; logs: LogCapture };
 }> {
   const campaign = await seedCampaignWithKey(db, { projectId: project, eventType: "swap" });
   const indexerId = uniqueId(label);
@@ -135,10 +164,10 @@ async function setup(label: string): Promise<{
     scope,
     rows: (count) => Array.from({ length: count }, (_, i) => swapRow(indexerId, i + 1)),
     outbox,
-    sink: (batchSize, own = outbox) => {
+    sink: (batchSize, own = outbox, baseUrl = proxy.url) => {
       const logs = new LogCapture();
       const logger = createLogger({ service: "indexer-service", level: "debug", destination: logs });
-      const sink = new PointwiseSink({ id: SINK_ID, baseUrl: proxy.url, apiKey: campaign.key, batchSize, events, outbox: own, scope, logger, retryBaseMs: 5 });
+      const sink = new PointwiseSink({ id: SINK_ID, baseUrl, apiKey: campaign.key, batchSize, events, outbox: own, scope, logger, retryBaseMs: 5 });
       return { sink, logs };
     },
   };
@@ -235,5 +264,39 @@ describe("the pointwise sink against the real ingest API with BATCH_MAX_EVENTS b
       ]),
     );
     expect(await outbox.progress()).toEqual({ sent: 6, inflight: undefined });
+  });
+});
+
+describe("the pointwise sink against the real ingest API with BATCH_BODY_LIMIT_BYTES below its chunk's body", () => {
+  it("sends a chunk refused with payload-too-large in halves until its body fits, publishing every event once", async () => {
+    const { campaign, scope, rows, sink: make } = await setup("split-bytes");
+    const key = (from: number, to: number) => idempotencyKey(scope, SINK_ID, from, to);
+    const { sink, logs } = make(1000, undefined, bodyProxy.url);
+    await sink.recover(undefined);
+    await sink.committed(await sink.write(rows(1000)));
+
+    // A swap event is 281 bytes of JSON plus its amount's digits, in a body of 13 bytes more and a comma between events:
+    // 250 events (amounts 1..250, 9 + 90 x 2 + 151 x 3 = 642 digits) are 13 + 250 x 281 + 642 + 249 = 71154 bytes, over
+    // 64 KiB, and 125 (9 + 180 + 26 x 3 = 267 digits) are 13 + 125 x 281 + 267 + 124 = 35529. The real API answers each
+    // refused body: no request fails on the network, none is sent twice.
+    expect(requests.map((r) => [r.key, r.size, r.code ?? "ok", r.bytes > BODY_LIMIT])).toEqual([
+      [key(1, 1000), 1000, "payload-too-large", true],
+      [key(1, 500), 500, "payload-too-large", true],
+      [key(1, 250), 250, "payload-too-large", true],
+      ...Array.from({ length: 8 }, (_, i) => [key(1 + 125 * i, 125 * (i + 1)), 125, "ok", false]),
+    ]);
+    expect([requests[2]?.bytes, requests[3]?.bytes]).toEqual([71_154, 35_529]);
+    expect(logs.lines.filter((l) => l.msg === SPLIT).map((l) => [l.level, l.from, l.to, l.events, l.code, l.chunkSize])).toEqual([
+      ["warn", 1, 1000, 1000, "payload-too-large", 500],
+      ["warn", 1, 500, 500, "payload-too-large", 250],
+      ["warn", 1, 250, 250, "payload-too-large", 125],
+    ]);
+    expect(logs.messages()).not.toContain("earn events not accepted yet, retrying with the same Idempotency-Key");
+    const out = await published(campaign.campaignId);
+    expect(out.amounts).toEqual(amounts(1000));
+    expect(out.eventIds).toBe(1000);
+    expect(out.source).toEqual(new Set(["indexer"]));
+    // The refused requests left no record: only the eight accepted chunks of 125 hold their keys.
+    expect(await storedKeys(campaign.campaignId)).toEqual(new Map(Array.from({ length: 8 }, (_, i) => [key(1 + 125 * i, 125 * (i + 1)), 125])));
   });
 });

@@ -16,7 +16,7 @@ export const INGEST_ERROR_CODES = {
   "rate-limited": "the API key used up its event budget; retry after the Retry-After header's seconds",
   "idempotency-key-reused": "the Idempotency-Key was used in the last 24 hours with a different body, endpoint or source",
   "idempotency-key-in-progress": "a request with the same Idempotency-Key is still being processed",
-  "too-many-events": "a batch holds more events than the limit (1000)",
+  "too-many-events": "a batch holds more than BATCH_MAX_EVENTS events (1000 by default)",
   "missing-field": "a required field is absent or null",
   "unknown-field": "a field that is not part of the body (including `__proto__`, `constructor`, `prototype`)",
   "validation-failed": "identity_type is not one of the allowed values (message `invalid identity_type`)",

@@ -41,8 +41,11 @@ let plan: (n: number) => string | undefined;
 let rejectItem: (e: Received) => string | undefined;
 /** A raw answer for the n-th call (status and body text), sent instead of the stand-in's own. */
 let reply: (n: number) => { status: number; text: string } | undefined;
-/** The stand-in's limit on events per batch and the code it refuses a larger one with, checked before the Idempotency-Key as ingest does. */
-let limit: { max: number; code: string };
+/**
+ * The stand-in's limits, checked before the Idempotency-Key as ingest does: body bytes (BATCH_BODY_LIMIT_BYTES, refused
+ * with payload-too-large) and then events per batch (BATCH_MAX_EVENTS, refused with too-many-events).
+ */
+let limit: { events: number; bytes: number };
 
 beforeAll(async () => {
   store = await testStore("pointwise");
@@ -69,9 +72,12 @@ beforeAll(async () => {
       res.writeHead(raw.status, { "content-type": "text/plain" });
       return res.end(raw.text);
     }
-    if (events.length > limit.max) {
-      const message = `events must hold at most ${limit.max} items, got ${events.length}`;
-      return json(res, 200, { data: null, errors: [{ message, extensions: { code: limit.code } }] });
+    if (Buffer.byteLength(body) > limit.bytes) {
+      return json(res, 200, { data: null, errors: [{ message: `body is larger than ${limit.bytes} bytes`, extensions: { code: "payload-too-large" } }] });
+    }
+    if (events.length > limit.events) {
+      const message = `events must hold at most ${limit.events} items, got ${events.length}`;
+      return json(res, 200, { data: null, errors: [{ message, extensions: { code: "too-many-events" } }] });
     }
     if (responses.has(key)) return json(res, 200, responses.get(key));
     const action = plan(n);
@@ -100,7 +106,7 @@ beforeEach(() => {
   plan = () => undefined;
   rejectItem = () => undefined;
   reply = () => undefined;
-  limit = { max: Number.POSITIVE_INFINITY, code: "too-many-events" };
+  limit = { events: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY };
 });
 
 let sinkCount = 0;
@@ -334,6 +340,21 @@ describe("pointwise sink requests and answers", () => {
     expect(calls.length).toBe(10);
   });
 
+  it("logs and throws fetch's refusal of a base URL with credentials without the password", async () => {
+    // The config refuses such a baseUrl; a sink built from elsewhere still keeps the password out of logs.
+    const baseUrl = server.url.replace("http://", "http://user:s3cretpw@");
+    const refused = `Request cannot be constructed from a URL that includes credentials: ${server.url.replace("http://", "http://***@")}/api/rest/earn-events`;
+    const { s, lines } = sink({ baseUrl, maxAttempts: 2 });
+    await s.recover(undefined);
+    await expect(s.committed(await s.write([swap(U1, "5")]))).rejects.toMatchObject({
+      code: "pointwise-api-unavailable",
+      message: `Pointwise API failed 2 times: ${refused}`,
+    });
+    expect(failures(lines).map((l) => [l.level, l.attempt, l.failure])).toEqual([["warn", 1, refused]]);
+    expect(JSON.stringify(lines)).not.toContain("s3cretpw");
+    expect(calls).toEqual([]);
+  });
+
   it("waits 500 ms before the first retry when no retry delays are set", async () => {
     plan = (n) => (n === 0 ? "starting" : undefined);
     const { s, lines } = sink({ retryBaseMs: null, retryMaxMs: null });
@@ -462,7 +483,7 @@ describe("pointwise sink and a chunk too large for the ingest API", () => {
   };
 
   it("sends a chunk refused with too-many-events in halves under the keys of their own bounds, and later chunks at the smaller size", async () => {
-    limit = { max: 2, code: "too-many-events" };
+    limit = { events: 2, bytes: Number.POSITIVE_INFINITY };
     let errors = 0;
     const { s, lines } = sink({ batchSize: 5, onError: () => errors++ });
     await s.recover(undefined);
@@ -495,7 +516,24 @@ describe("pointwise sink and a chunk too large for the ingest API", () => {
   });
 
   it("splits a chunk refused with payload-too-large the same way", async () => {
-    limit = { max: 2, code: "payload-too-large" };
+    // An event here is 282 bytes of JSON (one-digit amount), a body 13 bytes and a comma between events more:
+    // 4 events are 13 + 4 x 282 + 3 = 1144 bytes, 2 are 13 + 2 x 282 + 1 = 578.
+    limit = { events: Number.POSITIVE_INFINITY, bytes: 600 };
+    const { s, lines } = sink({ batchSize: 4 });
+    await s.recover(undefined);
+    await s.committed(await s.write(amounts(4).map((a) => swap(U1, a))));
+    expect(calls.map((c) => [c.key, c.size, Buffer.byteLength(c.body)])).toEqual([
+      [key(1, 4), 4, 1144],
+      [key(1, 2), 2, 578],
+      [key(3, 4), 2, 578],
+    ]);
+    expect(recorded.map((e) => e.amount)).toEqual(amounts(4));
+    expect(splits(lines)).toEqual([["warn", "1-pointwise", 1, 4, 4, "payload-too-large", 2]]);
+  });
+
+  it("splits a chunk a proxy in front of the API refuses with 413 and a page of its own, as payload-too-large", async () => {
+    // nginx's client_max_body_size answers 413 with HTML: the first request (4 events) is refused so, the halves pass.
+    reply = (n) => (n === 0 ? { status: 413, text: "<html><body><h1>413 Request Entity Too Large</h1></body></html>" } : undefined);
     const { s, lines } = sink({ batchSize: 4 });
     await s.recover(undefined);
     await s.committed(await s.write(amounts(4).map((a) => swap(U1, a))));
@@ -509,25 +547,27 @@ describe("pointwise sink and a chunk too large for the ingest API", () => {
   });
 
   it("stops with earn-event-too-large, after one request per size, when even a single event is refused as too large", async () => {
-    limit = { max: 0, code: "too-many-events" };
+    // A body of one event is 13 + 282 = 295 bytes, over this limit (BATCH_MAX_EVENTS is at least 1, so only the
+    // body limit can refuse a single event).
+    limit = { events: Number.POSITIVE_INFINITY, bytes: 200 };
     const { s } = sink({ batchSize: 2 });
     await s.recover(undefined);
     await expect(s.committed(await s.write([swap(U1, "1"), swap(U1, "2")]))).rejects.toMatchObject({
       code: "earn-event-too-large",
       message:
-        "Pointwise API refused a single earn event (sequence 1) as too large (too-many-events); check the ingest API's BATCH_MAX_EVENTS and BATCH_BODY_LIMIT_BYTES",
-      details: { code: "too-many-events", from: 1, to: 1 },
+        "Pointwise API refused a single earn event (sequence 1) as too large (payload-too-large); check the ingest API's BATCH_MAX_EVENTS and BATCH_BODY_LIMIT_BYTES",
+      details: { code: "payload-too-large", from: 1, to: 1 },
       retryable: false,
     });
-    expect(calls.map((c) => [c.key, c.size])).toEqual([
-      [key(1, 2), 2],
-      [key(1, 1), 1],
+    expect(calls.map((c) => [c.key, c.size, Buffer.byteLength(c.body)])).toEqual([
+      [key(1, 2), 2, 578],
+      [key(1, 1), 1, 295],
     ]);
     expect(recorded).toEqual([]);
   });
 
   it("after a restart in the middle of a split chunk, resends the smaller chunk in flight under its key and counts every event once", async () => {
-    limit = { max: 2, code: "too-many-events" };
+    limit = { events: 2, bytes: Number.POSITIVE_INFINITY };
     const real = store.sinkOutbox("split-restart");
     // The process dies once the first smaller chunk was accepted, before it is marked sent.
     const dying: SinkOutbox = {

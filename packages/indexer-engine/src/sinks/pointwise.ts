@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BaseError, RetryableError } from "@pointwise/errors";
-import type { Logger } from "@pointwise/logger";
+import { type Logger, scrubUrlCredentials } from "@pointwise/logger";
 import type { EarnMapping } from "../config/schema";
 import type { OutputRow } from "../rows";
 import type { SinkOutbox } from "../state/outbox";
@@ -184,7 +184,8 @@ export class PointwiseSink implements Sink {
         failure = verdict.failure;
       } catch (err) {
         if (err instanceof BaseError) throw err;
-        failure = (err as Error).message;
+        // A fetch failure may quote the URL; the config refuses credentials in baseUrl, but no log line should carry them.
+        failure = scrubUrlCredentials((err as Error).message);
       }
       this.options.onError?.();
       if (this.options.signal?.aborted === true) throw interrupted();
@@ -200,6 +201,9 @@ export class PointwiseSink implements Sink {
 
   /** Judges an answer: sent (items logged and dropped as needed), too large, or why it must be retried; throws when it cannot succeed. */
   #handle(body: ApiBody | undefined, events: EarnEvent[], status: number): Verdict {
+    // A proxy in front of the API (nginx's client_max_body_size, say) refuses a large body with 413 and a page of its
+    // own: the same refusal for its size, which resending never gets past.
+    if (status === 413) return { kind: "too-large", code: "payload-too-large" };
     if (body === undefined || typeof body !== "object") return { kind: "retry", failure: `HTTP ${status} without a JSON body` };
     const error = body.errors?.[0];
     if (body.data === null || body.data === undefined || error !== undefined) {
