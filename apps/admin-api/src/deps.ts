@@ -10,6 +10,8 @@ export interface Deps {
   env: Env;
   logger: Logger;
   db: Database;
+  /** The default bad-word list (BAD_WORDS_FILE), read once at start; campaigns add their own. */
+  badWords: readonly string[];
   /** The ingest pipeline CSV uploads go through (connected to the bus on first use). */
   ingest: LazyIngest;
   /** The app's Prometheus metrics, served on /metrics (main.ts sets it). */

@@ -44,6 +44,11 @@ export const envSchema = z.object({
   CLAIMS_CHAIN_ID: envVars.chainId().optional(),
   /** Private key of the contract's owner, which publishes epoch roots. */
   CLAIMS_PUBLISHER_KEY: envVars.privateKey(whyUnsafeKey).optional(),
+  /** File with the default bad words (one per line, `#` comments) operator-set display names are checked against; the read API's list unless set. */
+  BAD_WORDS_FILE: z
+    .string()
+    .min(1)
+    .default(path.join(__dirname, "..", "..", "read-api", "data", "bad-words.txt")),
   /** The built dashboard (vite output) served at `/`. */
   WEB_DIST_DIR: z
     .string()

@@ -1,4 +1,6 @@
 // admin-api process entry: opens its port, reaches PostgreSQL, seeds the first operator, wires deps and serves until SIGTERM.
+
+import { loadBadWords } from "@pointwise/config";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { createServiceMetrics } from "@pointwise/metrics";
@@ -13,6 +15,8 @@ const logger = createLogger({ service: "admin-api" });
 void runService("admin-api", logger, async () => {
   const env = loadEnv();
   logger.level = env.LOG_LEVEL;
+  // Read before the port opens: a missing or empty list stops the start naming BAD_WORDS_FILE.
+  const badWords = loadBadWords(env.BAD_WORDS_FILE);
   const startup = await openStartup({ name: "admin-api", logger, port: env.PORT, host: env.HOST, timeoutMs: env.STARTUP_TIMEOUT_MS });
   const db = createDatabase({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, applicationName: "admin-api" });
   try {
@@ -30,7 +34,7 @@ void runService("admin-api", logger, async () => {
   // Redis is not used by admin-api.
   const ingest = lazyIngest({ url: env.NATS_URL, namespace: env.NAMESPACE, db, logger, streamReplicas: env.STREAM_REPLICAS });
   const metrics = createServiceMetrics({ service: "admin-api", processMetrics: true });
-  startup.serve(createAdminApp({ env, logger, db, ingest, metrics }));
+  startup.serve(createAdminApp({ env, logger, db, badWords, ingest, metrics }));
   logger.info({ url: startup.url }, "admin-api listening");
   return {
     async stop() {

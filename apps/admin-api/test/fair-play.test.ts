@@ -7,6 +7,8 @@ const suite = sharedProject();
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const csv = { "content-type": "text/csv" };
+/** 0x and 40 zeros: the mint and burn address, which nobody holds; ingest refuses it now, but it may have earned points before. */
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** A campaign with rule version 1 active (2 xp per unit) and two users: wallet 1 with 5 units, wallet 2 with 3. */
 async function scored() {
@@ -139,6 +141,28 @@ describe("exclusions", () => {
     expect(((await notUtf8.json()) as { error: { code: string } }).error.code).toBe("invalid-utf8");
   });
 
+  it("excludes the EVM zero address, which earned points before ingest refused it: one by one, by CSV and project-wide", async () => {
+    const { campaignId, regEventId, url, u1 } = await scored();
+    // Logged as the scoring worker logged it before the refusal: 4 units x 2 xp under the active version.
+    const [zeroUser] = await logEvents(suite.h.deps.db, campaignId, [{ identityType: "EVM_ADDRESS", accountId: ZERO_ADDRESS, amount: "4", regEventId }]);
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    expect(await xpTotal(campaignId, zeroUser as string)).toBe("8");
+    const res = await suite.op.call("POST", `${url}/exclusions`, { identity_type: "EVM_ADDRESS", account_id: ZERO_ADDRESS, reason: "mint address" });
+    expect(res.status).toBe(201);
+    expect(res.body.exclusion).toMatchObject({ scope: "campaign", identity_type: "EVM_ADDRESS", account_id: ZERO_ADDRESS, reason: "mint address" });
+    expect(await xpTotal(campaignId, zeroUser as string)).toBeNull();
+    // 5 units x 2 xp: the other users keep theirs.
+    expect(await xpTotal(campaignId, u1)).toBe("10");
+    expect((await suite.op.call("DELETE", `${url}/exclusions/${res.body.exclusion.id}`)).status).toBe(200);
+
+    const listed = await suite.op.call("POST", `${url}/exclusions/csv?reason=burn`, `identity_type,account_id\nEVM_ADDRESS,${ZERO_ADDRESS}\n`, csv);
+    expect(listed.body).toMatchObject({ status: "done", rows_invalid: 0, created: 1 });
+    const project = await suite.op.call("POST", "/api/exclusions", { identity_type: "EVM_ADDRESS", account_id: ZERO_ADDRESS, reason: "burn" });
+    expect(project.status).toBe(201);
+    expect(project.body.exclusion).toMatchObject({ scope: "project", account_id: ZERO_ADDRESS });
+    expect((await suite.op.call("DELETE", `/api/exclusions/${project.body.exclusion.id}`)).status).toBe(200);
+  });
+
   it("excludes an identity from every campaign of the project, and lifts it", async () => {
     const a = await scored();
     const b = await scored();
@@ -259,6 +283,23 @@ describe("adjustments", () => {
     expect(await xpTotal(campaignId, u2)).toBe("4.5");
     const imported = (await trail(campaignId)).find((e) => e.action === "adjustment.import");
     expect(imported?.target).toBe(`adjustment-import:${done.body.import_id}`);
+  });
+
+  it("refuses a CSV adjustment to the EVM zero address with invalid-account-id, even for a user it belongs to", async () => {
+    const { campaignId, regEventId, url } = await scored();
+    const [zeroUser] = await logEvents(suite.h.deps.db, campaignId, [{ identityType: "EVM_ADDRESS", accountId: ZERO_ADDRESS, amount: "4", regEventId }]);
+    const res = await suite.op.call(
+      "POST",
+      `${url}/adjustments/csv`,
+      `identity_type,account_id,currency,points,reason\nEVM_ADDRESS,${ZERO_ADDRESS},xp,100,airdrop\n`,
+      csv,
+    );
+    expect(res.body).toMatchObject({ status: "rejected", rows_invalid: 1, created: 0 });
+    expect(res.body.invalid_rows).toEqual([
+      { line: 2, code: "invalid-account-id", message: "account_id is not a valid EVM_ADDRESS: must not be the zero address, which no wallet holds" },
+    ]);
+    const { rows } = await suite.h.deps.db.query("SELECT 1 FROM score_adjustment WHERE user_id = $1", [zeroUser]);
+    expect(rows).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 // Test support for admin-api: the app in-process on its own schema, signed-in operators, ready campaigns.
 import type { Server } from "node:http";
+import { loadBadWords } from "@pointwise/config";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
 import { createTestBus, createTestDatabase, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
@@ -78,6 +79,7 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
     env,
     logger,
     db,
+    badWords: loadBadWords(env.BAD_WORDS_FILE),
     ingest: {
       get: () => {
         usedBus = true;

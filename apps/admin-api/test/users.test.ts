@@ -7,6 +7,8 @@ import { activateAsWorker, logEvents } from "./seed";
 const suite = sharedProject();
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+/** 0x and 40 zeros: the mint and burn address, which nobody holds. */
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** A campaign with active rules (2 xp per unit) and one event per given wallet and amount. */
 async function scoredCampaign(amounts: string[]) {
@@ -47,6 +49,18 @@ describe("finding users", () => {
     expect((await suite.op.call("GET", `/api/campaigns/${campaignId}/users?identity_type=EVM_ADDRESS&account_id=${upper}`)).body.error.code).toBe(
       "user-not-found",
     );
+  });
+
+  it("finds a user whose identity is the EVM zero address, which earned points before ingest refused it", async () => {
+    const { campaignId, regEventId } = await setUpCampaign(suite.op);
+    const [zeroUser] = await logEvents(suite.h.deps.db, campaignId, [{ identityType: "EVM_ADDRESS", accountId: ZERO_ADDRESS, amount: "4", regEventId }]);
+    await suite.op.call("POST", `/api/campaigns/${campaignId}/rule-versions`, { document: perUnitRules(regEventId, "2") });
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    const found = await suite.op.call("GET", `/api/campaigns/${campaignId}/users?identity_type=EVM_ADDRESS&account_id=${ZERO_ADDRESS}`);
+    expect(found.status).toBe(200);
+    // 4 units x 2 xp.
+    expect(found.body).toMatchObject({ id: zeroUser, excluded: false, scores: [{ currency: "xp", total: "8" }] });
+    expect(found.body.identities.map((i: Json) => [i.identity_type, i.account_id])).toEqual([["EVM_ADDRESS", ZERO_ADDRESS]]);
   });
 
   it.each([
@@ -103,6 +117,20 @@ describe("linking and unlinking identities", () => {
     expect((await suite.op.call("PATCH", `/api/campaigns/${campaignId}/users/${users[0]}/identities/${wallet1.id}`, { handle: "x" })).body.error.message).toBe(
       "handle can only be set for an X_PROVIDER_ID identity",
     );
+  });
+
+  it("refuses to link the EVM zero address with invalid-account-id: nobody holds it, so it is no identity of a user", async () => {
+    const { campaignId, users } = await scoredCampaign(["1"]);
+    const res = await suite.op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, {
+      identity_type: "EVM_ADDRESS",
+      account_id: ZERO_ADDRESS,
+    });
+    expect([res.status, res.body.error]).toEqual([
+      400,
+      { code: "invalid-account-id", message: "account_id is not a valid EVM_ADDRESS: must not be the zero address, which no wallet holds" },
+    ]);
+    const { rows } = await suite.h.deps.db.query("SELECT 1 FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, ZERO_ADDRESS]);
+    expect(rows).toEqual([]);
   });
 
   it("moves an identity that belongs to another user and queues one identity-link recompute for any number of moves", async () => {
@@ -286,6 +314,40 @@ describe("display names and referrers", () => {
     const { rows } = await suite.h.deps.db.query("SELECT display_name FROM app_user WHERE id = $1", [users[0]]);
     expect(rows).toEqual([{ display_name: "Kept Name" }]);
     expect((await suite.op.call("PATCH", url, { display_name: "Nguye\u0302\u0303n" })).status).toBe(200);
+  });
+
+  it("refuses a name every board hides (a bad word, an identity) with display-name-not-allowed, keeping the stored name; a clean name is saved", async () => {
+    const { campaignId, users } = await scoredCampaign(["1"]);
+    const url = `/api/campaigns/${campaignId}/users/${users[0]}`;
+    expect((await suite.op.call("PUT", `/api/campaigns/${campaignId}/bad-words`, { bad_words: ["gizmo"] })).status).toBe(200);
+    // An X id of 8 digits is no identity by its shape (a provider id needs 12 digits); it is this user's own.
+    await suite.h.deps.db.query("INSERT INTO identity(campaign_id, user_id, identity_type, account_id) VALUES ($1, $2, 'X_PROVIDER_ID', '80351110')", [
+      campaignId,
+      users[0],
+    ]);
+    expect((await suite.op.call("PATCH", url, { display_name: "Kept Name" })).body.display_name).toBe("Kept Name");
+    const badWord = "display_name contains a word this campaign does not allow on its boards";
+    const identity = "display_name looks like an e-mail address, a wallet address or an account id, which boards never show";
+    const cases: [string, string][] = [
+      // "official" is on the default list (apps/read-api/data/bad-words.txt), "gizmo" on the campaign's.
+      ["The Official One", badWord],
+      ["OFFİCİAL", badWord],
+      ["xGIZMOx", badWord],
+      ["jane@example.com", identity],
+      ["0x52908400098527886E0F7030069857D2E4169EE7", identity],
+      ["fan 8035 1110", identity],
+    ];
+    for (const [name, message] of cases) {
+      const res = await suite.op.call("PATCH", url, { display_name: name });
+      expect({ name, status: res.status, error: res.body.error }).toEqual({ name, status: 400, error: { code: "display-name-not-allowed", message } });
+    }
+    const { rows } = await suite.h.deps.db.query("SELECT display_name FROM app_user WHERE id = $1", [users[0]]);
+    expect(rows).toEqual([{ display_name: "Kept Name" }]);
+    // Another user's own id is no identity of this one: "8035 1110" alone is a plain name for them.
+    const other = await scoredCampaign(["1"]);
+    const saved = await suite.op.call("PATCH", `/api/campaigns/${other.campaignId}/users/${other.users[0]}`, { display_name: "fan 8035 1110" });
+    expect([saved.status, saved.body.display_name]).toEqual([200, "fan 8035 1110"]);
+    expect((await suite.op.call("PATCH", url, { display_name: "Moon Walker" })).body.display_name).toBe("Moon Walker");
   });
 
   it("sets a referrer once with the time of the link, and refuses itself, a cycle, a change, and a user of another campaign", async () => {

@@ -1,11 +1,11 @@
 // portal-api process entry: opens its port, reaches PostgreSQL (NATS in the background), loads its signing keys and serves until SIGTERM.
 import { createBus } from "@pointwise/bus";
+import { loadBadWords } from "@pointwise/config";
 import { createDatabase } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { createServiceMetrics } from "@pointwise/metrics";
 import { openStartup, runService } from "@pointwise/runtime";
 import { createPortalApp } from "./app";
-import { loadBadWords } from "./bad-words";
 import { loadEnv } from "./env";
 import { createTokenKeys } from "./keys";
 import { createLogMailer, createSmtpMailer } from "./mailer";

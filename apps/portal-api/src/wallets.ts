@@ -39,7 +39,7 @@ export async function checkWalletMessage(
       maxLifetimeS: env.PORTAL_NONCE_TTL_S,
       chain: deps.chain,
     });
-    return { identityType: "EVM_ADDRESS", accountId: normalizeAccountId("EVM_ADDRESS", signed.address), nonce: signed.nonce };
+    return { identityType: "EVM_ADDRESS", accountId: normalizeAccountId("EVM_ADDRESS", signed.address, { entry: true }), nonce: signed.nonce };
   }
   const parsed = parseSolanaMessage(message);
   await countIdentity(parsed.address);

@@ -2,6 +2,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import type { Server } from "node:http";
 import { createBus } from "@pointwise/bus";
+import { loadBadWords } from "@pointwise/config";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
 import {
@@ -19,7 +20,6 @@ import {
 import { type HDNodeWallet, Wallet } from "ethers";
 import type { Express } from "express";
 import { createPortalApp } from "../src/app";
-import { loadBadWords } from "../src/bad-words";
 import type { Deps } from "../src/deps";
 import { loadEnv } from "../src/env";
 import { createTokenKeys } from "../src/keys";

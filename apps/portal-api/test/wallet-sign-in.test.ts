@@ -100,6 +100,11 @@ describe("POST /auth/wallet (EVM)", () => {
     const mistyped = await h.call("POST", "/auth/nonce", { campaign_id: h.campaignId, address: "0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed" });
     expect([mistyped.status, mistyped.body.error.code]).toEqual([400, "invalid-account-id"]);
     expect(mistyped.body.error.message).toBe("account_id is not a valid EVM_ADDRESS: EIP-55 checksum mismatch");
+    const zero = await h.call("POST", "/auth/nonce", { campaign_id: h.campaignId, address: "0x0000000000000000000000000000000000000000" });
+    expect([zero.status, zero.body.error]).toEqual([
+      400,
+      { code: "invalid-account-id", message: "account_id is not a valid EVM_ADDRESS: must not be the zero address, which no wallet holds" },
+    ]);
   });
 
   it("refuses an unknown campaign with campaign-not-found and a bad body with validation-failed naming the field", async () => {

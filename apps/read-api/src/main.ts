@@ -1,12 +1,12 @@
 // read-api process entry: opens its port, reaches PostgreSQL (Redis and NATS in the background), serves until SIGTERM.
 import { createBus } from "@pointwise/bus";
 import { createCache } from "@pointwise/cache";
+import { loadBadWords } from "@pointwise/config";
 import { createDatabase, routeReads } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { createServiceMetrics } from "@pointwise/metrics";
 import { maskUrl, openStartup, runService } from "@pointwise/runtime";
 import { createReadApp, createReadResponses } from "./app";
-import { loadBadWords } from "./bad-words";
 import { loadEnv } from "./env";
 import { subscribeInvalidations } from "./invalidation";
 import { replicaMetrics } from "./metrics";

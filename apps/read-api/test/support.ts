@@ -2,12 +2,12 @@
 import type { Server } from "node:http";
 import path from "node:path";
 import type { Cache } from "@pointwise/cache";
+import { loadBadWords } from "@pointwise/config";
 import type { Database } from "@pointwise/db";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
 import { createTestCache, createTestDatabase, testServiceEnv, uniqueName } from "@pointwise/testkit";
 import { createReadApp } from "../src/app";
-import { loadBadWords } from "../src/bad-words";
 import type { Deps } from "../src/deps";
 import { loadEnv } from "../src/env";
 

@@ -2,6 +2,8 @@
 import { ConfigError } from "@pointwise/errors";
 import { z } from "zod";
 
+export { loadBadWords } from "./bad-words";
+
 /**
  * Parses an app's environment against its schema, once, at start.
  * On failure it throws a ConfigError whose message names every bad variable and why.

@@ -73,6 +73,19 @@ describe("validateEarnEvent", () => {
     expect(codes({ ...base, identity_type: "NOPE", account_id: 1 })).toEqual(["validation-failed", "invalid-account-id"]);
   });
 
+  it("refuses the EVM zero address with invalid-account-id: an earn event brings points in, and nobody holds that address", () => {
+    expect(validateEarnEvent({ ...base, account_id: "0x0000000000000000000000000000000000000000" })).toEqual({
+      ok: false,
+      problems: [
+        {
+          message: "account_id is not a valid EVM_ADDRESS: must not be the zero address, which no wallet holds",
+          code: "invalid-account-id",
+          field: "account_id",
+        },
+      ],
+    });
+  });
+
   it("refuses a negative amount with negative-amount and other bad amounts with invalid-amount", () => {
     expect(codes({ ...base, amount: -0.01 })).toEqual(["negative-amount"]);
     expect(codes({ ...base, amount: "1,5" })).toEqual(["invalid-amount"]);

@@ -117,7 +117,8 @@ export function validateEarnEvent(body: unknown): EarnEventResult {
   if (present("account_id") && identityType) {
     // The message names the type for a wrong JSON type too ("... X_PROVIDER_ID: must be a string, got a number").
     try {
-      accountId = normalizeAccountId(identityType, record.account_id);
+      // An earn event brings new points in: an identity nobody can hold (the EVM zero address) is refused here.
+      accountId = normalizeAccountId(identityType, record.account_id, { entry: true });
     } catch (err) {
       problems.push(problemOf(err, "account_id"));
     }

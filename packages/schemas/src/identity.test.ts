@@ -3,14 +3,14 @@ import { ValidationError } from "@pointwise/errors";
 import { base58 } from "@scure/base";
 import { getAddress, hexlify, ZeroAddress } from "ethers";
 import fc from "fast-check";
-import { IDENTITY_TYPES, type IdentityType, isIdentityType, MAX_PROVIDER_ID, normalizeAccountId } from "./identity";
+import { type AccountIdOptions, IDENTITY_TYPES, type IdentityType, isIdentityType, MAX_PROVIDER_ID, normalizeAccountId } from "./identity";
 import { EIP55_CHECKSUMMED, SOLANA_EXAMPLES } from "./vectors/addresses";
 
 const PROVIDER_TYPES = ["DISCORD_PROVIDER_ID", "X_PROVIDER_ID", "GITHUB_PROVIDER_ID"] as const;
 
-function rejection(type: IdentityType, accountId: unknown): ValidationError {
+function rejection(type: IdentityType, accountId: unknown, options: AccountIdOptions = {}): ValidationError {
   try {
-    normalizeAccountId(type, accountId);
+    normalizeAccountId(type, accountId, options);
   } catch (err) {
     if (err instanceof ValidationError) return err;
     throw err;
@@ -110,24 +110,36 @@ describe("EVM_ADDRESS", () => {
     expect(err.message).toMatch(reason);
   });
 
-  it("refuses the zero address in every spelling that has the 0x prefix, naming the rule", () => {
-    // ethers' constant; digits have no case, so its lower, upper and EIP-55 spellings are one string.
-    const forms = [ZeroAddress, `0x${ZeroAddress.slice(2).toUpperCase()}`, getAddress(ZeroAddress), "0x0000000000000000000000000000000000000000"];
-    for (const form of forms) {
-      const err = rejection("EVM_ADDRESS", form);
+  // ethers' constant; digits have no case, so its lower, upper and EIP-55 spellings are one string.
+  const zeroForms = [ZeroAddress, `0x${ZeroAddress.slice(2).toUpperCase()}`, getAddress(ZeroAddress), "0x0000000000000000000000000000000000000000"];
+
+  it("reads the zero address as a stored identity (for lookups and exclusions), stored as 0x and 40 zeros", () => {
+    for (const form of zeroForms) expect(normalizeAccountId("EVM_ADDRESS", form)).toBe("0x0000000000000000000000000000000000000000");
+    expect(normalizeAccountId("EVM_ADDRESS", ZeroAddress, { entry: false })).toBe("0x0000000000000000000000000000000000000000");
+  });
+
+  it("refuses the zero address where an identity comes in ({ entry: true }) in every spelling that has the 0x prefix, naming the rule", () => {
+    for (const form of zeroForms) {
+      const err = rejection("EVM_ADDRESS", form, { entry: true });
       expect(err.code).toBe("invalid-account-id");
       expect(err.field).toBe("account_id");
       expect(err.message).toBe("account_id is not a valid EVM_ADDRESS: must not be the zero address, which no wallet holds");
     }
     // With a capital X it is refused by the prefix rule before its digits are read.
-    expect(rejection("EVM_ADDRESS", ZeroAddress.toUpperCase()).message).toBe("account_id is not a valid EVM_ADDRESS: must start with 0x");
+    expect(rejection("EVM_ADDRESS", ZeroAddress.toUpperCase(), { entry: true }).message).toBe("account_id is not a valid EVM_ADDRESS: must start with 0x");
+  });
+
+  it("takes every identity but the zero address at entry exactly as when it is read", () => {
+    expect(normalizeAccountId("EVM_ADDRESS", "0x0000000000000000000000000000000000000001", { entry: true })).toBe("0x0000000000000000000000000000000000000001");
+    expect(normalizeAccountId("EMAIL", "Zero@Example.com", { entry: true })).toBe("zero@example.com");
+    expect(normalizeAccountId("DISCORD_PROVIDER_ID", "80351110224678912", { entry: true })).toBe("80351110224678912");
   });
 
   it("accepts 0x…01, the address right after the zero address, as written", () => {
     expect(normalizeAccountId("EVM_ADDRESS", "0x0000000000000000000000000000000000000001")).toBe("0x0000000000000000000000000000000000000001");
   });
 
-  // The zero address is refused by its own rule (above); every other 20 bytes is a wallet.
+  // The zero address has its own tests (above); every other 20 bytes is a wallet.
   const randomAddress = fc
     .uint8Array({ minLength: 20, maxLength: 20 })
     .filter((bytes) => bytes.some((b) => b !== 0))

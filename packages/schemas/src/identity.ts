@@ -39,8 +39,6 @@ function checkEvmAddress(id: string): Checked<string> {
   const hex = id.slice(2);
   if (hex.length !== 40) return fail(`must have 40 hex digits after 0x, got ${hex.length}`);
   if (NOT_HEX.test(hex)) return fail("contains a character that is not a hex digit");
-  // Nobody holds the zero address's key (it is where tokens are minted from and burned to): points sent to it are an integrator's bug.
-  if (isZeroEvmAddress(id)) return fail("must not be the zero address, which no wallet holds");
   if (!isEvmAddress(id)) return fail("EIP-55 checksum mismatch");
   return ok(`0x${hex.toLowerCase()}`);
 }
@@ -82,6 +80,16 @@ const RULES: Record<IdentityType, (id: string) => Checked<string>> = {
   GITHUB_PROVIDER_ID: checkProviderId,
 };
 
+/**
+ * Why an identity may be read but not come in (as new points or a new link), or null. The zero address is a
+ * well-formed address whose key nobody holds (tokens are minted from and burned to it): points sent to it are
+ * an integrator's bug, but one that earned points before it was refused must still be found and excluded.
+ */
+function entryProblem(type: IdentityType, accountId: string): string | null {
+  if (type === "EVM_ADDRESS" && isZeroEvmAddress(accountId)) return "must not be the zero address, which no wallet holds";
+  return null;
+}
+
 function invalidAccountId(type: IdentityType, reason: string): ValidationError {
   return new ValidationError(`account_id is not a valid ${type}: ${reason}`, {
     field: "account_id",
@@ -90,13 +98,23 @@ function invalidAccountId(type: IdentityType, reason: string): ValidationError {
   });
 }
 
+/** How an account id is read. */
+export interface AccountIdOptions {
+  /**
+   * True where an identity comes in: an earn event or adjustment (new points), a link or a sign-in (a new
+   * identity). It refuses, besides what every read refuses, an identity nobody can hold (the EVM zero address);
+   * lookups and exclusions leave it false, so such an identity already stored can still be found and excluded.
+   */
+  entry?: boolean;
+}
+
 /**
  * Validates account_id for its type and returns the stored (normalised) form; throws
  * ValidationError({ field: "account_id", code: "invalid-account-id" }) whose message names the type,
  * e.g. "account_id is not a valid EVM_ADDRESS: EIP-55 checksum mismatch".
  * `accountId` is typed `unknown` so a parsed request body can be passed as is; a non-string is refused.
  */
-export function normalizeAccountId(type: IdentityType, accountId: unknown): string {
+export function normalizeAccountId(type: IdentityType, accountId: unknown, options: AccountIdOptions = {}): string {
   if (!isIdentityType(type)) {
     throw new ValidationError("invalid identity_type", { field: "identity_type" });
   }
@@ -108,5 +126,7 @@ export function normalizeAccountId(type: IdentityType, accountId: unknown): stri
   }
   const result = RULES[type](accountId);
   if (!result.ok) throw invalidAccountId(type, result.reason);
+  const refused = options.entry ? entryProblem(type, result.value) : null;
+  if (refused !== null) throw invalidAccountId(type, refused);
   return result.value;
 }

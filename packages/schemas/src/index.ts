@@ -16,9 +16,9 @@ export {
 export { EVM_ADDRESS_PATTERN, isEvmAddress, isZeroEvmAddress } from "./evm-address";
 export { JsonDecimal, stringifyJson } from "./exact-json";
 export { idempotencyKeyProblem, isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "./idempotency-key";
-export { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
+export { type AccountIdOptions, IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 export { JsonNumberText, parseJsonExact } from "./json-number";
-export { containsBadWord, parseBadWords, revealsIdentity } from "./name-match";
+export { type BoardNameLists, containsBadWord, parseBadWords, refuseHiddenDisplayName, revealsIdentity } from "./name-match";
 export {
   balanceObjectSchema,
   type ExactBalanceObject,

@@ -1,6 +1,7 @@
 // The comparison form of display names, and the identities it finds however they are written.
+import { ValidationError } from "@pointwise/errors";
 import fc from "fast-check";
-import { compactForm, containsBadWord, matchForm, revealsIdentity } from "./name-match";
+import { compactForm, containsBadWord, matchForm, refuseHiddenDisplayName, revealsIdentity } from "./name-match";
 
 // What a reader reads past between the parts of an address (all removed by compactForm).
 const SEPARATORS = [" ", "  ", ".", "-", "_", "\u2013", "\u00B7", "/", ":", "\u00A0", "\u3000", "\u200B", "\u00AD", "🚀"];
@@ -69,5 +70,45 @@ describe("revealsIdentity", () => {
     for (const name of ["Team 42", "0xSam", "0x0 Fan Club", "Dead Beef Cafe", "Mr. Smith", "Ann @ Home", "Class of 2024 - 2025", "Satoshi's Cat"]) {
       expect({ name, refused: revealsIdentity(name) }).toEqual({ name, refused: false });
     }
+  });
+});
+
+describe("refuseHiddenDisplayName", () => {
+  const refusal = (name: string, badWords: string[][], ownIds: string[] = []) => {
+    try {
+      refuseHiddenDisplayName(name, { badWords, ownIds });
+      return null;
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      return { code: err.code, field: err.field, message: err.message };
+    }
+  };
+  const badWord = {
+    code: "display-name-not-allowed",
+    field: "display_name",
+    message: "display_name contains a word this campaign does not allow on its boards",
+  };
+  const identity = {
+    code: "display-name-not-allowed",
+    field: "display_name",
+    message: "display_name looks like an e-mail address, a wallet address or an account id, which boards never show",
+  };
+
+  it("refuses a word of any of the lists, naming the rule", () => {
+    expect(refusal("Official Bot", [["official"], []])).toEqual(badWord);
+    expect(refusal("MoonFarmer", [["official"], ["farmer"]])).toEqual(badWord);
+  });
+
+  it("refuses a name that shows an identity, the user's own or any address, naming the rule", () => {
+    expect(refusal("fan 80351110", [[]], ["80351110"])).toEqual(identity);
+    expect(refusal("eve@example.com", [[]])).toEqual(identity);
+  });
+
+  it("names the bad word first when a name has both problems", () => {
+    expect(refusal("official eve@example.com", [["official"]])).toEqual(badWord);
+  });
+
+  it("lets a clean name through", () => {
+    expect(refusal("Captain Points", [["official"], ["farmer"]], ["80351110"])).toBeNull();
   });
 });

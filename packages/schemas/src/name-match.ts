@@ -1,4 +1,5 @@
 // How a display name is compared with bad words and identities: one comparison form, and the shapes that reveal who someone is.
+import { ValidationError } from "@pointwise/errors";
 
 /**
  * The form names and words are compared in: NFKC (full-width and mathematical letters become plain
@@ -85,4 +86,31 @@ export function revealsIdentity(name: string, ownIds: readonly string[] = []): b
     const own = compactForm(id.replace(EVM_PREFIX, ""));
     return own.length >= MIN_OWN_ID_LENGTH && compact.includes(own);
   });
+}
+
+/** What a user-set display name is checked against before it is saved: what the boards check it against. */
+export interface BoardNameLists {
+  /** Bad-word lists (the default BAD_WORDS_FILE's and the campaign's own), each compared as `containsBadWord` does. */
+  badWords: readonly (readonly string[])[];
+  /** The user's own account ids, as `revealsIdentity` takes them. */
+  ownIds: readonly string[];
+}
+
+/**
+ * Refuses a display name that every board would hide, so no API says "saved" for a name nobody will see: throws
+ * ValidationError `display-name-not-allowed` (field display_name), one message for a bad word and one for an identity.
+ */
+export function refuseHiddenDisplayName(name: string, lists: BoardNameLists): void {
+  if (lists.badWords.some((words) => containsBadWord(name, words))) {
+    throw new ValidationError("display_name contains a word this campaign does not allow on its boards", {
+      code: "display-name-not-allowed",
+      field: "display_name",
+    });
+  }
+  if (revealsIdentity(name, lists.ownIds)) {
+    throw new ValidationError("display_name looks like an e-mail address, a wallet address or an account id, which boards never show", {
+      code: "display-name-not-allowed",
+      field: "display_name",
+    });
+  }
 }

@@ -155,7 +155,8 @@ export function adjustmentRoutes(deps: Deps): Router {
         }
         let accountId: string;
         try {
-          accountId = normalizeAccountId(v.identity_type as IdentityType, v.account_id);
+          // An adjustment brings new points in: an identity nobody can hold (the EVM zero address) gets none; exclude it instead.
+          accountId = normalizeAccountId(v.identity_type as IdentityType, v.account_id, { entry: true });
         } catch (err) {
           fail((err as Error).message, (err as { code?: string }).code);
           continue;

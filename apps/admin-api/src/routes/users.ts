@@ -2,7 +2,7 @@
 import { type Database, excludedUsers, guardIdentityMove, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
-import { displayNameSchema, IDENTITY_TYPES, normalizeAccountId } from "@pointwise/schemas";
+import { displayNameSchema, IDENTITY_TYPES, normalizeAccountId, refuseHiddenDisplayName } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { recordAudit } from "../audit";
@@ -119,6 +119,11 @@ export function userRoutes(deps: Deps): Router {
     res.json(await userDetail(deps.db, campaign.id, userId));
 
     async function updateUser(client: Transaction, user: UserLinks): Promise<void> {
+      if (body.display_name !== undefined && body.display_name !== null) {
+        // The boards' own checks (as portal-api's PATCH /me applies them), so no name is "saved" that every board hides.
+        const { rows: own } = await client.query<{ account_id: string }>("SELECT account_id FROM identity WHERE user_id = $1", [userId]);
+        refuseHiddenDisplayName(body.display_name, { badWords: [deps.badWords, campaign.badWords], ownIds: own.map((i) => i.account_id) });
+      }
       if (body.display_name !== undefined) await client.query("UPDATE app_user SET display_name = $2 WHERE id = $1", [userId, body.display_name]);
       const referrer = body.referrer_id?.toLowerCase() ?? body.referrer_id;
       if (referrer === undefined || referrer === user.referrer_id) return;
@@ -148,7 +153,8 @@ export function userRoutes(deps: Deps): Router {
     const campaign = await loadWritableCampaign(deps, session, req.params.id);
     const userId = uuidParam(req.params.userId, "user_id");
     const body = parseWith(linkSchema, req.body);
-    const accountId = normalizeAccountId(body.identity_type, body.account_id);
+    // Linking brings an identity in, so one nobody can hold (the EVM zero address) is refused; the lookup above still finds it.
+    const accountId = normalizeAccountId(body.identity_type, body.account_id, { entry: true });
     const moveFrom = body.move_from_user_id === undefined ? undefined : uuidParam(body.move_from_user_id, "move_from_user_id");
     const outcome = await db.transaction(async (client) => {
       await client.lockCampaign("users", campaign.id);

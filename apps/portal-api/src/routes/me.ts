@@ -1,9 +1,9 @@
 // The signed-in participant's own user: profile, display name, referral code, linked wallets and e-mail addresses.
 import { ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
-// containsBadWord and revealsIdentity are the read API's comparisons, so a name this API accepts is never one the
+// refuseHiddenDisplayName uses the read API's comparisons, so a name this API accepts is never one the
 // leaderboard hides for a bad word or an identity.
-import { containsBadWord, displayNameSchema, revealsIdentity } from "@pointwise/schemas";
+import { displayNameSchema, refuseHiddenDisplayName } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { participantOf, requireParticipant } from "../bearer";
@@ -59,19 +59,8 @@ export function meRoutes(deps: Deps): Router {
     const body = parseWith(profileSchema, req.body);
     if (body.display_name !== null) {
       const campaign = await loadCampaign(db, me.campaignId);
-      if (containsBadWord(body.display_name, deps.badWords) || containsBadWord(body.display_name, campaign.badWords)) {
-        throw new ValidationError("display_name contains a word this campaign does not allow on its boards", {
-          code: "display-name-not-allowed",
-          field: "display_name",
-        });
-      }
-      const own = (await identitiesOf(db, me.userId)).map((i) => i.account_id);
-      if (revealsIdentity(body.display_name, own)) {
-        throw new ValidationError("display_name looks like an e-mail address, a wallet address or an account id, which boards never show", {
-          code: "display-name-not-allowed",
-          field: "display_name",
-        });
-      }
+      const ownIds = (await identitiesOf(db, me.userId)).map((i) => i.account_id);
+      refuseHiddenDisplayName(body.display_name, { badWords: [deps.badWords, campaign.badWords], ownIds });
     }
     await db.query("UPDATE app_user SET display_name = $2 WHERE id = $1", [me.userId, body.display_name]);
     res.json(await profile(me.campaignId, me.userId));

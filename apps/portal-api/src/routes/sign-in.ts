@@ -123,8 +123,9 @@ export function signInRoutes(deps: Deps): Router {
       expires_at: expiresAt.toISOString(),
       domain: env.PORTAL_DOMAIN,
       chain_ids: env.PORTAL_EVM_CHAIN_IDS,
-      // A mixed-case address whose EIP-55 checksum is wrong is a mistyped one: refused (invalid-account-id), not re-cased.
-      ...(body.address === undefined ? {} : { address: getAddress(normalizeAccountId("EVM_ADDRESS", body.address)) }),
+      // A mixed-case address whose EIP-55 checksum is wrong is a mistyped one: refused (invalid-account-id), not re-cased;
+      // so is the zero address, which signs in nobody (an entry, as the signed sign-in that follows).
+      ...(body.address === undefined ? {} : { address: getAddress(normalizeAccountId("EVM_ADDRESS", body.address, { entry: true })) }),
     });
   });
 

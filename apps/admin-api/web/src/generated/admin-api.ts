@@ -1441,7 +1441,7 @@ export interface paths {
         };
         /**
          * Find a user by any of their identities
-         * @description The account id is normalised exactly as the ingest API does (EVM addresses lowercased, e-mail domains lowercased, ...).
+         * @description The account id is normalised exactly as the ingest API does (EVM addresses lowercased, e-mail domains lowercased, ...). The EVM zero address, which ingest refuses, is found too (an identity stored before that rule).
          */
         get: {
             parameters: {
@@ -1528,7 +1528,12 @@ export interface paths {
          *     rule): bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C),
          *     zero-width characters (U+200B-U+200D, U+2060, U+FEFF), line and paragraph separators (U+2028,
          *     U+2029), control and other invisible format characters, unpaired surrogates, and more than 2
-         *     combining marks in a row (after NFC). `referrer_id`: a user of the same
+         *     combining marks in a row (after NFC). A name the boards would hide is `400
+         *     display-name-not-allowed`, by the checks of the portal API's PATCH /me: one containing a word of
+         *     BAD_WORDS_FILE or of the campaign's bad words ("display_name contains a word this campaign does
+         *     not allow on its boards"), or one that looks like an e-mail address, a wallet address or a
+         *     provider id, or holds one of the user's own account ids ("display_name looks like an e-mail
+         *     address, a wallet address or an account id, which boards never show"). `referrer_id`: a user of the same
          *     campaign, not the user itself, and not one the user already refers directly or through others
          *     (no cycles). A referral link is set once, with the time it was made (`referred_at`); changing or
          *     clearing it is `409 referrer-already-set`, because referral points already paid depend on it.
@@ -1593,7 +1598,8 @@ export interface paths {
          *     paid its holder points does not move away from a user holding a redemption that is not rejected: `409
          *     identity-points-spent`, nothing changes (the spends stay with that user; rejecting them first
          *     refunds the points and allows the move). `handle` (the X username, shown on the public
-         *     leaderboard) is only allowed for `X_PROVIDER_ID`.
+         *     leaderboard) is only allowed for `X_PROVIDER_ID`. The EVM zero address, which nobody holds, is
+         *     refused as on ingest (400 invalid-account-id).
          */
         post: {
             parameters: {
@@ -3666,7 +3672,7 @@ export interface components {
                 };
             };
         };
-        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, current-password-wrong, malformed-json, invalid-utf8, payload-too-large, invalid-body (an event CSV upload that cannot be read to its end), rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows, invalid-idempotency-key (the Idempotency-Key of an event CSV upload or an adjustment request). */
+        /** @description Invalid input; the message names the field and the rule. Codes: validation-failed, display-name-not-allowed (a user's display name the boards would hide), current-password-wrong, malformed-json, invalid-utf8, payload-too-large, invalid-body (an event CSV upload that cannot be read to its end), rule-version-invalid, invalid-account-id, unsupported-media-type, csv-invalid-header, csv-malformed, too-many-rows, invalid-idempotency-key (the Idempotency-Key of an event CSV upload or an adjustment request). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;

@@ -1,9 +1,12 @@
-// Loads the bad-word list that keeps offensive user-set names off public boards.
+// The bad-word list file (BAD_WORDS_FILE) the read API, portal-api and admin-api judge user-set names by.
 import { readFileSync } from "node:fs";
 import { ConfigError } from "@pointwise/errors";
 import { parseBadWords } from "@pointwise/schemas";
 
-/** Reads the default bad-word list that ships with the service (or the file BAD_WORDS_FILE names). */
+/**
+ * Reads a bad-word list: one word per line, blank lines and `#` comments ignored, in the form names are compared in.
+ * A file that cannot be read or lists no words stops the start with a ConfigError naming BAD_WORDS_FILE.
+ */
 export function loadBadWords(file: string): string[] {
   let text: string;
   try {
