@@ -1,4 +1,5 @@
 // Recompute jobs: rule activation and identity links, checkpoints, failures, run by the worker.
+import { activateRuleVersion } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
@@ -181,8 +182,7 @@ describe("recompute jobs", () => {
     // Another writer retires version 1 and activates version 3 in a transaction still open when the worker's switch runs.
     const other = db.transaction(async (tx) => {
       otherPid = (await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid as number;
-      await tx.query("UPDATE rule_version SET status = 'superseded' WHERE campaign_id = $1 AND version = 1", [c]);
-      await tx.query("UPDATE rule_version SET status = 'active', activated_at = now() WHERE campaign_id = $1 AND version = 3", [c]);
+      await activateRuleVersion(tx, c, 3);
       otherSwitched();
       await otherMayCommit;
     });

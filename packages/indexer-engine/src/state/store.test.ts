@@ -1,8 +1,8 @@
 // The indexer's state store in Redis: key namespaces, atomic commits, immutable labels and redacted URLs.
 import { ConfigError, ConflictError } from "@pointwise/errors";
-import { createLogger } from "@pointwise/logger";
+import { createLogger, scrubUrlCredentials } from "@pointwise/logger";
 import { testStore, withClient } from "../testing/fixtures";
-import { LABEL_IMMUTABLE, redactUrl, StateStore } from "./store";
+import { LABEL_IMMUTABLE, StateStore } from "./store";
 
 const silent = createLogger({ service: "test", level: "silent" });
 const REDIS_SHAPE =
@@ -79,20 +79,20 @@ describe("state store", () => {
   });
 
   it("hides passwords of store URLs", () => {
-    expect(redactUrl("rediss://user:secret@cache:6380/0")).toBe("rediss://***@cache:6380/0");
-    expect(redactUrl("redis://:secret@cache:6379")).toBe("redis://***@cache:6379");
-    expect(redactUrl("redis://@cache:6379")).toBe("redis://***@cache:6379");
+    expect(scrubUrlCredentials("rediss://user:secret@cache:6380/0")).toBe("rediss://***@cache:6380/0");
+    expect(scrubUrlCredentials("redis://:secret@cache:6379")).toBe("redis://***@cache:6379");
+    expect(scrubUrlCredentials("redis://@cache:6379")).toBe("redis://***@cache:6379");
   });
 
   it("hides the whole password when it holds an @, as the client reads it (up to the last @ before the host)", () => {
     // The Redis client takes this URL as user "user" with password "p@ss"; no part of the password may show.
-    expect(redactUrl("redis://user:p@ss@cache:6379/0")).toBe("redis://***@cache:6379/0");
-    expect(redactUrl("redis://user:p@ss@cache:6379/0?name=a@b")).toBe("redis://***@cache:6379/0?name=a@b");
+    expect(scrubUrlCredentials("redis://user:p@ss@cache:6379/0")).toBe("redis://***@cache:6379/0");
+    expect(scrubUrlCredentials("redis://user:p@ss@cache:6379/0?name=a@b")).toBe("redis://***@cache:6379/0?name=a@b");
   });
 
   it("leaves store URLs without credentials as they are, even with an @ after the host", () => {
-    expect(redactUrl("redis://cache:6379/0")).toBe("redis://cache:6379/0");
-    expect(redactUrl("redis://cache:6379/0?name=a@b")).toBe("redis://cache:6379/0?name=a@b");
+    expect(scrubUrlCredentials("redis://cache:6379/0")).toBe("redis://cache:6379/0");
+    expect(scrubUrlCredentials("redis://cache:6379/0?name=a@b")).toBe("redis://cache:6379/0?name=a@b");
   });
 
   it.each([

@@ -124,11 +124,6 @@ function parsePosition(field: string, value: string): Position {
   return { user: field.slice(0, first), asset: field.slice(first + 1, second), activity: field.slice(second + 1), ...stored } as Position;
 }
 
-/** Hides the password of a Redis URL for logs and errors, as the logger does: all of the credentials, up to the last @ before the host. */
-export function redactUrl(url: string): string {
-  return scrubUrlCredentials(url);
-}
-
 /**
  * The indexer's state on Redis. Keys are namespaced by indexerId; state that depends on the config (checkpoint,
  * positions, metrics, sink outboxes) also by the config hash, while immutable chain facts (labels, adapter caches)
@@ -158,7 +153,7 @@ export class StateStore {
     try {
       await client.connect();
     } catch (err) {
-      throw new RetryableError("state-store-unavailable", `State store unreachable at ${redactUrl(options.url)}`, { cause: err });
+      throw new RetryableError("state-store-unavailable", `State store unreachable at ${scrubUrlCredentials(options.url)}`, { cause: err });
     }
     return new StateStore(client, options);
   }
