@@ -1,6 +1,6 @@
 // The first operator from ADMIN_EMAIL and ADMIN_PASSWORD: created once, reset when the password changes.
 import { verifyPassword } from "@pointwise/auth";
-import { createTestDatabase, waitUntil } from "@pointwise/testkit";
+import { backendPid, createTestDatabase, waitUntilBlockedBy } from "@pointwise/testkit";
 import { createOperator, ensureFirstOperator } from "./operators";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -43,23 +43,16 @@ describe("adding an operator", () => {
     const rowInserted = new Promise<void>((r) => (inserted = r));
     const held = new Promise<void>((r) => (release = r));
     // The other invitation: its row is inserted but not committed until the second one is waiting on it.
+    let holder!: number;
     const first = db.transaction(async (tx) => {
+      holder = await backendPid(tx);
       await tx.query("INSERT INTO operator (project_id, email, password_hash) VALUES ($1, $2, 'x')", [projectId, email]);
       inserted();
       await held;
     });
     await rowInserted;
     const second = createOperator(db, projectId, email, "a-long-enough-password");
-    await waitUntil(
-      async () =>
-        (
-          await db.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO operator%'",
-          )
-        ).rows[0]?.n === 1,
-      10_000,
-      "the second invitation to wait on the first",
-    );
+    await waitUntilBlockedBy(db, holder, "the second invitation to wait on the first");
     release();
     await first;
     const added = await second;

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { loadBadWords } from "@pointwise/config";
 import { createLogger } from "@pointwise/logger";
 import { closeServer, listen } from "@pointwise/runtime";
-import { createTestBus, createTestDatabase, testServiceEnv, uniqueName, waitUntil } from "@pointwise/testkit";
+import { backendPid, createTestBus, createTestDatabase, testServiceEnv, uniqueName, waitUntil, waitUntilBlockedBy } from "@pointwise/testkit";
 import type { Express } from "express";
 import { createAdminApp } from "../src/app";
 import type { Deps } from "../src/deps";
@@ -153,20 +153,11 @@ export function perUnitRules(regEventId: string, perUnit: string, extra: Record<
  */
 export async function raceAgainstInsert(h: Harness, insert: string, values: unknown[], request: () => Promise<Reply>): Promise<Reply> {
   const { pending } = await h.deps.db.transaction(async (tx) => {
+    const holder = await backendPid(tx);
     await tx.query(insert, values);
     const pending = request();
-    // Held until the request's insert waits on this transaction's row (its statement names the test's schema).
-    await waitUntil(
-      async () => {
-        const { rows } = await h.deps.db.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'",
-          [h.deps.db.schema],
-        );
-        return (rows[0]?.n ?? 0) > 0;
-      },
-      10_000,
-      "the request's insert to wait on the held row",
-    );
+    // Held until the request's insert waits on this transaction's row.
+    await waitUntilBlockedBy(h.deps.db, holder, "the request's insert to wait on the held row");
     return { pending };
   });
   return pending;

@@ -1,7 +1,7 @@
 // Moving identities between participants (wallet merge, unlink) after points were spent: spends stay with the user who made them, so an identity whose points were spent stays too.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { seedReward, seedRuleVersion, seedScore, waitUntil } from "@pointwise/testkit";
+import { backendPid, seedReward, seedRuleVersion, seedScore, waitUntilBlockedBy } from "@pointwise/testkit";
 import { type Harness, type Json, linkWallet, newWallet, type Participant, participant, signIn, startPortal } from "./harness";
 import { logEventOf, ownerOf } from "./spent";
 
@@ -148,6 +148,7 @@ describe("an identity whose points were spent", () => {
     let reply: Promise<Awaited<ReturnType<Harness["call"]>>> | undefined;
     // A redemption between its balance check and its commit, as portal-api's redeem holds it.
     await h.deps.db.transaction(async (tx) => {
+      const holder = await backendPid(tx);
       await tx.lockCampaign("apply", h.campaignId);
       await tx.query(
         `INSERT INTO redemption(campaign_id, reward_id, user_id, idempotency_key, request_hash, channel, kind, currency, price, balance_before, balance_after, status)
@@ -156,18 +157,7 @@ describe("an identity whose points were spent", () => {
       );
       reply = h.call("POST", "/me/wallets", { message: body.message, signature: body.signature }, x.auth);
       // The link waits on the campaign's apply lock (the key of @pointwise/db's locks.ts) until the redemption commits.
-      await waitUntil(
-        async () => {
-          const { rows } = await h.deps.db.query(
-            `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
-                AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('pointwise-apply:' || current_schema() || ':' || $1, 0)`,
-            [h.campaignId],
-          );
-          return rows.length > 0;
-        },
-        10_000,
-        "the link waiting for the apply lock",
-      );
+      await waitUntilBlockedBy(h.deps.db, holder, "the link waiting for the apply lock");
     });
     const answered = await (reply as Promise<Awaited<ReturnType<Harness["call"]>>>);
     expect([answered.status, answered.body.error]).toEqual([409, refusal(1)]);

@@ -3,7 +3,7 @@ import { activateRuleVersion } from "@pointwise/db";
 import { RetryableError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
 import { parseRuleVersion, replayCampaign } from "@pointwise/rules";
-import { createTestDatabase, uniqueName, waitUntil } from "@pointwise/testkit";
+import { backendPid, createTestDatabase, uniqueName, waitUntilBlockedBy } from "@pointwise/testkit";
 import { createApplier } from "../src/apply/inbox-drainer";
 import { stageMessages } from "../src/intake/inbox";
 import { type RecomputeDeps, runNextJob } from "../src/recompute/recompute-job";
@@ -181,7 +181,7 @@ describe("recompute jobs", () => {
     });
     // Another writer retires version 1 and activates version 3 in a transaction still open when the worker's switch runs.
     const other = db.transaction(async (tx) => {
-      otherPid = (await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid as number;
+      otherPid = await backendPid(tx);
       await activateRuleVersion(tx, c, 3);
       otherSwitched();
       await otherMayCommit;
@@ -190,11 +190,7 @@ describe("recompute jobs", () => {
     const running = runNextJob(deps());
     try {
       // The switch retires version 1 too, so it waits for the other writer's row lock.
-      await waitUntil(
-        async () => (await db.query("SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [otherPid])).rowCount !== 0,
-        10_000,
-        "the switch to wait for the other writer",
-      );
+      await waitUntilBlockedBy(db, otherPid, "the switch to wait for the other writer");
     } finally {
       commitOther();
     }

@@ -1,4 +1,5 @@
 // One active rule version per campaign on PostgreSQL: reading it, the switch, the index that refuses a second, and two switches racing.
+import { backendPid, waitUntilBlockedBy } from "@pointwise/testkit";
 import { createDatabase, type Database } from "./client";
 import { dropSchema, migrate } from "./migrate";
 import { ACTIVE_RULE_VERSION_SQL, activateRuleVersion, activeRuleVersion } from "./rule-versions";
@@ -36,22 +37,6 @@ async function statuses(campaignId: string): Promise<Array<{ version: number; st
     [campaignId],
   );
   return rows;
-}
-
-/** Resolves once the backend `waiter` waits for a lock that the backend `holder` holds. */
-async function blockedBy(waiter: number, holder: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { rows } = await db.query<{ blocked: boolean }>("SELECT $2::int = ANY(pg_blocking_pids($1)) AS blocked", [waiter, holder]);
-    if (rows[0]?.blocked) return;
-    if (Date.now() > deadline) throw new Error(`backend ${waiter} never waited for backend ${holder}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function backendPid(tx: { query: Database["query"] }): Promise<number> {
-  const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
-  return rows[0]?.pid as number;
 }
 
 /** Stores rule version `version` of the campaign with `status` and a document naming it; returns the row's id. */
@@ -147,7 +132,7 @@ describe("activating a rule version", () => {
       const pid = await backendPid(tx);
       const waiting = activateRuleVersion(tx, c, 3);
       try {
-        await blockedBy(pid, firstPid);
+        await waitUntilBlockedBy(db, firstPid, "the second switch to wait for the first", { waiter: pid });
       } finally {
         commitFirst();
       }
