@@ -1,5 +1,7 @@
 // The key check at start against the real ingest API process: a wrong key stops the run with Invalid API Key, no block read.
 import { writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { IndexerConfig } from "@pointwise/indexer-engine";
@@ -51,7 +53,7 @@ afterAll(async () => {
 });
 
 /** A config whose pointwise sink maps swaps (and, given, a second activity) to event types; ranges over the whole scenario. */
-function sinkConfig(events: Record<string, string>, campaignId?: string): IndexerConfig {
+function sinkConfig(events: Record<string, string>, campaignId?: string, baseUrl = ingest.url): IndexerConfig {
   return suite.csvConfig("key", {
     network: { chainId: 31337, finality: 0 },
     range: { fromBlock: suite.scenario.pairDeployBlock, toBlock: suite.scenario.endBlock },
@@ -60,13 +62,44 @@ function sinkConfig(events: Record<string, string>, campaignId?: string): Indexe
       sinks: [
         {
           sinkType: "pointwise",
-          baseUrl: ingest.url,
+          baseUrl,
           ...(campaignId === undefined ? {} : { campaignId }),
           events: Object.fromEntries(Object.entries(events).map(([activity, regEventId]) => [activity, { regEventId, amount: "count" }])),
         },
       ],
     },
   }).config;
+}
+
+/**
+ * A gateway in front of the ingest API, as a load balancer would be: its first `failFirst` requests get a 502 page of
+ * its own, later ones are forwarded. Records each request's method and path; closed after the file.
+ */
+async function startGateway(failFirst: number): Promise<{ url: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    requests.push(`${req.method} ${req.url}`);
+    if (requests.length <= failFirst) {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html><body><h1>502 Bad Gateway</h1></body></html>");
+      return;
+    }
+    const headers = Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)) as [string, string][];
+    const upstream = await fetch(`${ingest.url}${req.url}`, { method: req.method, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
+    res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/octet-stream" });
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  suite.closers.push({
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
 /** Runs in-process with every RPC call counted by a proxy. */
@@ -125,6 +158,22 @@ describe("the key check at start, against the real ingest API", () => {
       expect(logs.messages().indexOf("Pointwise API key checked")).toBeLessThan(logs.messages().indexOf("Connected to RPC"));
       expect(rpc.calls.length).toBeGreaterThan(0);
     }
+  });
+
+  it("retries a gateway's 502 pages in front of the ingest API, then checks the key and reads the chain", async () => {
+    const gateway = await startGateway(2);
+    const rpc = await suite.proxy();
+    const { logs } = await runInProcess(
+      sinkConfig({ swap: mine.regEventId }, undefined, gateway.url),
+      testEnv({ RPC_URL: rpc.url, POINTWISE_API_KEY: mine.key }),
+    );
+    expect(logs.lines.filter((l) => l.msg === "Pointwise API key check not answered yet, retrying").map((l) => [l.attempt, l.failure])).toEqual([
+      [1, "HTTP 502, not an answer of the ingest API"],
+      [2, "HTTP 502, not an answer of the ingest API"],
+    ]);
+    expect(logs.lines.find((l) => l.msg === "Pointwise API key checked")).toMatchObject({ campaign_id: "mine-0001" });
+    expect(gateway.requests.slice(0, 3)).toEqual(Array(3).fill("GET /api/rest/api-key"));
+    expect(rpc.calls.length).toBeGreaterThan(0);
   });
 
   it("exits the process non-zero with the Invalid API Key log line and no block read", async () => {

@@ -115,6 +115,43 @@ describe("checkPointwiseKey against a stand-in", () => {
     expect(calls.length).toBe(3);
   });
 
+  it("retries a gateway's 502, 503 and 429 pages in front of the API, then goes on", async () => {
+    const pages = [
+      { status: 502, body: "<html><body><h1>502 Bad Gateway</h1></body></html>" },
+      { status: 503, body: "Service Unavailable" },
+      { status: 429, body: { message: "slow down" } },
+    ];
+    answers = (n) => pages[n] ?? { status: 200, body: { data: info() } };
+    const { logger, lines } = capturingLogger();
+    await expect(checkPointwiseKey({ baseUrl: server.url, apiKey: "pw_key", events: EVENTS, logger, retryBaseMs: 1, maxAttempts: 4 })).resolves.toEqual(info());
+    expect(calls.length).toBe(4);
+    expect(lines.filter((l) => l.level === "warn").map((l) => l.failure)).toEqual([
+      "HTTP 502, not an answer of the ingest API",
+      "HTTP 503, not an answer of the ingest API",
+      "HTTP 429, not an answer of the ingest API",
+    ]);
+  });
+
+  it("gives up with pointwise-api-unavailable, naming the status, after maxAttempts gateway timeouts", async () => {
+    answers = () => ({ status: 504, body: "<html><body><h1>504 Gateway Time-out</h1></body></html>" });
+    await expect(check(server.url, 3)).rejects.toMatchObject({
+      code: "pointwise-api-unavailable",
+      message: "Pointwise API key check failed 3 times: HTTP 504, not an answer of the ingest API",
+    });
+    expect(calls.length).toBe(3);
+  });
+
+  it.each([
+    ["404 page", { status: 404, body: "<html>Not Found</html>" }],
+    ["401 without the API's code", { status: 401, body: { error: "unauthorized" } }],
+    ["500 page", { status: 500, body: "<html>Internal Server Error</html>" }],
+    ["503 carrying an API code that is not transient", { status: 503, body: error("validation-failed").body }],
+  ])("stops with pointwise-api-key-check-failed after one request on a %s", async (_name, answer) => {
+    answers = () => answer;
+    await expect(check()).rejects.toMatchObject({ code: "pointwise-api-key-check-failed", details: { status: answer.status } });
+    expect(calls.length).toBe(1);
+  });
+
   it("gives up with pointwise-api-unavailable when nothing listens", async () => {
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, "127.0.0.1", () => {
@@ -181,13 +218,13 @@ describe("checkPointwiseKey against a stand-in", () => {
   });
 
   it("names the status, and the code when there is one, of an answer that is not the ingest API's", async () => {
-    answers = () => ({ status: 502, body: "<html>bad gateway</html>" });
+    answers = () => ({ status: 500, body: "<html>server error</html>" });
     const withoutCode = await check().catch((err: unknown) => err);
     expect(withoutCode).toMatchObject({
       code: "pointwise-api-key-check-failed",
-      message: `${server.url}/api/rest/api-key did not answer the API key check (HTTP 502): check the pointwise sink's baseUrl`,
+      message: `${server.url}/api/rest/api-key did not answer the API key check (HTTP 500): check the pointwise sink's baseUrl`,
     });
-    expect((withoutCode as { details: unknown }).details).toStrictEqual({ status: 502 });
+    expect((withoutCode as { details: unknown }).details).toStrictEqual({ status: 500 });
     answers = () => error("validation-failed");
     await expect(check()).rejects.toMatchObject({
       message: `${server.url}/api/rest/api-key did not answer the API key check (HTTP 200, validation-failed): check the pointwise sink's baseUrl`,

@@ -23,7 +23,7 @@ export interface KeyCheckOptions {
   /** When set, the key must belong to this campaign. */
   campaignId?: string;
   logger: Logger;
-  /** Attempts while the API answers a transient failure (starting, rate-limited, unreachable). */
+  /** Attempts while the API answers a transient failure (starting, rate-limited, internal, unreachable, a gateway's 429/502/503/504). */
   maxAttempts?: number;
   retryBaseMs?: number;
   signal?: AbortSignal;
@@ -36,6 +36,10 @@ interface ApiError {
 
 // Answers after which the same request can succeed a little later.
 const TRANSIENT: ReadonlySet<string | undefined> = new Set(["rate-limited", "service-unavailable", "starting", "internal"]);
+// Statuses a proxy or load balancer in front of the API answers with a page of its own while the API is briefly out of
+// reach or overloaded. The API itself answers every failure with HTTP 200 and a code, so these count only without one;
+// any other status without a code (404 from a wrong path, a 500 page) is not the API and retrying cannot change that.
+const GATEWAY_TRANSIENT: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 // A genuine key that cannot send events is as unusable as a wrong one: the user must use another key.
 const KEY_REFUSED: ReadonlySet<string | undefined> = new Set(["missing-api-key", "invalid-api-key", "campaign-archived"]);
 
@@ -85,14 +89,17 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
         logger.info({ campaign_id: info.campaign_id, backfill: info.backfill, event_types: info.event_types.length }, "Pointwise API key checked");
         return info;
       }
-      if (!TRANSIENT.has(code)) {
+      if (code === undefined && GATEWAY_TRANSIENT.has(res.status)) {
+        failure = `HTTP ${res.status}, not an answer of the ingest API`;
+      } else if (TRANSIENT.has(code)) {
+        failure = code as string; // one of TRANSIENT's codes
+      } else {
         throw new BaseError(
           "pointwise-api-key-check-failed",
           `${url} did not answer the API key check (HTTP ${res.status}${code === undefined ? "" : `, ${code}`}): check the pointwise sink's baseUrl`,
           { details: { status: res.status, ...(code === undefined ? {} : { code }) } },
         );
       }
-      failure = code as string; // one of TRANSIENT's codes
     } catch (err) {
       if (err instanceof BaseError) throw err;
       // fetch's errors may quote the URL whole (one with credentials, which it refuses): the failure is logged and thrown.

@@ -183,15 +183,29 @@ describe("pointwise sink", () => {
     expect(calls.every((c) => c.auth === "Bearer right-key" && c.contentType === "application/json" && c.source === "indexer")).toBe(true);
   });
 
-  it("retries rate-limited, bus-unavailable, idempotency-key-in-progress and service-unavailable with the same Idempotency-Key", async () => {
-    const transient = ["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable", "starting"];
+  it("retries rate-limited, bus-unavailable, idempotency-key-in-progress, service-unavailable, starting and internal with the same Idempotency-Key", async () => {
+    const transient = ["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable", "starting", "internal"];
     plan = (n) => transient[n];
-    const { s } = sink({ maxAttempts: 6 });
+    const { s } = sink({ maxAttempts: 7 });
     await s.recover(undefined);
     await s.committed(await s.write([swap(U1, "5")]));
-    expect(calls.length).toBe(6);
+    expect(calls.length).toBe(7);
     expect(new Set(calls.map((c) => c.key)).size).toBe(1);
     expect(recorded.length).toBe(1);
+  });
+
+  it("stops with pointwise-api-unavailable, not earn-batch-rejected, after maxAttempts internal answers", async () => {
+    // The ingest API answers internal when nothing was accepted, so each attempt resends the same chunk under the same key.
+    plan = () => "internal";
+    const { s } = sink({ maxAttempts: 3 });
+    await s.recover(undefined);
+    await expect(s.committed(await s.write([swap(U1, "5")]))).rejects.toMatchObject({
+      code: "pointwise-api-unavailable",
+      message: "Pointwise API failed 3 times: internal",
+      retryable: true,
+    });
+    expect(calls.map((c) => c.key)).toEqual(Array(3).fill(idempotencyKey("idx:cfg", "1-pointwise", 1, 1)));
+    expect(recorded).toEqual([]);
   });
 
   it("reports every failed attempt to onError (the sink-errors metric), retried ones included", async () => {

@@ -42,8 +42,9 @@ interface ApiBody {
   errors?: ApiError[];
 }
 
-// Transient answers of the ingest API: the same chunk is sent again with the same Idempotency-Key.
-const RETRY_CODES = new Set(["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable", "starting"]);
+// Transient answers of the ingest API: the same chunk is sent again with the same Idempotency-Key. `internal` accepted
+// nothing (the API releases the key's claim and keeps its event ids), so resending it is as safe as the others.
+const RETRY_CODES = new Set(["rate-limited", "bus-unavailable", "idempotency-key-in-progress", "service-unavailable", "starting", "internal"]);
 const AUTH_CODES = new Set(["invalid-api-key", "missing-api-key"]);
 // The chunk was too large for the ingest API's limits (BATCH_MAX_EVENTS, BATCH_BODY_LIMIT_BYTES), which it checks
 // before the Idempotency-Key: nothing was recorded, and smaller chunks can pass where resending it never would.
