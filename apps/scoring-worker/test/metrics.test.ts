@@ -155,7 +155,7 @@ describe("scoring-worker /metrics", () => {
 });
 
 describe("scoring-worker readiness while NATS is away", () => {
-  it("answers /readyz 503 naming nats, reports it down and the consumer's lag absent, and is ready again when NATS is back", async () => {
+  it("answers /readyz 503 naming nats, scrapes at once with it down and the consumer's lag absent, and is ready with the lag again when NATS is back", async () => {
     const nats = await startNatsServer();
     const ns = uniqueName("t_wmn");
     const own = await createTestDatabase(ns);
@@ -165,11 +165,18 @@ describe("scoring-worker readiness while NATS is away", () => {
       await waitUntil(async () => (await fetch(`${app.url}/readyz`)).status === 503, 15_000, "/readyz 503");
       expect(await (await fetch(`${app.url}/readyz`)).json()).toMatchObject({ status: "unavailable", checks: { postgres: true, nats: false } });
       expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+      // A scrape answers well within Prometheus's usual 10 s timeout; before, the consumer's lag held it for the NATS request timeout (5 s).
+      const started = Date.now();
       const text = await (await fetch(`${app.url}/metrics`)).text();
+      expect(Date.now() - started).toBeLessThan(2000);
       expect(sampleValue(text, "pointwise_dependency_up", { dependency: "nats", optional: "false" })).toBe(0);
       expect(sampleValue(text, "pointwise_worker_consumer_messages", { state: "pending" })).toBeUndefined();
+      expect(sampleValue(text, "pointwise_worker_consumer_messages", { state: "ack_pending" })).toBeUndefined();
       await nats.start();
       await waitUntil(async () => (await fetch(`${app.url}/readyz`)).status === 200, 30_000, "/readyz 200 again");
+      const back = await (await fetch(`${app.url}/metrics`)).text();
+      expect(sampleValue(back, "pointwise_worker_consumer_messages", { state: "pending" })).toBe(0);
+      expect(sampleValue(back, "pointwise_worker_consumer_messages", { state: "ack_pending" })).toBe(0);
     } finally {
       await app.stop("SIGKILL");
       await nats.destroy();

@@ -1,7 +1,7 @@
 // The connected bus: every operation the services perform on NATS, by name; the connection stays inside.
 import { NotFoundError, RetryableError } from "@pointwise/errors";
 import { type RawEventMessage, rawEventMessageSchema, type ScoresChanged } from "@pointwise/schemas";
-import { type ConnectionOptions, connect, type JetStreamManager, type NatsConnection, nanos, StorageType } from "nats";
+import { type ConnectionOptions, connect, Events, type JetStreamManager, type NatsConnection, nanos, StorageType } from "nats";
 import {
   type ConsumeOptions,
   consume,
@@ -71,7 +71,12 @@ export interface StoredMessage {
   json<T = unknown>(): T;
 }
 
-/** A connection to NATS with the streams, subjects and messages of one namespace. */
+/**
+ * A connection to NATS with the streams, subjects and messages of one namespace. While the connection
+ * is lost and the client reconnects, every request to JetStream's API (streams, consumers, their
+ * state, `ping`, `checkConnection`) is refused at once with `bus-unavailable` rather than held until
+ * it times out.
+ */
 export interface Bus {
   names: BusNames;
   /** Creates or updates the streams this service needs (file storage). */
@@ -134,6 +139,10 @@ export const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 
 const notConnected = () =>
   new RetryableError("bus-unavailable", "event bus unavailable: NATS is not connected yet", { details: { reason: "NATS not connected" } });
+const connectionLost = () =>
+  new RetryableError("bus-unavailable", "event bus unavailable: the connection to NATS is lost and being restored", {
+    details: { reason: "NATS not connected" },
+  });
 const isStreamMissing = (err: unknown) => String((err as Error)?.message).includes("stream not found");
 
 const unreachable = (cause: unknown) =>
@@ -168,9 +177,26 @@ export async function createBus(options: BusOptions): Promise<Bus> {
   let publisher: EventPublisher | undefined;
   const subscriptions = new Set<ScoresSubscription>();
 
+  // Whether the connection is up, from its status events: nats.js holds a request made while it
+  // reconnects until the request times out, and a scrape or readiness probe must be answered now.
+  let up = false;
+  const followStatus = async (conn: NatsConnection) => {
+    up = true;
+    const events = conn.status()[Symbol.asyncIterator]();
+    // No status event follows the close: without this the loop would wait for one for ever.
+    const ended = conn.closed().then(() => undefined);
+    for (;;) {
+      const next = await Promise.race([events.next(), ended]);
+      if (next === undefined || next.done) return;
+      if (next.value.type === Events.Disconnect) up = false;
+      else if (next.value.type === Events.Reconnect) up = true;
+    }
+  };
+
   const connected = connection.then((conn) => {
     nc = conn;
     if (closed) void conn.close();
+    else void followStatus(conn).catch(() => undefined);
     return conn;
   });
   const link = (): NatsConnection => {
@@ -178,8 +204,10 @@ export async function createBus(options: BusOptions): Promise<Bus> {
     return nc;
   };
   const jsm = (): Promise<JetStreamManager> => {
+    const conn = link();
+    if (!up) throw connectionLost();
     if (manager === undefined) {
-      const made = link().jetstreamManager();
+      const made = conn.jetstreamManager();
       manager = made;
       // Asked again next time: a failure while NATS is away must not stick.
       made.catch(() => {
