@@ -19,12 +19,7 @@ export async function backendPid(tx: SqlRunner): Promise<number> {
  * that the backend `holder` holds (PostgreSQL's pg_blocking_pids); fails after `options.timeoutMs` (10 s) naming
  * `what`. Each test works in its own schema, so a backend waiting on the test's own transaction is the test's.
  */
-export async function waitUntilBlockedBy(
-  db: SqlRunner,
-  holder: number,
-  what: string,
-  options: { waiter?: number; timeoutMs?: number } = {},
-): Promise<void> {
+export async function waitUntilBlockedBy(db: SqlRunner, holder: number, what: string, options: { waiter?: number; timeoutMs?: number } = {}): Promise<void> {
   const { waiter, timeoutMs = 10_000 } = options;
   await waitUntil(
     async () => {
