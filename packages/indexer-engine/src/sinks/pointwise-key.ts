@@ -39,7 +39,10 @@ const TRANSIENT: ReadonlySet<string | undefined> = new Set(["rate-limited", "ser
 // Statuses a proxy or load balancer in front of the API answers with a page of its own while the API is briefly out of
 // reach or overloaded. The API itself answers every failure with HTTP 200 and a code, so these count only without one;
 // any other status without a code (404 from a wrong path, a 500 page) is not the API and retrying cannot change that.
-const GATEWAY_TRANSIENT: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+export const GATEWAY_TRANSIENT: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** The failure logged and thrown for a gateway's answer without an ingest API code (a status of GATEWAY_TRANSIENT). */
+export const gatewayFailure = (status: number): string => `HTTP ${status}, not an answer of the ingest API`;
 // A genuine key that cannot send events is as unusable as a wrong one: the user must use another key.
 const KEY_REFUSED: ReadonlySet<string | undefined> = new Set(["missing-api-key", "invalid-api-key", "campaign-archived"]);
 
@@ -90,7 +93,7 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
         return info;
       }
       if (code === undefined && GATEWAY_TRANSIENT.has(res.status)) {
-        failure = `HTTP ${res.status}, not an answer of the ingest API`;
+        failure = gatewayFailure(res.status);
       } else if (TRANSIENT.has(code)) {
         failure = code as string; // one of TRANSIENT's codes
       } else {

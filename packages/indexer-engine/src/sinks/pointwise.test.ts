@@ -392,6 +392,17 @@ describe("pointwise sink requests and answers", () => {
     expect(recorded.map((e) => e.amount)).toEqual(["5"]);
   });
 
+  it("retries a gateway's JSON answers without an API code (429, 502, 503, 504) and stops on one with another status", async () => {
+    reply = (n) => [429, 502, 503, 504].map((status) => ({ status, text: JSON.stringify({ message: "Too Many Requests" }) }))[n];
+    const { s, lines } = sink();
+    await s.recover(undefined);
+    await s.committed(await s.write([swap(U1, "5")]));
+    expect(failures(lines).map((l) => l.failure)).toEqual([429, 502, 503, 504].map((status) => `HTTP ${status}, not an answer of the ingest API`));
+    expect(recorded.map((e) => e.amount)).toEqual(["5"]);
+    reply = (n) => (n === 5 ? { status: 403, text: JSON.stringify({ message: "Forbidden" }) } : undefined);
+    await expect(s.committed(await s.write([swap(U1, "6")]))).rejects.toMatchObject({ code: "earn-batch-rejected" });
+  });
+
   it("retries an answer whose number of results differs from the events sent", async () => {
     const { s, lines } = sink();
     await s.recover(undefined);

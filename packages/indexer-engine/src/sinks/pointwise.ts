@@ -9,6 +9,7 @@ import type { SinkOutbox } from "../state/outbox";
 import { invalidApiKey } from "../symptoms";
 import { backoffMs } from "../util/retry";
 import { type EarnEvent, toEarnEvent } from "./earn";
+import { GATEWAY_TRANSIENT, gatewayFailure } from "./pointwise-key";
 import type { Sink } from "./sink";
 
 /** Settings of the Pointwise API sink. */
@@ -208,6 +209,8 @@ export class PointwiseSink implements Sink {
     if (body === undefined || typeof body !== "object") return { kind: "retry", failure: `HTTP ${status} without a JSON body` };
     const error = body.errors?.[0];
     if (body.data === null || body.data === undefined || error !== undefined) {
+      // A gateway's JSON page ({"message": "Too Many Requests"}) carries no code of the API: retried like its HTML page.
+      if (error?.extensions?.code === undefined && GATEWAY_TRANSIENT.has(status)) return { kind: "retry", failure: gatewayFailure(status) };
       const code = error?.extensions?.code ?? "unknown";
       if (AUTH_CODES.has(code)) throw invalidApiKey({ details: { code } });
       if (RETRY_CODES.has(code)) return { kind: "retry", failure: code };
