@@ -1,7 +1,5 @@
 // The key check at start against the real ingest API process: a wrong key stops the run with Invalid API Key, no block read.
 import { writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { IndexerConfig } from "@pointwise/indexer-engine";
@@ -19,6 +17,7 @@ import {
 } from "@pointwise/testkit";
 import { spawnIndexer } from "./support/child";
 import { runInProcess, testEnv, uniqueId } from "./support/harness";
+import { listen, readBody } from "./support/net";
 import type { RpcProxy } from "./support/servers";
 import { useScenarioChain } from "./support/suite";
 
@@ -77,9 +76,8 @@ function sinkConfig(events: Record<string, string>, campaignId?: string, baseUrl
  */
 async function startGateway(failFirst: number): Promise<{ url: string; requests: string[] }> {
   const requests: string[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  const gateway = await listen(async (req, res) => {
+    const body = await readBody(req);
     requests.push(`${req.method} ${req.url}`);
     if (requests.length <= failFirst) {
       res.writeHead(502, { "content-type": "text/html" });
@@ -87,19 +85,12 @@ async function startGateway(failFirst: number): Promise<{ url: string; requests:
       return;
     }
     const headers = Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)) as [string, string][];
-    const upstream = await fetch(`${ingest.url}${req.url}`, { method: req.method, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
+    const upstream = await fetch(`${ingest.url}${req.url}`, { method: req.method, headers, ...(body === "" ? {} : { body }) });
     res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/octet-stream" });
     res.end(Buffer.from(await upstream.arrayBuffer()));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  suite.closers.push({
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+  suite.closers.push(gateway);
+  return { url: gateway.url, requests };
 }
 
 /** Runs in-process with every RPC call counted by a proxy. */

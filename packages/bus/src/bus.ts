@@ -137,12 +137,9 @@ export interface Bus {
 /** How long JetStream remembers message ids to drop repeats (2 minutes, JetStream's default). */
 export const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 
-const notConnected = () =>
-  new RetryableError("bus-unavailable", "event bus unavailable: NATS is not connected yet", { details: { reason: "NATS not connected" } });
-const connectionLost = () =>
-  new RetryableError("bus-unavailable", "event bus unavailable: the connection to NATS is lost and being restored", {
-    details: { reason: "NATS not connected" },
-  });
+/** bus-unavailable before the first connection (the default message) or while a lost one is being restored. */
+const notConnected = (message = "event bus unavailable: NATS is not connected yet") =>
+  new RetryableError("bus-unavailable", message, { details: { reason: "NATS not connected" } });
 const isStreamMissing = (err: unknown) => String((err as Error)?.message).includes("stream not found");
 
 const unreachable = (cause: unknown) =>
@@ -205,7 +202,7 @@ export async function createBus(options: BusOptions): Promise<Bus> {
   };
   const jsm = (): Promise<JetStreamManager> => {
     const conn = link();
-    if (!up) throw connectionLost();
+    if (!up) throw notConnected("event bus unavailable: the connection to NATS is lost and being restored");
     if (manager === undefined) {
       const made = conn.jetstreamManager();
       manager = made;

@@ -3,7 +3,7 @@ export { CHROMIUM, type OpenBrowser, openBrowser } from "./browser";
 export { type InjectedWalletOptions, injectWallet } from "./browser-wallet";
 export { HARDHAT_MNEMONIC, type HardhatAccount, type HardhatNode, type HardhatNodeOptions, localChainProvider, startHardhatNode } from "./hardhat";
 export { postJson } from "./http";
-export { backendPid, type SqlRunner, waitUntilBlockedBy } from "./locks";
+export { backendPid, waitUntilBlockedBy } from "./locks";
 export { type NatsCluster, type NatsNode, startNatsCluster } from "./nats-cluster";
 export { loadOpenApi, type OpenApi, type OpenApiName } from "./openapi";
 export { type PgNode, type PgReplicaPair, startPostgresReplicaPair } from "./postgres-replica";

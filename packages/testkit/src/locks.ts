@@ -1,13 +1,9 @@
 // Lock waits for race tests: a transaction is held open until another backend is seen waiting on one of its locks.
+import type { Queryable } from "@pointwise/db";
 import { waitUntil } from "./processes";
 
-/** Anything that runs SQL: a database, a pool, or the client of an open transaction. */
-export interface SqlRunner {
-  query<R extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
-}
-
 /** The server process id of the connection `tx` runs on; its open transaction holds its locks. */
-export async function backendPid(tx: SqlRunner): Promise<number> {
+export async function backendPid(tx: Queryable): Promise<number> {
   const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
   const pid = rows[0]?.pid;
   if (pid === undefined) throw new Error("pg_backend_pid() returned no row");
@@ -19,7 +15,7 @@ export async function backendPid(tx: SqlRunner): Promise<number> {
  * that the backend `holder` holds (PostgreSQL's pg_blocking_pids); fails after `options.timeoutMs` (10 s) naming
  * `what`. Each test works in its own schema, so a backend waiting on the test's own transaction is the test's.
  */
-export async function waitUntilBlockedBy(db: SqlRunner, holder: number, what: string, options: { waiter?: number; timeoutMs?: number } = {}): Promise<void> {
+export async function waitUntilBlockedBy(db: Queryable, holder: number, what: string, options: { waiter?: number; timeoutMs?: number } = {}): Promise<void> {
   const { waiter, timeoutMs = 10_000 } = options;
   await waitUntil(
     async () => {
