@@ -302,6 +302,25 @@ describe("adjustments", () => {
     const { rows } = await suite.h.deps.db.query("SELECT 1 FROM score_adjustment WHERE user_id = $1", [zeroUser]);
     expect(rows).toEqual([]);
   });
+  it("refuses an adjustment by user_id to a user holding the EVM zero address, grant or deduction, and stores nothing", async () => {
+    const { campaignId, regEventId, url, u1 } = await scored();
+    const [zeroUser] = await logEvents(suite.h.deps.db, campaignId, [{ identityType: "EVM_ADDRESS", accountId: ZERO_ADDRESS, amount: "4", regEventId }]);
+    await activateAsWorker(suite.h.deps.db, campaignId, 1);
+    for (const points of ["100", "-3"]) {
+      const res = await suite.op.call("POST", `${url}/adjustments`, { user_id: zeroUser, currency: "xp", points, reason: "airdrop" });
+      expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+        400,
+        "validation-failed",
+        `user_id: user ${zeroUser} holds the EVM zero address, which no wallet holds; exclude the user instead`,
+      ]);
+    }
+    const { rows } = await suite.h.deps.db.query("SELECT 1 FROM score_adjustment WHERE user_id = $1", [zeroUser]);
+    expect(rows).toEqual([]);
+    expect(await xpTotal(campaignId, zeroUser as string)).toBe("8");
+    // Anyone else is adjusted as before.
+    const other = await suite.op.call("POST", `${url}/adjustments`, { user_id: u1, currency: "xp", points: "1", reason: "airdrop" });
+    expect(other.status).toBe(201);
+  });
 });
 
 describe("adjustments with an Idempotency-Key", () => {

@@ -4,6 +4,9 @@ import { getAddress } from "ethers";
 /** The shape of an EVM address: 0x and 40 hex digits, in any case. */
 export const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
+/** The zero address as stored: 0x and 40 zeros (no letters, so every spelling of it normalises to this). */
+export const ZERO_EVM_ADDRESS = `0x${"0".repeat(40)}`;
+
 const ZERO_ADDRESS = /^0x0{40}$/;
 
 /** True for the zero address, 0x and 40 zeros: where tokens are minted from and burned to; nobody holds its key. */

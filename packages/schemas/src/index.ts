@@ -13,7 +13,7 @@ export {
   parseOccurredAt,
   validateEarnEvent,
 } from "./earn-event";
-export { EVM_ADDRESS_PATTERN, isEvmAddress, isZeroEvmAddress } from "./evm-address";
+export { EVM_ADDRESS_PATTERN, isEvmAddress, isZeroEvmAddress, ZERO_EVM_ADDRESS } from "./evm-address";
 export { JsonDecimal, stringifyJson } from "./exact-json";
 export { idempotencyKeyProblem, isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "./idempotency-key";
 export { type AccountIdOptions, IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";

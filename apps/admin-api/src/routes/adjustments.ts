@@ -1,7 +1,7 @@
 // Admin routes for operator adjustments of a campaign: list, grant or deduct, reverse, and bulk upload by CSV.
-import { ConflictError, NotFoundError } from "@pointwise/errors";
+import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
-import { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "@pointwise/schemas";
+import { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId, ZERO_EVM_ADDRESS } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { adjustmentRequestHash, rememberAnswer, rememberedAnswer } from "../adjustment-requests";
@@ -108,8 +108,18 @@ export function adjustmentRoutes(deps: Deps): Router {
         };
       } else {
         const userId = uuidParam(body.user_id, "user_id");
-        const { rows } = await tx.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
-        if (rows.length === 0) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
+        const { rows } = await tx.query<{ zero: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM identity i WHERE i.user_id = u.id AND i.identity_type = 'EVM_ADDRESS' AND i.account_id = $3) AS zero
+             FROM app_user u WHERE u.id = $1 AND u.campaign_id = $2`,
+          [userId, campaign.id, ZERO_EVM_ADDRESS],
+        );
+        const user = rows[0];
+        if (!user) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
+        // As in a CSV list: the zero address earned points only before ingest refused it, and gets no adjustment now.
+        if (user.zero)
+          throw new ValidationError(`user_id: user ${userId} holds the EVM zero address, which no wallet holds; exclude the user instead`, {
+            field: "user_id",
+          });
         item = { userId, currency: body.currency, points: body.points.trim(), reason: body.reason };
         checkAdjustment(item, campaign, await activeRulesIn(tx, campaign.id));
       }

@@ -2435,6 +2435,8 @@ export interface paths {
          *     more decimal places than the currency has under the active rules. It shows in the user's scores
          *     at once (when a rule version is active) and every recompute adds it back. Adjustments are never
          *     changed or deleted: `reverses` makes a further adjustment of the opposite points, once per adjustment.
+         *     A user holding the EVM zero address (stored before ingest refused it) gets none: `400 validation-failed`
+         *     naming `user_id`; exclude the user instead.
          *     With an `Idempotency-Key`, a retry answers `200` with the adjustment as first answered and makes nothing.
          */
         post: {
