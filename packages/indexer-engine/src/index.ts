@@ -7,7 +7,7 @@ export { AdaptiveLogFetcher, type LogBatch, type LogRangeOptions } from "./chain
 export { type BlockSource, ChainReader, type ChainReaderOptions, type LogSource } from "./chain/reader";
 export { isCallRevert } from "./chain/revert";
 export { checkContracts, checkFromBlock, findFromBlock } from "./chain/start";
-export { type RpcCall, type RpcOutcome, RpcResponseError, RpcTransport, type RpcTransportOptions, retryAfterMs } from "./chain/transport";
+export { type RpcCall, type RpcOutcome, RpcResponseError, RpcTransport, type RpcTransportOptions } from "./chain/transport";
 export { CHAINS, type ChainInfo, findChain } from "./config/chains";
 export { adapterConfigHash, canonicalJson, configHash, shortHash } from "./config/hash";
 export {

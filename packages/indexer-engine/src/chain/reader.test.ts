@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLogger } from "@pointwise/logger";
-import { ChainReader, retryAfterMs } from "./reader";
+import { ChainReader } from "./reader";
 
 const silent = createLogger({ service: "test", level: "silent" });
 const servers: Server[] = [];
@@ -69,18 +69,5 @@ describe("ChainReader retries", () => {
       details: { attempts: 1, reason: "endpoint rejected the request (key invalid or expired)" },
     });
     expect(denying.times).toHaveLength(1);
-  });
-});
-
-describe("retryAfterMs", () => {
-  it("reads seconds and HTTP dates, and ignores what is neither", () => {
-    const now = Date.parse("2026-11-21T10:00:00Z");
-    expect(retryAfterMs("5", now)).toBe(5000);
-    expect(retryAfterMs(" 0 ", now)).toBe(0);
-    expect(retryAfterMs("Sat, 21 Nov 2026 10:00:30 GMT", now)).toBe(30_000);
-    expect(retryAfterMs("Sat, 21 Nov 2026 09:59:00 GMT", now)).toBe(0);
-    expect(retryAfterMs("soon", now)).toBeUndefined();
-    expect(retryAfterMs("-3", now)).toBeUndefined();
-    expect(retryAfterMs(undefined, now)).toBeUndefined();
   });
 });

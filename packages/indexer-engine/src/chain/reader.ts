@@ -4,7 +4,7 @@ import type { ChainCalls, ChainLog } from "../adapter";
 import { Lru } from "../util/lru";
 import { type RpcOutcome, RpcResponseError, RpcTransport } from "./transport";
 
-export { RpcResponseError, retryAfterMs } from "./transport";
+export { RpcResponseError } from "./transport";
 
 /** Settings of a chain reader. */
 export interface ChainReaderOptions {

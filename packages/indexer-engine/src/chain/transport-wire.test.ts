@@ -5,7 +5,7 @@ import { createServer as createTcpServer, type Socket } from "node:net";
 import { createLogger } from "@pointwise/logger";
 import { capturingLogger } from "../testing/fixtures";
 import { closedAfterAll, json, listenTestServer, startTestServer } from "../testing/http";
-import { RpcResponseError, RpcTransport, retryAfterMs, retryWaitMs } from "./transport";
+import { RpcResponseError, RpcTransport, retryWaitMs } from "./transport";
 
 const silent = createLogger({ service: "test", level: "silent" });
 const { servers, clients: transports } = closedAfterAll((t: RpcTransport) => t.close());
@@ -589,43 +589,5 @@ describe("retryWaitMs", () => {
     expect(retryWaitMs({ ...limited, retryAfterMs: 45_000 }, 0, 250)).toBe(45_000);
     expect(retryWaitMs({ ...limited, retryAfterMs: 90_000 }, 0, 250)).toBe(60_000);
     expect(retryWaitMs({ ...limited, retryAfterMs: 100 }, 0, 250)).toBe(250);
-  });
-});
-
-describe("retryAfterMs", () => {
-  const now = Date.parse("2026-11-21T10:00:00Z");
-
-  it("reads a delay in whole seconds", () => {
-    expect(retryAfterMs("12", now)).toBe(12_000);
-    expect(retryAfterMs("7", now)).toBe(7_000);
-  });
-
-  it("ignores text that is not only digits, and blank or absent headers", () => {
-    expect(retryAfterMs("x5", now)).toBeUndefined();
-    expect(retryAfterMs("5x", now)).toBeUndefined();
-    expect(retryAfterMs("1.5", now)).toBeUndefined();
-    expect(retryAfterMs("", now)).toBeUndefined();
-    expect(retryAfterMs("   ", now)).toBeUndefined();
-    expect(retryAfterMs(undefined, now)).toBeUndefined();
-    expect(retryAfterMs(["5"], now)).toBeUndefined();
-  });
-
-  it("reads an HTTP date in either letter case as the time left until it", () => {
-    expect(retryAfterMs("Zzz, 21 Nov 2026 10:00:30 GMT", now)).toBe(30_000);
-    expect(retryAfterMs("aaa, 21 nov 2026 10:01:00 GMT", now)).toBe(60_000);
-    expect(retryAfterMs("AAA, 21 NOV 2026 10:00:05 GMT", now)).toBe(5_000);
-  });
-
-  it("ignores dates not in the fixed HTTP form, or that name no day", () => {
-    expect(retryAfterMs("Sat, 99 Nov 2026 10:00:30 GMT", now)).toBeUndefined();
-    expect(retryAfterMs("Sat, 1 Nov 2026 10:00:30 GMT", now)).toBeUndefined();
-    expect(retryAfterMs("Sat, 21 Nov 26 10:00:30 GMT", now)).toBeUndefined();
-    expect(retryAfterMs("Sat, 21 Nov 2026 10:00:30 UTC", now)).toBeUndefined();
-    expect(retryAfterMs("Sat, 21 Nov 2026 10:00:30 GMT+1", now)).toBeUndefined();
-    expect(retryAfterMs("x Sat, 21 Nov 2026 10:00:30 GMT", now)).toBeUndefined();
-    expect(retryAfterMs("Sa1, 21 Nov 2026 10:00:30 GMT", now)).toBeUndefined();
-    expect(retryAfterMs("Sat, 21 N1v 2026 10:00:30 GMT", now)).toBeUndefined();
-    expect(retryAfterMs("Sat, 21 Nov 2026 10:0:30 GMT", now)).toBeUndefined();
-    expect(retryAfterMs("Sat, 2a Nov 2026 10:00:30 GMT", now)).toBeUndefined();
   });
 });

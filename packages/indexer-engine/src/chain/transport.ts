@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@pointwise/logger";
 import { httpUrlProblem } from "../config/urls";
 import { rpcConnectionFailed } from "../symptoms";
-import { backoffMs } from "../util/retry";
+import { backoffMs, retryAfterMs, stretchToRetryAfter } from "../util/retry";
 import { Semaphore, TokenBucket } from "./limits";
 
 /** A JSON-RPC error answered by the node (as opposed to a failed connection). */
@@ -63,28 +63,12 @@ export type Failure = { reason: string } & ({ kind: "denied" | "failed" } | { ki
 /** A failure that is neither a rejected key nor a rate limit. */
 const failed = (reason: string): Failure => ({ reason, kind: "failed" });
 
-/** A Retry-After header (delay in seconds or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
-export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
-  if (typeof header !== "string") return undefined;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  // The date form senders must use (IMF-fixdate, RFC 9110); Date.parse alone would take "-3" for a year.
-  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return undefined;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** The longest wait between two attempts while rate limited, whatever Retry-After asks for. */
-const MAX_RATE_LIMIT_WAIT_MS = 60_000;
-
 /**
  * The wait before retrying an exchange whose attempt `attempt` (from 0) failed: a backoff with jitter from `baseMs` up
  * to 8 s; while rate limited up to 30 s, or as long as Retry-After asks when that is longer, at most a minute.
  */
 export function retryWaitMs(failure: Failure, attempt: number, baseMs: number): number {
-  return failure.kind === "rate-limited"
-    ? Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(failure.retryAfterMs ?? 0, backoffMs(attempt, baseMs, 30_000)))
-    : backoffMs(attempt, baseMs, 8_000);
+  return failure.kind === "rate-limited" ? stretchToRetryAfter(backoffMs(attempt, baseMs, 30_000), failure.retryAfterMs) : backoffMs(attempt, baseMs, 8_000);
 }
 const RATE_LIMITED = /rate limit|too many requests|exceeded.*(capacity|quota)|daily request count/i;
 

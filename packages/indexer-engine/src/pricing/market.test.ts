@@ -238,6 +238,22 @@ describe("market price client", () => {
     expect(delays[3]).toBeLessThan(4_000);
   });
 
+  it("waits at most a minute whatever a 429's Retry-After asks, in seconds or as an HTTP date", async () => {
+    const { logger: capturing, lines } = capturingLogger();
+    let clock = T0;
+    const c = new MarketPriceClient({ baseUrl: server.url, apiKey: "good-key", ratePerMinute: 60, logger: capturing, now: () => (clock += HOUR) });
+    script = [
+      { status: 429, retryAfter: "3600" },
+      { status: 429, retryAfter: new Date(Date.now() + 45_000).toUTCString() },
+    ];
+    expect((await c.priceAt("test-coin", T0))?.toString()).toBe("10");
+    const delays = lines.filter((l) => l.msg === "price request failed, retrying").map((l) => l.delayMs as number);
+    expect(delays[0]).toBe(60_000);
+    // The date is read against the real clock a moment after it was written: a little under 45 s.
+    expect(delays[1]).toBeGreaterThan(40_000);
+    expect(delays[1]).toBeLessThanOrEqual(45_000);
+  });
+
   it("gives up after the attempts with a retryable error and does not cache the failure", async () => {
     script = [500, 500, 500];
     const c = client();

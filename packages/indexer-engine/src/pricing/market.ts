@@ -4,7 +4,7 @@ import { AuthError, BaseError, ConfigError, RetryableError } from "@pointwise/er
 import { type Logger, scrubUrlCredentials } from "@pointwise/logger";
 import { Dec } from "../decimal";
 import { Lru } from "../util/lru";
-import { backoffMs } from "../util/retry";
+import { backoffMs, retryAfterMs, stretchToRetryAfter } from "../util/retry";
 import { IntervalLimiter } from "./limiter";
 
 /** Settings of the market price client. */
@@ -34,7 +34,7 @@ interface Bucket {
 /**
  * A client for a CoinGecko-compatible price API. Prices are fetched per asset and UTC day
  * (`/coins/{id}/market_chart/range`), cached, requests are spaced to the key's rate limit, and 429, 5xx and
- * network failures are retried with backoff (honouring Retry-After). The price at a time is the last sample
+ * network failures are retried with backoff (a 429's Retry-After honoured, at most a minute). The price at a time is the last sample
  * at or before it.
  */
 export class MarketPriceClient {
@@ -85,7 +85,7 @@ export class MarketPriceClient {
       const wait = this.#limiter.reserve(this.#now());
       if (wait > 0) await sleep(wait);
       let failure: string;
-      let retryAfterMs: number | undefined;
+      let retryAfter: number | undefined;
       try {
         this.requests++;
         const res = await fetch(url, { headers: { accept: "application/json", [this.#headerName]: this.options.apiKey }, signal: AbortSignal.timeout(20_000) });
@@ -94,15 +94,15 @@ export class MarketPriceClient {
         if (res.status === 404) throw new ConfigError(`market price id ${id} is unknown to the price API`);
         if (res.status !== 429 && res.status < 500) throw new BaseError("price-api-failed", `price API answered ${res.status} for ${id}`);
         failure = `HTTP ${res.status}`;
-        const retryAfter = Number(res.headers.get("retry-after"));
-        if (res.status === 429 && Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
+        // Only a rate limit's Retry-After counts: a failing server gets the plain backoff whatever it asks.
+        if (res.status === 429) retryAfter = retryAfterMs(res.headers.get("retry-after") ?? undefined);
       } catch (err) {
         if (err instanceof BaseError) throw err;
         // fetch's errors may quote the URL whole (one with credentials, which it refuses): the failure is logged and thrown.
         failure = scrubUrlCredentials((err as Error).message);
       }
       if (attempt + 1 >= maxAttempts) throw new RetryableError("price-api-unavailable", `price API failed for ${id} after ${maxAttempts} attempts: ${failure}`);
-      const delay = retryAfterMs ?? backoffMs(attempt, this.options.retryBaseMs ?? 500, 30_000);
+      const delay = stretchToRetryAfter(backoffMs(attempt, this.options.retryBaseMs ?? 500, 30_000), retryAfter);
       this.#limiter.pauseUntil(this.#now() + delay);
       this.options.logger.warn({ id, attempt: attempt + 1, failure, delayMs: delay }, "price request failed, retrying");
     }

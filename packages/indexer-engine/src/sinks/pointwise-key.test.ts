@@ -48,7 +48,7 @@ describe("keyMismatch", () => {
 
 describe("checkPointwiseKey against a stand-in", () => {
   let server: TestServer;
-  let answers: ((n: number) => { status: number; body: unknown }) | undefined;
+  let answers: ((n: number) => { status: number; body: unknown; headers?: Record<string, string> }) | undefined;
   /** Called with each request's number before it is answered. */
   let onRequest: ((n: number) => void) | undefined;
   let calls: { auth: string | undefined; url: string | undefined; method: string | undefined }[];
@@ -59,11 +59,11 @@ describe("checkPointwiseKey against a stand-in", () => {
       onRequest?.(n);
       const answer = answers?.(n) ?? { status: 404, body: { error: { code: "not-found" } } };
       if (typeof answer.body === "string") {
-        res.writeHead(answer.status, { "content-type": "text/plain" });
+        res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers });
         res.end(answer.body);
         return;
       }
-      json(res, answer.status, answer.body);
+      json(res, answer.status, answer.body, answer.headers);
     });
   });
   afterAll(() => server.close());
@@ -115,21 +115,41 @@ describe("checkPointwiseKey against a stand-in", () => {
     expect(calls.length).toBe(3);
   });
 
-  it("retries a gateway's 502, 503 and 429 pages in front of the API, then goes on", async () => {
+  it("retries a gateway's 502, 503, 429 and Cloudflare's 520-524 pages in front of the API, then goes on", async () => {
     const pages = [
       { status: 502, body: "<html><body><h1>502 Bad Gateway</h1></body></html>" },
       { status: 503, body: "Service Unavailable" },
       { status: 429, body: { message: "slow down" } },
+      ...[520, 521, 522, 523, 524].map((status) => ({ status, body: `<html><body>Error ${status}</body></html>` })),
     ];
     answers = (n) => pages[n] ?? { status: 200, body: { data: info() } };
     const { logger, lines } = capturingLogger();
+    await expect(checkPointwiseKey({ baseUrl: server.url, apiKey: "pw_key", events: EVENTS, logger, retryBaseMs: 1, maxAttempts: 9 })).resolves.toEqual(info());
+    expect(calls.length).toBe(9);
+    expect(lines.filter((l) => l.level === "warn").map((l) => l.failure)).toEqual(
+      [502, 503, 429, 520, 521, 522, 523, 524].map((status) => `HTTP ${status}, not an answer of the ingest API`),
+    );
+  });
+
+  it("waits as long as an answer's Retry-After asks when that is longer than its backoff, the API's or a gateway's", async () => {
+    const limited = { ...error("rate-limited"), headers: { "retry-after": "1" } };
+    const pages = [
+      limited,
+      { status: 503, body: "Service Unavailable", headers: { "retry-after": "1" } },
+      { ...error("starting"), headers: { "retry-after": "0" } },
+    ];
+    answers = (n) => pages[n] ?? { status: 200, body: { data: info() } };
+    // Backoffs without jitter: the base, 1 ms, every time.
+    jest.spyOn(Math, "random").mockReturnValue(0);
+    const { logger, lines } = capturingLogger();
+    const started = Date.now();
     await expect(checkPointwiseKey({ baseUrl: server.url, apiKey: "pw_key", events: EVENTS, logger, retryBaseMs: 1, maxAttempts: 4 })).resolves.toEqual(info());
-    expect(calls.length).toBe(4);
-    expect(lines.filter((l) => l.level === "warn").map((l) => l.failure)).toEqual([
-      "HTTP 502, not an answer of the ingest API",
-      "HTTP 503, not an answer of the ingest API",
-      "HTTP 429, not an answer of the ingest API",
+    expect(lines.filter((l) => l.level === "warn").map((l) => [l.failure, l.delayMs])).toEqual([
+      ["rate-limited", 1000],
+      ["HTTP 503, not an answer of the ingest API", 1000],
+      ["starting", 1],
     ]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
   });
 
   it("gives up with pointwise-api-unavailable, naming the status, after maxAttempts gateway timeouts", async () => {

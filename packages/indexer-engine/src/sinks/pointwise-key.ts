@@ -4,7 +4,7 @@ import { BaseError, RetryableError } from "@pointwise/errors";
 import { type Logger, scrubUrlCredentials } from "@pointwise/logger";
 import type { EarnMapping } from "../config/schema";
 import { invalidApiKey } from "../symptoms";
-import { backoffMs } from "../util/retry";
+import { backoffMs, retryAfterMs, stretchToRetryAfter } from "../util/retry";
 
 /** What the ingest API's `GET /api/rest/api-key` says about a key. */
 export interface ApiKeyInfo {
@@ -23,7 +23,7 @@ export interface KeyCheckOptions {
   /** When set, the key must belong to this campaign. */
   campaignId?: string;
   logger: Logger;
-  /** Attempts while the API answers a transient failure (starting, rate-limited, internal, unreachable, a gateway's 429/502/503/504). */
+  /** Attempts while the API answers a transient failure (starting, rate-limited, internal, unreachable, a gateway's 429, 502-504 or 520-524 without an API code). */
   maxAttempts?: number;
   retryBaseMs?: number;
   signal?: AbortSignal;
@@ -39,7 +39,8 @@ const TRANSIENT: ReadonlySet<string | undefined> = new Set(["rate-limited", "ser
 // Statuses a proxy or load balancer in front of the API answers with a page of its own while the API is briefly out of
 // reach or overloaded. The API itself answers every failure with HTTP 200 and a code, so these count only without one;
 // any other status without a code (404 from a wrong path, a 500 page) is not the API and retrying cannot change that.
-export const GATEWAY_TRANSIENT: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+// 520 to 524 are Cloudflare's: the origin answered nothing usable, refused or timed out the connection, or was unreachable.
+export const GATEWAY_TRANSIENT: ReadonlySet<number> = new Set([429, 502, 503, 504, 520, 521, 522, 523, 524]);
 
 /** The failure logged and thrown for a gateway's answer without an ingest API code (a status of GATEWAY_TRANSIENT). */
 export const gatewayFailure = (status: number): string => `HTTP ${status}, not an answer of the ingest API`;
@@ -79,6 +80,7 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
   const maxAttempts = options.maxAttempts ?? 6;
   for (let attempt = 0; ; attempt++) {
     let failure: string;
+    let retryAfter: number | undefined;
     try {
       const res = await fetch(url, { headers: { authorization: `Bearer ${options.apiKey}` }, signal: AbortSignal.timeout(15_000) });
       const body = (await res.json().catch(() => undefined)) as { data?: unknown; errors?: ApiError[] } | undefined;
@@ -103,6 +105,8 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
           { details: { status: res.status, ...(code === undefined ? {} : { code }) } },
         );
       }
+      // The ingest API asks for a wait with rate-limited and starting, as a gateway may with 429 or 503.
+      retryAfter = retryAfterMs(res.headers.get("retry-after") ?? undefined);
     } catch (err) {
       if (err instanceof BaseError) throw err;
       // fetch's errors may quote the URL whole (one with credentials, which it refuses): the failure is logged and thrown.
@@ -110,7 +114,7 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
     }
     if (options.signal?.aborted === true) throw new RetryableError("pointwise-api-interrupted", "stopped while checking the Pointwise API key");
     if (attempt + 1 >= maxAttempts) throw new RetryableError("pointwise-api-unavailable", `Pointwise API key check failed ${maxAttempts} times: ${failure}`);
-    const delay = backoffMs(attempt, options.retryBaseMs ?? 500, (options.retryBaseMs ?? 500) * 16);
+    const delay = stretchToRetryAfter(backoffMs(attempt, options.retryBaseMs ?? 500, (options.retryBaseMs ?? 500) * 16), retryAfter);
     logger.warn({ attempt: attempt + 1, failure, delayMs: delay }, "Pointwise API key check not answered yet, retrying");
     await sleep(delay, undefined, { signal: options.signal }).catch(() => undefined);
   }

@@ -39,8 +39,8 @@ let responses: Map<string, unknown>;
 /** What the stand-in does with the n-th call: a whole-request error code, "drop" (record, then cut the connection) or nothing. */
 let plan: (n: number) => string | undefined;
 let rejectItem: (e: Received) => string | undefined;
-/** A raw answer for the n-th call (status and body text), sent instead of the stand-in's own. */
-let reply: (n: number) => { status: number; text: string } | undefined;
+/** A raw answer for the n-th call (status, body text and headers), sent instead of the stand-in's own. */
+let reply: (n: number) => { status: number; text: string; headers?: Record<string, string> } | undefined;
 /**
  * The stand-in's limits, checked before the Idempotency-Key as ingest does: body bytes (BATCH_BODY_LIMIT_BYTES, refused
  * with payload-too-large) and then events per batch (BATCH_MAX_EVENTS, refused with too-many-events).
@@ -69,7 +69,7 @@ beforeAll(async () => {
     }
     const raw = reply(n);
     if (raw !== undefined) {
-      res.writeHead(raw.status, { "content-type": "text/plain" });
+      res.writeHead(raw.status, { "content-type": "text/plain", ...raw.headers });
       return res.end(raw.text);
     }
     if (Buffer.byteLength(body) > limit.bytes) {
@@ -392,15 +392,37 @@ describe("pointwise sink requests and answers", () => {
     expect(recorded.map((e) => e.amount)).toEqual(["5"]);
   });
 
-  it("retries a gateway's JSON answers without an API code (429, 502, 503, 504) and stops on one with another status", async () => {
-    reply = (n) => [429, 502, 503, 504].map((status) => ({ status, text: JSON.stringify({ message: "Too Many Requests" }) }))[n];
-    const { s, lines } = sink();
+  it("retries a gateway's JSON answers without an API code (429, 502-504, Cloudflare's 520-524) and stops on one with another status", async () => {
+    const statuses = [429, 502, 503, 504, 520, 521, 522, 523, 524];
+    reply = (n) => statuses.map((status) => ({ status, text: JSON.stringify({ message: "Too Many Requests" }) }))[n];
+    const { s, lines } = sink({ maxAttempts: statuses.length + 1 });
     await s.recover(undefined);
     await s.committed(await s.write([swap(U1, "5")]));
-    expect(failures(lines).map((l) => l.failure)).toEqual([429, 502, 503, 504].map((status) => `HTTP ${status}, not an answer of the ingest API`));
+    expect(failures(lines).map((l) => l.failure)).toEqual(statuses.map((status) => `HTTP ${status}, not an answer of the ingest API`));
     expect(recorded.map((e) => e.amount)).toEqual(["5"]);
-    reply = (n) => (n === 5 ? { status: 403, text: JSON.stringify({ message: "Forbidden" }) } : undefined);
+    reply = (n) => (n === statuses.length + 1 ? { status: 403, text: JSON.stringify({ message: "Forbidden" }) } : undefined);
     await expect(s.committed(await s.write([swap(U1, "6")]))).rejects.toMatchObject({ code: "earn-batch-rejected" });
+  });
+
+  it("waits as long as an answer's Retry-After asks when that is longer than its backoff, the API's or a gateway's", async () => {
+    const rateLimited = JSON.stringify({ data: null, errors: [{ message: "slow down", extensions: { code: "rate-limited" } }] });
+    reply = (n) =>
+      [
+        { status: 200, text: rateLimited, headers: { "retry-after": "1" } },
+        { status: 503, text: "<html>Service Unavailable</html>", headers: { "retry-after": "1" } },
+        { status: 200, text: rateLimited, headers: { "retry-after": "0" } },
+      ][n];
+    const { s, lines } = sink({ retryBaseMs: 2, retryMaxMs: 2 });
+    await s.recover(undefined);
+    const started = Date.now();
+    await s.committed(await s.write([swap(U1, "5")]));
+    expect(failures(lines).map((l) => [l.failure, l.delayMs])).toEqual([
+      ["rate-limited", 1000],
+      ["HTTP 503 without a JSON body", 1000],
+      ["rate-limited", 2],
+    ]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(recorded.map((e) => e.amount)).toEqual(["5"]);
   });
 
   it("retries an answer whose number of results differs from the events sent", async () => {

@@ -7,7 +7,7 @@ import type { EarnMapping } from "../config/schema";
 import type { OutputRow } from "../rows";
 import type { SinkOutbox } from "../state/outbox";
 import { invalidApiKey } from "../symptoms";
-import { backoffMs } from "../util/retry";
+import { backoffMs, retryAfterMs, stretchToRetryAfter } from "../util/retry";
 import { type EarnEvent, toEarnEvent } from "./earn";
 import { GATEWAY_TRANSIENT, gatewayFailure } from "./pointwise-key";
 import type { Sink } from "./sink";
@@ -166,6 +166,7 @@ export class PointwiseSink implements Sink {
     const maxAttempts = this.options.maxAttempts ?? 10;
     for (let attempt = 0; ; attempt++) {
       let failure: string;
+      let retryAfter: number | undefined;
       try {
         const res = await fetch(url, {
           method: "POST",
@@ -184,6 +185,8 @@ export class PointwiseSink implements Sink {
           return verdict.code;
         }
         failure = verdict.failure;
+        // The ingest API asks for a wait with rate-limited and starting, as a gateway may with 429 or 503.
+        retryAfter = retryAfterMs(res.headers.get("retry-after") ?? undefined);
       } catch (err) {
         if (err instanceof BaseError) throw err;
         // A fetch failure may quote the URL; the config refuses credentials in baseUrl, but no log line should carry them.
@@ -192,7 +195,7 @@ export class PointwiseSink implements Sink {
       this.options.onError?.();
       if (this.options.signal?.aborted === true) throw interrupted();
       if (attempt + 1 >= maxAttempts) throw new RetryableError("pointwise-api-unavailable", `Pointwise API failed ${maxAttempts} times: ${failure}`);
-      const delay = backoffMs(attempt, this.options.retryBaseMs ?? 500, this.options.retryMaxMs ?? 30_000);
+      const delay = stretchToRetryAfter(backoffMs(attempt, this.options.retryBaseMs ?? 500, this.options.retryMaxMs ?? 30_000), retryAfter);
       logger.warn({ sink: this.id, attempt: attempt + 1, failure, delayMs: delay }, "earn events not accepted yet, retrying with the same Idempotency-Key");
       // An abort ends the wait early (the sleep rejects only then) and stops the sink without another attempt.
       await sleep(delay, undefined, { signal: this.options.signal }).catch(() => {

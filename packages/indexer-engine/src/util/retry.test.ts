@@ -1,6 +1,6 @@
-// Backoff with full jitter (bounds pinned by fixing Math.random) and mapLimit's order and concurrency bound.
+// Backoff with full jitter (bounds pinned by fixing Math.random), Retry-After read and honoured, and mapLimit's order and concurrency bound.
 import fc from "fast-check";
-import { backoffMs, mapLimit } from "./retry";
+import { backoffMs, MAX_RETRY_AFTER_MS, mapLimit, retryAfterMs, stretchToRetryAfter } from "./retry";
 
 const JUST_UNDER_ONE = 1 - 2 ** -53;
 
@@ -115,5 +115,58 @@ describe("mapLimit", () => {
         return n;
       }),
     ).rejects.toThrow("task 2 failed");
+  });
+});
+
+describe("retryAfterMs", () => {
+  const now = Date.parse("2026-11-21T10:00:00Z");
+
+  it("reads a delay in whole seconds", () => {
+    expect(retryAfterMs("12", now)).toBe(12_000);
+    expect(retryAfterMs("7", now)).toBe(7_000);
+    expect(retryAfterMs(" 0 ", now)).toBe(0);
+    expect(retryAfterMs("-3", now)).toBeUndefined();
+  });
+
+  it("ignores text that is not only digits, and blank or absent headers", () => {
+    expect(retryAfterMs("x5", now)).toBeUndefined();
+    expect(retryAfterMs("5x", now)).toBeUndefined();
+    expect(retryAfterMs("1.5", now)).toBeUndefined();
+    expect(retryAfterMs("", now)).toBeUndefined();
+    expect(retryAfterMs("   ", now)).toBeUndefined();
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+    expect(retryAfterMs(["5"], now)).toBeUndefined();
+  });
+
+  it("reads an HTTP date in either letter case as the time left until it", () => {
+    expect(retryAfterMs("Zzz, 21 Nov 2026 10:00:30 GMT", now)).toBe(30_000);
+    expect(retryAfterMs("aaa, 21 nov 2026 10:01:00 GMT", now)).toBe(60_000);
+    expect(retryAfterMs("AAA, 21 NOV 2026 10:00:05 GMT", now)).toBe(5_000);
+    // A date already past asks for no wait.
+    expect(retryAfterMs("Sat, 21 Nov 2026 09:59:00 GMT", now)).toBe(0);
+  });
+
+  it("ignores dates not in the fixed HTTP form, or that name no day", () => {
+    expect(retryAfterMs("Sat, 99 Nov 2026 10:00:30 GMT", now)).toBeUndefined();
+    expect(retryAfterMs("Sat, 1 Nov 2026 10:00:30 GMT", now)).toBeUndefined();
+    expect(retryAfterMs("Sat, 21 Nov 26 10:00:30 GMT", now)).toBeUndefined();
+    expect(retryAfterMs("Sat, 21 Nov 2026 10:00:30 UTC", now)).toBeUndefined();
+    expect(retryAfterMs("Sat, 21 Nov 2026 10:00:30 GMT+1", now)).toBeUndefined();
+    expect(retryAfterMs("x Sat, 21 Nov 2026 10:00:30 GMT", now)).toBeUndefined();
+    expect(retryAfterMs("Sa1, 21 Nov 2026 10:00:30 GMT", now)).toBeUndefined();
+    expect(retryAfterMs("Sat, 21 N1v 2026 10:00:30 GMT", now)).toBeUndefined();
+    expect(retryAfterMs("Sat, 21 Nov 2026 10:0:30 GMT", now)).toBeUndefined();
+    expect(retryAfterMs("Sat, 2a Nov 2026 10:00:30 GMT", now)).toBeUndefined();
+  });
+});
+
+describe("stretchToRetryAfter", () => {
+  it("waits what Retry-After asks when it is longer than the backoff, at most a minute, and never less than the backoff", () => {
+    expect(stretchToRetryAfter(250, 45_000)).toBe(45_000);
+    expect(stretchToRetryAfter(250, 90_000)).toBe(MAX_RETRY_AFTER_MS);
+    expect(MAX_RETRY_AFTER_MS).toBe(60_000);
+    expect(stretchToRetryAfter(250, 100)).toBe(250);
+    expect(stretchToRetryAfter(250, 0)).toBe(250);
+    expect(stretchToRetryAfter(250, undefined)).toBe(250);
   });
 });
