@@ -34,6 +34,8 @@ export function createAdminApp(deps: Deps): Express {
     readiness: [{ name: "postgres", check: () => deps.db.ping() }],
     ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
   });
+  // A hop count, never `true`: trusting every hop would take the left-most X-Forwarded-For entry, which the client writes.
+  if (deps.env.ADMIN_TRUST_PROXY > 0) app.set("trust proxy", deps.env.ADMIN_TRUST_PROXY);
   app.use((_req, res, next) => {
     res.set(DASHBOARD_HEADERS);
     next();

@@ -26,8 +26,15 @@ export const envSchema = z.object({
   ADMIN_PROJECT_NAME: z.string().default("Demo project"),
   /** Password checks one e-mail gets per sign-in window; further attempts get 429 until it ends. */
   ADMIN_SIGN_IN_ATTEMPTS: envVars.int(1, 1000, 5),
+  /** Sign-ins one client address gets per sign-in window, whatever e-mails they name; further attempts get 429 until it ends. */
+  ADMIN_SIGN_IN_ATTEMPTS_PER_IP: envVars.int(1, 100_000, 30),
   /** Length of the sign-in window, which starts at its first attempt (seconds). */
   ADMIN_SIGN_IN_WINDOW_S: envVars.int(1, 86_400, 900),
+  /**
+   * How many proxies in front append to X-Forwarded-For: the client address sign-ins are counted by is the entry the
+   * outermost of them wrote, counted from the right. `false`/`0`: the socket's address; `true`: one proxy.
+   */
+  ADMIN_TRUST_PROXY: envVars.trustProxy(),
   /** The ingest API as integrators reach it; the dashboard puts it into its ready-made curl command. */
   INGEST_PUBLIC_URL: baseUrl.default("http://127.0.0.1:4001"),
   /** The public read API, shown in the dashboard next to the leaderboard preview. */

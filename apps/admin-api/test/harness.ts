@@ -70,6 +70,8 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
     ADMIN_JWT_SECRET: "test-only-secret-test-only-secret-0123456789",
     INGEST_PUBLIC_URL: "http://ingest.pointwise.test",
     LOG_LEVEL: "silent",
+    // Every operator of a test file signs in from 127.0.0.1: the address limit is tested where a test sets it.
+    ADMIN_SIGN_IN_ATTEMPTS_PER_IP: "100000",
     ...overrides,
   });
   const logger = createLogger({ service: "admin-api", level: "silent" });

@@ -18,15 +18,19 @@ afterAll(() => h?.close());
 const signIn = (email: string, password: string) => h.call("POST", "/api/auth/login", { email, password });
 /** Moves an e-mail's sign-in window back, as if `seconds` had passed since it started. */
 const age = (email: string, seconds: number) =>
-  h.deps.db.query("UPDATE sign_in_attempt SET window_start = window_start - make_interval(secs => $2) WHERE email = $1", [email, seconds]);
+  h.deps.db.query("UPDATE sign_in_attempt SET window_start = window_start - make_interval(secs => $2) WHERE key = $1", [`email:${email}`, seconds]);
 const asToken = (token: string) => (method: string, path: string, body?: unknown) => h.call(method, path, body, { authorization: `Bearer ${token}` });
 
 describe("sign-in attempts", () => {
-  it("defaults to 5 password checks per e-mail in a 15-minute window", () => {
+  it("defaults to 5 password checks per e-mail and 30 sign-ins per client address in a 15-minute window, trusting no proxy", () => {
     const base = { ...testServiceEnv("defaults"), ADMIN_JWT_SECRET: SECRET };
     const env = loadEnv(base);
-    expect([env.ADMIN_SIGN_IN_ATTEMPTS, env.ADMIN_SIGN_IN_WINDOW_S]).toEqual([5, 900]);
+    expect([env.ADMIN_SIGN_IN_ATTEMPTS, env.ADMIN_SIGN_IN_ATTEMPTS_PER_IP, env.ADMIN_SIGN_IN_WINDOW_S, env.ADMIN_TRUST_PROXY]).toEqual([5, 30, 900, 0]);
     expect(() => loadEnv({ ...base, ADMIN_SIGN_IN_ATTEMPTS: "0" })).toThrow(/ADMIN_SIGN_IN_ATTEMPTS/);
+    expect(() => loadEnv({ ...base, ADMIN_SIGN_IN_ATTEMPTS_PER_IP: "0" })).toThrow("ADMIN_SIGN_IN_ATTEMPTS_PER_IP: must be at least 1");
+    expect(loadEnv({ ...base, ADMIN_TRUST_PROXY: "true" }).ADMIN_TRUST_PROXY).toBe(1);
+    expect(loadEnv({ ...base, ADMIN_TRUST_PROXY: "2" }).ADMIN_TRUST_PROXY).toBe(2);
+    expect(() => loadEnv({ ...base, ADMIN_TRUST_PROXY: "yes" })).toThrow("ADMIN_TRUST_PROXY: must be false, true, or the number of proxies in front (0 to 10)");
   });
 
   it("refuses an example ADMIN_PASSWORD or ADMIN_JWT_SECRET, naming it", () => {
@@ -90,7 +94,7 @@ describe("sign-in attempts", () => {
     await signIn("stale@pointwise.test", "wrong-password");
     await age("stale@pointwise.test", 601);
     expect((await signIn(op.email, PASSWORD)).status).toBe(200);
-    const { rows } = await h.deps.db.query("SELECT email FROM sign_in_attempt WHERE email = 'stale@pointwise.test'");
+    const { rows } = await h.deps.db.query("SELECT key FROM sign_in_attempt WHERE key = 'email:stale@pointwise.test'");
     expect(rows).toEqual([]);
   });
 });

@@ -132,14 +132,7 @@ export const envSchema = z.object({
    * wrote, counted from the right, never one the client could write itself. `false`/`0`: the socket's address;
    * `true`: one proxy.
    */
-  PORTAL_TRUST_PROXY: z
-    .string()
-    .default("false")
-    .transform((value, ctx) => {
-      const hops = value === "false" ? 0 : value === "true" ? 1 : /^(?:[0-9]|10)$/.test(value) ? Number(value) : undefined;
-      if (hops === undefined) ctx.addIssue({ code: "custom", message: "must be false, true, or the number of proxies in front (0 to 10)" });
-      return hops ?? 0;
-    }),
+  PORTAL_TRUST_PROXY: envVars.trustProxy(),
   /** Most wallets (EVM and Solana together) one user may hold. */
   PORTAL_MAX_WALLETS: envVars.int(1, 100, 11),
   /** Most accounts of one social provider (X, Discord, GitHub) one user may hold. */

@@ -239,6 +239,20 @@ export const envVars = {
   evmAddress: () => z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address: 0x and 40 hex digits"),
   /** A chain id: a whole number from 1. */
   chainId: () => z.coerce.number({ message: "must be a chain id" }).int("must be a chain id").min(1, "must be a chain id"),
+  /**
+   * How many proxies in front of a service to trust for the client's address (express's `trust proxy` hop count): `false`
+   * (0, the socket's address), `true` (1) or a number from 0 to 10; the address is then X-Forwarded-For's entry that far
+   * from the right.
+   */
+  trustProxy: () =>
+    z
+      .string()
+      .default("false")
+      .transform((value, ctx) => {
+        const hops = value === "false" ? 0 : value === "true" ? 1 : /^(?:[0-9]|10)$/.test(value) ? Number(value) : undefined;
+        if (hops === undefined) ctx.addIssue({ code: "custom", message: "must be false, true, or the number of proxies in front (0 to 10)" });
+        return hops ?? 0;
+      }),
   bool: (fallback: boolean) =>
     z
       .enum(["true", "false", "1", "0"])

@@ -1,4 +1,6 @@
 // Entry point of @pointwise/db: client, statement queue, COPY, transactions, migrations and typed errors.
+
+export { type AttemptLimit, type AttemptTable, countAttempt, forgetAttempts } from "./attempts";
 export { type LoggedEvent, type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
 export { readCampaignWindow } from "./campaign-window";
 export { createDatabase, type Database, Prisma, PrismaClient } from "./client";

@@ -76,8 +76,9 @@ describe("migrate", () => {
     const ONE_ACTIVE = "20261202000100_one_active_rule_version";
     const other = `${schema}_d`;
     const before = await copyOfMigrations();
-    await rm(path.join(before, ONE_ACTIVE), { recursive: true });
     const later = (await readMigrations()).map((m) => m.name).filter((name) => name >= ONE_ACTIVE);
+    // The database as it was before the migration: it and every later one left out.
+    for (const name of later) await rm(path.join(before, name), { recursive: true });
     try {
       await migrate(db, other, before);
       const q = createDatabase({ url, schema: other, max: 1 });
@@ -116,6 +117,28 @@ describe("migrate", () => {
           code: "unique-violation",
           constraint: "rule_version_one_active_key",
         });
+      } finally {
+        await q.close();
+      }
+    } finally {
+      await dropSchema(db, other);
+    }
+  });
+
+  it("keys the sign-in attempts counted so far by their e-mail, so they keep counting where admin-api now looks", async () => {
+    const KEYS = "20261203000000_sign_in_attempt_keys";
+    const other = `${schema}_e`;
+    const before = await copyOfMigrations();
+    const later = (await readMigrations()).map((m) => m.name).filter((name) => name >= KEYS);
+    for (const name of later) await rm(path.join(before, name), { recursive: true });
+    try {
+      await migrate(db, other, before);
+      const q = createDatabase({ url, schema: other, max: 1 });
+      try {
+        await q.query("INSERT INTO sign_in_attempt(email, attempts, window_start) VALUES ('a@pointwise.test', 4, '2026-12-01T10:00:00Z')");
+        expect((await migrate(db, other)).applied).toEqual(later);
+        const { rows } = await q.query<{ key: string; attempts: number; window_start: Date }>("SELECT key, attempts, window_start FROM sign_in_attempt");
+        expect(rows).toEqual([{ key: "email:a@pointwise.test", attempts: 4, window_start: new Date("2026-12-01T10:00:00Z") }]);
       } finally {
         await q.close();
       }

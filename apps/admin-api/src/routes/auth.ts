@@ -9,7 +9,7 @@ import type { Deps } from "../deps";
 import { accountsFor, changePassword, createOperator, removeOperator } from "../operators";
 import { uuidParam } from "../scope";
 import { revokeSession, type SessionKeys, sessionOf, signSession } from "../session";
-import { clearSignInAttempts, countSignInAttempt, type SignInLimit } from "../sign-in";
+import { clearSignInAttempts, countSignInAddress, countSignInAttempt, type SignInLimit } from "../sign-in";
 
 const loginSchema = z.strictObject({
   email: z.email("must be an e-mail address"),
@@ -20,7 +20,11 @@ const newPassword = z.string().min(12, "must be at least 12 characters").max(200
 const operatorSchema = z.strictObject({ email: z.email("must be an e-mail address"), password: newPassword });
 const passwordChangeSchema = z.strictObject({ current_password: z.string().min(1, "must not be empty"), new_password: newPassword });
 
-const limitOf = (deps: Deps): SignInLimit => ({ attempts: deps.env.ADMIN_SIGN_IN_ATTEMPTS, windowSeconds: deps.env.ADMIN_SIGN_IN_WINDOW_S });
+const limitOf = (deps: Deps): SignInLimit => ({
+  attempts: deps.env.ADMIN_SIGN_IN_ATTEMPTS,
+  attemptsPerAddress: deps.env.ADMIN_SIGN_IN_ATTEMPTS_PER_IP,
+  windowSeconds: deps.env.ADMIN_SIGN_IN_WINDOW_S,
+});
 /** The secret and life of session tokens, from settings. */
 export const keysOf = (deps: Deps): SessionKeys => ({ secret: deps.env.ADMIN_JWT_SECRET, maxAgeS: deps.env.ADMIN_SESSION_MAX_AGE_S });
 
@@ -31,7 +35,9 @@ export function loginRoutes(deps: Deps): Router {
     const body = parseWith(loginSchema, req.body);
     const { email, password } = body;
     const normalized = email.toLowerCase();
-    // Counted before the password is checked, so parallel guesses cannot outrun the limit.
+    // Counted before the password is checked, so parallel guesses cannot outrun the limits: the address's first,
+    // so guesses spread over many e-mails stop there; the socket's address unless ADMIN_TRUST_PROXY says otherwise.
+    await countSignInAddress(deps.db, req.ip ?? req.socket.remoteAddress ?? "unknown", limitOf(deps));
     await countSignInAttempt(deps.db, normalized, limitOf(deps));
     // Same answer for an unknown e-mail and a wrong password (and the same time), so sign-in does not reveal who has an account.
     const accounts = await accountsFor(deps.db, normalized, password, body.project_id);

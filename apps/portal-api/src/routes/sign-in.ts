@@ -1,4 +1,5 @@
 // Sign-in routes: wallet nonces and messages, e-mail codes, refresh and sign-out.
+import { countAttempt, forgetAttempts } from "@pointwise/db";
 import { BaseError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, normalizeAccountId } from "@pointwise/schemas";
@@ -8,7 +9,6 @@ import { z } from "zod";
 import { participantOf, requireParticipant } from "../bearer";
 import type { Deps } from "../deps";
 import { consumeEmailCode, issueEmailCode } from "../email-codes";
-import { countAttempt, purgeAttempts } from "../limits";
 import { consumeNonce, issueNonce } from "../nonces";
 import { setReferrerByCode } from "../referrals";
 import { endSession, type IssuedSession, refreshSession, startSession } from "../sessions";
@@ -62,6 +62,7 @@ export async function countAttempts(deps: Deps, req: Request, action: string, id
   const windowSeconds = deps.env.PORTAL_ATTEMPT_WINDOW_S;
   await countAttempt(
     deps.db,
+    "portal_attempt",
     `ip:${action}:${clientIp(req)}`,
     { attempts: deps.env.PORTAL_ATTEMPTS_PER_IP, windowSeconds },
     `${action} attempts from this address`,
@@ -69,6 +70,7 @@ export async function countAttempts(deps: Deps, req: Request, action: string, id
   if (identity !== undefined) {
     await countAttempt(
       deps.db,
+      "portal_attempt",
       `id:${action}:${identity}`,
       { attempts: deps.env.PORTAL_ATTEMPTS_PER_IDENTITY, windowSeconds },
       `${action} attempts for this identity`,
@@ -113,7 +115,7 @@ export function signInRoutes(deps: Deps): Router {
     await loadCampaign(db, body.campaign_id);
     const { nonce, issuedAt, expiresAt } = await issueNonce(db, body.campaign_id, env.PORTAL_NONCE_TTL_S);
     // Ended windows and codes are of no use any more; removed here, where every sign-in passes.
-    await purgeAttempts(db, env.PORTAL_ATTEMPT_WINDOW_S);
+    await forgetAttempts(db, "portal_attempt", [], env.PORTAL_ATTEMPT_WINDOW_S);
     await db.query("DELETE FROM portal_email_code WHERE expires_at < now() - interval '1 hour'");
     res.set("cache-control", "no-store");
     // Both times are the service's, so a message written with them lives exactly as long as it may, whatever the browser's clock.

@@ -48,7 +48,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with e-mail and password
-         * @description An unknown e-mail and a wrong password get the same answer, in about the same time. Accounts belong to one project, and an e-mail may have accounts in several: the password picks the account it opens. When it opens several (the same person with the same password in several projects), the answer is 409 project-choice-required naming them, and project_id picks one. Each e-mail (known or not) gets ADMIN_SIGN_IN_ATTEMPTS password checks (default 5) per window of ADMIN_SIGN_IN_WINDOW_S (default 900 s) that starts at its first attempt; further attempts are answered 429 with Retry-After until the window ends, even with the right password. A successful sign-in starts the count again.
+         * @description An unknown e-mail and a wrong password get the same answer, in about the same time. Accounts belong to one project, and an e-mail may have accounts in several: the password picks the account it opens. When it opens several (the same person with the same password in several projects), the answer is 409 project-choice-required naming them, and project_id picks one. Each e-mail (known or not) gets ADMIN_SIGN_IN_ATTEMPTS password checks (default 5) per window of ADMIN_SIGN_IN_WINDOW_S (default 900 s) that starts at its first attempt; further attempts are answered 429 with Retry-After until the window ends, even with the right password. A successful sign-in starts the count again. Each client address (the connection's, or X-Forwarded-For's as ADMIN_TRUST_PROXY says) gets ADMIN_SIGN_IN_ATTEMPTS_PER_IP sign-ins (default 30) per window, whatever e-mails they name, counted first; a success does not start that count again.
          */
         post: {
             parameters: {
@@ -3710,7 +3710,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many password attempts for this e-mail in the current window (too-many-attempts); Retry-After says in how many seconds it ends. */
+        /** @description Too many password attempts for this e-mail, or sign-ins from this address, in the current window (too-many-attempts); Retry-After says in how many seconds it ends. */
         TooManyAttempts: {
             headers: {
                 "Retry-After"?: number;
