@@ -32,10 +32,9 @@ export function createAdminApp(deps: Deps): Express {
   const app = createHttpApp({
     logger: deps.logger,
     readiness: [{ name: "postgres", check: () => deps.db.ping() }],
+    trustProxy: deps.env.ADMIN_TRUST_PROXY,
     ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
   });
-  // A hop count, never `true`: trusting every hop would take the left-most X-Forwarded-For entry, which the client writes.
-  if (deps.env.ADMIN_TRUST_PROXY > 0) app.set("trust proxy", deps.env.ADMIN_TRUST_PROXY);
   app.use((_req, res, next) => {
     res.set(DASHBOARD_HEADERS);
     next();

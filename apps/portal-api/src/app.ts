@@ -14,9 +14,8 @@ export function createPortalApp(deps: Deps): Express {
     logger: deps.logger,
     ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
     readiness: [{ name: "postgres", check: () => deps.db.ping() }],
+    trustProxy: deps.env.PORTAL_TRUST_PROXY,
   });
-  // A hop count, never `true`: trusting every hop would take the left-most X-Forwarded-For entry, which the client writes.
-  if (deps.env.PORTAL_TRUST_PROXY > 0) app.set("trust proxy", deps.env.PORTAL_TRUST_PROXY);
   app.use((_req, res, next) => {
     res.set({ "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });
     next();

@@ -1,5 +1,4 @@
-// Entry point of @pointwise/db: client, statement queue, COPY, transactions, migrations and typed errors.
-
+// Entry point of @pointwise/db: client, statement queue, COPY, transactions, migrations, attempt counters and typed errors.
 export { type AttemptLimit, type AttemptTable, countAttempt, forgetAttempts } from "./attempts";
 export { type LoggedEvent, type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
 export { readCampaignWindow } from "./campaign-window";

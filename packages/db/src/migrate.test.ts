@@ -18,6 +18,31 @@ async function copyOfMigrations(): Promise<string> {
   return dir;
 }
 
+/**
+ * Runs `body` on schema `other`, migrated as a database was before migration `name`: it and every later one left out.
+ * `later` lists those, and `applyLater` applies them as a deployment would. The schema is dropped afterwards.
+ */
+async function beforeMigration(
+  name: string,
+  other: string,
+  body: (q: Database, later: string[], applyLater: () => Promise<{ applied: string[] }>) => Promise<void>,
+): Promise<void> {
+  const before = await copyOfMigrations();
+  const later = (await readMigrations()).map((m) => m.name).filter((n) => n >= name);
+  for (const n of later) await rm(path.join(before, n), { recursive: true });
+  try {
+    await migrate(db, other, before);
+    const q = createDatabase({ url, schema: other, max: 1 });
+    try {
+      await body(q, later, () => migrate(db, other));
+    } finally {
+      await q.close();
+    }
+  } finally {
+    await dropSchema(db, other);
+  }
+}
+
 beforeAll(() => {
   db = createDatabase({ url, schema, max: 4 });
 });
@@ -73,78 +98,51 @@ describe("migrate", () => {
   });
 
   it("keeps the newest of a campaign's active rule versions active, supersedes the older ones, then refuses a second", async () => {
-    const ONE_ACTIVE = "20261202000100_one_active_rule_version";
-    const other = `${schema}_d`;
-    const before = await copyOfMigrations();
-    const later = (await readMigrations()).map((m) => m.name).filter((name) => name >= ONE_ACTIVE);
-    // The database as it was before the migration: it and every later one left out.
-    for (const name of later) await rm(path.join(before, name), { recursive: true });
-    try {
-      await migrate(db, other, before);
-      const q = createDatabase({ url, schema: other, max: 1 });
-      try {
-        const { rows } = await q.query<{ id: string }>("INSERT INTO project(name) VALUES ('p') RETURNING id");
-        for (const c of ["twice-0001", "once-0002"]) {
-          await q.query(`INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ($1, $2, 'c', '{"xp":"XP"}', 'xp')`, [c, rows[0]?.id]);
-        }
-        // Stored out of version order, so "newest" cannot mean "inserted last".
-        const versions: Array<[string, number, string]> = [
-          ["twice-0001", 4, "active"],
-          ["twice-0001", 1, "active"],
-          ["twice-0001", 2, "superseded"],
-          ["twice-0001", 3, "active"],
-          ["twice-0001", 5, "draft"],
-          ["once-0002", 1, "superseded"],
-          ["once-0002", 2, "active"],
-        ];
-        for (const [c, version, status] of versions) {
-          await q.query("INSERT INTO rule_version(campaign_id, version, document, status) VALUES ($1, $2, '{}', $3)", [c, version, status]);
-        }
-
-        expect((await migrate(db, other)).applied).toEqual(later);
-
-        const { rows: after } = await q.query("SELECT campaign_id, version, status FROM rule_version ORDER BY campaign_id DESC, version");
-        expect(after).toEqual([
-          { campaign_id: "twice-0001", version: 1, status: "superseded" },
-          { campaign_id: "twice-0001", version: 2, status: "superseded" },
-          { campaign_id: "twice-0001", version: 3, status: "superseded" },
-          { campaign_id: "twice-0001", version: 4, status: "active" },
-          { campaign_id: "twice-0001", version: 5, status: "draft" },
-          { campaign_id: "once-0002", version: 1, status: "superseded" },
-          { campaign_id: "once-0002", version: 2, status: "active" },
-        ]);
-        await expect(q.query("UPDATE rule_version SET status = 'active' WHERE campaign_id = 'twice-0001' AND version = 5")).rejects.toMatchObject({
-          code: "unique-violation",
-          constraint: "rule_version_one_active_key",
-        });
-      } finally {
-        await q.close();
+    await beforeMigration("20261202000100_one_active_rule_version", `${schema}_d`, async (q, later, applyLater) => {
+      const { rows } = await q.query<{ id: string }>("INSERT INTO project(name) VALUES ('p') RETURNING id");
+      for (const c of ["twice-0001", "once-0002"]) {
+        await q.query(`INSERT INTO campaign(id, project_id, name, currencies, primary_currency) VALUES ($1, $2, 'c', '{"xp":"XP"}', 'xp')`, [c, rows[0]?.id]);
       }
-    } finally {
-      await dropSchema(db, other);
-    }
+      // Stored out of version order, so "newest" cannot mean "inserted last".
+      const versions: Array<[string, number, string]> = [
+        ["twice-0001", 4, "active"],
+        ["twice-0001", 1, "active"],
+        ["twice-0001", 2, "superseded"],
+        ["twice-0001", 3, "active"],
+        ["twice-0001", 5, "draft"],
+        ["once-0002", 1, "superseded"],
+        ["once-0002", 2, "active"],
+      ];
+      for (const [c, version, status] of versions) {
+        await q.query("INSERT INTO rule_version(campaign_id, version, document, status) VALUES ($1, $2, '{}', $3)", [c, version, status]);
+      }
+
+      expect((await applyLater()).applied).toEqual(later);
+
+      const { rows: after } = await q.query("SELECT campaign_id, version, status FROM rule_version ORDER BY campaign_id DESC, version");
+      expect(after).toEqual([
+        { campaign_id: "twice-0001", version: 1, status: "superseded" },
+        { campaign_id: "twice-0001", version: 2, status: "superseded" },
+        { campaign_id: "twice-0001", version: 3, status: "superseded" },
+        { campaign_id: "twice-0001", version: 4, status: "active" },
+        { campaign_id: "twice-0001", version: 5, status: "draft" },
+        { campaign_id: "once-0002", version: 1, status: "superseded" },
+        { campaign_id: "once-0002", version: 2, status: "active" },
+      ]);
+      await expect(q.query("UPDATE rule_version SET status = 'active' WHERE campaign_id = 'twice-0001' AND version = 5")).rejects.toMatchObject({
+        code: "unique-violation",
+        constraint: "rule_version_one_active_key",
+      });
+    });
   });
 
   it("keys the sign-in attempts counted so far by their e-mail, so they keep counting where admin-api now looks", async () => {
-    const KEYS = "20261203000000_sign_in_attempt_keys";
-    const other = `${schema}_e`;
-    const before = await copyOfMigrations();
-    const later = (await readMigrations()).map((m) => m.name).filter((name) => name >= KEYS);
-    for (const name of later) await rm(path.join(before, name), { recursive: true });
-    try {
-      await migrate(db, other, before);
-      const q = createDatabase({ url, schema: other, max: 1 });
-      try {
-        await q.query("INSERT INTO sign_in_attempt(email, attempts, window_start) VALUES ('a@pointwise.test', 4, '2026-12-01T10:00:00Z')");
-        expect((await migrate(db, other)).applied).toEqual(later);
-        const { rows } = await q.query<{ key: string; attempts: number; window_start: Date }>("SELECT key, attempts, window_start FROM sign_in_attempt");
-        expect(rows).toEqual([{ key: "email:a@pointwise.test", attempts: 4, window_start: new Date("2026-12-01T10:00:00Z") }]);
-      } finally {
-        await q.close();
-      }
-    } finally {
-      await dropSchema(db, other);
-    }
+    await beforeMigration("20261203000000_sign_in_attempt_keys", `${schema}_e`, async (q, later, applyLater) => {
+      await q.query("INSERT INTO sign_in_attempt(email, attempts, window_start) VALUES ('a@pointwise.test', 4, '2026-12-01T10:00:00Z')");
+      expect((await applyLater()).applied).toEqual(later);
+      const { rows } = await q.query<{ key: string; attempts: number; window_start: Date }>("SELECT key, attempts, window_start FROM sign_in_attempt");
+      expect(rows).toEqual([{ key: "email:a@pointwise.test", attempts: 4, window_start: new Date("2026-12-01T10:00:00Z") }]);
+    });
   });
 
   it("keeps the event log append-only: UPDATE, DELETE and TRUNCATE fail", async () => {

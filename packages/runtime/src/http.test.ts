@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { AuthError, BaseError, ConflictError, NotFoundError, RateLimitError, RetryableError, ValidationError } from "@pointwise/errors";
 import { createLogger } from "@pointwise/logger";
 import { waitUntil } from "@pointwise/testkit";
-import { closeServer, createHttpApp, finishHttpApp, listen } from "./index";
+import { clientAddress, closeServer, createHttpApp, finishHttpApp, listen } from "./index";
 
 function captured(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -63,6 +63,52 @@ describe("request log", () => {
     await settle();
     expect(finishListeners()).toBe(quiet + 1);
     expect(lines.filter((l) => l.msg === "request")).toHaveLength(1);
+  });
+});
+
+describe("clientAddress", () => {
+  let server: Server | undefined;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      const running = server;
+      server = undefined;
+      running ? running.close(() => resolve()) : resolve();
+    });
+  afterEach(stop);
+
+  /** An app answering each request with the address clientAddress reads, behind `trustProxy` proxies. */
+  async function serve(trustProxy?: number) {
+    const { logger } = captured("silent");
+    const app = createHttpApp({ logger, readiness: [], ...(trustProxy === undefined ? {} : { trustProxy }) });
+    app.get("/who", (req, res) => {
+      res.json({ address: clientAddress(req) });
+    });
+    server = await listen(finishHttpApp(app, logger), 0, "127.0.0.1");
+    const address = server.address();
+    const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    return async (forwardedFor?: string) => {
+      const res = await fetch(`${base}/who`, forwardedFor === undefined ? {} : { headers: { "x-forwarded-for": forwardedFor } });
+      return ((await res.json()) as { address: string }).address;
+    };
+  }
+
+  it("is the connection's address without trustProxy, or with 0, whatever X-Forwarded-For says", async () => {
+    for (const hops of [undefined, 0]) {
+      const who = await serve(hops);
+      expect([await who(), await who("198.51.100.7")]).toEqual(["127.0.0.1", "127.0.0.1"]);
+      await stop();
+    }
+  });
+
+  it("is the entry `trustProxy` places from the right of X-Forwarded-For, never one the client wrote in front of it", async () => {
+    const one = await serve(1);
+    // The client wrote 203.0.113.1 itself; the one proxy appended the address it saw, 198.51.100.7.
+    expect(await one("203.0.113.1, 198.51.100.7")).toBe("198.51.100.7");
+    expect(await one("198.51.100.7")).toBe("198.51.100.7");
+    await stop();
+    const two = await serve(2);
+    // A CDN appended the client's address, then the load balancer appended the CDN's.
+    expect(await two("203.0.113.1, 198.51.100.7, 192.0.2.10")).toBe("198.51.100.7");
   });
 });
 

@@ -38,6 +38,16 @@ export interface HttpAppOptions {
   readiness: ReadinessCheck[];
   /** The app's metrics: when given, every request is counted and timed and `GET /metrics` serves them. */
   metrics?: ServiceMetrics;
+  /**
+   * How many proxies in front append to X-Forwarded-For (a `*_TRUST_PROXY` setting): `clientAddress` is then the entry
+   * the outermost of them wrote, counted from the right. 0 or absent: the connection's address.
+   */
+  trustProxy?: number;
+}
+
+/** The client's address as the app's `trustProxy` says: the connection's, or a trusted proxy's X-Forwarded-For entry. */
+export function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
 /** The HTTP status for a typed error, by its class. */
@@ -106,6 +116,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  // A hop count, never `true`: trusting every hop would take the left-most X-Forwarded-For entry, which the client writes.
+  if (options.trustProxy !== undefined && options.trustProxy > 0) app.set("trust proxy", options.trustProxy);
   app.use(requestLog(options.logger));
   const { metrics } = options;
   if (metrics !== undefined) {

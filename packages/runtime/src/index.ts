@@ -2,6 +2,7 @@
 export { jsonBody, jsonBodyErrors, unstorableTextPath } from "./body";
 export { type CorsPolicy, corsMiddleware, varyOrigin } from "./cors";
 export {
+  clientAddress,
   closeServer,
   createHttpApp,
   finishHttpApp,

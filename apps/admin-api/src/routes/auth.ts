@@ -1,6 +1,6 @@
 // Admin routes for signing in and out and for operators: who am I, list, add, remove, change password.
 import { AuthError, ConflictError } from "@pointwise/errors";
-import { parseWith } from "@pointwise/runtime";
+import { clientAddress, parseWith } from "@pointwise/runtime";
 import { UUID_PATTERN } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
@@ -37,7 +37,7 @@ export function loginRoutes(deps: Deps): Router {
     const normalized = email.toLowerCase();
     // Counted before the password is checked, so parallel guesses cannot outrun the limits: the address's first,
     // so guesses spread over many e-mails stop there; the socket's address unless ADMIN_TRUST_PROXY says otherwise.
-    await countSignInAddress(deps.db, req.ip ?? req.socket.remoteAddress ?? "unknown", limitOf(deps));
+    await countSignInAddress(deps.db, clientAddress(req), limitOf(deps));
     await countSignInAttempt(deps.db, normalized, limitOf(deps));
     // Same answer for an unknown e-mail and a wrong password (and the same time), so sign-in does not reveal who has an account.
     const accounts = await accountsFor(deps.db, normalized, password, body.project_id);

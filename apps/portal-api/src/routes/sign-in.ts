@@ -1,7 +1,7 @@
 // Sign-in routes: wallet nonces and messages, e-mail codes, refresh and sign-out.
 import { countAttempt, forgetAttempts } from "@pointwise/db";
 import { BaseError, ValidationError } from "@pointwise/errors";
-import { parseWith } from "@pointwise/runtime";
+import { clientAddress, parseWith } from "@pointwise/runtime";
 import { campaignIdSchema, normalizeAccountId } from "@pointwise/schemas";
 import { getAddress } from "ethers";
 import { type Request, type Response, Router } from "express";
@@ -52,18 +52,13 @@ export function emailOf(raw: string): string {
   }
 }
 
-/** The client address attempts are counted by (from X-Forwarded-For, as many entries from the right as PORTAL_TRUST_PROXY says). */
-export function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? "unknown";
-}
-
 /** Counts an attempt of the client address and, when known, of the identity; 429 `too-many-attempts` past either limit. */
 export async function countAttempts(deps: Deps, req: Request, action: string, identity?: string): Promise<void> {
   const windowSeconds = deps.env.PORTAL_ATTEMPT_WINDOW_S;
   await countAttempt(
     deps.db,
     "portal_attempt",
-    `ip:${action}:${clientIp(req)}`,
+    `ip:${action}:${clientAddress(req)}`,
     { attempts: deps.env.PORTAL_ATTEMPTS_PER_IP, windowSeconds },
     `${action} attempts from this address`,
   );

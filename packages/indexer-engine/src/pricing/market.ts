@@ -95,7 +95,7 @@ export class MarketPriceClient {
         if (res.status !== 429 && res.status < 500) throw new BaseError("price-api-failed", `price API answered ${res.status} for ${id}`);
         failure = `HTTP ${res.status}`;
         // Only a rate limit's Retry-After counts: a failing server gets the plain backoff whatever it asks.
-        if (res.status === 429) retryAfter = retryAfterMs(res.headers.get("retry-after") ?? undefined);
+        if (res.status === 429) retryAfter = retryAfterMs(res.headers.get("retry-after"));
       } catch (err) {
         if (err instanceof BaseError) throw err;
         // fetch's errors may quote the URL whole (one with credentials, which it refuses): the failure is logged and thrown.

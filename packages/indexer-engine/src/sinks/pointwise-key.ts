@@ -106,7 +106,7 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
         );
       }
       // The ingest API asks for a wait with rate-limited and starting, as a gateway may with 429 or 503.
-      retryAfter = retryAfterMs(res.headers.get("retry-after") ?? undefined);
+      retryAfter = retryAfterMs(res.headers.get("retry-after"));
     } catch (err) {
       if (err instanceof BaseError) throw err;
       // fetch's errors may quote the URL whole (one with credentials, which it refuses): the failure is logged and thrown.

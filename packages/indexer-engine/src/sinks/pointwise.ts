@@ -186,7 +186,7 @@ export class PointwiseSink implements Sink {
         }
         failure = verdict.failure;
         // The ingest API asks for a wait with rate-limited and starting, as a gateway may with 429 or 503.
-        retryAfter = retryAfterMs(res.headers.get("retry-after") ?? undefined);
+        retryAfter = retryAfterMs(res.headers.get("retry-after"));
       } catch (err) {
         if (err instanceof BaseError) throw err;
         // A fetch failure may quote the URL; the config refuses credentials in baseUrl, but no log line should carry them.
