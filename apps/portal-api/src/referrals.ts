@@ -1,6 +1,6 @@
 // Referral codes: every user's own code, and setting a referrer by code once, before the first event.
 import { randomInt } from "node:crypto";
-import { type Database, type Queryable, UniqueConstraintError } from "@pointwise/db";
+import { type Database, linkReferrer, type Queryable, UniqueConstraintError } from "@pointwise/db";
 import { ConflictError, ValidationError } from "@pointwise/errors";
 
 // Crockford's base32 without I, L, O, U: nothing to misread when a code is typed from a screen.
@@ -72,16 +72,8 @@ export async function setReferrerByCode(db: Database, campaignId: string, userId
       [campaignId, userId],
     );
     if (events.length > 0) throw new ConflictError("referral-too-late", "a referrer can only be set before the user's first event");
-    const { rows: cycle } = await client.query(
-      `WITH RECURSIVE chain(id, referrer_id, depth) AS (
-         SELECT id, referrer_id, 1 FROM app_user WHERE id = $1
-         UNION ALL SELECT u.id, u.referrer_id, c.depth + 1 FROM app_user u JOIN chain c ON u.id = c.referrer_id WHERE c.depth < 100000
-       ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
-      [referrer, userId],
-    );
-    if (cycle.length > 0)
+    if (!(await linkReferrer(client, userId, referrer)))
       throw new ValidationError("this code's owner is referred by you, directly or through others", { code: "referral-cycle", field: "referral_code" });
-    await client.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [userId, referrer]);
     return referrer;
   });
 }

@@ -23,6 +23,7 @@ export { type BoardPlace, ON_BOARD_SQL, type RankingColumn, rankingColumnOf, top
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
 export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";
 export { queueRecompute, type RecomputeReason } from "./recompute";
+export { linkReferrer } from "./referrals";
 export { type ReadRouting, type ReadRoutingOptions, type ReadRoutingStatus, type ReplicaState, replicaState, routeReads } from "./replica";
 export { REDEMPTION_COLUMNS, REWARD_COLUMNS, type RedemptionRow, type RewardRow, redemptionJson, rewardJson } from "./reward-rows";
 export { addSpent, lockSpendableRow, readSpends, type SpendableRow, type StoredSpend, setSpentScores } from "./rewards";

@@ -1,5 +1,5 @@
 // Admin routes for a campaign's users: lookup, identities, display name, referrer and readable scores.
-import { type Database, excludedUsers, guardIdentityMove, type Transaction } from "@pointwise/db";
+import { type Database, excludedUsers, guardIdentityMove, linkReferrer, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { displayNameSchema, IDENTITY_TYPES, normalizeAccountId, refuseHiddenDisplayName } from "@pointwise/schemas";
@@ -133,18 +133,10 @@ export function userRoutes(deps: Deps): Router {
       if (referrer === userId) throw new ValidationError("referrer_id must not be the user itself", { field: "referrer_id" });
       const { rows: found } = await client.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [referrer, campaign.id]);
       if (found.length === 0) throw new ValidationError("referrer_id must be a user of this campaign", { field: "referrer_id" });
-      const { rows: cycle } = await client.query(
-        `WITH RECURSIVE chain(id, referrer_id, depth) AS (
-           SELECT id, referrer_id, 1 FROM app_user WHERE id = $1
-           UNION ALL SELECT u.id, u.referrer_id, c.depth + 1 FROM app_user u JOIN chain c ON u.id = c.referrer_id WHERE c.depth < 100000
-         ) SELECT 1 FROM chain WHERE id = $2 LIMIT 1`,
-        [referrer, userId],
-      );
-      if (cycle.length > 0)
+      if (!(await linkReferrer(client, userId, referrer)))
         throw new ValidationError(`referrer_id would make a referral cycle: ${referrer} is referred by this user, directly or through others`, {
           field: "referrer_id",
         });
-      await client.query("UPDATE app_user SET referrer_id = $2, referred_at = now() WHERE id = $1", [userId, referrer]);
     }
   });
 
