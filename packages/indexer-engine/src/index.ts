@@ -1,4 +1,5 @@
 // Entry point of @pointwise/indexer-engine: the engine, adapter contract, config, chain, pricing and sinks.
+export { actionKey, type SwapSide, swapLegs } from "./actions";
 export type { Adapter, AdapterDefinition, AdapterRuntime, ChainCalls, ChainLog, KeyValueStore, LabelStore, LogContext, LogFilter } from "./adapter";
 export { defineAdapter } from "./adapter";
 export { type Applied, applyEvent, type BatchDeps, type BatchResult, processBatch } from "./batch";

@@ -1,18 +1,12 @@
 // The amm-v2 adapter: turns a pool's LP Transfers into balance deltas and its Swaps into priced actions.
-import { hash } from "node:crypto";
 import { BaseError } from "@pointwise/errors";
-import { type Adapter, type AdapterRuntime, type ChainLog, type IndexerEvent, type LogContext, transferDeltas, unitsFromRaw } from "@pointwise/indexer-engine";
+import { type Adapter, type AdapterRuntime, type ChainLog, type IndexerEvent, type LogContext, swapLegs, transferDeltas } from "@pointwise/indexer-engine";
 import { decodeSwapAmounts, SWAP_TOPIC, TRANSFER_TOPIC } from "./abi";
 import type { AmmV2Params } from "./params";
 import { loadPoolTokens, type PoolTokens } from "./tokens";
 
 /** LP tokens of a constant-product pool always have 18 decimals. */
 export const LP_DECIMALS = 18;
-
-/** The action key of a swap: MD5 of the transaction hash concatenated with the log index (decimal). */
-export function swapKey(txHash: string, logIndex: number): string {
-  return hash("md5", `${txHash}${logIndex}`, "hex");
-}
 
 /** Turns an LP-token Transfer into two balance deltas: the sender loses the value, the recipient gains it. */
 export function lpTransferEvents(pool: string, log: ChainLog): IndexerEvent[] {
@@ -26,27 +20,9 @@ export function lpTransferEvents(pool: string, log: ChainLog): IndexerEvent[] {
 export function swapEvents(tokens: PoolTokens, log: ChainLog, ctx: LogContext): IndexerEvent[] {
   const { amount0In, amount1In, amount0Out, amount1Out } = decodeSwapAmounts(log.data);
   const zeroToOne = amount0In > 0n;
-  const fromAmount = zeroToOne ? amount0In : amount1In;
-  const toAmount = zeroToOne ? amount1Out : amount0Out;
-  if (fromAmount === 0n || toAmount === 0n) return [];
-  const user = ctx.transaction?.from;
-  if (user === undefined || user === "") {
-    throw new BaseError("adapter-failed", "amm-v2: transaction.from not found", { details: { txHash: log.transactionHash, logIndex: log.logIndex } });
-  }
-  const [fromAsset, fromDecimals, toAsset, toDecimals] = zeroToOne
-    ? [tokens.token0, tokens.decimals0, tokens.token1, tokens.decimals1]
-    : [tokens.token1, tokens.decimals1, tokens.token0, tokens.decimals0];
-  const meta = {
-    fromTkAddress: fromAsset,
-    toTkAddress: toAsset,
-    fromTkAmount: unitsFromRaw(fromAmount, fromDecimals),
-    toTkAmount: unitsFromRaw(toAmount, toDecimals),
-  };
-  const key = swapKey(log.transactionHash, log.logIndex);
-  return [
-    { type: "action", key, activity: "swap", user: user.toLowerCase(), priceable: true, amount: { asset: fromAsset, amount: meta.fromTkAmount }, meta },
-    { type: "action", key, activity: "swap", user: user.toLowerCase(), priceable: true, amount: { asset: toAsset, amount: meta.toTkAmount }, meta },
-  ];
+  const token0 = { asset: tokens.token0, decimals: tokens.decimals0, raw: zeroToOne ? amount0In : amount0Out };
+  const token1 = { asset: tokens.token1, decimals: tokens.decimals1, raw: zeroToOne ? amount1Out : amount1In };
+  return zeroToOne ? swapLegs("amm-v2", log, ctx, token0, token1) : swapLegs("amm-v2", log, ctx, token1, token0);
 }
 
 /** Creates the amm-v2 adapter for one pool. */

@@ -13,6 +13,6 @@ export const ammV2Adapter = defineAdapter({
 });
 
 export { decodeAddress, decodeSwapAmounts, decodeTransferValue, SWAP_TOPIC, TRANSFER_TOPIC } from "./abi";
-export { createAmmV2Adapter, LP_DECIMALS, lpTransferEvents, swapEvents, swapKey } from "./adapter";
+export { createAmmV2Adapter, LP_DECIMALS, lpTransferEvents, swapEvents } from "./adapter";
 export { type AmmV2Params, ammV2Params, NOTHING_TRACKED } from "./params";
 export { loadPoolTokens, type PoolTokens, PROTOCOL_PREFIX, poolKeyPrefix } from "./tokens";

@@ -1,5 +1,4 @@
 // ABI pieces of a Uniswap V3-style pool and position manager: event topics, read-only calldata and log decoding.
-import { createHash } from "node:crypto";
 import { decodeAddress, wordAt } from "@pointwise/indexer-engine";
 import { AbiCoder, id, keccak256 } from "ethers";
 
@@ -59,11 +58,6 @@ export function decodeMint(topics: readonly string[], data: string): { owner: st
 /** Decodes an IncreaseLiquidity or DecreaseLiquidity log: the token id and the liquidity added or removed. */
 export function decodeLiquidityChange(topics: readonly string[], data: string): { tokenId: bigint; liquidity: bigint } {
   return { tokenId: wordAt(topics[1] ?? "", 0), liquidity: wordAt(data, 0) };
-}
-
-/** The action key of a swap: MD5 of the transaction hash concatenated with the log index (decimal), as for amm-v2. */
-export function swapKey(txHash: string, logIndex: number): string {
-  return createHash("md5").update(`${txHash}${logIndex}`).digest("hex");
 }
 
 /**

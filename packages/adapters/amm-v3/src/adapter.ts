@@ -8,7 +8,7 @@ import {
   isCallRevert,
   type LogContext,
   NULL_ADDRESS,
-  unitsFromRaw,
+  swapLegs,
   wordAt,
 } from "@pointwise/indexer-engine";
 import {
@@ -25,7 +25,6 @@ import {
   positionAsset,
   SWAP_TOPIC,
   signedAt,
-  swapKey,
   TRANSFER_TOPIC,
 } from "./abi";
 import { PositionBook } from "./book";
@@ -40,30 +39,11 @@ import { checkPositionManager, loadPoolFacts, type PoolFacts, poolKeyPrefix } fr
  */
 export function swapEvents(facts: Pick<PoolFacts, "token0" | "token1" | "decimals0" | "decimals1">, log: ChainLog, ctx: LogContext): IndexerEvent[] {
   const { amount0, amount1 } = decodeSwap(log.data);
-  // Stryker disable next-line EqualityOperator: with amount0 = 0 either direction has a zero leg, which is skipped below
+  // Stryker disable next-line EqualityOperator: with amount0 = 0 either direction has a zero leg, which swapLegs skips
   const zeroToOne = amount0 > 0n;
-  const fromAmount = zeroToOne ? amount0 : amount1;
-  const toAmount = zeroToOne ? -amount1 : -amount0;
-  if (fromAmount <= 0n || toAmount <= 0n) return [];
-  const user = ctx.transaction?.from;
-  if (user === undefined || user === "") {
-    throw new BaseError("adapter-failed", "amm-v3: transaction.from not found", { details: { txHash: log.transactionHash, logIndex: log.logIndex } });
-  }
-  const [fromAsset, fromDecimals, toAsset, toDecimals] = zeroToOne
-    ? [facts.token0, facts.decimals0, facts.token1, facts.decimals1]
-    : [facts.token1, facts.decimals1, facts.token0, facts.decimals0];
-  const meta = {
-    fromTkAddress: fromAsset,
-    toTkAddress: toAsset,
-    fromTkAmount: unitsFromRaw(fromAmount, fromDecimals),
-    toTkAmount: unitsFromRaw(toAmount, toDecimals),
-  };
-  const key = swapKey(log.transactionHash, log.logIndex);
-  const from = user.toLowerCase();
-  return [
-    { type: "action", key, activity: "swap", user: from, priceable: true, amount: { asset: fromAsset, amount: meta.fromTkAmount }, meta },
-    { type: "action", key, activity: "swap", user: from, priceable: true, amount: { asset: toAsset, amount: meta.toTkAmount }, meta },
-  ];
+  const token0 = { asset: facts.token0, decimals: facts.decimals0, raw: zeroToOne ? amount0 : -amount0 };
+  const token1 = { asset: facts.token1, decimals: facts.decimals1, raw: zeroToOne ? -amount1 : amount1 };
+  return zeroToOne ? swapLegs("amm-v3", log, ctx, token0, token1) : swapLegs("amm-v3", log, ctx, token1, token0);
 }
 
 /**

@@ -25,7 +25,6 @@ export {
   positionAsset,
   SWAP_TOPIC,
   signedAt,
-  swapKey,
   TRANSFER_TOPIC,
 } from "./abi";
 export { createAmmV3Adapter, swapEvents } from "./adapter";

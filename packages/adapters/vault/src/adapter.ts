@@ -1,10 +1,10 @@
 // The vault adapter: share Transfers become balance deltas, deposits and withdrawals priceable actions.
-import { hash } from "node:crypto";
 import { BaseError } from "@pointwise/errors";
 import {
   type ActionEvent,
   type Adapter,
   type AdapterRuntime,
+  actionKey,
   type BalanceDelta,
   type ChainLog,
   decodeTransferValue,
@@ -26,11 +26,6 @@ export const SHARE_ACTIVITY = "hold";
  * shares, and a withdrawal has no kind of its own, so it is `custom` (meta.kind says which move it was).
  */
 export const MOVE_ACTIVITY = { deposit: "mint", withdraw: "custom" } as const;
-
-/** The action key of a vault move: MD5 of the transaction hash concatenated with the log index (decimal). */
-export function moveKey(txHash: string, logIndex: number): string {
-  return hash("md5", `${txHash}${logIndex}`, "hex");
-}
 
 /** A burn of vault shares (a Transfer to the null address): whose shares, how many, in which transaction. */
 export interface ShareBurn {
@@ -66,7 +61,7 @@ export function moveEvents(params: VaultParams, facts: VaultFacts, log: ChainLog
   return [
     {
       type: "action",
-      key: moveKey(log.transactionHash, log.logIndex),
+      key: actionKey(log.transactionHash, log.logIndex),
       activity: MOVE_ACTIVITY[move.kind],
       user: move.owner,
       priceable: true,

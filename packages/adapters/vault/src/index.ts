@@ -24,6 +24,6 @@ export {
   V1_WITHDRAW_TOPIC,
   type VaultMove,
 } from "./abi";
-export { createVaultAdapter, MOVE_ACTIVITY, moveEvents, moveKey, SHARE_ACTIVITY, type ShareBurn } from "./adapter";
+export { createVaultAdapter, MOVE_ACTIVITY, moveEvents, SHARE_ACTIVITY, type ShareBurn } from "./adapter";
 export { loadVaultFacts, PROTOCOL_PREFIX, type VaultFacts, vaultKeyPrefix } from "./facts";
 export { VAULT_VERSIONS, type VaultParams, type VaultVersion, vaultParams } from "./params";
