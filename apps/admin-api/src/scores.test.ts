@@ -1,18 +1,6 @@
-// How the dashboard shows stored scores: trimmed decimals, decayed and rounded as the read API shows them.
+// How the dashboard shows stored scores: decayed and rounded as the read API shows them, lifetime trimmed.
 import { parseRuleVersion } from "@pointwise/rules";
-import { readableScore, trimDecimal } from "./scores";
-
-describe("trimDecimal", () => {
-  it.each([
-    ["41.500000", "41.5"],
-    ["3.000", "3"],
-    ["120", "120"],
-    ["0.000", "0"],
-    ["100.0100", "100.01"],
-  ])("%s reads as %s", (input, output) => {
-    expect(trimDecimal(input)).toBe(output);
-  });
-});
+import { readableScore } from "./scores";
 
 describe("readableScore", () => {
   const rules = parseRuleVersion({

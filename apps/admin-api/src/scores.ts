@@ -1,13 +1,7 @@
 // Scores as the dashboard shows them, and the campaign's active rules they are read under.
 import { activeRuleVersion, type Database } from "@pointwise/db";
+import { trimDecimal } from "@pointwise/fixed";
 import { parseRuleVersion, type RuleVersion, shownFactor, shownScore } from "@pointwise/rules";
-
-/** Drops trailing zeros of a decimal string ("41.500000" -> "41.5", "3.000" -> "3"); exact, no number conversion. */
-export function trimDecimal(value: string): string {
-  if (!value.includes(".")) return value;
-  const trimmed = value.replace(/0+$/, "").replace(/\.$/, "");
-  return trimmed === "-0" ? "0" : trimmed;
-}
 
 /** A score row as stored (decay-scaled), with decimals as strings. */
 export interface StoredScore {

@@ -1,4 +1,5 @@
 // Rewards and redemptions as read from their tables and as both portal-api and admin-api put them on the wire.
+import { trimDecimal } from "@pointwise/fixed";
 
 /** A reward row (NUMERIC as text). */
 export interface RewardRow {
@@ -25,11 +26,6 @@ export const REWARD_COLUMNS = `w.id, w.campaign_id, w.name, w.description, w.kin
   w.redeemable_from, w.redeemable_until, w.token_amount::text, w.claim_method, w.status, w.created_at, w.updated_at,
   (SELECT count(*)::int FROM reward_code c WHERE c.reward_id = w.id AND c.redemption_id IS NULL) AS codes_available`;
 
-/** Drops trailing zeros of a NUMERIC's text. */
-function trim(text: string): string {
-  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
-}
-
 /** A reward on the wire. */
 export function rewardJson(r: RewardRow & { codes_available?: number }) {
   return {
@@ -39,12 +35,12 @@ export function rewardJson(r: RewardRow & { codes_available?: number }) {
     description: r.description,
     kind: r.kind,
     currency: r.currency,
-    price: trim(r.price),
+    price: trimDecimal(r.price),
     stock: r.stock,
     per_user_limit: r.per_user_limit,
     redeemable_from: r.redeemable_from?.toISOString() ?? null,
     redeemable_until: r.redeemable_until?.toISOString() ?? null,
-    token_amount: r.token_amount === null ? null : trim(r.token_amount),
+    token_amount: r.token_amount === null ? null : trimDecimal(r.token_amount),
     claim_method: r.claim_method,
     status: r.status,
     codes_available: r.kind === "voucher" ? (r.codes_available ?? 0) : null,
@@ -101,10 +97,10 @@ export function redemptionJson(r: RedemptionRow, code: string | null = null) {
     idempotency_key: r.idempotency_key,
     channel: r.channel,
     currency: r.currency,
-    price: trim(r.price),
-    balance_before: trim(r.balance_before),
-    balance_after: trim(r.balance_after),
-    token_amount: r.token_amount === null ? null : trim(r.token_amount),
+    price: trimDecimal(r.price),
+    balance_before: trimDecimal(r.balance_before),
+    balance_after: trimDecimal(r.balance_after),
+    token_amount: r.token_amount === null ? null : trimDecimal(r.token_amount),
     account: r.account,
     claim_epoch: r.claim_epoch_id,
     burn_voucher:

@@ -1,7 +1,21 @@
 // Fixed-point decimals against decimal.js as an exact reference: parsing, arithmetic and half-to-even rounding.
 import DecimalJs from "decimal.js";
 import fc from "fast-check";
-import { addFixed, divRoundHalfEven, eqFixed, Fixed, formatFixed, formatScaled, fx, halveFixed, mulFixed, parseFixed, plainDecimal, sig } from "./fixed";
+import {
+  addFixed,
+  divRoundHalfEven,
+  eqFixed,
+  Fixed,
+  formatFixed,
+  formatScaled,
+  fx,
+  halveFixed,
+  mulFixed,
+  parseFixed,
+  plainDecimal,
+  sig,
+  trimDecimal,
+} from "./fixed";
 
 // The reference: decimal.js with far more digits than any value here, so its results are exact, and its own
 // half-to-even rounding at the output.
@@ -101,5 +115,29 @@ describe("fixed-point decimals", () => {
     expect(sig(10n ** 2000n + 15n, 0).toString()).toBe(`1${"0".repeat(1998)}20`);
     expect(fx("-12.3456").floorTo(2).toString()).toBe("-12.34");
     expect(fx("12.3456").floorTo(6)).toEqual(fx("12.3456"));
+  });
+});
+
+describe("trimDecimal", () => {
+  it.each([
+    ["41.500000", "41.5"],
+    ["3.000", "3"],
+    ["-0.000", "0"],
+    ["0.0", "0"],
+    ["-12.340", "-12.34"],
+    ["100.0100", "100.01"],
+    ["100", "100"],
+    ["1000000000000000000000000000000.000000000000000000000000000001", "1000000000000000000000000000000.000000000000000000000000000001"],
+  ])("prints %s as %s", (text, shortest) => {
+    expect(trimDecimal(text)).toBe(shortest);
+  });
+
+  it("keeps every digit of a decimal padded to any scale: its value and decimal.js's shortest text are unchanged", () => {
+    fc.assert(
+      fc.property(fixedArb, fc.integer({ min: 0, max: 20 }), (f, pad) => {
+        const padded = ref(f).toFixed(f.scale + pad);
+        expect(trimDecimal(padded)).toBe(out(ref(f), f.scale));
+      }),
+    );
   });
 });

@@ -204,3 +204,13 @@ export function formatScaled(value: Fixed, numerator: bigint, denominator: bigin
   const d = value.scale <= dp ? denominator : denominator * pow10(value.scale - dp);
   return plainDecimal(divRoundHalfEven(n, d), dp);
 }
+
+/**
+ * The shortest text of a plain decimal's text ("41.500000" -> "41.5", "3.000" -> "3", "-0.00" -> "0"): PostgreSQL
+ * prints a NUMERIC padded to its column's scale. Text only, so no digit is lost; a text without a point is kept.
+ */
+export function trimDecimal(text: string): string {
+  if (!text.includes(".")) return text;
+  const trimmed = text.replace(/0+$/, "").replace(/\.$/, "");
+  return trimmed === "-0" ? "0" : trimmed;
+}

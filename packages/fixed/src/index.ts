@@ -15,4 +15,5 @@ export {
   plainDecimal,
   pow10,
   sig,
+  trimDecimal,
 } from "./fixed";

@@ -19,6 +19,7 @@ export { idempotencyKeyProblem, isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGT
 export { type AccountIdOptions, IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
 export { JsonNumberText, parseJsonExact } from "./json-number";
 export { type BoardNameLists, containsBadWord, parseBadWords, refuseHiddenDisplayName, revealsIdentity } from "./name-match";
+export { keysetPage } from "./paging";
 export {
   balanceObjectSchema,
   type ExactBalanceObject,

@@ -1,7 +1,7 @@
 // Admin routes for operator adjustments of a campaign: list, grant or deduct, reverse, and bulk upload by CSV.
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
-import { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId, ZERO_EVM_ADDRESS } from "@pointwise/schemas";
+import { IDENTITY_TYPES, type IdentityType, isBigintId, isIdentityType, keysetPage, normalizeAccountId, ZERO_EVM_ADDRESS } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { adjustmentRequestHash, rememberAnswer, rememberedAnswer } from "../adjustment-requests";
@@ -26,10 +26,7 @@ import { readCsvBody } from "./exclusions";
 
 const ANSWER_ROW_ERRORS = 1000;
 const ID_MESSAGE = "must be an adjustment id: a whole number from 1 to 9223372036854775807";
-const adjustmentId = z
-  .string({ message: ID_MESSAGE })
-  .regex(/^[1-9][0-9]{0,18}$/, ID_MESSAGE)
-  .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= 9223372036854775807n, ID_MESSAGE);
+const adjustmentId = z.string({ message: ID_MESSAGE }).refine(isBigintId, ID_MESSAGE);
 const reason = z.string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters");
 const createBody = z.union(
   [
@@ -71,8 +68,8 @@ export function adjustmentRoutes(deps: Deps): Router {
         ORDER BY a.id DESC LIMIT $4`,
       [campaign.id, userId, query.before ?? null, limit + 1],
     );
-    const page = rows.slice(0, limit);
-    res.json({ adjustments: page.map(adjustmentJson), next_before: rows.length > limit ? (page.at(-1)?.id ?? null) : null });
+    const { page, nextBefore } = keysetPage(rows, limit);
+    res.json({ adjustments: page.map(adjustmentJson), next_before: nextBefore });
   });
 
   router.post("/api/campaigns/:id/adjustments", async (req, res) => {

@@ -1,5 +1,6 @@
 // Admin routes that read the audit trail: the project's whole trail and one campaign's part of it, newest first.
 import { parseWith } from "@pointwise/runtime";
+import { isBigintId, keysetPage, PG_BIGINT_MAX } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { AUDIT_ACTIONS, type AuditRow, auditJson } from "../audit";
@@ -7,7 +8,6 @@ import type { Deps } from "../deps";
 import { loadCampaign } from "../scope";
 import { type OperatorSession, sessionOf } from "../session";
 
-const MAX_ID = 9223372036854775807n;
 const listQuery = z.strictObject({
   action: z.enum(AUDIT_ACTIONS, { message: `must be one of ${AUDIT_ACTIONS.join(", ")}` }).optional(),
   limit: z.coerce
@@ -16,11 +16,7 @@ const listQuery = z.strictObject({
     .min(1, "must be a whole number from 1 to 200")
     .max(200, "must be a whole number from 1 to 200")
     .optional(),
-  before: z
-    .string()
-    .regex(/^[1-9][0-9]{0,18}$/, "must be an entry id from a previous page: a whole number from 1 to 9223372036854775807")
-    .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= MAX_ID, "must be an entry id from a previous page: a whole number from 1 to 9223372036854775807")
-    .optional(),
+  before: z.string().refine(isBigintId, `must be an entry id from a previous page: a whole number from 1 to ${PG_BIGINT_MAX}`).optional(),
 });
 
 async function readTrail(deps: Deps, session: OperatorSession, campaignId: string | null, query: z.infer<typeof listQuery>) {
@@ -31,8 +27,8 @@ async function readTrail(deps: Deps, session: OperatorSession, campaignId: strin
       ORDER BY audit_event.id DESC LIMIT $5`,
     [session.projectId, campaignId, query.action ?? null, query.before ?? null, limit + 1],
   );
-  const page = rows.slice(0, limit);
-  return { entries: page.map(auditJson), next_before: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
+  const { page, nextBefore } = keysetPage(rows, limit);
+  return { entries: page.map(auditJson), next_before: nextBefore };
 }
 
 /** The audit trail: read-only by construction (the table refuses UPDATE, DELETE and TRUNCATE). */

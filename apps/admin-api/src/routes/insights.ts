@@ -1,15 +1,16 @@
 // Admin routes for what operators watch: live leaderboard preview, top users' points chart, user ledgers.
 import { rankingColumnOf, topOfBoard } from "@pointwise/db";
 import { NotFoundError, ValidationError } from "@pointwise/errors";
+import { trimDecimal } from "@pointwise/fixed";
 import { parseWith } from "@pointwise/runtime";
-import { isBigintId, PG_BIGINT_MAX } from "@pointwise/schemas";
+import { isBigintId, keysetPage, PG_BIGINT_MAX } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { userLabels } from "../campaign-log";
 import { buildSeries, type ChartBucket, type CumulativeRow } from "../chart";
 import type { Deps } from "../deps";
 import { type Campaign, loadCampaign, uuidParam } from "../scope";
-import { activeRules, readableBalance, readableScore, type StoredScore, trimDecimal } from "../scores";
+import { activeRules, readableBalance, readableScore, type StoredScore } from "../scores";
 import { sessionOf } from "../session";
 
 const intParam = (min: number, max: number) =>
@@ -162,7 +163,7 @@ export function insightRoutes(deps: Deps): Router {
         ORDER BY l.id DESC LIMIT $5`,
       [campaign.id, userId, version, query.before ?? null, limit + 1],
     );
-    const page = rows.slice(0, limit);
+    const { page, nextBefore } = keysetPage(rows, limit);
     res.json({
       user_id: userId,
       rule_version: version,
@@ -191,7 +192,7 @@ export function insightRoutes(deps: Deps): Router {
             }
           : { id: r.event_id },
       })),
-      next_before: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null,
+      next_before: nextBefore,
     });
   });
 

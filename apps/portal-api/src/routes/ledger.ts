@@ -1,24 +1,18 @@
 // The signed-in participant's own ledger: what earned them what (event awards) and the operators' grants and deductions.
 import { ACTIVE_RULE_VERSION_SQL, excludedUsers } from "@pointwise/db";
+import { trimDecimal } from "@pointwise/fixed";
 import { parseWith } from "@pointwise/runtime";
+import { isBigintId, keysetPage } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { participantOf } from "../bearer";
 import type { Deps } from "../deps";
 
-const MAX_BIGINT = 2n ** 63n - 1n;
-
 const pageSchema = z.strictObject({
   limit: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
-  before: z
-    .string()
-    .regex(/^[1-9][0-9]{0,18}$/, "must be an entry id")
-    // Ids are PostgreSQL bigints: 19 digits may still be past 2^63 - 1, which the query could not take.
-    .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= MAX_BIGINT, "must be an entry id")
-    .optional(),
+  // Ids are PostgreSQL bigints: 19 digits may still be past 2^63 - 1, which the query could not take.
+  before: z.string().refine(isBigintId, "must be an entry id").optional(),
 });
-
-const trim = (text: string) => (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
 
 /**
  * Routes under /me (mounted behind the participant's token by meRoutes): the ledger entries and the
@@ -59,7 +53,7 @@ export function ledgerRoutes(deps: Deps): Router {
         ORDER BY l.id DESC LIMIT $4`,
       [me.campaignId, me.userId, query.before ?? null, limit + 1],
     );
-    const page = rows.slice(0, limit);
+    const { page, nextBefore } = keysetPage(rows, limit);
     res.json({
       user_id: me.userId,
       excluded: await isExcluded(me.campaignId, me.userId),
@@ -68,15 +62,15 @@ export function ledgerRoutes(deps: Deps): Router {
         currency: r.currency,
         kind: r.kind,
         rule_id: r.rule_id,
-        points: trim(r.paid),
+        points: trimDecimal(r.paid),
         event: {
           id: r.event_id,
           event_type: r.event_type,
-          amount: r.kind === "referral" || r.amount === null ? null : trim(r.amount),
+          amount: r.kind === "referral" || r.amount === null ? null : trimDecimal(r.amount),
           occurred_at: r.occurred_at?.toISOString() ?? null,
         },
       })),
-      next_before: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null,
+      next_before: nextBefore,
     });
   });
 
@@ -101,7 +95,7 @@ export function ledgerRoutes(deps: Deps): Router {
         ORDER BY a.id DESC LIMIT $4`,
       [me.campaignId, me.userId, query.before ?? null, limit + 1],
     );
-    const page = rows.slice(0, limit);
+    const { page, nextBefore } = keysetPage(rows, limit);
     res.json({
       user_id: me.userId,
       excluded: await isExcluded(me.campaignId, me.userId),
@@ -109,12 +103,12 @@ export function ledgerRoutes(deps: Deps): Router {
         id: r.id,
         currency: r.currency,
         kind: r.points.startsWith("-") ? "deduction" : "grant",
-        points: trim(r.points),
+        points: trimDecimal(r.points),
         reverses_id: r.reverses_id,
         reversed_by_id: r.reversed_by_id,
         created_at: r.created_at.toISOString(),
       })),
-      next_before: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null,
+      next_before: nextBefore,
     });
   });
 
