@@ -1,7 +1,7 @@
 // The portal's signing keys: ES256 access tokens, their JWKS, and verifying our own tokens.
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
-import { checkTokenBounds } from "@pointwise/auth";
-import { AuthError, ConfigError } from "@pointwise/errors";
+import { checkTokenBounds, invalidToken, verifiedClaims } from "@pointwise/auth";
+import { ConfigError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";
 
 /** A public key as the JWKS publishes it (RFC 7517, P-256). */
@@ -61,8 +61,6 @@ function loadKey(pem: string, index: number): SigningKey {
   return { kid, privateKey, publicKey, jwk: { kty: "EC", crv: "P-256", x: raw.x, y: raw.y, kid, alg: "ES256", use: "sig" } };
 }
 
-const invalid = (message = "invalid token") => new AuthError("invalid-token", message);
-
 /**
  * Loads the signing keys (the first signs; the others stay published so tokens they signed keep
  * verifying until they expire, which is how a key is rotated in and out).
@@ -86,25 +84,16 @@ export function createTokenKeys(pems: readonly string[], options: { issuer: stri
     },
     verify(token) {
       const decoded = jwt.decode(token, { complete: true });
-      if (!decoded || typeof decoded.payload === "string") throw invalid();
+      if (!decoded || typeof decoded.payload === "string") throw invalidToken();
       // Only ES256 under one of our key ids: the header cannot choose another algorithm or key.
-      if (decoded.header.alg !== "ES256") throw invalid(`token algorithm ${String(decoded.header.alg)} is not accepted (accepted: ES256)`);
+      if (decoded.header.alg !== "ES256") throw invalidToken(`token algorithm ${String(decoded.header.alg)} is not accepted (accepted: ES256)`);
       const key = decoded.header.kid === undefined ? undefined : byKid.get(decoded.header.kid);
-      if (!key) throw invalid("token key id is not one of this service's keys");
-      let payload: jwt.JwtPayload;
-      try {
-        const verified = jwt.verify(token, key.publicKey, { algorithms: ["ES256"], issuer: options.issuer, audience: options.audience, clockTolerance: 5 });
-        if (typeof verified === "string") throw invalid();
-        payload = verified;
-      } catch (err) {
-        if (err instanceof jwt.TokenExpiredError) throw new AuthError("token-expired", "token expired");
-        if (err instanceof AuthError) throw err;
-        throw invalid();
-      }
+      if (!key) throw invalidToken("token key id is not one of this service's keys");
+      const payload = verifiedClaims(token, key.publicKey, { algorithms: ["ES256"], issuer: options.issuer, audience: options.audience, clockTolerance: 5 });
       const violation = checkTokenBounds(decoded.header as unknown as Record<string, unknown>, payload, options.maxLifetimeS);
-      if (violation) throw invalid(violation.message);
+      if (violation) throw invalidToken(violation.message);
       if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || typeof payload.cid !== "string") {
-        throw invalid("token must carry sub, sid and cid");
+        throw invalidToken("token must carry sub, sid and cid");
       }
       return { userId: payload.sub, sessionId: payload.sid, campaignId: payload.cid };
     },

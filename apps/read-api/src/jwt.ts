@@ -1,6 +1,6 @@
 // Verifies portal JWTs (HS256, RS256 or ES256, or keys of a JWKS) with each key pinned to one algorithm.
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { checkTokenBounds } from "@pointwise/auth";
+import { checkTokenBounds, invalidToken, verifiedClaims } from "@pointwise/auth";
 import { AuthError, ConfigError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";
 import type { JwksSource } from "./jwks";
@@ -47,8 +47,6 @@ function publicKeyAlgorithm(key: KeyObject): PortalAlgorithm {
   throw new ConfigError("PORTAL_JWT_PUBLIC_KEY: must be an RSA key (RS256) or a P-256 EC key (ES256)");
 }
 
-const invalid = (message = "invalid token") => new AuthError("invalid-token", message);
-
 /**
  * Builds the verifier of a deployment, or null when neither a secret nor a public key is set (portal
  * tokens are then refused). Each key is bound to its one algorithm, so a token can never choose how
@@ -87,26 +85,18 @@ export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier 
     },
     verify(token) {
       const decoded = jwt.decode(token, { complete: true });
-      if (!decoded || typeof decoded.payload === "string") throw invalid();
+      if (!decoded || typeof decoded.payload === "string") throw invalidToken();
       const alg = decoded.header.alg as PortalAlgorithm;
       const key = keyOf(decoded.header);
-      if (key === undefined) throw invalid(`token algorithm ${String(decoded.header.alg)} is not accepted with this key (accepted: ${algorithms.join(", ")})`);
-      let payload: jwt.JwtPayload;
-      try {
-        const verified = jwt.verify(token, key, {
-          algorithms: [alg],
-          clockTimestamp: Math.floor(clock() / 1000),
-          issuer: options.issuer,
-          audience: options.audience,
-          clockTolerance: options.clockToleranceSec ?? 5,
-        });
-        if (typeof verified === "string") throw invalid();
-        payload = verified;
-      } catch (err) {
-        if (err instanceof jwt.TokenExpiredError) throw new AuthError("token-expired", "token expired");
-        if (err instanceof AuthError) throw err;
-        throw invalid();
-      }
+      if (key === undefined)
+        throw invalidToken(`token algorithm ${String(decoded.header.alg)} is not accepted with this key (accepted: ${algorithms.join(", ")})`);
+      const payload = verifiedClaims(token, key, {
+        algorithms: [alg],
+        clockTimestamp: Math.floor(clock() / 1000),
+        issuer: options.issuer,
+        audience: options.audience,
+        clockTolerance: options.clockToleranceSec ?? 5,
+      });
       // A token without exp, with a critical extension we cannot honour, or valid for longer than
       // this deployment allows would outlive what the portal meant to grant: refused although signed.
       const violation = checkTokenBounds(
@@ -116,8 +106,8 @@ export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier 
         Math.floor(clock() / 1000),
       );
       if (violation?.rule === "lifetime-too-long") throw new AuthError("token-lifetime-too-long", violation.message);
-      if (violation) throw invalid(violation.message);
-      if (typeof payload.sub !== "string" || payload.sub === "") throw invalid("token must carry sub (the user id)");
+      if (violation) throw invalidToken(violation.message);
+      if (typeof payload.sub !== "string" || payload.sub === "") throw invalidToken("token must carry sub (the user id)");
       return payload.sub;
     },
   };
