@@ -3,9 +3,10 @@
 // state store, and decode-only passes over the same logs. Reading the set (the RPC node's work) is kept out of every timing.
 
 import { randomBytes } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { createReadStream, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import {
   AdaptiveLogFetcher,
   type ChainLog,
@@ -75,6 +76,8 @@ export interface SubjectRun {
   ranges: number;
   /** Peak RSS of this process during the run (VmHWM reset at its start), MiB. */
   peakRssMb: number;
+  /** With `tally`: the rows written, by kind (`action`, or `window` and what closed it: `window flush`, ...). */
+  rowsByKind?: Record<string, number>;
 }
 
 /** How a subject run is fed and paired with its baseline. */
@@ -86,6 +89,8 @@ export interface RunOptions {
    * load as the subject at each moment of a long run (0: no baseline).
    */
   probeEvery?: number;
+  /** Count the rows of the csv file by kind after the run (untimed), as `rowsByKind`. */
+  tally?: boolean;
 }
 
 /** Resets the process's peak-RSS mark to its current RSS, so the next reading covers only what follows. */
@@ -97,9 +102,28 @@ function resetPeakRss(): void {
   }
 }
 
+/**
+ * The rows of a csv sink's file by kind: `action`, or `window <trigger>`. Only the last column (meta) is ever
+ * quoted, so the first and the trigger column are read by position.
+ */
+async function rowsByKind(csvPath: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  let trigger = -1;
+  for await (const line of createInterface({ input: createReadStream(csvPath), crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (trigger < 0) {
+      trigger = line.split(",").indexOf("trigger");
+      continue;
+    }
+    const cells = line.split(",", trigger + 1);
+    const kind = cells[0] === "window" ? `window ${cells[trigger]}` : (cells[0] as string);
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+}
+
 /** Subject: the engine's block-range step over the recorded set, with a fresh state namespace and csv file. */
 export async function engineRun(subject: Subject, toBlock: number, dir: string, options: RunOptions = {}): Promise<SubjectRun> {
-  const { preloaded, probeEvery = 0 } = options;
+  const { preloaded, probeEvery = 0, tally = false } = options;
   const indexerId = `bench-${randomBytes(4).toString("hex")}`;
   const store = await StateStore.connect({ url: redisUrl, keyPrefix: "pwbench", indexerId, configHash: "bench" }, logger);
   const csvPath = path.join(dir, `${indexerId}.csv`);
@@ -178,6 +202,7 @@ export async function engineRun(subject: Subject, toBlock: number, dir: string, 
       rows: checkpoint.rowsWritten,
       ranges: count,
       peakRssMb: peakRssMb(process.pid),
+      ...(tally ? { rowsByKind: await rowsByKind(csvPath) } : {}),
     };
   } finally {
     await store.clearIndexer();

@@ -83,7 +83,8 @@ export const ammV3: Subject = {
     [v3.INCREASE_TOPIC]: { data: ["uint128", "uint256", "uint256"], indexed: ["uint256"] },
     [v3.DECREASE_TOPIC]: { data: ["uint128", "uint256", "uint256"], indexed: ["uint256"] },
   },
-  describe: "one amm-v3 pool's swaps (a tick moving across position ranges), position mints, increases, decreases and transfers",
+  describe:
+    "one amm-v3 pool's swaps (its tick on a slow wave with up to 120 ticks of noise per swap, so positions go in and out of range often), position mints, increases, decreases and transfers",
 };
 
 const [USD, ETH] = lr.LENDING_RESERVES as [lr.RecordedReserve, lr.RecordedReserve];
