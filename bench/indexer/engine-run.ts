@@ -3,10 +3,9 @@
 // state store, and decode-only passes over the same logs. Reading the set (the RPC node's work) is kept out of every timing.
 
 import { randomBytes } from "node:crypto";
-import { createReadStream, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import {
   AdaptiveLogFetcher,
   type ChainLog,
@@ -25,6 +24,7 @@ import { AbiCoder } from "ethers";
 import { recordedBlockTs } from "../../apps/indexer-service/test/support/recorded";
 import { peakRssMb } from "../lib/measure";
 import { describeProfile } from "../lib/profile";
+import { rowsByKind } from "../lib/row-kinds";
 import type { BenchChain, Subject } from "./subjects";
 
 const FLUSH_MS = 3_600_000;
@@ -100,25 +100,6 @@ function resetPeakRss(): void {
   } catch {
     // Without clear_refs the reading is the lifetime peak, which only overstates.
   }
-}
-
-/**
- * The rows of a csv sink's file by kind: `action`, or `window <trigger>`. Only the last column (meta) is ever
- * quoted, so the first and the trigger column are read by position.
- */
-async function rowsByKind(csvPath: string): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  let trigger = -1;
-  for await (const line of createInterface({ input: createReadStream(csvPath), crlfDelay: Number.POSITIVE_INFINITY })) {
-    if (trigger < 0) {
-      trigger = line.split(",").indexOf("trigger");
-      continue;
-    }
-    const cells = line.split(",", trigger + 1);
-    const kind = cells[0] === "window" ? `window ${cells[trigger]}` : (cells[0] as string);
-    counts[kind] = (counts[kind] ?? 0) + 1;
-  }
-  return counts;
 }
 
 /** Subject: the engine's block-range step over the recorded set, with a fresh state namespace and csv file. */

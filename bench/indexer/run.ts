@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { emit, type Figure, main, median, quick } from "../lib/measure";
+import { rowKindShares } from "../lib/row-kinds";
 import { engineRun, profiledRun, type SubjectRun } from "./engine-run";
 import { ammV2, ammV3, lending, type Subject, vault } from "./subjects";
 
@@ -15,15 +16,6 @@ const ROUNDS = quick ? 1 : 5;
 /** Every fourth range is also decoded by the baseline, just before it is indexed. */
 const PROBE_EVERY = 4;
 const TARGET = { logsPerSec: 20_000, ratio: 5 };
-
-/** Row kinds as shares of all rows, largest first: "window statusChange 82%, window flush 8%, action 6%". */
-function shares(byKind: Record<string, number>): string {
-  const total = Object.values(byKind).reduce((a, b) => a + b, 0);
-  return Object.entries(byKind)
-    .sort((a, b) => b[1] - a[1])
-    .map(([kind, n]) => `${kind} ${Math.round((100 * n) / total)}%`)
-    .join(", ");
-}
 
 main(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pw-bench-indexer-"));
@@ -61,7 +53,7 @@ main(async () => {
     });
     memory.push({ process: `${subject.name}, ${fmt(first.logs)} logs`, peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)) });
     notes.push(
-      `${subject.name}: ${fmt(first.logs)} logs of ${subject.describe} (fingerprint ${subject.fingerprint(one.toBlock)}), ${fmt(first.rows)} rows per run (${(first.rows / first.logs).toFixed(2)} per log: ${shares(first.rowsByKind ?? {})}) in ${first.ranges} block ranges sized by the engine's adaptive fetcher; median of ${ROUNDS} round(s) after an untimed warm-up: ${(1e6 / value).toFixed(1)} µs of wall time and ${median(runs.map((r) => r.cpuUsPerLog)).toFixed(1)} µs of CPU time per log`,
+      `${subject.name}: ${fmt(first.logs)} logs of ${subject.describe} (fingerprint ${subject.fingerprint(one.toBlock)}), ${fmt(first.rows)} rows per run (${(first.rows / first.logs).toFixed(2)} per log: ${rowKindShares(first.rowsByKind ?? {})}) in ${first.ranges} block ranges sized by the engine's adaptive fetcher; median of ${ROUNDS} round(s) after an untimed warm-up: ${(1e6 / value).toFixed(1)} µs of wall time and ${median(runs.map((r) => r.cpuUsPerLog)).toFixed(1)} µs of CPU time per log`,
     );
     if (tenfold) {
       const ten = await engineRun(subject, subject.rangeFor(LOGS * 10).toBlock, dir, { probeEvery: PROBE_EVERY });

@@ -1,9 +1,14 @@
 // The benchmark's pure helpers and its paced load, checked without a benchmark run.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { CSV_HEADER, csvLine, type OutputRow } from "@pointwise/indexer-engine";
 import { pairedRatio } from "./measure";
 import { pacedLoad } from "./paced-load";
 import { formatNumber, mergePaths, type PathResult, readSection, replaceSection, runMarkdown } from "./report";
+import { rowKindShares, rowsByKind } from "./row-kinds";
 
 describe("pairedRatio", () => {
   it("is the geometric mean of each round's ratio to the baseline just before it", () => {
@@ -104,5 +109,52 @@ describe("pacedLoad", () => {
     expect(result.non2xx).toBe(0);
     expect(new Set(bodies)).toEqual(new Set(["a", "b"]));
     expect(result.p99Ms).toBeLessThan(1000);
+  });
+});
+
+describe("rowsByKind and rowKindShares", () => {
+  const base = {
+    rowType: "window",
+    id: "w",
+    indexerId: "bench",
+    chainId: 1,
+    adapterId: "amm-v3",
+    adapterVersion: "0.0.1",
+    user: "0x00000000000000000000000000000000000000a1",
+    asset: "0x00000000000000000000000000000000000000b1",
+    activity: "hold",
+    amount: "1.5",
+    priceable: null,
+    active: true,
+    startTs: 0,
+    endTs: 1000,
+    durationMs: 1000,
+    startBlock: 1,
+    endBlock: 2,
+    ts: 1000,
+    height: 2,
+    txHash: null,
+    logIndex: null,
+    trigger: "flush",
+    priceUsd: null,
+    valueUsd: null,
+    usdHours: null,
+    meta: null,
+  } satisfies OutputRow;
+  // An action's meta is JSON with commas and quotes: the one quoted column, after the trigger.
+  const action: OutputRow = { ...base, rowType: "action", trigger: null, active: null, priceable: true, meta: '{"fromTkAddress":"0x1","kind":"a, \\"b\\""}' };
+
+  it("counts a csv sink's rows as actions and windows by what closed them, and puts them as shares", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "pw-bench-kinds-"));
+    try {
+      const file = path.join(dir, "rows.csv");
+      const windows = (trigger: string, n: number) => Array.from({ length: n }, () => csvLine({ ...base, trigger }));
+      writeFileSync(file, [CSV_HEADER, ...windows("statusChange", 5), csvLine(action), ...windows("flush", 3), csvLine(action)].join(""));
+      const counts = await rowsByKind(file);
+      expect(counts).toEqual({ "window statusChange": 5, action: 2, "window flush": 3 });
+      expect(rowKindShares(counts)).toBe("window statusChange 50%, window flush 30%, action 20%");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
