@@ -1,4 +1,5 @@
-// IntervalLimiter: request slots spaced 60000 / perMinute ms apart, booked from `now`, and pushed back by pauses.
+// IntervalLimiter: request slots spaced 60000 / perMinute ms apart, booked from `now`, pushed back by pauses and by
+// sends that went out late.
 import fc from "fast-check";
 import { IntervalLimiter } from "./limiter";
 
@@ -35,6 +36,45 @@ describe("interval limiter", () => {
     // The slot at 7000 makes 8000 the next free slot; a pause to 7500 leaves it there.
     limiter.pauseUntil(7_500);
     expect(limiter.reserve(7_000)).toBe(1_000);
+  });
+
+  it("spaces the next slot from a send that went out later than its slot", () => {
+    // 300 a minute: one request every 200 ms.
+    const limiter = new IntervalLimiter(300);
+    expect(limiter.reserve(0)).toBe(0);
+    limiter.sent(0);
+    expect(limiter.reserve(50)).toBe(150);
+    // Its wait ran 30 ms late: sent at 230, so the next slot is 430, not the 400 that follows its slot.
+    limiter.sent(230);
+    expect(limiter.reserve(250)).toBe(180);
+    // A send on time moves nothing.
+    limiter.sent(430);
+    expect(limiter.reserve(430)).toBe(200);
+  });
+
+  it("never lets one send follow another closer than the interval when each waits for its slot, however late (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6_000 }),
+        fc.array(fc.record({ gap: fc.integer({ min: 0, max: 20_000 }), late: fc.integer({ min: 0, max: 5_000 }) }), { minLength: 1, maxLength: 30 }),
+        (perMinute, requests) => {
+          const limiter = new IntervalLimiter(perMinute);
+          const interval = 60_000 / perMinute;
+          let now = 0;
+          const sends: number[] = [];
+          // One request after another, as the market client sends them: wait for the slot (a wait that ends `late` ms
+          // after it should), record the send, and ask for the next `gap` ms after it.
+          for (const { gap, late } of requests) {
+            const wait = limiter.reserve(now);
+            now += wait > 0 ? wait + late : 0;
+            limiter.sent(now);
+            sends.push(now);
+            now += gap;
+          }
+          for (let i = 1; i < sends.length; i++) expect((sends[i] as number) - (sends[i - 1] as number)).toBeGreaterThanOrEqual(interval - 1e-6);
+        },
+      ),
+    );
   });
 
   it("never books two slots closer than the interval (property)", () => {

@@ -84,6 +84,8 @@ export class MarketPriceClient {
     for (let attempt = 0; ; attempt++) {
       const wait = this.#limiter.reserve(this.#now());
       if (wait > 0) await sleep(wait);
+      // When the wait ran late, the next request is spaced from this send, not from its slot.
+      this.#limiter.sent(this.#now());
       let failure: string;
       let retryAfter: number | undefined;
       try {
