@@ -1,2 +1,2 @@
-/** The benchmark's own tests (its pure helpers, the paced load and the run lock), not part of `npm test`: `npx jest -c bench/jest.config.js`. */
-module.exports = { ...require("../jest.preset.js"), rootDir: __dirname, testMatch: ["<rootDir>/lib/**/*.test.ts"] };
+/** The benchmark's own tests (its helpers, the paced load, the run lock and the scoring floor): part of `npm test`, or alone with `npx jest -c bench/jest.config.js`. */
+module.exports = { ...require("../jest.preset.js"), rootDir: __dirname, testMatch: ["<rootDir>/lib/**/*.test.ts", "<rootDir>/scoring/**/*.test.ts"] };

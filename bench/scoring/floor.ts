@@ -44,7 +44,9 @@ export async function postgresFloor(pool: pg.Pool): Promise<{ seconds: number; r
   try {
     const { rows } = await writer.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
     const pid = rows[0]?.pid as number;
-    for (const t of TABLES) await writer.query(`CREATE TABLE floor_${t} (LIKE ${t} INCLUDING DEFAULTS INCLUDING INDEXES)`);
+    // INCLUDING GENERATED: COPY TO leaves a generated column out (score.balance), so the copy must compute it again
+    // as the worker's table does; without it the column is a plain one that COPY FROM finds no data for.
+    for (const t of TABLES) await writer.query(`CREATE TABLE floor_${t} (LIKE ${t} INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING INDEXES)`);
     let copied = 0;
     const before = cpuOf(pid)?.ms ?? 0;
     for (const t of TABLES) {
