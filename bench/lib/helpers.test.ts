@@ -81,6 +81,18 @@ describe("runMarkdown and mergePaths", () => {
     expect(mergePaths(once, only)).toBe(once);
   });
 
+  it("drops the full run's header once every section is dated as a run of its own, and not before", () => {
+    const ingest = { startedAt: "2026-11-29T10:00:00Z", quick: false, machine, results: [result("ingest", 130, true)], only: ["ingest"] };
+    const read = { startedAt: "2026-11-30T10:00:00Z", quick: false, machine, results: [result("read", 125, true)], only: ["read"] };
+    const one = mergePaths(full, ingest);
+    // read still comes from the full run, which the header dates.
+    expect(one.startsWith("Run 2026-11-26 18:00 UTC")).toBe(true);
+    const both = mergePaths(one, read);
+    expect(both.startsWith("<!-- bench:path:ingest -->\n### ingest\nFrom a run of `npm run bench -- --only=ingest`")).toBe(true);
+    expect(both).not.toContain("Run 2026-11-26");
+    expect(both).toContain("### read\nFrom a run of `npm run bench -- --only=read`, 2026-11-30 10:00 UTC");
+  });
+
   it("reads the section between the markers back, or null without them", () => {
     const doc = replaceSection("a\n<!-- bench:results:start -->\n<!-- bench:results:end -->\nb", "results", full) as string;
     expect(readSection(doc, "results")).toBe(full.trim());

@@ -74,7 +74,8 @@ export function runMarkdown(run: RunRecord): string {
 
 /**
  * The results section with the paths of an `--only` run put in place of their earlier sections (each section runs
- * from its path marker to the next one); a path the section did not have yet is added at its end.
+ * from its path marker to the next one); a path the section did not have yet is added at its end. The header of the
+ * full run the section came from goes once every section is dated as a run of its own: it then dates no figure.
  */
 export function mergePaths(section: string, run: RunRecord): string {
   let out = section.replace(/\n+$/, "");
@@ -88,7 +89,9 @@ export function mergePaths(section: string, run: RunRecord): string {
     const next = out.indexOf("<!-- bench:path:", i + 1);
     out = next < 0 ? `${out.slice(0, i)}${body}` : `${out.slice(0, i)}${body}\n\n${out.slice(next)}`;
   }
-  return out;
+  const first = out.indexOf("<!-- bench:path:");
+  const undated = /<!-- bench:path:[^\n]* -->\n### [^\n]*\n(?!From a run of )/;
+  return first > 0 && !undated.test(out) ? out.slice(first) : out;
 }
 
 /** What stands between `<!-- bench:NAME:start -->` and its end marker, trimmed; null when the markers are missing. */
