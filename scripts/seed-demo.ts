@@ -4,7 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(__dirname, "..");
-const stateFile = path.join(root, ".pointwise", "demo.json");
+// Where the demo key is kept between starts; POINTWISE_DEMO_STATE moves it (the end-to-end test of this script does).
+const stateFile = process.env.POINTWISE_DEMO_STATE ?? path.join(root, ".pointwise", "demo.json");
 const admin = `http://127.0.0.1:${process.env.ADMIN_PORT ?? 4003}`;
 const ingest = process.env.INGEST_PUBLIC_URL ?? "http://127.0.0.1:4001";
 const read = process.env.READ_API_URL ?? "http://127.0.0.1:4002";
