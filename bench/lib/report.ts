@@ -38,6 +38,8 @@ export interface RunRecord {
 }
 
 const pathMarker = (name: string) => `<!-- bench:path:${name} -->`;
+/** How a section dated as a run of its own (an `--only` run's) begins, right under its heading. */
+const DATED = "From a run of ";
 
 function runLine(run: RunRecord): string {
   const { machine } = run;
@@ -47,7 +49,7 @@ function runLine(run: RunRecord): string {
 /** One path's section: its marker, table, peak RSS, notes, and each missed target with what bounds it. */
 function pathMarkdown(r: PathResult, alone: RunRecord | undefined): string[] {
   const lines = [pathMarker(r.path), `### ${r.path}`];
-  if (alone) lines.push(`From a run of \`npm run bench -- --only=${(alone.only ?? [r.path]).join(",")}\`, ${runLine(alone)}`, "");
+  if (alone) lines.push(`${DATED}\`npm run bench -- --only=${(alone.only ?? [r.path]).join(",")}\`, ${runLine(alone)}`, "");
   if (r.failed) return [...lines, `The benchmark failed (${r.failed}); see the run's output.`, ""];
   const missed: string[] = [];
   lines.push("| figure | value | baseline (same run) | ratio | target | met |", "|---|---:|---:|---:|---|---|");
@@ -90,8 +92,11 @@ export function mergePaths(section: string, run: RunRecord): string {
     out = next < 0 ? `${out.slice(0, i)}${body}` : `${out.slice(0, i)}${body}\n\n${out.slice(next)}`;
   }
   const first = out.indexOf("<!-- bench:path:");
-  const undated = /<!-- bench:path:[^\n]* -->\n### [^\n]*\n(?!From a run of )/;
-  return first > 0 && !undated.test(out) ? out.slice(first) : out;
+  const undated = out
+    .split("<!-- bench:path:")
+    .slice(1)
+    .some((section) => !section.split("\n")[2]?.startsWith(DATED));
+  return first > 0 && !undated ? out.slice(first) : out;
 }
 
 /** What stands between `<!-- bench:NAME:start -->` and its end marker, trimmed; null when the markers are missing. */
