@@ -1,4 +1,5 @@
-// The pointwise sink against the real ingest API with BATCH_MAX_EVENTS or BATCH_BODY_LIMIT_BYTES below its chunks: smaller chunks, every event once.
+// The pointwise sink against the real ingest API with BATCH_MAX_EVENTS or BATCH_BODY_LIMIT_BYTES below its chunks (smaller
+// chunks, every event once) and with a rate limit its chunks outrun (each refused chunk resent after the API's Retry-After).
 import { type EarnMapping, idempotencyKey, type OutputRow, PointwiseSink, StateStore } from "@pointwise/indexer-engine";
 import { createLogger } from "@pointwise/logger";
 import {
@@ -24,6 +25,8 @@ jest.setTimeout(60_000);
 const MAX_EVENTS = 3;
 /** The body limit of the second ingest API (the least it allows): a chunk of 1000 swap events is far above it. */
 const BODY_LIMIT = 65_536;
+/** The third ingest API's rate limit per key: a bucket of one chunk, refilled at one chunk per second. */
+const RATE_CHUNK = 10;
 const SINK_ID = "0-pointwise";
 const SPLIT = "earn events chunk too large for the Pointwise API, sending smaller chunks";
 
@@ -36,15 +39,18 @@ let schema: string;
 let ingest: AppProcess;
 /** An ingest API with the default BATCH_MAX_EVENTS (1000) and the least BATCH_BODY_LIMIT_BYTES. */
 let bodyLimited: AppProcess;
+/** An ingest API whose key's bucket holds one chunk of RATE_CHUNK events and refills it in a second. */
+let rateLimited: AppProcess;
 let project: string;
 /** Recording pass-throughs in front of each ingest API (`requests` gets what they see). */
 let proxy: LocalServer;
 let bodyProxy: LocalServer;
+let rateProxy: LocalServer;
 /**
  * Each earn-events request's key, events and body bytes, and what it was answered: the error code, or `network: <cause>`
  * when the ingest API's answer did not arrive (the sink's connection is then destroyed, as a reset would).
  */
-let requests: { key: string; size: number; bytes: number; code: string | undefined; replayed: boolean }[];
+let requests: { key: string; size: number; bytes: number; code: string | undefined; replayed: boolean; at: number; retryAfter: string | null }[];
 const stores: StateStore[] = [];
 
 /** A pass-through to `target` that records every request in `requests`. */
@@ -57,6 +63,8 @@ function recordingProxy(target: AppProcess): Promise<LocalServer> {
       ),
     );
     const record = {
+      /** When the request arrived (ms, monotonic). */
+      at: performance.now(),
       key: String(req.headers["idempotency-key"]),
       size: (JSON.parse(body) as { events: unknown[] }).events.length,
       bytes: Buffer.byteLength(body),
@@ -68,13 +76,14 @@ function recordingProxy(target: AppProcess): Promise<LocalServer> {
       text = await answer.text();
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      requests.push({ ...record, code: `network: ${cause?.code ?? cause?.message ?? (err as Error).message}`, replayed: false });
+      requests.push({ ...record, code: `network: ${cause?.code ?? cause?.message ?? (err as Error).message}`, replayed: false, retryAfter: null });
       res.destroy();
       return;
     }
     const parsed = JSON.parse(text) as { errors?: { extensions: { code: string } }[] };
-    requests.push({ ...record, code: parsed.errors?.[0]?.extensions.code, replayed: answer.headers.get("idempotent-replayed") === "true" });
-    res.writeHead(answer.status, { "content-type": "application/json" });
+    const retryAfter = answer.headers.get("retry-after");
+    requests.push({ ...record, code: parsed.errors?.[0]?.extensions.code, replayed: answer.headers.get("idempotent-replayed") === "true", retryAfter });
+    res.writeHead(answer.status, { "content-type": "application/json", ...(retryAfter === null ? {} : { "retry-after": retryAfter }) });
     res.end(text);
   });
 }
@@ -83,13 +92,16 @@ beforeAll(async () => {
   schema = uniqueName("pwsplit");
   db = await createTestDatabase(schema);
   project = await seedProject(db);
-  [ingest, bodyLimited] = await Promise.all([
+  const rate = String(RATE_CHUNK);
+  [ingest, bodyLimited, rateLimited] = await Promise.all([
     spawnApp("ingest-api", { ...testServiceEnv(schema), BATCH_MAX_EVENTS: String(MAX_EVENTS) }),
     spawnApp("ingest-api", { ...testServiceEnv(schema), BATCH_BODY_LIMIT_BYTES: String(BODY_LIMIT) }),
+    spawnApp("ingest-api", { ...testServiceEnv(schema), BATCH_MAX_EVENTS: rate, RATE_LIMIT_BURST: rate, RATE_LIMIT_EVENTS_PER_SECOND: rate }),
   ]);
   bus = await createTestBus(schema);
   proxy = await recordingProxy(ingest);
   bodyProxy = await recordingProxy(bodyLimited);
+  rateProxy = await recordingProxy(rateLimited);
 }, 60_000);
 
 beforeEach(() => {
@@ -99,12 +111,14 @@ beforeEach(() => {
 afterAll(async () => {
   await proxy?.close();
   await bodyProxy?.close();
+  await rateProxy?.close();
   for (const store of stores) {
     await store.clearIndexer();
     await store.close();
   }
   await ingest?.stop("SIGKILL");
   await bodyLimited?.stop("SIGKILL");
+  await rateLimited?.stop("SIGKILL");
   await bus?.close();
   await dropNamespace(schema).catch(() => undefined);
   await db?.drop();
@@ -298,5 +312,47 @@ describe("the pointwise sink against the real ingest API with BATCH_BODY_LIMIT_B
     expect(out.source).toEqual(new Set(["indexer"]));
     // The refused requests left no record: only the eight accepted chunks of 125 hold their keys.
     expect(await storedKeys(campaign.campaignId)).toEqual(new Map(Array.from({ length: 8 }, (_, i) => [key(1 + 125 * i, 125 * (i + 1)), 125])));
+  });
+});
+
+describe("the pointwise sink against the real ingest API with a rate limit its chunks outrun", () => {
+  it("resends each chunk refused with rate-limited under its key after the Retry-After the API asked, publishing every event once", async () => {
+    const { campaign, scope, rows, sink: make } = await setup("rate");
+    const key = (from: number, to: number) => idempotencyKey(scope, SINK_ID, from, to);
+    // The sink's own backoff is 5 ms (retryBaseMs), far below the second the API asks for.
+    const { sink, logs } = make(RATE_CHUNK, undefined, rateProxy.url);
+    await sink.recover(undefined);
+    await sink.committed(await sink.write(rows(3 * RATE_CHUNK)));
+
+    // The bucket holds one chunk: the first passes, the second finds it empty, and so does the third after the second
+    // took the refill. Each refusal costs nothing and is answered with a whole second to wait (the API rounds up).
+    expect(requests.map((r) => [r.key, r.size, r.code ?? "ok", r.retryAfter])).toEqual([
+      [key(1, 10), 10, "ok", null],
+      [key(11, 20), 10, "rate-limited", "1"],
+      [key(11, 20), 10, "ok", null],
+      [key(21, 30), 10, "rate-limited", "1"],
+      [key(21, 30), 10, "ok", null],
+    ]);
+    for (const refused of [1, 3]) {
+      const [answer, retry] = [requests[refused], requests[refused + 1]];
+      expect((retry?.at ?? 0) - (answer?.at ?? 0)).toBeGreaterThanOrEqual(1000);
+    }
+    expect(
+      logs.lines.filter((l) => l.msg === "earn events not accepted yet, retrying with the same Idempotency-Key").map((l) => [l.failure, l.delayMs]),
+    ).toEqual([
+      ["rate-limited", 1000],
+      ["rate-limited", 1000],
+    ]);
+    const out = await published(campaign.campaignId);
+    expect(out.amounts).toEqual(amounts(3 * RATE_CHUNK));
+    expect(out.eventIds).toBe(3 * RATE_CHUNK);
+    // A refused request leaves no record: each key covers its chunk once.
+    expect(await storedKeys(campaign.campaignId)).toEqual(
+      new Map([
+        [key(1, 10), 10],
+        [key(11, 20), 10],
+        [key(21, 30), 10],
+      ]),
+    );
   });
 });
