@@ -1,10 +1,10 @@
 // Client for a CoinGecko-compatible price API: per-day samples, cached, rate-spaced and retried.
 import { setTimeout as sleep } from "node:timers/promises";
 import { AuthError, BaseError, ConfigError, RetryableError } from "@pointwise/errors";
-import { type Logger, scrubUrlCredentials } from "@pointwise/logger";
+import type { Logger } from "@pointwise/logger";
 import { Dec } from "../decimal";
 import { Lru } from "../util/lru";
-import { backoffMs, retryAfterMs, stretchToRetryAfter } from "../util/retry";
+import { retryAfterMs, retryTransient } from "../util/retry";
 import { IntervalLimiter } from "./limiter";
 
 /** Settings of the market price client. */
@@ -81,33 +81,34 @@ export class MarketPriceClient {
   async #fetchRange(id: string, fromMs: number, toMs: number): Promise<PriceSample[]> {
     const url = `${this.options.baseUrl.replace(/\/$/, "")}/coins/${encodeURIComponent(id)}/market_chart/range?vs_currency=usd&from=${Math.floor(fromMs / 1000)}&to=${Math.floor(toMs / 1000)}`;
     const maxAttempts = this.options.maxAttempts ?? 5;
-    for (let attempt = 0; ; attempt++) {
-      const wait = this.#limiter.reserve(this.#now());
-      if (wait > 0) await sleep(wait);
-      // When the wait ran late, the next request is spaced from this send, not from its slot.
-      this.#limiter.sent(this.#now());
-      let failure: string;
-      let retryAfter: number | undefined;
-      try {
+    return retryTransient<PriceSample[]>(
+      {
+        maxAttempts,
+        baseMs: this.options.retryBaseMs ?? 500,
+        maxMs: 30_000,
+        exhausted: (failure) => new RetryableError("price-api-unavailable", `price API failed for ${id} after ${maxAttempts} attempts: ${failure}`),
+        onRetry: ({ attempt, failure, delayMs }) => {
+          // The pause holds every request to the API, not only this retry: the next attempt waits for it in the limiter.
+          this.#limiter.pauseUntil(this.#now() + delayMs);
+          this.options.logger.warn({ id, attempt, failure, delayMs }, "price request failed, retrying");
+        },
+        wait: async () => undefined,
+      },
+      async () => {
+        const wait = this.#limiter.reserve(this.#now());
+        if (wait > 0) await sleep(wait);
+        // When the wait ran late, the next request is spaced from this send, not from its slot.
+        this.#limiter.sent(this.#now());
         this.requests++;
         const res = await fetch(url, { headers: { accept: "application/json", [this.#headerName]: this.options.apiKey }, signal: AbortSignal.timeout(20_000) });
-        if (res.ok) return parseSamples(await res.json(), id);
+        if (res.ok) return { done: true, value: parseSamples(await res.json(), id) };
         if (res.status === 401 || res.status === 403) throw new AuthError("price-api-key-rejected", "PRICE_API_KEY was rejected by the price API");
         if (res.status === 404) throw new ConfigError(`market price id ${id} is unknown to the price API`);
         if (res.status !== 429 && res.status < 500) throw new BaseError("price-api-failed", `price API answered ${res.status} for ${id}`);
-        failure = `HTTP ${res.status}`;
         // Only a rate limit's Retry-After counts: a failing server gets the plain backoff whatever it asks.
-        if (res.status === 429) retryAfter = retryAfterMs(res.headers.get("retry-after"));
-      } catch (err) {
-        if (err instanceof BaseError) throw err;
-        // fetch's errors may quote the URL whole (one with credentials, which it refuses): the failure is logged and thrown.
-        failure = scrubUrlCredentials((err as Error).message);
-      }
-      if (attempt + 1 >= maxAttempts) throw new RetryableError("price-api-unavailable", `price API failed for ${id} after ${maxAttempts} attempts: ${failure}`);
-      const delay = stretchToRetryAfter(backoffMs(attempt, this.options.retryBaseMs ?? 500, 30_000), retryAfter);
-      this.#limiter.pauseUntil(this.#now() + delay);
-      this.options.logger.warn({ id, attempt: attempt + 1, failure, delayMs: delay }, "price request failed, retrying");
-    }
+        return { done: false, failure: `HTTP ${res.status}`, retryAfterMs: res.status === 429 ? retryAfterMs(res.headers.get("retry-after")) : undefined };
+      },
+    );
   }
 }
 

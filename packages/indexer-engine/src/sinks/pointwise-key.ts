@@ -1,10 +1,9 @@
 // The pointwise sink's start-up check: the API key is valid and belongs to the campaign whose event types it maps to.
-import { setTimeout as sleep } from "node:timers/promises";
 import { BaseError, RetryableError } from "@pointwise/errors";
-import { type Logger, scrubUrlCredentials } from "@pointwise/logger";
+import type { Logger } from "@pointwise/logger";
 import type { EarnMapping } from "../config/schema";
 import { invalidApiKey } from "../symptoms";
-import { backoffMs, retryAfterMs, stretchToRetryAfter } from "../util/retry";
+import { retryAfterMs, retryTransient } from "../util/retry";
 
 /** What the ingest API's `GET /api/rest/api-key` says about a key. */
 export interface ApiKeyInfo {
@@ -75,13 +74,23 @@ function parseInfo(data: unknown): ApiKeyInfo | undefined {
  * an API that keeps failing throws `pointwise-api-unavailable`. Returns what the API said.
  */
 export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKeyInfo> {
-  const { logger } = options;
+  const { logger, signal } = options;
   const url = `${options.baseUrl.replace(/\/$/, "")}/api/rest/api-key`;
   const maxAttempts = options.maxAttempts ?? 6;
-  for (let attempt = 0; ; attempt++) {
-    let failure: string;
-    let retryAfter: number | undefined;
-    try {
+  const baseMs = options.retryBaseMs ?? 500;
+  return retryTransient<ApiKeyInfo>(
+    {
+      maxAttempts,
+      baseMs,
+      maxMs: baseMs * 16,
+      stop:
+        signal === undefined
+          ? undefined
+          : { signal, error: () => new RetryableError("pointwise-api-interrupted", "stopped while checking the Pointwise API key") },
+      exhausted: (failure) => new RetryableError("pointwise-api-unavailable", `Pointwise API key check failed ${maxAttempts} times: ${failure}`),
+      onRetry: ({ attempt, failure, delayMs }) => logger.warn({ attempt, failure, delayMs }, "Pointwise API key check not answered yet, retrying"),
+    },
+    async () => {
       const res = await fetch(url, { headers: { authorization: `Bearer ${options.apiKey}` }, signal: AbortSignal.timeout(15_000) });
       const body = (await res.json().catch(() => undefined)) as { data?: unknown; errors?: ApiError[] } | undefined;
       const code = body?.errors?.[0]?.extensions?.code;
@@ -92,30 +101,17 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
         const mismatch = keyMismatch(info, options.events, options.campaignId);
         if (mismatch !== undefined) throw invalidApiKey({ details: { code: "wrong-campaign", campaign_id: info.campaign_id, reason: mismatch } });
         logger.info({ campaign_id: info.campaign_id, backfill: info.backfill, event_types: info.event_types.length }, "Pointwise API key checked");
-        return info;
-      }
-      if (code === undefined && GATEWAY_TRANSIENT.has(res.status)) {
-        failure = gatewayFailure(res.status);
-      } else if (TRANSIENT.has(code)) {
-        failure = code as string; // one of TRANSIENT's codes
-      } else {
-        throw new BaseError(
-          "pointwise-api-key-check-failed",
-          `${url} did not answer the API key check (HTTP ${res.status}${code === undefined ? "" : `, ${code}`}): check the pointwise sink's baseUrl`,
-          { details: { status: res.status, ...(code === undefined ? {} : { code }) } },
-        );
+        return { done: true, value: info };
       }
       // The ingest API asks for a wait with rate-limited and starting, as a gateway may with 429 or 503.
-      retryAfter = retryAfterMs(res.headers.get("retry-after"));
-    } catch (err) {
-      if (err instanceof BaseError) throw err;
-      // fetch's errors may quote the URL whole (one with credentials, which it refuses): the failure is logged and thrown.
-      failure = scrubUrlCredentials((err as Error).message);
-    }
-    if (options.signal?.aborted === true) throw new RetryableError("pointwise-api-interrupted", "stopped while checking the Pointwise API key");
-    if (attempt + 1 >= maxAttempts) throw new RetryableError("pointwise-api-unavailable", `Pointwise API key check failed ${maxAttempts} times: ${failure}`);
-    const delay = stretchToRetryAfter(backoffMs(attempt, options.retryBaseMs ?? 500, (options.retryBaseMs ?? 500) * 16), retryAfter);
-    logger.warn({ attempt: attempt + 1, failure, delayMs: delay }, "Pointwise API key check not answered yet, retrying");
-    await sleep(delay, undefined, { signal: options.signal }).catch(() => undefined);
-  }
+      const retryAfter = retryAfterMs(res.headers.get("retry-after"));
+      if (code === undefined && GATEWAY_TRANSIENT.has(res.status)) return { done: false, failure: gatewayFailure(res.status), retryAfterMs: retryAfter };
+      if (TRANSIENT.has(code)) return { done: false, failure: code as string, retryAfterMs: retryAfter }; // one of TRANSIENT's codes
+      throw new BaseError(
+        "pointwise-api-key-check-failed",
+        `${url} did not answer the API key check (HTTP ${res.status}${code === undefined ? "" : `, ${code}`}): check the pointwise sink's baseUrl`,
+        { details: { status: res.status, ...(code === undefined ? {} : { code }) } },
+      );
+    },
+  );
 }

@@ -1,13 +1,12 @@
 // The Pointwise API sink: sends rows as earn events from a state-store outbox with stable idempotency keys.
 import { createHash } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { BaseError, RetryableError } from "@pointwise/errors";
-import { type Logger, scrubUrlCredentials } from "@pointwise/logger";
+import type { Logger } from "@pointwise/logger";
 import type { EarnMapping } from "../config/schema";
 import type { OutputRow } from "../rows";
 import type { SinkOutbox } from "../state/outbox";
 import { invalidApiKey } from "../symptoms";
-import { backoffMs, retryAfterMs, stretchToRetryAfter } from "../util/retry";
+import { retryAfterMs, retryTransient } from "../util/retry";
 import { type EarnEvent, toEarnEvent } from "./earn";
 import { GATEWAY_TRANSIENT, gatewayFailure } from "./pointwise-key";
 import type { Sink } from "./sink";
@@ -161,13 +160,21 @@ export class PointwiseSink implements Sink {
 
   /** Sends one chunk until it is accepted; returns the error code when the API refuses it as too large, undefined when sent. */
   async #post(events: EarnEvent[], key: string, from: number, to: number): Promise<string | undefined> {
-    const { baseUrl, apiKey, logger } = this.options;
+    const { baseUrl, apiKey, logger, signal } = this.options;
     const url = `${baseUrl.replace(/\/$/, "")}/api/rest/earn-events`;
     const maxAttempts = this.options.maxAttempts ?? 10;
-    for (let attempt = 0; ; attempt++) {
-      let failure: string;
-      let retryAfter: number | undefined;
-      try {
+    return retryTransient<string | undefined>(
+      {
+        maxAttempts,
+        baseMs: this.options.retryBaseMs ?? 500,
+        maxMs: this.options.retryMaxMs ?? 30_000,
+        stop: signal === undefined ? undefined : { signal, error: interrupted },
+        exhausted: (failure) => new RetryableError("pointwise-api-unavailable", `Pointwise API failed ${maxAttempts} times: ${failure}`),
+        onFailure: () => this.options.onError?.(),
+        onRetry: ({ attempt, failure, delayMs }) =>
+          logger.warn({ sink: this.id, attempt, failure, delayMs }, "earn events not accepted yet, retrying with the same Idempotency-Key"),
+      },
+      async () => {
         const res = await fetch(url, {
           method: "POST",
           headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "idempotency-key": key, "x-pointwise-source": "indexer" },
@@ -178,30 +185,16 @@ export class PointwiseSink implements Sink {
         const verdict = this.#handle(body, events, res.status);
         if (verdict.kind === "sent") {
           logger.info({ sink: this.id, from, to, events: events.length }, "earn events sent");
-          return undefined;
+          return { done: true, value: undefined };
         }
         if (verdict.kind === "too-large") {
           this.options.onError?.();
-          return verdict.code;
+          return { done: true, value: verdict.code };
         }
-        failure = verdict.failure;
         // The ingest API asks for a wait with rate-limited and starting, as a gateway may with 429 or 503.
-        retryAfter = retryAfterMs(res.headers.get("retry-after"));
-      } catch (err) {
-        if (err instanceof BaseError) throw err;
-        // A fetch failure may quote the URL; the config refuses credentials in baseUrl, but no log line should carry them.
-        failure = scrubUrlCredentials((err as Error).message);
-      }
-      this.options.onError?.();
-      if (this.options.signal?.aborted === true) throw interrupted();
-      if (attempt + 1 >= maxAttempts) throw new RetryableError("pointwise-api-unavailable", `Pointwise API failed ${maxAttempts} times: ${failure}`);
-      const delay = stretchToRetryAfter(backoffMs(attempt, this.options.retryBaseMs ?? 500, this.options.retryMaxMs ?? 30_000), retryAfter);
-      logger.warn({ sink: this.id, attempt: attempt + 1, failure, delayMs: delay }, "earn events not accepted yet, retrying with the same Idempotency-Key");
-      // An abort ends the wait early (the sleep rejects only then) and stops the sink without another attempt.
-      await sleep(delay, undefined, { signal: this.options.signal }).catch(() => {
-        throw interrupted();
-      });
-    }
+        return { done: false, failure: verdict.failure, retryAfterMs: retryAfterMs(res.headers.get("retry-after")) };
+      },
+    );
   }
 
   /** Judges an answer: sent (items logged and dropped as needed), too large, or why it must be retried; throws when it cannot succeed. */

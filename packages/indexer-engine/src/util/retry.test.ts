@@ -1,6 +1,8 @@
-// Backoff with full jitter (bounds pinned by fixing Math.random), Retry-After read and honoured, and mapLimit's order and concurrency bound.
+// Backoff with full jitter (bounds pinned by fixing Math.random), Retry-After read and honoured, the retry loop's budget,
+// errors and stop signal, and mapLimit's order and concurrency bound.
+import { BaseError, RetryableError } from "@pointwise/errors";
 import fc from "fast-check";
-import { backoffMs, MAX_RETRY_AFTER_MS, mapLimit, retryAfterMs, stretchToRetryAfter } from "./retry";
+import { type AttemptOutcome, backoffMs, MAX_RETRY_AFTER_MS, mapLimit, type RetryLoop, retryAfterMs, retryTransient, stretchToRetryAfter } from "./retry";
 
 const JUST_UNDER_ONE = 1 - 2 ** -53;
 
@@ -168,5 +170,121 @@ describe("stretchToRetryAfter", () => {
     expect(stretchToRetryAfter(250, 100)).toBe(250);
     expect(stretchToRetryAfter(250, 0)).toBe(250);
     expect(stretchToRetryAfter(250, undefined)).toBe(250);
+  });
+});
+
+describe("retryTransient", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  /** A loop of `maxAttempts` with a 1 ms base that records its retries and failures. */
+  function loop(overrides: Partial<RetryLoop> = {}) {
+    const retries: { attempt: number; failure: string; delayMs: number }[] = [];
+    let failures = 0;
+    const settings: RetryLoop = {
+      maxAttempts: 4,
+      baseMs: 1,
+      maxMs: 8,
+      exhausted: (failure) => new RetryableError("test-unavailable", `gave up: ${failure}`),
+      onFailure: () => failures++,
+      onRetry: (retry) => retries.push(retry),
+      ...overrides,
+    };
+    return { settings, retries, failures: () => failures };
+  }
+
+  /** An attempt function answering each call with the next of `outcomes` (a thrown Error for an Error). */
+  function answers<T>(outcomes: (AttemptOutcome<T> | Error)[]) {
+    const calls: number[] = [];
+    const attempt = async (n: number): Promise<AttemptOutcome<T>> => {
+      calls.push(n);
+      const next = outcomes[n];
+      if (next === undefined) throw new Error(`no answer for attempt ${n}`);
+      if (next instanceof Error) throw next;
+      return next;
+    };
+    return { attempt, calls };
+  }
+
+  it("returns the value of the first attempt that is done, retrying failures and thrown network errors in between", async () => {
+    jest.spyOn(Math, "random").mockReturnValue(0);
+    const { settings, retries, failures } = loop();
+    const { attempt, calls } = answers<string>([{ done: false, failure: "rate-limited" }, new TypeError("fetch failed"), { done: true, value: "ok" }]);
+    expect(await retryTransient(settings, attempt)).toBe("ok");
+    expect(calls).toEqual([0, 1, 2]);
+    // With a draw of 0 every backoff is the base delay.
+    expect(retries).toEqual([
+      { attempt: 1, failure: "rate-limited", delayMs: 1 },
+      { attempt: 2, failure: "fetch failed", delayMs: 1 },
+    ]);
+    expect(failures()).toBe(2);
+  });
+
+  it("throws a BaseError of an attempt at once, without another attempt or a failure counted", async () => {
+    const { settings, retries, failures } = loop();
+    const refused = new BaseError("invalid-api-key", "refused");
+    const { attempt, calls } = answers<string>([refused, { done: true, value: "never" }]);
+    await expect(retryTransient(settings, attempt)).rejects.toBe(refused);
+    expect(calls).toEqual([0]);
+    expect(retries).toEqual([]);
+    expect(failures()).toBe(0);
+  });
+
+  it("throws exhausted with the last failure after maxAttempts, counting every failure but retrying one fewer", async () => {
+    const { settings, retries, failures } = loop({ maxAttempts: 3 });
+    const { attempt, calls } = answers<string>([
+      { done: false, failure: "starting" },
+      { done: false, failure: "internal" },
+      new Error("connect ECONNREFUSED http://user:secret@127.0.0.1:9/x"),
+    ]);
+    await expect(retryTransient(settings, attempt)).rejects.toMatchObject({
+      code: "test-unavailable",
+      message: "gave up: connect ECONNREFUSED http://***@127.0.0.1:9/x",
+    });
+    expect(calls).toEqual([0, 1, 2]);
+    expect(retries.map((r) => r.attempt)).toEqual([1, 2]);
+    expect(failures()).toBe(3);
+  });
+
+  it("waits as long as a failure's Retry-After asks when that is longer than its backoff", async () => {
+    jest.spyOn(Math, "random").mockReturnValue(0);
+    const waited: number[] = [];
+    const { settings, retries } = loop({ wait: async (ms) => void waited.push(ms) });
+    const { attempt } = answers<string>([
+      { done: false, failure: "rate-limited", retryAfterMs: 2_000 },
+      { done: false, failure: "rate-limited", retryAfterMs: 0 },
+      { done: true, value: "ok" },
+    ]);
+    expect(await retryTransient(settings, attempt)).toBe("ok");
+    expect(retries.map((r) => r.delayMs)).toEqual([2_000, 1]);
+    // A caller's own wait gets each delay instead of the loop's sleep (a 2 s sleep would outlast this test's pace).
+    expect(waited).toEqual([2_000, 1]);
+  });
+
+  it("stops with the stop error after a failure once its signal is aborted, without another attempt or a retry", async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const { settings, retries, failures } = loop({ stop: { signal: stop.signal, error: () => new RetryableError("test-interrupted", "stopped") } });
+    const { attempt, calls } = answers<string>([
+      { done: false, failure: "starting" },
+      { done: true, value: "never" },
+    ]);
+    await expect(retryTransient(settings, attempt)).rejects.toMatchObject({ code: "test-interrupted" });
+    expect(calls).toEqual([0]);
+    expect(retries).toEqual([]);
+    expect(failures()).toBe(1);
+  });
+
+  it("ends a wait at once when its signal is aborted during it, without another attempt", async () => {
+    const stop = new AbortController();
+    // A minute's wait: only the abort can end it within the test.
+    const { settings } = loop({ baseMs: 60_000, maxMs: 60_000, stop: { signal: stop.signal, error: () => new RetryableError("test-interrupted", "stopped") } });
+    const { attempt, calls } = answers<string>([
+      { done: false, failure: "starting" },
+      { done: true, value: "never" },
+    ]);
+    const run = retryTransient(settings, attempt);
+    setTimeout(() => stop.abort(), 20);
+    await expect(run).rejects.toMatchObject({ code: "test-interrupted" });
+    expect(calls).toEqual([0]);
   });
 });

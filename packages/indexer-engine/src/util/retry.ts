@@ -1,4 +1,8 @@
 // Backoff and bounded concurrency for the engine's calls to chains, price sources and the Pointwise API.
+import { setTimeout as sleep } from "node:timers/promises";
+import { BaseError } from "@pointwise/errors";
+import { scrubUrlCredentials } from "@pointwise/logger";
+
 /** Exponential backoff with full jitter: for attempt 0, 1, 2... a delay from base up to, not including, min(max, base * 2^attempt) (base when that is not above base). */
 export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** attempt);
@@ -22,6 +26,61 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 /** A backoff delay made as long as a Retry-After asks when that is longer (at most MAX_RETRY_AFTER_MS); never shortened. */
 export function stretchToRetryAfter(delayMs: number, retryAfter: number | undefined): number {
   return retryAfter === undefined ? delayMs : Math.max(delayMs, Math.min(MAX_RETRY_AFTER_MS, retryAfter));
+}
+
+/** One attempt's outcome: its value, or a transient failure worth another attempt (after `retryAfterMs` when the server asked). */
+export type AttemptOutcome<T> = { done: true; value: T } | { done: false; failure: string; retryAfterMs?: number | undefined };
+
+/** How `retryTransient` retries, and what it throws and reports. */
+export interface RetryLoop {
+  maxAttempts: number;
+  /** Backoff of attempt n: from baseMs up to min(maxMs, baseMs x 2^n), with full jitter (backoffMs). */
+  baseMs: number;
+  maxMs: number;
+  /** Once `signal` is aborted, no attempt follows a failure and a wait ends at once, throwing `error()`. */
+  stop?: { signal: AbortSignal; error: () => Error } | undefined;
+  /** The error thrown after `maxAttempts` failures, given the last failure. */
+  exhausted: (failure: string) => Error;
+  /** Called on every failure (the last one too), before the signal and the attempt budget are looked at. */
+  onFailure?: () => void;
+  /** Called before each wait with the attempt that failed (from 1), its failure and the wait, to log it. */
+  onRetry: (retry: { attempt: number; failure: string; delayMs: number }) => void;
+  /** Waits the delay; by default a sleep the signal cuts short. A caller that waits elsewhere (a shared limiter) passes its own. */
+  wait?: (delayMs: number) => Promise<void>;
+}
+
+/**
+ * Runs `attempt` until it is done: a transient failure (an outcome saying so, or a thrown error that is not a
+ * BaseError, such as fetch's network errors, logged without URL credentials) is retried with backoff stretched to
+ * the server's Retry-After; a BaseError is thrown at once. The Pointwise sink, its key check and the price client
+ * retry through it; the RPC transport keeps a loop of its own, retrying only the missing calls of a batch.
+ */
+export async function retryTransient<T>(loop: RetryLoop, attempt: (n: number) => Promise<AttemptOutcome<T>>): Promise<T> {
+  for (let n = 0; ; n++) {
+    let failure: string;
+    let retryAfter: number | undefined;
+    try {
+      const outcome = await attempt(n);
+      if (outcome.done) return outcome.value;
+      failure = outcome.failure;
+      retryAfter = outcome.retryAfterMs;
+    } catch (err) {
+      if (err instanceof BaseError) throw err;
+      failure = scrubUrlCredentials((err as Error).message);
+    }
+    loop.onFailure?.();
+    const stop = loop.stop;
+    if (stop?.signal.aborted === true) throw stop.error();
+    if (n + 1 >= loop.maxAttempts) throw loop.exhausted(failure);
+    const delayMs = stretchToRetryAfter(backoffMs(n, loop.baseMs, loop.maxMs), retryAfter);
+    loop.onRetry({ attempt: n + 1, failure, delayMs });
+    if (loop.wait !== undefined) await loop.wait(delayMs);
+    else if (stop === undefined) await sleep(delayMs);
+    else
+      await sleep(delayMs, undefined, { signal: stop.signal }).catch(() => {
+        throw stop.error();
+      });
+  }
 }
 
 /** Runs `tasks` with at most `limit` in flight, keeping result order. */
