@@ -1,6 +1,6 @@
 // The portal's signing keys: ES256 access tokens, their JWKS, and verifying our own tokens.
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
-import { checkTokenBounds, invalidToken, verifiedClaims } from "@pointwise/auth";
+import { checkTokenBounds, invalidToken, tokenBoundsError, verifiedClaims } from "@pointwise/auth";
 import { ConfigError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";
 
@@ -35,7 +35,7 @@ export interface TokenKeys {
   jwks(): { keys: PublicJwk[] };
   /** An ES256 access token for the session, valid for `ttlS` seconds. */
   sign(claims: AccessClaims, ttlS: number): string;
-  /** The claims of one of our own access tokens; throws AuthError `invalid-token` or `token-expired`. */
+  /** The claims of one of our own access tokens; throws AuthError `invalid-token`, `token-expired` or `token-lifetime-too-long`. */
   verify(token: string): AccessClaims;
 }
 
@@ -91,7 +91,7 @@ export function createTokenKeys(pems: readonly string[], options: { issuer: stri
       if (!key) throw invalidToken("token key id is not one of this service's keys");
       const payload = verifiedClaims(token, key.publicKey, { algorithms: ["ES256"], issuer: options.issuer, audience: options.audience, clockTolerance: 5 });
       const violation = checkTokenBounds(decoded.header as unknown as Record<string, unknown>, payload, options.maxLifetimeS);
-      if (violation) throw invalidToken(violation.message);
+      if (violation) throw tokenBoundsError(violation);
       if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || typeof payload.cid !== "string") {
         throw invalidToken("token must carry sub, sid and cid");
       }

@@ -3,6 +3,7 @@ import { createHash, createHmac, createPublicKey } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { siweText, testServiceEnv } from "@pointwise/testkit";
 import { getAddress } from "ethers";
+import jwt from "jsonwebtoken";
 import { loadEnv } from "../src/env";
 import { bearer, type Harness, newSigningKey, newWallet, participant, signIn, startPortal } from "./harness";
 
@@ -193,6 +194,34 @@ describe("tokens", () => {
     const otherKid = `${part({ alg: "ES256", typ: "JWT", kid: "someone-else" })}.${payload}.${(signedIn.access_token as string).split(".")[2]}`;
     expect((await h.call("GET", "/me", undefined, bearer(otherKid))).body.error.code).toBe("invalid-token");
     expect((await h.call("GET", "/me")).body.error.code).toBe("missing-credentials");
+  });
+
+  it("refuses a token of its own key that expired, claims a life over PORTAL_ACCESS_TOKEN_TTL_S or has no exp, with the read API's codes", async () => {
+    const signedIn = (await participant(h)).body;
+    const claims = JSON.parse(Buffer.from((signedIn.access_token as string).split(".")[1] as string, "base64url").toString());
+    const { env, keys } = h.deps;
+    const kid = keys.jwks().keys[0]?.kid as string;
+    const now = Math.floor(Date.now() / 1000);
+    // Signed with the portal's own signing key, as a token it issued under other settings would be.
+    const own = (times: { iat?: number; exp?: number }) =>
+      jwt.sign({ sub: claims.sub, sid: claims.sid, cid: claims.cid, ...times }, env.PORTAL_SIGNING_KEYS[0] as string, {
+        algorithm: "ES256",
+        keyid: kid,
+        issuer: env.PORTAL_JWT_ISSUER,
+        audience: env.PORTAL_JWT_AUDIENCE,
+        noTimestamp: true,
+      });
+    const ttl = env.PORTAL_ACCESS_TOKEN_TTL_S;
+    const codeOf = async (token: string) => {
+      const reply = await h.call("GET", "/me", undefined, bearer(token));
+      return `${reply.status} ${reply.body.error?.code ?? "ok"}`;
+    };
+    expect(await codeOf(own({ iat: now, exp: now + ttl }))).toBe("200 ok");
+    expect(await codeOf(own({ iat: now - ttl - 60, exp: now - 60 }))).toBe("401 token-expired");
+    expect(await codeOf(own({ iat: now, exp: now + ttl + 1 }))).toBe("401 token-lifetime-too-long");
+    // Without iat the life runs from now: leaving it out buys nothing.
+    expect(await codeOf(own({ exp: now + ttl + 60 }))).toBe("401 token-lifetime-too-long");
+    expect(await codeOf(own({ iat: now }))).toBe("401 invalid-token");
   });
 });
 

@@ -1,7 +1,7 @@
 // Verifies portal JWTs (HS256, RS256 or ES256, or keys of a JWKS) with each key pinned to one algorithm.
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { checkTokenBounds, invalidToken, verifiedClaims } from "@pointwise/auth";
-import { AuthError, ConfigError } from "@pointwise/errors";
+import { checkTokenBounds, invalidToken, tokenBoundsError, verifiedClaims } from "@pointwise/auth";
+import { ConfigError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";
 import type { JwksSource } from "./jwks";
 
@@ -105,8 +105,7 @@ export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier 
         options.maxLifetimeS ?? DEFAULT_PORTAL_MAX_AGE_S,
         Math.floor(clock() / 1000),
       );
-      if (violation?.rule === "lifetime-too-long") throw new AuthError("token-lifetime-too-long", violation.message);
-      if (violation) throw invalidToken(violation.message);
+      if (violation) throw tokenBoundsError(violation);
       if (typeof payload.sub !== "string" || payload.sub === "") throw invalidToken("token must carry sub (the user id)");
       return payload.sub;
     },

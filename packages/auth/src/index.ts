@@ -2,5 +2,5 @@
 export { API_KEY_PREFIX, apiKeyMatches, apiKeyPrefix, type GeneratedApiKey, generateApiKey, hashApiKey } from "./api-key";
 export { hashPassword, verifyPassword } from "./password";
 export { invalidToken, verifiedClaims } from "./signed-token";
-export { checkTokenBounds, type TokenBoundsRule, type TokenBoundsViolation } from "./token-bounds";
+export { checkTokenBounds, type TokenBoundsRule, type TokenBoundsViolation, tokenBoundsError } from "./token-bounds";
 export { decryptVoucherCode, encryptVoucherCode, hashVoucherCode, voucherKeyProblem } from "./voucher-code";

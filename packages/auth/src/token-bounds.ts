@@ -1,4 +1,5 @@
 // Bounds every signed token must respect beyond its signature: an expiry, no unknown critical header, a bounded life.
+import { AuthError } from "@pointwise/errors";
 
 /** Why a correctly signed token is still refused. */
 export type TokenBoundsRule = "exp-missing" | "crit-unsupported" | "lifetime-too-long";
@@ -34,4 +35,13 @@ export function checkTokenBounds(
     return { rule: "lifetime-too-long", message: `token lifetime (exp - iat) must be at most ${maxLifetimeS} s; this one claims ${Math.ceil(lifetime)} s` };
   }
   return null;
+}
+
+/**
+ * The error a bearer of a portal token gets for a broken bound, the same from every service that checks one:
+ * `token-lifetime-too-long` for the life it claims (what a user fixes by asking for a shorter-lived token),
+ * `invalid-token` for the rest.
+ */
+export function tokenBoundsError(violation: TokenBoundsViolation): AuthError {
+  return new AuthError(violation.rule === "lifetime-too-long" ? "token-lifetime-too-long" : "invalid-token", violation.message);
 }
