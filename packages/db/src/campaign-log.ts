@@ -1,21 +1,6 @@
 // Reads a campaign's append-only event log, in log order, as its events' current owners see it.
+import type { RawEvent } from "@pointwise/rules";
 import type { Queryable } from "./statement-queue";
-
-/** One event of the log as read back: the shape the rules engine takes as input (its RawEvent). */
-export interface LoggedEvent {
-  id: string;
-  /** The log's sequence number (bigint as text). */
-  seq: string;
-  campaignId: string;
-  userId: string;
-  regEventId: string;
-  identityType: string;
-  /** The amount with trailing zeros trimmed. */
-  amount: string;
-  /** When the event was received, ISO 8601 with milliseconds. */
-  occurredAt: string;
-  referrerId: string | null;
-}
 
 /** Which part of the log to read: events after `afterSeq`, at most `limit` of them (all when absent). */
 export interface ReadCampaignLogOptions {
@@ -49,7 +34,7 @@ const READ_LOG = `SELECT e.seq::text AS seq, e.id, coalesce(i.user_id, e.user_id
  * who owns its identity now (so an identity linked to another user carries its history along) and
  * keeps the referrer stored on it.
  */
-export async function readCampaignLog(db: Queryable, campaignId: string, options: ReadCampaignLogOptions = {}): Promise<LoggedEvent[]> {
+export async function readCampaignLog(db: Queryable, campaignId: string, options: ReadCampaignLogOptions = {}): Promise<RawEvent[]> {
   const { rows } = await db.query<LogRow>(READ_LOG, [campaignId, options.afterSeq ?? "0", options.limit ?? null]);
   return rows.map((r) => ({
     id: r.id,

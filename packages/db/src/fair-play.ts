@@ -1,4 +1,5 @@
 // Exclusions and operator adjustments as the scoring worker and admin-api both read and write them.
+import type { Adjustment, AdjustmentDelta } from "@pointwise/rules";
 import type { Queryable } from "./statement-queue";
 
 // Users of a campaign that are excluded: by an exclusion of the user itself, or of any identity they
@@ -36,21 +37,11 @@ export async function excludedUsers(q: Queryable, campaignId: string, candidates
   return new Set(rows.map((r) => r.user_id));
 }
 
-/** What adjustments add to one score row: `score` in the row's stored (decay-scaled) form, `lifetime` as granted. */
-export interface AdjustmentScoreDelta {
-  userId: string;
-  currency: string;
-  score: string;
-  lifetime: string;
-  /** The time of the latest adjustment added (ISO 8601): the row's reached_at moves up to it. */
-  at: string;
-}
-
 /**
  * Adds adjustments to the served score rows of a campaign (creating rows that do not exist), in one
  * statement. An adjustment changes score, total and lifetime, never the tier or the referral score.
  */
-export async function addAdjustmentScores(q: Queryable, campaignId: string, deltas: readonly AdjustmentScoreDelta[]): Promise<void> {
+export async function addAdjustmentScores(q: Queryable, campaignId: string, deltas: readonly AdjustmentDelta[]): Promise<void> {
   if (deltas.length === 0) return;
   const rows = deltas.map((d) => ({ user_id: d.userId, currency: d.currency, score: d.score, lifetime: d.lifetime, reached_at: d.at }));
   await q.query(
@@ -68,19 +59,8 @@ export async function addAdjustmentScores(q: Queryable, campaignId: string, delt
   );
 }
 
-/** One stored adjustment as the score switch reads it back. */
-export interface StoredAdjustment {
-  userId: string;
-  currency: string;
-  /** Signed decimal text. */
-  points: string;
-  createdAt: Date;
-  /** For a reversal, the time of the adjustment it reverses, which its decay counts from (so the two cancel). */
-  decaysFrom?: Date;
-}
-
 /** Every adjustment of a campaign, oldest first, a reversal with the time of the adjustment it reverses. */
-export async function readAdjustments(q: Queryable, campaignId: string): Promise<StoredAdjustment[]> {
+export async function readAdjustments(q: Queryable, campaignId: string): Promise<Adjustment[]> {
   const { rows } = await q.query<{ user_id: string; currency: string; points: string; created_at: Date; reversed_at: Date | null }>(
     `SELECT a.user_id, a.currency, a.points::text, a.created_at, o.created_at AS reversed_at
        FROM score_adjustment a LEFT JOIN score_adjustment o ON o.id = a.reverses_id

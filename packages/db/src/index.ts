@@ -1,6 +1,6 @@
 // Entry point of @pointwise/db: client, statement queue, COPY, transactions, migrations, attempt counters and typed errors.
 export { type AttemptLimit, type AttemptTable, countAttempt, forgetAttempts } from "./attempts";
-export { type LoggedEvent, type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
+export { type ReadCampaignLogOptions, readCampaignLog } from "./campaign-log";
 export { readCampaignWindow } from "./campaign-window";
 export { createDatabase, type Database, Prisma, PrismaClient } from "./client";
 export { copyField, copyRow } from "./copy-text";
@@ -17,7 +17,7 @@ export {
   toDbError,
   UniqueConstraintError,
 } from "./errors";
-export { type AdjustmentScoreDelta, addAdjustmentScores, excludedUsers, readAdjustments, type StoredAdjustment } from "./fair-play";
+export { addAdjustmentScores, excludedUsers, readAdjustments } from "./fair-play";
 export { guardIdentityMove, guardMovedPoints, type IdentityMove } from "./identity-moves";
 export { type BoardPlace, ON_BOARD_SQL, type RankingColumn, rankingColumnOf, topOfBoard, topOfBoardSql } from "./leaderboard";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
