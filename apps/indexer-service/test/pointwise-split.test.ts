@@ -47,8 +47,9 @@ let proxy: LocalServer;
 let bodyProxy: LocalServer;
 let rateProxy: LocalServer;
 /**
- * Each earn-events request's key, events and body bytes, and what it was answered: the error code, or `network: <cause>`
- * when the ingest API's answer did not arrive (the sink's connection is then destroyed, as a reset would).
+ * Each earn-events request's key, events and body bytes, when it arrived, and what it was answered: the error code and
+ * Retry-After header, or `network: <cause>` when the ingest API's answer did not arrive (the sink's connection is then
+ * destroyed, as a reset would).
  */
 let requests: { key: string; size: number; bytes: number; code: string | undefined; replayed: boolean; at: number; retryAfter: string | null }[];
 const stores: StateStore[] = [];

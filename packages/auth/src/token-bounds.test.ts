@@ -10,7 +10,8 @@ describe("checkTokenBounds and tokenBoundsError", () => {
   });
 
   it("gives token-lifetime-too-long for a life over the maximum, counted from now when iat is absent or later", () => {
-    for (const payload of [{ iat: NOW, exp: NOW + 901 }, { exp: NOW + 901 }, { iat: NOW + 3_600, exp: NOW + 3_700 + 901 }]) {
+    // The third claims 600 s from its iat, an hour ahead, but lives 4,200 s from now.
+    for (const payload of [{ iat: NOW, exp: NOW + 901 }, { exp: NOW + 901 }, { iat: NOW + 3_600, exp: NOW + 3_600 + 600 }]) {
       const violation = checkTokenBounds({}, payload, 900, NOW);
       expect(violation?.rule).toBe("lifetime-too-long");
       const error = tokenBoundsError(violation as NonNullable<typeof violation>);

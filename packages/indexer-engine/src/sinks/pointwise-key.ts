@@ -83,10 +83,7 @@ export async function checkPointwiseKey(options: KeyCheckOptions): Promise<ApiKe
       maxAttempts,
       baseMs,
       maxMs: baseMs * 16,
-      stop:
-        signal === undefined
-          ? undefined
-          : { signal, error: () => new RetryableError("pointwise-api-interrupted", "stopped while checking the Pointwise API key") },
+      stop: { signal, error: () => new RetryableError("pointwise-api-interrupted", "stopped while checking the Pointwise API key") },
       exhausted: (failure) => new RetryableError("pointwise-api-unavailable", `Pointwise API key check failed ${maxAttempts} times: ${failure}`),
       onRetry: ({ attempt, failure, delayMs }) => logger.warn({ attempt, failure, delayMs }, "Pointwise API key check not answered yet, retrying"),
     },

@@ -168,7 +168,7 @@ export class PointwiseSink implements Sink {
         maxAttempts,
         baseMs: this.options.retryBaseMs ?? 500,
         maxMs: this.options.retryMaxMs ?? 30_000,
-        stop: signal === undefined ? undefined : { signal, error: interrupted },
+        stop: { signal, error: interrupted },
         exhausted: (failure) => new RetryableError("pointwise-api-unavailable", `Pointwise API failed ${maxAttempts} times: ${failure}`),
         onFailure: () => this.options.onError?.(),
         onRetry: ({ attempt, failure, delayMs }) =>

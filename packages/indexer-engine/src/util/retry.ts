@@ -1,4 +1,4 @@
-// Backoff and bounded concurrency for the engine's calls to chains, price sources and the Pointwise API.
+// Backoff, the retry loop and bounded concurrency for the engine's calls to chains, price sources and the Pointwise API.
 import { setTimeout as sleep } from "node:timers/promises";
 import { BaseError } from "@pointwise/errors";
 import { scrubUrlCredentials } from "@pointwise/logger";
@@ -37,8 +37,8 @@ export interface RetryLoop {
   /** Backoff of attempt n: from baseMs up to min(maxMs, baseMs x 2^n), with full jitter (backoffMs). */
   baseMs: number;
   maxMs: number;
-  /** Once `signal` is aborted, no attempt follows a failure and a wait ends at once, throwing `error()`. */
-  stop?: { signal: AbortSignal; error: () => Error } | undefined;
+  /** Once `signal` (when there is one) is aborted, no attempt follows a failure and a wait ends at once, throwing `error()`. */
+  stop?: { signal: AbortSignal | undefined; error: () => Error };
   /** The error thrown after `maxAttempts` failures, given the last failure. */
   exhausted: (failure: string) => Error;
   /** Called on every failure (the last one too), before the signal and the attempt budget are looked at. */
@@ -70,15 +70,15 @@ export async function retryTransient<T>(loop: RetryLoop, attempt: (n: number) =>
     }
     loop.onFailure?.();
     const stop = loop.stop;
-    if (stop?.signal.aborted === true) throw stop.error();
+    if (stop?.signal?.aborted === true) throw stop.error();
     if (n + 1 >= loop.maxAttempts) throw loop.exhausted(failure);
     const delayMs = stretchToRetryAfter(backoffMs(n, loop.baseMs, loop.maxMs), retryAfter);
     loop.onRetry({ attempt: n + 1, failure, delayMs });
     if (loop.wait !== undefined) await loop.wait(delayMs);
-    else if (stop === undefined) await sleep(delayMs);
     else
-      await sleep(delayMs, undefined, { signal: stop.signal }).catch(() => {
-        throw stop.error();
+      await sleep(delayMs, undefined, { signal: stop?.signal }).catch(() => {
+        // Only an abort rejects the sleep, and only a stop carries a signal.
+        throw stop?.error();
       });
   }
 }
