@@ -52,6 +52,14 @@ describe("state store commit", () => {
     expect((await store.loadPositions()).find((q) => q.user === p.user)).toEqual(p);
   });
 
+  it("stores a position without an open window without openSince, and loads it back without one", async () => {
+    const { openSince: _open, ...closed } = { ...held(91_003), active: false };
+    await store.commit({ positions: [closed], metrics: new Map(), checkpoint });
+    expect((await rawPositions())[`${closed.user}|0xa|hold`]).toBe('{"balance":"91003.5","active":false}');
+    const loaded = (await store.loadPositions()).find((q) => q.user === closed.user);
+    expect(loaded).toStrictEqual(closed);
+  });
+
   it("keeps the whole position in the value when its user or asset holds the field separator, and loads it back", async () => {
     const odd: Position = { user: "a|b", asset: "0xa|x", activity: "hold|lp", balance: "3", active: false };
     await store.commit({ positions: [odd], metrics: new Map(), checkpoint });
