@@ -47,6 +47,7 @@ export const runSchema = baseSchema.extend({
   INDEXER_RPC_RPS: envVars.int(0, 100_000, 0),
   INDEXER_RPC_BATCH_SIZE: envVars.int(1, 1_000, 100),
   INDEXER_RPC_READ_AHEAD: envVars.int(1, 64, 4),
+  INDEXER_RPC_WHOLE_BLOCK_TXS: envVars.int(0, 1_000, 16),
   INDEXER_RPC_TIMEOUT_MS: envVars.int(1_000, 600_000, 30_000),
   INDEXER_RPC_MAX_ATTEMPTS: envVars.int(1, 100, 5),
 });

@@ -118,6 +118,7 @@ async function runWith(deps: RunDeps, rpcUrl: string, monitor: IndexerMonitor | 
       rpcCallsPerSecond: env.INDEXER_RPC_RPS,
       rpcBatchSize: env.INDEXER_RPC_BATCH_SIZE,
       readAhead: env.INDEXER_RPC_READ_AHEAD,
+      wholeBlockTransactions: env.INDEXER_RPC_WHOLE_BLOCK_TXS,
       rpcTimeoutMs: env.INDEXER_RPC_TIMEOUT_MS,
       rpcMaxAttempts: env.INDEXER_RPC_MAX_ATTEMPTS,
       ...deps.tuning,

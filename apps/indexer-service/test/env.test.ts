@@ -4,16 +4,19 @@ import { loadRunEnv } from "../src/env";
 const base = { POINTWISE_API_KEY: "k", RPC_URL: "http://127.0.0.1:8545", PRICE_API_KEY: "p", INDEXER_CONFIG: "x" };
 
 describe("INDEXER_RPC_* settings", () => {
-  it("defaults to 8 requests in flight, no rate limit, batches of 100, 4 ranges ahead, 30 s timeout, 5 attempts", () => {
+  it("defaults to 8 requests in flight, no rate limit, batches of 100, 4 ranges ahead, whole blocks up to 16 transactions, 30 s timeout, 5 attempts", () => {
     expect(loadRunEnv(base)).toMatchObject({
       INDEXER_RPC_CONCURRENCY: 8,
       INDEXER_RPC_RPS: 0,
       INDEXER_RPC_BATCH_SIZE: 100,
       INDEXER_RPC_READ_AHEAD: 4,
+      INDEXER_RPC_WHOLE_BLOCK_TXS: 16,
       INDEXER_RPC_TIMEOUT_MS: 30_000,
       INDEXER_RPC_MAX_ATTEMPTS: 5,
     });
     expect(loadRunEnv({ ...base, INDEXER_RPC_RPS: "25", INDEXER_RPC_BATCH_SIZE: "1" })).toMatchObject({ INDEXER_RPC_RPS: 25, INDEXER_RPC_BATCH_SIZE: 1 });
+    expect(loadRunEnv({ ...base, INDEXER_RPC_WHOLE_BLOCK_TXS: "0" }).INDEXER_RPC_WHOLE_BLOCK_TXS).toBe(0);
+    expect(loadRunEnv({ ...base, INDEXER_RPC_WHOLE_BLOCK_TXS: "1000" }).INDEXER_RPC_WHOLE_BLOCK_TXS).toBe(1_000);
   });
 
   it.each([
@@ -22,6 +25,8 @@ describe("INDEXER_RPC_* settings", () => {
     ["INDEXER_RPC_RPS", "-1", "INDEXER_RPC_RPS: must be at least 0"],
     ["INDEXER_RPC_BATCH_SIZE", "2.5", "INDEXER_RPC_BATCH_SIZE: must be a whole number"],
     ["INDEXER_RPC_READ_AHEAD", "0", "INDEXER_RPC_READ_AHEAD: must be at least 1"],
+    ["INDEXER_RPC_WHOLE_BLOCK_TXS", "-1", "INDEXER_RPC_WHOLE_BLOCK_TXS: must be at least 0"],
+    ["INDEXER_RPC_WHOLE_BLOCK_TXS", "1001", "INDEXER_RPC_WHOLE_BLOCK_TXS: must be at most 1000"],
     ["INDEXER_RPC_TIMEOUT_MS", "10", "INDEXER_RPC_TIMEOUT_MS: must be at least 1000"],
     ["INDEXER_RPC_MAX_ATTEMPTS", "0", "INDEXER_RPC_MAX_ATTEMPTS: must be at least 1"],
   ])("refuses %s=%s with config-invalid: %s", (name, value, message) => {

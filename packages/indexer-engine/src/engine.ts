@@ -41,6 +41,8 @@ export interface EngineTuning {
   rpcBatchSize: number;
   /** Block ranges read ahead of the one being processed. */
   readAhead: number;
+  /** Senders are read with whole blocks while the chain's blocks hold at most this many transactions on average (0: never). */
+  wholeBlockTransactions: number;
   dedupeCapacity: number;
   pointwiseRetryBaseMs?: number;
 }
@@ -59,6 +61,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   rpcCallsPerSecond: 0,
   rpcBatchSize: 100,
   readAhead: 4,
+  wholeBlockTransactions: 16,
   dedupeCapacity: 100_000,
 };
 
@@ -276,6 +279,7 @@ export class IndexerEngine {
       topics,
       flushMs: config.flushMs,
       depth: this.tuning.readAhead,
+      wholeBlockTransactions: this.tuning.wholeBlockTransactions,
       wantsSender: (log: ChainLog) => wantsTx.has(`${log.address}|${log.topics[0]}`),
     };
     const result = (finished: boolean): RunResult => ({ finished, nextBlock: this.#checkpoint.nextBlock, rowsWritten: this.#checkpoint.rowsWritten });

@@ -19,14 +19,23 @@ const log = (blockNumber: number, logIndex = 0, topic = "0xtransfer"): ChainLog 
 /** The hash of block n on the in-memory chain. */
 const hashOf = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 
-/** A chain whose block n is stamped stamps[n] and hashed hashOf(n), holding `logs`, recording what is asked of it. */
-function chainOf(stamps: readonly number[], logs: readonly ChainLog[], options: { maxWidth?: number; failAt?: number } = {}) {
+/**
+ * A chain whose block n is stamped stamps[n] and hashed hashOf(n), holding `logs`, recording what is asked of it. Its
+ * blocks hold `transactionsPerBlock` transactions on average (undefined: none counted yet); read whole, a block gives
+ * the senders of its logs' transactions, but for those listed in `hashOnly`.
+ */
+function chainOf(
+  stamps: readonly number[],
+  logs: readonly ChainLog[],
+  options: { maxWidth?: number; failAt?: number; transactionsPerBlock?: number; hashOnly?: readonly string[] } = {},
+) {
   const asked = {
     logs: [] as [number, number][],
     timestamps: [] as number[][],
     timestamp: [] as number[],
     senders: [] as string[][],
     headers: [] as number[][],
+    wholeBlocks: [] as number[][],
   };
   const stampOf = (block: number) => {
     const ts = stamps[block];
@@ -57,6 +66,15 @@ function chainOf(stamps: readonly number[], logs: readonly ChainLog[], options: 
       asked.senders.push([...hashes]);
       return new Map(hashes.map((h) => [h, `0xsender-of-${h}`]));
     },
+    async blocksWithSenders(blocks: readonly number[]) {
+      asked.wholeBlocks.push([...blocks]);
+      const held = logs.filter((l) => blocks.includes(l.blockNumber) && !options.hashOnly?.includes(l.transactionHash));
+      return {
+        timestamps: new Map(blocks.map((b) => [b, stampOf(b)])),
+        senders: new Map(held.map((l) => [l.transactionHash, `0xsender-of-${l.transactionHash}`])),
+      };
+    },
+    transactionsPerBlock: options.transactionsPerBlock,
   };
 }
 
@@ -110,6 +128,7 @@ const options = (over: Partial<Parameters<typeof readRange>[2]> = {}) => ({
   wantsSender: () => false,
   flushMs: HOUR,
   depth: 2,
+  wholeBlockTransactions: 16,
   ...over,
 });
 
@@ -230,6 +249,50 @@ describe("readRange", () => {
         ["0xtx20-0", "0xsender-of-0xtx20-0"],
       ]),
     );
+  });
+
+  it("reads the senders with the whole blocks that hold them while the chain's blocks are small, instead of looking each up", async () => {
+    const stamps = steady(50);
+    const chain = chainOf(stamps, [log(11, 0), log(11, 1), log(12, 0, "0xother"), log(20, 0)], { transactionsPerBlock: 16 });
+    const wantsSender = (l: ChainLog) => l.topics[0] === "0xtransfer";
+    const batch = await readRange(fetcherOf(chain), chain, options({ wantsSender }), 10, 30);
+    // Blocks 11 and 20 are read whole, once each, and give their own timestamps; block 12 only its header.
+    expect(chain.asked.wholeBlocks).toEqual([[11, 20]]);
+    expect(chain.asked.timestamps).toEqual([[12]]);
+    expect(chain.asked.senders).toEqual([]);
+    expect(batch.headers).toEqual(new Map([9, 11, 12, 20, 30].map((b) => [b, stamps[b]])));
+    expect(batch.senders).toEqual(new Map(["0xtx11-0", "0xtx11-1", "0xtx20-0"].map((h) => [h, `0xsender-of-${h}`])));
+  });
+
+  it("keeps only the wanted senders of a whole block, and looks up on its own one the block listed without a sender", async () => {
+    const chain = chainOf(steady(50), [log(11, 0), log(11, 1, "0xother"), log(20, 0)], { transactionsPerBlock: 2, hashOnly: ["0xtx20-0"] });
+    const wantsSender = (l: ChainLog) => l.topics[0] === "0xtransfer";
+    const batch = await readRange(fetcherOf(chain), chain, options({ wantsSender }), 10, 30);
+    expect(chain.asked.wholeBlocks).toEqual([[11, 20]]);
+    expect(chain.asked.senders).toEqual([["0xtx20-0"]]);
+    expect(batch.senders).toEqual(new Map(["0xtx11-0", "0xtx20-0"].map((h) => [h, `0xsender-of-${h}`])));
+  });
+
+  it("looks senders up by transaction while the chain's blocks are larger than wholeBlockTransactions, before any block was counted, and with 0", async () => {
+    for (const [transactionsPerBlock, wholeBlockTransactions] of [
+      [16.5, 16],
+      [undefined, 16],
+      [0, 0],
+    ] as const) {
+      const chain = chainOf(steady(50), [log(11), log(20)], { ...(transactionsPerBlock === undefined ? {} : { transactionsPerBlock }) });
+      const batch = await readRange(fetcherOf(chain), chain, options({ wantsSender: () => true, wholeBlockTransactions }), 10, 30);
+      expect(chain.asked.wholeBlocks).toEqual([]);
+      expect(chain.asked.senders).toEqual([["0xtx11-0", "0xtx20-0"]]);
+      expect(chain.asked.timestamps).toEqual([[11, 20]]);
+      expect(batch.senders?.size).toBe(2);
+    }
+  });
+
+  it("reads no whole block when the adapter wants no sender, however small the blocks", async () => {
+    const chain = chainOf(steady(50), [log(11), log(20)], { transactionsPerBlock: 1 });
+    await readRange(fetcherOf(chain), chain, options(), 10, 30);
+    expect(chain.asked.wholeBlocks).toEqual([]);
+    expect(chain.asked.timestamps).toEqual([[11, 20]]);
   });
 
   it("reads ahead the block of every flush boundary, so processing asks the chain nothing", async () => {

@@ -3,11 +3,17 @@ import type { ChainLog } from "../adapter";
 import { boundariesBetween } from "../windows";
 import { type BlockPoint, lastBlockBefore } from "./boundary";
 import type { AdaptiveLogFetcher, LogBatch } from "./logs";
-import type { BlockHeader, BlockSource, HeaderSource } from "./reader";
+import type { BlockHeader, BlockSource, BlocksWithSenders, HeaderSource } from "./reader";
 
-/** What reading ahead needs of the chain: block timestamps, headers with their hashes and transaction senders, in batches. */
+/**
+ * What reading ahead needs of the chain: block timestamps, headers with their hashes and transaction senders, in
+ * batches, either looked up by transaction or read with whole blocks, and how many transactions its blocks hold.
+ */
 export interface AheadSource extends Pick<BlockSource, "timestamp" | "timestamps">, HeaderSource {
   transactionsFrom(hashes: readonly string[]): Promise<Map<string, string>>;
+  blocksWithSenders(blocks: readonly number[]): Promise<BlocksWithSenders>;
+  /** The mean transactions per block of the blocks read so far, or undefined before any. */
+  readonly transactionsPerBlock: number | undefined;
 }
 
 /** What to read and how far ahead. */
@@ -19,6 +25,11 @@ export interface ReadAheadOptions {
   flushMs: number;
   /** Ranges read or waiting beside the one being processed; at least 1. */
   depth: number;
+  /**
+   * Senders are read with whole blocks while the chain's blocks hold at most this many transactions on average
+   * (0: never), and looked up by transaction otherwise.
+   */
+  wholeBlockTransactions: number;
 }
 
 /**
@@ -88,17 +99,29 @@ export async function readRange(fetcher: AdaptiveLogFetcher, chain: AheadSource,
   const [ends, logs] = await Promise.all([chain.headers(from === 0 ? [to] : [from - 1, to]), fetcher.fetch(options.addresses, options.topics, from, to)]);
   const blocks = [Math.max(0, from - 1)];
   const hashes: string[] = [];
+  // The blocks holding a transaction whose sender is wanted.
+  const holding = new Set<number>();
   for (const log of logs) {
     if (log.blockNumber !== blocks[blocks.length - 1]) blocks.push(log.blockNumber);
-    if (options.wantsSender(log)) hashes.push(log.transactionHash);
+    if (options.wantsSender(log)) {
+      hashes.push(log.transactionHash);
+      holding.add(log.blockNumber);
+    }
   }
   if (blocks[blocks.length - 1] !== to) blocks.push(to);
-  const unread = blocks.filter((b) => !ends.has(b));
-  const [stamps, senders] = await Promise.all([
+  // Where blocks are small (a quiet chain, an app chain, a local node), a block read whole gives its time and its
+  // senders in one call, where its header and a lookup per transaction took a call each; where they are large, a
+  // whole block would bring hundreds of transactions to find one sender. The range's end headers, read beside its
+  // logs, have been counted by now, so even the first range has a measure.
+  const mean = chain.transactionsPerBlock;
+  const whole =
+    hashes.length > 0 && options.wholeBlockTransactions > 0 && mean !== undefined && mean <= options.wholeBlockTransactions ? holding : new Set<number>();
+  const unread = blocks.filter((b) => !ends.has(b) && !whole.has(b));
+  const [stamps, { timestamps, senders }] = await Promise.all([
     unread.length > 0 ? chain.timestamps(unread) : new Map<number, number>(),
-    hashes.length > 0 ? chain.transactionsFrom(hashes) : new Map<string, string>(),
+    readSenders(chain, [...whole], hashes),
   ]);
-  const headers = new Map(stamps);
+  const headers = new Map([...stamps, ...timestamps]);
   for (const [block, header] of ends) headers.set(block, header.ts);
   const known = knownHeaders(coalescedTimestamps(chain), headers);
   // Between each two neighbouring known blocks, the boundaries they straddle; a pair with none (most, as boundaries
@@ -116,6 +139,25 @@ export async function readRange(fetcher: AdaptiveLogFetcher, chain: AheadSource,
   const last = (ends.get(to) as BlockHeader).hash;
   const before = ends.get(from - 1)?.hash;
   return { from, to, logs, headers, senders, hashes: before === undefined ? { last } : { before, last } };
+}
+
+/**
+ * The senders of `hashes`: read with the `whole` blocks that hold them (with those blocks' timestamps), or looked up
+ * by transaction when there are none. A transaction a whole block left without its sender (a node that lists only
+ * hashes) is looked up on its own; only the wanted senders are kept.
+ */
+async function readSenders(chain: AheadSource, whole: readonly number[], hashes: readonly string[]): Promise<BlocksWithSenders> {
+  if (whole.length === 0) return { timestamps: new Map(), senders: hashes.length > 0 ? await chain.transactionsFrom(hashes) : new Map() };
+  const read = await chain.blocksWithSenders(whole);
+  const senders = new Map<string, string>();
+  const missing: string[] = [];
+  for (const hash of hashes) {
+    const from = read.senders.get(hash);
+    if (from === undefined) missing.push(hash);
+    else senders.set(hash, from);
+  }
+  if (missing.length > 0) for (const [hash, from] of await chain.transactionsFrom(missing)) senders.set(hash, from);
+  return { timestamps: read.timestamps, senders };
 }
 
 /**

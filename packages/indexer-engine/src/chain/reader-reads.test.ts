@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import { createLogger } from "@pointwise/logger";
 import { capturingLogger } from "../testing/fixtures";
 import { closedAfterAll, json, listenTestServer, startTestServer } from "../testing/http";
-import { ChainReader, RpcResponseError } from "./reader";
+import { BlockSizes, ChainReader, RpcResponseError } from "./reader";
 
 const silent = createLogger({ service: "test", level: "silent" });
 const { servers, clients: readers } = closedAfterAll((r: ChainReader) => r.destroy());
@@ -383,5 +383,99 @@ describe("ChainReader transaction senders", () => {
       .catch((e: Error) => e);
     expect(err).toBeInstanceOf(RpcResponseError);
     expect(err).toMatchObject({ rpcCode: -32602, message: "bad hash" });
+  });
+});
+
+describe("ChainReader whole blocks", () => {
+  /** Block n at 1000 + n seconds, holding n transactions: 0xtx<n>-<i> sent by 0xSENDER<i> (block 5's second listed by hash alone). */
+  const wholeBlock = (c: Call): Reply => {
+    const n = Number(c.params[0]);
+    if (n === 404) return { result: null };
+    const full = c.params[1] === true;
+    const transactions = Array.from({ length: n }, (_, i) => {
+      const hash = `0xTX${n}-${i}`;
+      if (!full || (n === 5 && i === 1)) return hash;
+      return { hash, from: i === 2 ? "" : `0xSENDER${i}` };
+    });
+    return { result: { timestamp: `0x${(1000 + n).toString(16)}`, hash: `0x${n.toString(16).padStart(64, "0")}`, transactions } };
+  };
+
+  it("reads blocks with their transactions in one batch: timestamps, cached, and each sender by hash, lowercased", async () => {
+    const rpc = await node(wholeBlock);
+    const r = reader(rpc.url);
+    const read = await r.blocksWithSenders([2, 5, 2]);
+    expect(read.timestamps).toEqual(
+      new Map([
+        [2, 1_002_000],
+        [5, 1_005_000],
+      ]),
+    );
+    // Block 5's second transaction came as a bare hash and its third without a sender: both are left out.
+    expect([...read.senders]).toEqual([
+      ["0xtx2-0", "0xsender0"],
+      ["0xtx2-1", "0xsender1"],
+      ["0xtx5-0", "0xsender0"],
+      ["0xtx5-3", "0xsender3"],
+      ["0xtx5-4", "0xsender4"],
+    ]);
+    await expect(r.timestamp(5)).resolves.toBe(1_005_000);
+    expect(rpc.calls()).toEqual([
+      ["eth_getBlockByNumber", "0x2", true],
+      ["eth_getBlockByNumber", "0x5", true],
+    ]);
+  });
+
+  it("fails a block the node lacks with -32000 and its number", async () => {
+    const rpc = await node(wholeBlock);
+    await expect(reader(rpc.url).blocksWithSenders([3, 404])).rejects.toMatchObject({ rpcCode: -32000, message: "block 404 not found" });
+  });
+
+  it("measures the transactions per block of every block it reads, whole or as a header, and none before", async () => {
+    const rpc = await node(wholeBlock);
+    const r = reader(rpc.url);
+    expect(r.transactionsPerBlock).toBeUndefined();
+    await r.headers([2, 4]);
+    expect(r.transactionsPerBlock).toBe(3);
+    await r.timestamps([6, 8]);
+    expect(r.transactionsPerBlock).toBe(5);
+    await r.blocksWithSenders([10]);
+    expect(r.transactionsPerBlock).toBe(6);
+    await r.timestamp(1);
+    expect(r.transactionsPerBlock).toBe(31 / 6);
+  });
+
+  it("does not count a header that came without its transaction list", async () => {
+    const rpc = await node((c) => ({
+      result: { timestamp: "0x10", hash: `0x${"1".repeat(64)}`, ...(Number(c.params[0]) === 1 ? { transactions: ["0xa"] } : {}) },
+    }));
+    const r = reader(rpc.url);
+    await r.headers([1, 2, 3]);
+    expect(r.transactionsPerBlock).toBe(1);
+  });
+});
+
+describe("BlockSizes", () => {
+  it("follows the recent blocks: the counts halve every 1,024 blocks past the first 2,048", () => {
+    const sizes = new BlockSizes();
+    const blockOf = (n: number) => ({ transactions: Array.from({ length: n }) });
+    for (let i = 0; i < 2_047; i++) sizes.add(blockOf(10));
+    expect(sizes.mean).toBe(10);
+    // The 2,048th block halves the counts (1,024 blocks of weight left), so 1,024 more of 30 weigh as much as all before.
+    sizes.add(blockOf(10));
+    for (let i = 0; i < 1_023; i++) sizes.add(blockOf(30));
+    expect(sizes.mean).toBeCloseTo((1_024 * 10 + 1_023 * 30) / 2_047, 10);
+    sizes.add(blockOf(30));
+    // Halved again at 2,048: the same mean, then more weight to what comes after.
+    expect(sizes.mean).toBeCloseTo(20, 10);
+  });
+
+  it("ignores a block without a transaction list, and nothing at all", () => {
+    const sizes = new BlockSizes();
+    sizes.add(null);
+    sizes.add({});
+    sizes.add({ transactions: "0x" });
+    expect(sizes.mean).toBeUndefined();
+    sizes.add({ transactions: [] });
+    expect(sizes.mean).toBe(0);
   });
 });

@@ -55,6 +55,36 @@ export interface HeaderSource {
   headers(blocks: readonly number[]): Promise<Map<number, BlockHeader>>;
 }
 
+/** Blocks read whole: their timestamps (Unix ms) and the sender of each of their transactions, by hash. */
+export interface BlocksWithSenders {
+  timestamps: Map<number, number>;
+  senders: Map<string, string>;
+}
+
+/** What the chain's blocks read so far held: the mean number of transactions per block, recent blocks weighing most. */
+export class BlockSizes {
+  #blocks = 0;
+  #transactions = 0;
+
+  /** Counts a block read from the node; a header without a transaction list is not counted. */
+  add(block: { transactions?: unknown } | null): void {
+    const list = block?.transactions;
+    if (!Array.isArray(list)) return;
+    this.#blocks++;
+    this.#transactions += list.length;
+    // At 2,048 blocks the counts halve, and so again every 1,024 blocks after: the mean follows the last few thousand.
+    if (this.#blocks === 2_048) {
+      this.#blocks /= 2;
+      this.#transactions /= 2;
+    }
+  }
+
+  /** The mean transactions per block, or undefined before any block was counted. */
+  get mean(): number | undefined {
+    return this.#blocks === 0 ? undefined : this.#transactions / this.#blocks;
+  }
+}
+
 interface RawLog {
   address: string;
   topics: string[];
@@ -70,7 +100,7 @@ const hex = (n: number) => `0x${n.toString(16)}`;
 /** A block number's header timestamp in Unix ms, or undefined when the node has no such block. */
 function headerTs(outcome: RpcOutcome, block: number): number | undefined {
   if (!outcome.ok) throw outcome.error;
-  const raw = outcome.result as { timestamp?: string } | null;
+  const raw = outcome.result as { timestamp?: unknown } | null;
   if (raw === null) return undefined;
   if (typeof raw?.timestamp !== "string") throw new RpcResponseError(-32603, `block ${block} came without a timestamp`);
   return Number(raw.timestamp) * 1000;
@@ -96,6 +126,7 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
   readonly #live: RpcTransport;
   readonly #archive: RpcTransport;
   readonly #timestamps = new Lru<number, number>(50_000);
+  readonly #sizes = new BlockSizes();
 
   constructor(readonly options: ChainReaderOptions) {
     // A setting left undefined takes the transport's default, as one left out would.
@@ -137,7 +168,9 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
   async timestampOrUndefined(block: number): Promise<number | undefined> {
     const cached = this.#timestamps.get(block);
     if (cached !== undefined) return cached;
-    const ts = headerTs({ ok: true, result: await this.send("eth_getBlockByNumber", [hex(block), false]) }, block);
+    const result = await this.send<{ transactions?: unknown } | null>("eth_getBlockByNumber", [hex(block), false]);
+    this.#sizes.add(result);
+    const ts = headerTs({ ok: true, result }, block);
     // Stryker disable next-line ConditionalExpression: keeping "no such block" would read as nothing kept, as the get above tests for undefined
     if (ts !== undefined) this.#timestamps.set(block, ts);
     return ts;
@@ -163,7 +196,9 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
     // All cached: an empty batch sends no request.
     const outcomes = await this.#archive.batch(missing.map((b) => ({ method: "eth_getBlockByNumber", params: [hex(b), false] })));
     missing.forEach((block, i) => {
-      const ts = headerTs(outcomes[i] as RpcOutcome, block);
+      const outcome = outcomes[i] as RpcOutcome;
+      if (outcome.ok) this.#sizes.add(outcome.result as { transactions?: unknown } | null);
+      const ts = headerTs(outcome, block);
       if (ts === undefined) throw new RpcResponseError(-32000, `block ${block} not found`);
       this.#timestamps.set(block, ts);
       out.set(block, ts);
@@ -180,7 +215,9 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
     const outcomes = await this.#archive.batch(unique.map((b) => ({ method: "eth_getBlockByNumber", params: [hex(b), false] })));
     const out = new Map<number, BlockHeader>();
     unique.forEach((block, i) => {
-      const read = header(outcomes[i] as RpcOutcome, block);
+      const outcome = outcomes[i] as RpcOutcome;
+      if (outcome.ok) this.#sizes.add(outcome.result as { transactions?: unknown } | null);
+      const read = header(outcome, block);
       this.#timestamps.set(block, read.ts);
       out.set(block, read);
     });
@@ -204,6 +241,38 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
     }
     // Nodes answer in chain order, which V8's sort (TimSort) confirms in one pass of comparisons; any other answer is sorted.
     return out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  }
+
+  /** The mean number of transactions in the chain's blocks read so far (recent ones weigh most), or undefined before any. */
+  get transactionsPerBlock(): number | undefined {
+    return this.#sizes.mean;
+  }
+
+  /**
+   * Blocks that must exist, read whole (eth_getBlockByNumber with full transactions) in batches: their timestamps,
+   * cached as `timestamps` caches them, and the sender of each transaction, lowercased. A transaction the node
+   * lists by hash alone, or without a sender, is left out, as transactionsFrom leaves out one the node lacks.
+   */
+  async blocksWithSenders(blocks: readonly number[]): Promise<BlocksWithSenders> {
+    const unique = [...new Set(blocks)];
+    const outcomes = await this.#archive.batch(unique.map((b) => ({ method: "eth_getBlockByNumber", params: [hex(b), true] })));
+    const timestamps = new Map<number, number>();
+    const senders = new Map<string, string>();
+    unique.forEach((block, i) => {
+      const outcome = outcomes[i] as RpcOutcome;
+      const ts = headerTs(outcome, block);
+      if (ts === undefined) throw new RpcResponseError(-32000, `block ${block} not found`);
+      const result = (outcome as { result: { transactions?: unknown } }).result;
+      this.#sizes.add(result);
+      this.#timestamps.set(block, ts);
+      timestamps.set(block, ts);
+      if (!Array.isArray(result.transactions)) return;
+      for (const tx of result.transactions as unknown[]) {
+        const { hash, from } = (tx ?? {}) as { hash?: unknown; from?: unknown };
+        if (typeof hash === "string" && typeof from === "string" && from !== "") senders.set(hash.toLowerCase(), from.toLowerCase());
+      }
+    });
+    return { timestamps, senders };
   }
 
   /** The sender of a transaction, lowercased, or undefined when the node does not return it. */
