@@ -1,6 +1,7 @@
 // Spec rules of the indexer checked on a local chain: the block range is inclusive at both ends, the pool adapter
-// reads only its pool's Transfer and Swap logs, non-priceable actions are exported unpriced, and historical reads
-// go to gatewayUrl while live calls go to network.rpcUrl (RPC_URL when the config has none).
+// reads only its pool's Transfer and Swap logs, a swap's user is its transaction's sender however senders are read,
+// non-priceable actions are exported unpriced, and historical reads go to gatewayUrl while live calls go to
+// network.rpcUrl (RPC_URL when the config has none).
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -153,6 +154,51 @@ describe("amm-v2 log filtering: only the pool's Transfer and Swap logs", () => {
       expect(f.topics.length).toBe(1);
     }
   }, 30_000);
+});
+
+describe("a swap's user is the sender of its transaction", () => {
+  /** The scenario indexed through a recording proxy with the given environment: its rows and the calls the node received. */
+  const index = async (label: string, env: Record<string, string>) => {
+    const counting = await proxy();
+    const { config: c, csv } = config(label, {
+      network,
+      range: { fromBlock: suite.scenario.pairDeployBlock, toBlock: suite.scenario.endBlock },
+      adapterConfig: ammV2({ trackSwaps: true, trackLP: true }),
+    });
+    await runInProcess(c, testEnv({ RPC_URL: counting.url, ...env }));
+    return { rows: await csvRows(csv), calls: counting.calls };
+  };
+  const wholeBlocks = (calls: { method: string; params: unknown[] }[]) =>
+    calls.filter((c) => c.method === "eth_getBlockByNumber" && c.params[1] === true).map((c) => Number(c.params[0]));
+  const lookups = (calls: { method: string; params: unknown[] }[]) => calls.filter((c) => c.method === "eth_getTransactionByHash").map((c) => c.params[0]);
+  /** The rows without the columns that name the run (indexerId, and the ids hashed from it). */
+  const content = (rows: Record<string, string>[]) => rows.map(({ indexerId: _indexerId, id: _id, ...rest }) => rest);
+
+  it("reads senders with the whole blocks holding them while blocks are small, or one by one with INDEXER_RPC_WHOLE_BLOCK_TXS=0, to the same rows", async () => {
+    const whole = await index("senders-whole", {});
+    const lookedUp = await index("senders-lookup", { INDEXER_RPC_WHOLE_BLOCK_TXS: "0" });
+    const swaps = whole.rows.filter((r) => r.rowType === "action" && r.activity === "swap");
+    expect(swaps).toHaveLength(suite.scenario.swaps.filter(makesAction).length);
+    const swapTxs = [...new Set(swaps.map((r) => r.txHash as string))];
+    const senders = new Map(
+      await Promise.all(swapTxs.map(async (hash) => [hash, ((await suite.chain.provider.getTransaction(hash))?.from ?? "").toLowerCase()] as const)),
+    );
+    expect(swaps.filter((r) => r.user !== senders.get(r.txHash as string))).toEqual([]);
+    expect(content(lookedUp.rows)).toEqual(content(whole.rows));
+    // The adapter wants the sender of every Swap log of the pool (a zero swap's too, skipped only after). Whole blocks:
+    // one read of each block holding one, no lookups; one by one: a lookup per such transaction, no whole block.
+    const swapLogs = await suite.chain.provider.getLogs({
+      address: suite.scenario.pair,
+      topics: [SWAP_TOPIC],
+      fromBlock: suite.scenario.pairDeployBlock,
+      toBlock: suite.scenario.endBlock,
+    });
+    const sorted = <T>(values: Iterable<T>) => [...new Set(values)].sort();
+    expect(sorted(wholeBlocks(whole.calls))).toEqual(sorted(swapLogs.map((l) => l.blockNumber)));
+    expect(lookups(whole.calls)).toEqual([]);
+    expect(wholeBlocks(lookedUp.calls)).toEqual([]);
+    expect(sorted(lookups(lookedUp.calls))).toEqual(sorted(swapLogs.map((l) => l.transactionHash.toLowerCase())));
+  }, 60_000);
 });
 
 const EVENT_NAMES = new Map(
