@@ -111,8 +111,8 @@ export async function readRange(fetcher: AdaptiveLogFetcher, chain: AheadSource,
   if (blocks[blocks.length - 1] !== to) blocks.push(to);
   // Where blocks are small (a quiet chain, an app chain, a local node), a block read whole gives its time and its
   // senders in one call, where its header and a lookup per transaction took a call each; where they are large, a
-  // whole block would bring hundreds of transactions to find one sender. The range's end headers, read beside its
-  // logs, have been counted by now, so even the first range has a measure.
+  // whole block would bring hundreds of transactions to find one sender. The two headers read beside the range's
+  // logs have been counted by now, so even the first range has a measure.
   const mean = chain.transactionsPerBlock;
   const whole =
     hashes.length > 0 && options.wholeBlockTransactions > 0 && mean !== undefined && mean <= options.wholeBlockTransactions ? holding : new Set<number>();

@@ -168,9 +168,7 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
   async timestampOrUndefined(block: number): Promise<number | undefined> {
     const cached = this.#timestamps.get(block);
     if (cached !== undefined) return cached;
-    const result = await this.send<{ transactions?: unknown } | null>("eth_getBlockByNumber", [hex(block), false]);
-    this.#sizes.add(result);
-    const ts = headerTs({ ok: true, result }, block);
+    const ts = headerTs(this.#counted({ ok: true, result: await this.send("eth_getBlockByNumber", [hex(block), false]) }), block);
     // Stryker disable next-line ConditionalExpression: keeping "no such block" would read as nothing kept, as the get above tests for undefined
     if (ts !== undefined) this.#timestamps.set(block, ts);
     return ts;
@@ -196,9 +194,7 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
     // All cached: an empty batch sends no request.
     const outcomes = await this.#archive.batch(missing.map((b) => ({ method: "eth_getBlockByNumber", params: [hex(b), false] })));
     missing.forEach((block, i) => {
-      const outcome = outcomes[i] as RpcOutcome;
-      if (outcome.ok) this.#sizes.add(outcome.result as { transactions?: unknown } | null);
-      const ts = headerTs(outcome, block);
+      const ts = headerTs(this.#counted(outcomes[i] as RpcOutcome), block);
       if (ts === undefined) throw new RpcResponseError(-32000, `block ${block} not found`);
       this.#timestamps.set(block, ts);
       out.set(block, ts);
@@ -215,9 +211,7 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
     const outcomes = await this.#archive.batch(unique.map((b) => ({ method: "eth_getBlockByNumber", params: [hex(b), false] })));
     const out = new Map<number, BlockHeader>();
     unique.forEach((block, i) => {
-      const outcome = outcomes[i] as RpcOutcome;
-      if (outcome.ok) this.#sizes.add(outcome.result as { transactions?: unknown } | null);
-      const read = header(outcome, block);
+      const read = header(this.#counted(outcomes[i] as RpcOutcome), block);
       this.#timestamps.set(block, read.ts);
       out.set(block, read);
     });
@@ -243,6 +237,12 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
     return out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
   }
 
+  /** An answer to eth_getBlockByNumber, its block counted toward transactionsPerBlock. */
+  #counted(outcome: RpcOutcome): RpcOutcome {
+    if (outcome.ok) this.#sizes.add(outcome.result as { transactions?: unknown } | null);
+    return outcome;
+  }
+
   /** The mean number of transactions in the chain's blocks read so far (recent ones weigh most), or undefined before any. */
   get transactionsPerBlock(): number | undefined {
     return this.#sizes.mean;
@@ -259,11 +259,10 @@ export class ChainReader implements ChainCalls, LogSource, BlockSource, HeaderSo
     const timestamps = new Map<number, number>();
     const senders = new Map<string, string>();
     unique.forEach((block, i) => {
-      const outcome = outcomes[i] as RpcOutcome;
+      const outcome = this.#counted(outcomes[i] as RpcOutcome);
       const ts = headerTs(outcome, block);
       if (ts === undefined) throw new RpcResponseError(-32000, `block ${block} not found`);
       const result = (outcome as { result: { transactions?: unknown } }).result;
-      this.#sizes.add(result);
       this.#timestamps.set(block, ts);
       timestamps.set(block, ts);
       if (!Array.isArray(result.transactions)) return;
