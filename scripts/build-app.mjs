@@ -29,6 +29,17 @@ const externalThirdParty = {
   },
 };
 
+/**
+ * Leaves every `require.resolve(...)` to Node at run time: it asks for a file's path on disk (a package's shipped
+ * Solidity source, say), which a module copied into the bundle does not have.
+ */
+const resolveAtRunTime = {
+  name: "require-resolve-at-run-time",
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => (args.kind === "require-resolve" ? { path: args.path, external: true } : undefined));
+  },
+};
+
 /** Leaves each lazy module out of the bundle that imports it: the import loads dist/<name>.js at run time. */
 const lazyModules = {
   name: "lazy-modules",
@@ -49,7 +60,7 @@ const options = {
   logLevel: "warning",
   ...(bundleDependencies ? { minifyWhitespace: true, minifySyntax: true } : {}),
 };
-const plugins = bundleDependencies ? [] : [externalThirdParty];
+const plugins = bundleDependencies ? [resolveAtRunTime] : [resolveAtRunTime, externalThirdParty];
 await build({ ...options, entryPoints: [path.join(cwd, "src", "main.ts")], outfile: path.join(cwd, "dist", "main.js"), plugins: [lazyModules, ...plugins] });
 for (const file of lazy) await build({ ...options, entryPoints: [file], outfile: path.join(cwd, "dist", `${path.basename(file, ".ts")}.js`), plugins });
 console.log(
