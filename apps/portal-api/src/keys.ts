@@ -1,6 +1,6 @@
 // The portal's signing keys: ES256 access tokens, their JWKS, and verifying our own tokens.
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
-import { checkTokenBounds, invalidToken, tokenBoundsError, verifiedClaims } from "@pointwise/auth";
+import { checkTokenBounds, decodedToken, invalidToken, tokenBoundsError, verifiedClaims } from "@pointwise/auth";
 import { ConfigError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";
 
@@ -83,8 +83,7 @@ export function createTokenKeys(pems: readonly string[], options: { issuer: stri
       });
     },
     verify(token) {
-      const decoded = jwt.decode(token, { complete: true });
-      if (!decoded || typeof decoded.payload === "string") throw invalidToken();
+      const decoded = decodedToken(token);
       // Only ES256 under one of our key ids: the header cannot choose another algorithm or key.
       if (decoded.header.alg !== "ES256") throw invalidToken(`token algorithm ${String(decoded.header.alg)} is not accepted (accepted: ES256)`);
       const key = decoded.header.kid === undefined ? undefined : byKid.get(decoded.header.kid);

@@ -177,7 +177,7 @@ describe("tokens", () => {
     expect((await h.call("POST", "/auth/refresh", { refresh_token: signedIn.refresh_token })).status).toBe(200);
   });
 
-  it("refuses alg none, an HS256 token keyed with the published public key, and a token of an unknown key", async () => {
+  it("refuses alg none, an HS256 token keyed with the published public key, a token of an unknown key and one whose payload is not JSON", async () => {
     const signedIn = (await participant(h)).body;
     const [, payload] = (signedIn.access_token as string).split(".");
     const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
@@ -193,6 +193,9 @@ describe("tokens", () => {
     expect((await h.call("GET", "/me", undefined, bearer(confused))).body.error.code).toBe("invalid-token");
     const otherKid = `${part({ alg: "ES256", typ: "JWT", kid: "someone-else" })}.${payload}.${(signedIn.access_token as string).split(".")[2]}`;
     expect((await h.call("GET", "/me", undefined, bearer(otherKid))).body.error.code).toBe("invalid-token");
+    // typ JWT with a payload that is not JSON: jsonwebtoken's decode throws a SyntaxError of its own.
+    const notJson = await h.call("GET", "/me", undefined, bearer(`${part({ alg: "ES256", typ: "JWT", kid })}.eA.${"A".repeat(86)}`));
+    expect([notJson.status, notJson.body.error.code]).toEqual([401, "invalid-token"]);
     expect((await h.call("GET", "/me")).body.error.code).toBe("missing-credentials");
   });
 

@@ -70,7 +70,7 @@ describe("portal tokens through a JWKS", () => {
     expect(fetches - before).toBe(1);
   });
 
-  it("refuses alg none, HS256 keyed with the published key's PEM, and an algorithm the published key does not carry", async () => {
+  it("refuses alg none, HS256 keyed with the published key's PEM, an algorithm the published key does not carry, and a payload that is not JSON", async () => {
     const a = ec();
     published = [jwkOf(a.publicKey, "a")];
     const verifier = createPortalVerifier({ issuer: "portal", audience: "read", jwks: createJwksSource({ url, logger, minRefreshMs: 0 }) });
@@ -82,6 +82,8 @@ describe("portal tokens through a JWKS", () => {
     expect(await outcome(verifier, `${head}.${body}.${createHmac("sha256", pem).update(`${head}.${body}`).digest("base64url")}`)).toBe("invalid-token");
     const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
     expect(await outcome(verifier, jwt.sign(claims(), rsa.privateKey, { algorithm: "RS256", keyid: "a" }))).toBe("invalid-token");
+    // typ JWT with a payload that is not JSON: jsonwebtoken's decode throws a SyntaxError of its own, before any key is chosen.
+    expect(await outcome(verifier, `${part({ alg: "ES256", typ: "JWT", kid: "a" })}.eA.${"A".repeat(86)}`)).toBe("invalid-token");
   });
 
   it("skips published keys that are private, weak, of another curve or marked for encryption", async () => {

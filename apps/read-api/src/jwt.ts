@@ -1,8 +1,8 @@
 // Verifies portal JWTs (HS256, RS256 or ES256, or keys of a JWKS) with each key pinned to one algorithm.
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { checkTokenBounds, invalidToken, tokenBoundsError, verifiedClaims } from "@pointwise/auth";
+import { checkTokenBounds, decodedToken, invalidToken, tokenBoundsError, verifiedClaims } from "@pointwise/auth";
 import { ConfigError } from "@pointwise/errors";
-import jwt from "jsonwebtoken";
+import type jwt from "jsonwebtoken";
 import type { JwksSource } from "./jwks";
 
 /** The signing algorithms a portal token may use; anything else (including `none`) is refused. */
@@ -80,12 +80,16 @@ export function createPortalVerifier(options: PortalJwtOptions): PortalVerifier 
     algorithms,
     async prepare(token) {
       if (!jwks) return;
-      const kid = jwt.decode(token, { complete: true })?.header.kid;
+      let kid: unknown;
+      try {
+        kid = decodedToken(token).header.kid;
+      } catch {
+        return; // verify refuses it
+      }
       if (typeof kid === "string" && kid.length <= 200) await jwks.refreshFor(kid);
     },
     verify(token) {
-      const decoded = jwt.decode(token, { complete: true });
-      if (!decoded || typeof decoded.payload === "string") throw invalidToken();
+      const decoded = decodedToken(token);
       const alg = decoded.header.alg as PortalAlgorithm;
       const key = keyOf(decoded.header);
       if (key === undefined)

@@ -83,6 +83,8 @@ function credentials(): Record<string, Record<string, string>> {
     "jwt of a1 from another issuer": { authorization: `Bearer ${hs(users.a1, { iss: "evil" })}` },
     "jwt of a1 for another audience": { authorization: `Bearer ${hs(users.a1, { aud: "other" })}` },
     "jwt of a1 without exp": { authorization: `Bearer ${jwt.sign({ ...claims, sub: users.a1 }, SECRET)}` },
+    // jsonwebtoken's decode throws a SyntaxError of its own when the header says typ JWT and the payload is not JSON.
+    "jwt whose payload is not JSON": { authorization: `Bearer ${b64({ alg: "HS256", typ: "JWT" })}.eA.${"A".repeat(43)}` },
     "Basic credentials": { authorization: "Basic dXNlcjpwYXNz" },
     "API key as bearer": { authorization: `Bearer ${keys.a}` },
     "key of campaign A": { "x-api-key": keys.a },
@@ -104,6 +106,7 @@ function expected(credential: string, target: Target): string {
     "jwt of a1 from another issuer": "401 invalid-token",
     "jwt of a1 for another audience": "401 invalid-token",
     "jwt of a1 without exp": "401 invalid-token",
+    "jwt whose payload is not JSON": "401 invalid-token",
     "Basic credentials": "401 invalid-token",
     "API key as bearer": "401 invalid-token",
     "revoked key of campaign A": "401 invalid-api-key",

@@ -2,7 +2,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { AuthError } from "@pointwise/errors";
 import jwt from "jsonwebtoken";
-import { invalidToken, verifiedClaims } from "./signed-token";
+import { decodedToken, invalidToken, verifiedClaims } from "./signed-token";
 
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
 const other = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
@@ -42,6 +42,26 @@ describe("verifiedClaims", () => {
     ["no token at all", () => "not.a.token", options],
   ])("refuses %s with invalid-token, without jsonwebtoken's message", (_name, token, opts) => {
     expect(refusal(() => verifiedClaims(token(), publicKey, opts))).toBe("invalid-token: invalid token");
+  });
+});
+
+describe("decodedToken", () => {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+
+  it("returns the header and claims of a token without checking its signature", () => {
+    const decoded = decodedToken(sign({ sub: "u-1", exp: now + 60 }, other.privateKey, { keyid: "k1" }));
+    expect(decoded.header).toMatchObject({ alg: "ES256", typ: "JWT", kid: "k1" });
+    expect(decoded.payload).toMatchObject({ sub: "u-1", exp: now + 60 });
+  });
+
+  it.each([
+    ["a payload that is not JSON under typ JWT", `${part({ alg: "ES256", typ: "JWT" })}.eA.c2ln`],
+    ["a payload that is not JSON without typ", `${part({ alg: "ES256" })}.eA.c2ln`],
+    ["a text payload", `${part({ alg: "ES256" })}.${Buffer.from('"just text"').toString("base64url")}.c2ln`],
+    ["a header that is not JSON", "eA.eA.c2ln"],
+    ["no token at all", "not-a-token"],
+  ])("refuses %s with invalid-token", (_name, token) => {
+    expect(refusal(() => decodedToken(token))).toBe("invalid-token: invalid token");
   });
 });
 

@@ -9,6 +9,22 @@ export function invalidToken(message = "invalid token"): AuthError {
 }
 
 /**
+ * A token's header and payload before its signature is checked (to choose the key that checks it): `invalid-token`
+ * unless it is a JWT whose payload is a JSON object. (jsonwebtoken's decode throws a SyntaxError of its own on a
+ * payload that is not JSON when the header says `typ: JWT`.)
+ */
+export function decodedToken(token: string): jwt.Jwt & { payload: jwt.JwtPayload } {
+  let decoded: jwt.Jwt | null;
+  try {
+    decoded = jwt.decode(token, { complete: true });
+  } catch {
+    throw invalidToken();
+  }
+  if (decoded === null || typeof decoded.payload === "string") throw invalidToken();
+  return decoded as jwt.Jwt & { payload: jwt.JwtPayload };
+}
+
+/**
  * The claims of a token whose signature under `key` and whose registered claims (`options`: algorithms, issuer,
  * audience, clock) check out. An expired token is AuthError `token-expired`; every other failure (signature, issuer,
  * audience, not-before, a payload that is not a JSON object) is `invalid-token`, without jsonwebtoken's own message.
