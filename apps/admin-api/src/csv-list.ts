@@ -21,6 +21,15 @@ export interface ListRowError {
 }
 
 /**
+ * A row's first column holding the character U+0000, as a row error's message: no text column can store it, so
+ * the row is refused (named) like a JSON body's field rather than failing the query that writes it.
+ */
+export function nulProblem(row: ListRow): string | null {
+  for (const [column, value] of Object.entries(row.values)) if (value.includes("\u0000")) return `${column}: must not contain the character U+0000`;
+  return null;
+}
+
+/**
  * Parses the upload. The header must name every required column, may name optional ones and nothing
  * else; whole-file problems throw `csv-invalid-header`, `csv-malformed` or `too-many-rows`.
  */

@@ -286,6 +286,28 @@ describe("adjustments", () => {
     expect(imported?.target).toBe(`adjustment-import:${done.body.import_id}`);
   });
 
+  it("refuses a CSV list row holding U+0000, which no text column stores, as a row error naming its column; the other rows import", async () => {
+    const { campaignId, url, u1 } = await scored();
+    const adjustments = `identity_type,account_id,currency,points,reason\nEVM_ADDRESS,${wallet(1)},xp,100,air\u0000drop\nEVM_ADDRESS,${wallet(1)},xp,5,airdrop\n`;
+    const rejected = await suite.op.call("POST", `${url}/adjustments/csv`, adjustments, csv);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toMatchObject({ status: "rejected", rows_read: 2, rows_invalid: 1, created: 0 });
+    expect(rejected.body.invalid_rows).toEqual([{ line: 2, code: "validation-failed", message: "reason: must not contain the character U+0000" }]);
+    const adjusted = await suite.op.call("POST", `${url}/adjustments/csv?mode=accept-valid`, adjustments, csv);
+    expect(adjusted.body).toMatchObject({ status: "done", created: 1, rows_invalid: 1 });
+    expect(await xpTotal(campaignId, u1)).toBe("15");
+    const exclusions = `identity_type,account_id,reason\nEVM_ADDRESS,${wallet(7)},bot\u0000\nEMAIL,farmer@example.com,bot\nEVM_ADDRESS,0x\u0000,bot\n`;
+    for (const path of [`${url}/exclusions/csv`, "/api/exclusions/csv"]) {
+      const res = await suite.op.call("POST", `${path}?mode=accept-valid`, exclusions, csv);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: "done", rows_read: 3, rows_invalid: 2, created: 1 });
+      expect(res.body.invalid_rows).toEqual([
+        { line: 2, code: "validation-failed", message: "reason: must not contain the character U+0000" },
+        { line: 4, code: "validation-failed", message: "account_id: must not contain the character U+0000" },
+      ]);
+    }
+  });
+
   it("refuses a CSV adjustment to the EVM zero address with invalid-account-id, even for a user it belongs to", async () => {
     const { campaignId, regEventId, url } = await scored();
     const [zeroUser] = await logEvents(suite.h.deps.db, campaignId, [{ identityType: "EVM_ADDRESS", accountId: ZERO_ADDRESS, amount: "4", regEventId }]);

@@ -17,7 +17,7 @@ import {
   pointsProblem,
 } from "../adjustments";
 import { recordAudit } from "../audit";
-import { type ListRowError, parseList } from "../csv-list";
+import { type ListRowError, nulProblem, parseList } from "../csv-list";
 import type { Deps } from "../deps";
 import { idempotencyKeyOf } from "../idempotency-key";
 import { loadCampaign, loadWritableCampaign, uuidParam } from "../scope";
@@ -156,6 +156,11 @@ export function adjustmentRoutes(deps: Deps): Router {
       for (const row of list) {
         const v = row.values as Record<"identity_type" | "account_id" | "currency" | "points" | "reason", string>;
         const fail = (message: string, code = "validation-failed") => errors.push({ line: row.line, code, message });
+        const nul = nulProblem(row);
+        if (nul) {
+          fail(nul);
+          continue;
+        }
         if (!isIdentityType(v.identity_type)) {
           fail(`identity_type: must be one of ${IDENTITY_TYPES.join(", ")}`);
           continue;

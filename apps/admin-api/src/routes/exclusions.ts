@@ -4,7 +4,7 @@ import { parseWith } from "@pointwise/runtime";
 import { IDENTITY_TYPES, type IdentityType, isIdentityType, normalizeAccountId } from "@pointwise/schemas";
 import express, { type Request, type Response, Router } from "express";
 import { z } from "zod";
-import { type ListRowError, parseList } from "../csv-list";
+import { type ListRowError, nulProblem, parseList } from "../csv-list";
 import type { Deps } from "../deps";
 import { addExclusions, alreadyExcluded, type ExclusionScope, type ExclusionTarget, exclusionJson, liftExclusion, listExclusions } from "../exclusions";
 import { recomputeJobJson } from "../json";
@@ -60,6 +60,11 @@ function readIdentityList(body: Buffer, defaultReason: string | undefined) {
   for (const row of rows) {
     const type = row.values.identity_type ?? "";
     const rowReason = (row.values.reason ?? "").trim() || defaultReason;
+    const nul = nulProblem(row);
+    if (nul) {
+      errors.push({ line: row.line, code: "validation-failed", message: nul });
+      continue;
+    }
     if (!isIdentityType(type)) {
       errors.push({ line: row.line, code: "validation-failed", message: `identity_type: must be one of ${IDENTITY_TYPES.join(", ")}` });
       continue;
