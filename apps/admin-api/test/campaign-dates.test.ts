@@ -122,6 +122,8 @@ describe("changing a campaign's dates", () => {
     const res = await suite.op.call("PATCH", url, { ends_at: "2025-12-31T00:00:00Z" });
     expect(res).toMatchObject({ status: 400, body: { error: { code: "validation-failed", message: "ends_at: must be later than starts_at" } } });
     expect((await suite.op.call("PATCH", url, { starts_at: "soon" })).body.error.message).toContain("starts_at: must be an ISO 8601 date-time");
+    const yearZero = await suite.op.call("PATCH", url, { starts_at: "0000-01-01T00:00:00Z" });
+    expect([yearZero.status, yearZero.body.error.message]).toEqual([400, "starts_at: must not be in the year 0000, which PostgreSQL's calendar does not have"]);
     expect((await suite.op.call("GET", url)).body).toMatchObject({ starts_at: "2026-01-01T00:00:00.000Z", ends_at: "2026-03-01T00:00:00.000Z" });
     expect(await jobsOf(campaignId)).toEqual([]);
   });

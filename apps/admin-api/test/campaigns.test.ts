@@ -129,6 +129,7 @@ describe("campaigns", () => {
     [{ name: "X", currencies: {}, primary_currency: "xp" }, "currencies"],
     [{ name: "X", id: "ABCD-1234", currencies: { xp: "XP" }, primary_currency: "xp" }, "id: campaign_id must have the format xxxx-xxxx"],
     [{ name: "X", currencies: { xp: "XP" }, primary_currency: "xp", starts_at: "yesterday" }, "starts_at: must be an ISO 8601 date-time"],
+    [{ name: "X", currencies: { xp: "XP" }, primary_currency: "xp", ends_at: "0000-06-01T00:00:00Z" }, "ends_at: must not be in the year 0000"],
     [
       { name: "X", currencies: { xp: "XP" }, primary_currency: "xp", starts_at: "2026-02-01T00:00:00Z", ends_at: "2026-01-01T00:00:00Z" },
       "ends_at: must be later than starts_at",
@@ -138,6 +139,13 @@ describe("campaigns", () => {
     const res = await suite.op.call("POST", "/api/campaigns", body);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain(message);
+  });
+
+  it("stores and reads back the first and the last instant it takes (years 0001 and 9999, UTC)", async () => {
+    const dates = { starts_at: "0001-01-01T00:00:00.000Z", ends_at: "9999-12-31T23:59:59.999Z" };
+    const res = await suite.op.call("POST", "/api/campaigns", { name: "Edges", currencies: { xp: "XP" }, primary_currency: "xp", ...dates });
+    expect(res.status).toBe(201);
+    expect((await suite.op.call("GET", `/api/campaigns/${res.body.id}`)).body).toMatchObject(dates);
   });
 
   it("updates name, currencies and dates, and refuses a primary currency that is not a currency", async () => {

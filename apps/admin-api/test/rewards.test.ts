@@ -71,9 +71,28 @@ describe("the rewards catalogue", () => {
       { name: "x", kind: "manual", currency: "xp", price: "1", redeemable_from: "2026-02-01T00:00:00Z", redeemable_until: "2026-01-01T00:00:00Z" },
       "redeemable_until: must be later than redeemable_from",
     ],
+    [
+      { name: "x", kind: "manual", currency: "xp", price: "1", redeemable_from: "0000-01-01T00:00:00Z" },
+      "redeemable_from: must not be in the year 0000, which PostgreSQL's calendar does not have",
+    ],
+    [
+      { name: "x", kind: "manual", currency: "xp", price: "1", redeemable_until: "9999-12-31T23:00:00-05:00" },
+      "redeemable_until: must fall in the years 0001 to 9999 in UTC",
+    ],
+    [
+      { name: "x", kind: "token-claim", currency: "xp", price: "1", token_amount: (2n ** 256n).toString() },
+      "token_amount: must be at most 2^256 - 1 base units (a uint256)",
+    ],
+    [{ name: "x", kind: "token-claim", currency: "xp", price: "1", token_amount: "0" }, "token_amount: must be a whole number of token base units (> 0)"],
   ])("refuses %j with validation-failed naming the field", async (body, message) => {
     const res = await op.call("POST", `${url()}/rewards`, body);
     expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, "validation-failed", message]);
+  });
+
+  it("takes a token amount of 2^256 - 1 base units, the most a uint256 holds", async () => {
+    const max = (2n ** 256n - 1n).toString();
+    const res = await op.call("POST", `${url()}/rewards`, { name: "all", kind: "token-claim", currency: "xp", price: "1", token_amount: max });
+    expect([res.status, res.body.token_amount]).toEqual([201, max]);
   });
 
   it("answers reward-not-found for an unknown reward", async () => {

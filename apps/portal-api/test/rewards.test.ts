@@ -1,5 +1,5 @@
 // Redeeming rewards through portal-api against real PostgreSQL: exactly once per idempotency key, never below zero, every refusal by its code.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { encryptVoucherCode } from "@pointwise/auth";
 import { type SeedRewardOptions, seedApiKey, seedCampaign, seedReward, seedRuleVersion, seedScore, seedUser } from "@pointwise/testkit";
@@ -259,6 +259,29 @@ describe("a manual and a token-claim reward", () => {
     expect(claim.body).toMatchObject({ status: "claimable", account: account.toLowerCase(), token_amount: "5000000000000000000" });
     const { rows } = await h.deps.db.query<{ id: string; status: string }>("SELECT id::text, status FROM claim_epoch WHERE campaign_id = $1", [h.campaignId]);
     expect(rows).toEqual([{ id: claim.body.claim_epoch, status: "open" }]);
+  });
+});
+
+describe("a claim epoch's total per account", () => {
+  it("refuses a token claim that would take its account's total in the open epoch past 2^256 - 1 with claim-total-too-large, spending nothing", async () => {
+    const p = await participant("100");
+    const account = `0x${randomBytes(20).toString("hex")}`;
+    const max = (2n ** 256n - 1n).toString();
+    const first = await redeem(p.auth, await reward({ kind: "token-claim", price: "10", tokenAmount: max }), undefined, { account });
+    expect([first.status, first.body.status, first.body.token_amount]).toEqual([201, "claimable", max]);
+    const one = await reward({ kind: "token-claim", price: "10", tokenAmount: "1" });
+    const refused = await redeem(p.auth, one, undefined, { account });
+    expect([refused.status, refused.body.error]).toEqual([
+      409,
+      {
+        code: "claim-total-too-large",
+        message: `the tokens ${account} is owed in the open claim epoch would pass 2^256 - 1 base units, more than one claim can pay; redeem again once the epoch is closed`,
+      },
+    ]);
+    expect(await scoreRow(p.userId)).toEqual({ total: "100", spent: "10", balance: "90" });
+    // Another account's total is its own.
+    const other = await redeem(p.auth, one, undefined, { account: `0x${randomBytes(20).toString("hex")}` });
+    expect([other.status, other.body.status]).toEqual([201, "claimable"]);
   });
 });
 

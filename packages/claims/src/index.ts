@@ -2,7 +2,7 @@
 export { type CompiledContract, type CompileInput, compileSolidity, SolidityCompileError } from "./compile";
 export { CLAIMS_ABI, claimsContractSourcePath, compileClaimsContract, decodeClaimsRevert, deployClaimsContract, publishEpochRoot, readEpoch } from "./contract";
 export { checkDeployKeys, DEPLOY_SETTINGS, DEPLOY_USAGE, type DeployOptions, LOCAL_CHAIN_ID, parseDeployOptions, whyUnsafeKey } from "./deploy-options";
-export { buildClaimTree, CLAIM_LEAF_ENCODING, type ClaimLeaf, type ClaimTree, loadClaimTree } from "./tree";
+export { buildClaimTree, CLAIM_LEAF_ENCODING, type ClaimLeaf, type ClaimTree, loadClaimTree, MAX_UINT256 } from "./tree";
 export {
   BURN_VOUCHER_TYPES,
   type BurnVoucher,

@@ -24,7 +24,8 @@ export interface ClaimTree {
 /** The Solidity types of a leaf, in order. */
 export const CLAIM_LEAF_ENCODING = ["address", "uint256"] as const;
 
-const MAX_UINT256 = (1n << 256n) - 1n;
+/** The largest uint256, the most base units one claim (or a voucher) can carry on chain: 2^256 - 1. */
+export const MAX_UINT256 = (1n << 256n) - 1n;
 
 type Tree = StandardMerkleTree<[string, string]>;
 

@@ -1,6 +1,7 @@
 // Burn vouchers: EIP-712 typed data the service signs and PointwiseClaims.redeem pays out once.
 import { ValidationError } from "@pointwise/errors";
 import { getAddress, isAddress, type TypedDataDomain, TypedDataEncoder, verifyTypedData, Wallet } from "ethers";
+import { MAX_UINT256 } from "./tree";
 
 /** A burn-redemption voucher: EIP-712 typed data the service signs and the contract redeems once. */
 export interface BurnVoucher {
@@ -31,8 +32,6 @@ export const BURN_VOUCHER_TYPES = {
     { name: "expiry", type: "uint256" },
   ],
 } as const;
-
-const MAX_UINT256 = (1n << 256n) - 1n;
 
 /** Signs a voucher with the voucher signer's private key; returns the 65-byte signature as 0x hex. */
 export async function signBurnVoucher(privateKey: string, domain: ClaimsDomain, voucher: BurnVoucher): Promise<string> {

@@ -146,6 +146,16 @@ describe("validateEarnEvent", () => {
     });
   });
 
+  it("refuses an occurred_at in the year 0000, which PostgreSQL's calendar does not have, and takes the first day of AD 1", () => {
+    expect(validateEarnEvent({ ...base, occurred_at: "0000-01-01T00:00:00Z" })).toEqual({
+      ok: false,
+      problems: [
+        { message: "occurred_at must not be in the year 0000, which PostgreSQL's calendar does not have", code: "invalid-occurred-at", field: "occurred_at" },
+      ],
+    });
+    expect(parseOccurredAt("0001-01-01T00:00:00Z")).toBe("0001-01-01T00:00:00.000Z");
+  });
+
   it("keeps an idempotency_key as sent and refuses an empty, too long or non-ASCII one", () => {
     const key = "indexer-1/window/0xabc/1700000000";
     expect(validateEarnEvent({ ...base, idempotency_key: key })).toMatchObject({ ok: true, event: { idempotency_key: key } });

@@ -1,6 +1,7 @@
 // Validation of a raw earn event body into a normalised event, with a stable code for each problem.
 import { ValidationError } from "@pointwise/errors";
 import { parseAmount } from "./amount";
+import { storedTimeProblem } from "./bounds";
 import { UUID_PATTERN } from "./campaign";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "./idempotency-key";
 import { type IdentityType, isIdentityType, normalizeAccountId } from "./identity";
@@ -52,6 +53,8 @@ export function parseOccurredAt(value: unknown): string {
   const iso = new Date(ms).toISOString();
   // Date.parse rolls an impossible day or second over; the canonical form then differs from the input.
   if (iso.slice(0, 19) !== upper.slice(0, 19)) throw bad();
+  const unstorable = storedTimeProblem(iso);
+  if (unstorable !== null) throw new ValidationError(`occurred_at ${unstorable}`, { code: "invalid-occurred-at", field: "occurred_at" });
   return iso;
 }
 

@@ -1,6 +1,6 @@
 // Entry point of @pointwise/schemas: the wire formats and validation shared by every app.
 export { MAX_AMOUNT_INTEGER_DIGITS, MAX_AMOUNT_SCALE, parseAmount } from "./amount";
-export { isBigintId, PG_BIGINT_MAX, PG_INTEGER_MAX } from "./bounds";
+export { isBigintId, PG_BIGINT_MAX, PG_INTEGER_MAX, storedTimeProblem, storedTimeSchema } from "./bounds";
 export { EVENT_SOURCES, type EventSource, occurredAtOf, type RawEventMessage, rawEventMessageSchema } from "./bus";
 export { CAMPAIGN_ID_PATTERN, campaignIdSchema, currencyKeySchema, currencyNamesSchema, isCampaignId, UUID_PATTERN } from "./campaign";
 export { DISPLAY_NAME_MAX_LENGTH, displayNameProblem, displayNameSchema, MAX_COMBINING_MARKS_IN_A_ROW } from "./display-name";

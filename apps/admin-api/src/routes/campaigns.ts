@@ -4,7 +4,7 @@ import { isUniqueViolation, type Prisma, type Transaction } from "@pointwise/db"
 import { ConflictError, ValidationError } from "@pointwise/errors";
 import { safeParseRuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
-import { campaignIdSchema, currencyNamesSchema } from "@pointwise/schemas";
+import { campaignIdSchema, currencyNamesSchema, storedTimeSchema } from "@pointwise/schemas";
 import { Router } from "express";
 import { z } from "zod";
 import { recordAudit } from "../audit";
@@ -27,7 +27,6 @@ export function newCampaignId(): string {
   return `${pick()}-${pick()}`;
 }
 
-const isoTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-01-01T00:00:00Z" });
 const name = z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
 
 const endsAfterStarts = (c: { starts_at?: string | null | undefined; ends_at?: string | null | undefined }) =>
@@ -40,8 +39,8 @@ const createCampaignSchema = z
     name,
     currencies: currencyNamesSchema,
     primary_currency: z.string(),
-    starts_at: isoTime.optional(),
-    ends_at: isoTime.optional(),
+    starts_at: storedTimeSchema.optional(),
+    ends_at: storedTimeSchema.optional(),
   })
   .refine((c) => Object.hasOwn(c.currencies, c.primary_currency), { message: "must be one of the currency keys", path: ["primary_currency"] })
   .refine(endsAfterStarts, ENDS_AFTER);
@@ -51,8 +50,8 @@ const updateCampaignSchema = z
     name: name.optional(),
     currencies: currencyNamesSchema.optional(),
     primary_currency: z.string().optional(),
-    starts_at: isoTime.nullable().optional(),
-    ends_at: isoTime.nullable().optional(),
+    starts_at: storedTimeSchema.nullable().optional(),
+    ends_at: storedTimeSchema.nullable().optional(),
     leaderboard_ranking: z.enum(["earned", "balance"], { message: "must be earned or balance" }).optional(),
   })
   .refine((c) => Object.keys(c).length > 0, { message: "must change at least one field" });

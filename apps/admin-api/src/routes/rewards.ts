@@ -1,9 +1,11 @@
 // Admin routes of a campaign's rewards catalogue: list, create, change or archive a reward, and upload voucher codes.
 import { encryptVoucherCode, hashVoucherCode } from "@pointwise/auth";
+import { MAX_UINT256 } from "@pointwise/claims";
 import { REWARD_COLUMNS, type RewardRow, rewardJson, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import type { RuleVersion } from "@pointwise/rules";
 import { parseWith } from "@pointwise/runtime";
+import { storedTimeSchema } from "@pointwise/schemas";
 import { type Request, type Response, Router } from "express";
 import { z } from "zod";
 import { activeRulesIn, currencyProblem, pointsProblem } from "../adjustments";
@@ -17,7 +19,6 @@ import { readCsvBody } from "./exclusions";
 const ANSWER_ROW_ERRORS = 1000;
 /** Most codes one upload may hold. */
 const MAX_CODES = 50_000;
-const isoTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-01-01T00:00:00Z" });
 const positiveDecimal = z
   .string({ message: "must be a decimal string" })
   .regex(/^(0|[1-9][0-9]{0,29})(\.[0-9]{1,18})?$/, 'must be a decimal string such as "100" or "2.5"');
@@ -29,7 +30,9 @@ const count = (max: number) =>
     .max(max);
 const tokenAmount = z
   .string({ message: "must be a whole number of token base units" })
-  .regex(/^[1-9][0-9]{0,77}$/, "must be a whole number of token base units (> 0)");
+  .regex(/^[1-9][0-9]{0,77}$/, { message: "must be a whole number of token base units (> 0)", abort: true })
+  // What one claim or burn voucher can carry on chain; a larger amount could never be paid out.
+  .refine((v) => BigInt(v) <= MAX_UINT256, "must be at most 2^256 - 1 base units (a uint256)");
 const editable = {
   name: z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters"),
   description: z.string().max(2000, "must be at most 2000 characters"),
@@ -41,8 +44,8 @@ const editable = {
     .min(1, "must be a whole number from 1 to 1000000")
     .max(1_000_000, "must be a whole number from 1 to 1000000")
     .nullable(),
-  redeemable_from: isoTime.nullable(),
-  redeemable_until: isoTime.nullable(),
+  redeemable_from: storedTimeSchema.nullable(),
+  redeemable_until: storedTimeSchema.nullable(),
 };
 const createBody = z.strictObject({
   ...editable,

@@ -1,7 +1,7 @@
 // Redeeming a reward: the SQL shell around the pure decision (decideRedemption), in one transaction under the campaign's apply lock.
 import { createHash, randomBytes } from "node:crypto";
 import { decryptVoucherCode } from "@pointwise/auth";
-import { signBurnVoucher } from "@pointwise/claims";
+import { MAX_UINT256, signBurnVoucher } from "@pointwise/claims";
 import {
   activeRuleVersion,
   addSpent,
@@ -113,6 +113,22 @@ function checkAccount(reward: RewardRow, account: string | null): string | null 
   }
   if (account !== null) throw new ValidationError(`account: only token-claim rewards take an account; this reward is ${reward.kind}`, { field: "account" });
   return null;
+}
+
+/**
+ * An epoch's tree pays each account the sum of its claims as one uint256: a claim that would take an account's total
+ * past 2^256 - 1 is refused, or the epoch could never close (and every later claim of the campaign would join it).
+ */
+async function checkEpochTotal(tx: Transaction, epochId: string, account: string, amount: string): Promise<void> {
+  const { rows } = await tx.query<{ total: string }>(
+    "SELECT COALESCE(sum(token_amount), 0)::text AS total FROM redemption WHERE claim_epoch_id = $1 AND account = $2 AND status = 'claimable'",
+    [epochId, account],
+  );
+  if (BigInt(rows[0]?.total ?? "0") + BigInt(amount) > MAX_UINT256)
+    throw new ConflictError(
+      "claim-total-too-large",
+      `the tokens ${account} is owed in the open claim epoch would pass 2^256 - 1 base units, more than one claim can pay; redeem again once the epoch is closed`,
+    );
 }
 
 /**
@@ -246,6 +262,7 @@ async function spend(deps: Pick<Deps, "db" | "env">, input: RedeemInput): Promis
       await tx.query("INSERT INTO claim_epoch(campaign_id) VALUES ($1) ON CONFLICT (campaign_id) WHERE status = 'open' DO NOTHING", [input.campaignId]);
       const { rows } = await tx.query<{ id: string }>("SELECT id::text FROM claim_epoch WHERE campaign_id = $1 AND status = 'open'", [input.campaignId]);
       epochId = rows[0]?.id ?? null;
+      await checkEpochTotal(tx, epochId as string, account as string, reward.token_amount as string);
     }
     const status = reward.kind === "voucher" || burn ? "delivered" : reward.kind === "manual" ? "pending" : "claimable";
     const { rows: inserted } = await tx.query<{ id: string }>(

@@ -2682,8 +2682,8 @@ export interface paths {
         /**
          * Add a reward to the catalogue
          * @description A price in one of the campaign's currencies, an optional stock and per-user limit, an optional
-         *     window `[redeemable_from, redeemable_until)`. `token_amount` (token base units per redemption) is
-         *     required for `token-claim` rewards and refused for the others; `claim_method` (merkle, the default,
+         *     window `[redeemable_from, redeemable_until)`. `token_amount` (token base units per redemption, at most
+         *     2^256 - 1) is required for `token-claim` rewards and refused for the others; `claim_method` (merkle, the default,
          *     or burn-voucher) only applies to them. Audited as `reward.create`.
          */
         post: {
