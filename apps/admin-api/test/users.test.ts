@@ -1,5 +1,6 @@
 // admin-api users: lookup by identity, linking identities, display names, referrers and the ledger.
-import { seedRedemption } from "@pointwise/testkit";
+import { randomUUID } from "node:crypto";
+import { backendPid, seedRedemption, waitUntilBlockedBy } from "@pointwise/testkit";
 import { type Json, perUnitRules, setUpCampaign } from "./harness";
 import { sharedProject } from "./project";
 import { activateAsWorker, logEvents } from "./seed";
@@ -131,6 +132,33 @@ describe("linking and unlinking identities", () => {
     ]);
     const { rows } = await suite.h.deps.db.query("SELECT 1 FROM identity WHERE campaign_id = $1 AND account_id = $2", [campaignId, ZERO_ADDRESS]);
     expect(rows).toEqual([]);
+  });
+
+  it("answers identity-held, not a 500, when the scoring worker makes the identity while the link is inserting it", async () => {
+    const { campaignId, users } = await scoredCampaign(["10"]);
+    const newcomer = randomUUID();
+    let reply: ReturnType<typeof suite.op.call> | undefined;
+    await suite.h.deps.db.transaction(async (tx) => {
+      const holder = await backendPid(tx);
+      // An unseen identity as the scoring worker makes it in its apply transaction, which takes no users lock: the
+      // link's look-up finds nothing and its insert waits on this one until it commits.
+      await tx.query("INSERT INTO app_user(id, campaign_id) VALUES ($1, $2)", [newcomer, campaignId]);
+      await tx.query("INSERT INTO identity(campaign_id, identity_type, account_id, user_id) VALUES ($1, 'EVM_ADDRESS', $2, $3)", [
+        campaignId,
+        wallet(77),
+        newcomer,
+      ]);
+      reply = suite.op.call("POST", `/api/campaigns/${campaignId}/users/${users[0]}/identities`, { identity_type: "EVM_ADDRESS", account_id: wallet(77) });
+      await waitUntilBlockedBy(suite.h.deps.db, holder, "the link's insert waiting on the identity made meanwhile");
+    });
+    const answered = await (reply as ReturnType<typeof suite.op.call>);
+    expect([answered.status, answered.body.error]).toEqual([
+      409,
+      {
+        code: "identity-held",
+        message: `the EVM_ADDRESS ${wallet(77)} belongs to user ${newcomer}; send "move": true to move it, with its events and their points, to this user`,
+      },
+    ]);
   });
 
   it("moves an identity that belongs to another user and queues one identity-link recompute for any number of moves", async () => {

@@ -1,6 +1,6 @@
 // Participants and their identities: the user behind a signed-in identity, and linking further identities under the merge rules.
 import type { Database, Queryable } from "@pointwise/db";
-import { guardIdentityMove, queueRecompute } from "@pointwise/db";
+import { guardIdentityMove, linkingIdentity, queueRecompute } from "@pointwise/db";
 import { ConflictError, NotFoundError } from "@pointwise/errors";
 import type { IdentityType } from "@pointwise/schemas";
 
@@ -64,6 +64,16 @@ export interface LinkOutcome {
  * spent points is 409 `identity-points-spent` (guardIdentityMove), and nothing changes.
  */
 export async function linkIdentity(
+  db: Database,
+  campaignId: string,
+  userId: string,
+  identity: { type: IdentityType; accountId: string; handle?: string | null },
+  limits: IdentityLimits,
+): Promise<LinkOutcome> {
+  return linkingIdentity(() => linkOnce(db, campaignId, userId, identity, limits));
+}
+
+function linkOnce(
   db: Database,
   campaignId: string,
   userId: string,

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { backendPid, seedReward, seedRuleVersion, seedScore, waitUntilBlockedBy } from "@pointwise/testkit";
+import { userOfIdentity } from "../src/users";
 import { type Harness, type Json, linkWallet, newWallet, type Participant, participant, signIn, startPortal } from "./harness";
 import { logEventOf, ownerOf } from "./spent";
 
@@ -162,6 +163,28 @@ describe("an identity whose points were spent", () => {
     const answered = await (reply as Promise<Awaited<ReturnType<Harness["call"]>>>);
     expect([answered.status, answered.body.error]).toEqual([409, refusal(1)]);
     expect(await ownerOf(h, "EVM_ADDRESS", account(u.wallet))).toBe(u.userId);
+  });
+});
+
+describe("linking a wallet that the scoring worker or a sign-in creates at the same moment", () => {
+  it("waits for that identity and takes it over as a merge with its recompute, instead of failing on its key", async () => {
+    const x = await participant(h);
+    const w = newWallet();
+    const body = await signIn(h, w);
+    let reply: Promise<Awaited<ReturnType<Harness["call"]>>> | undefined;
+    let madeFor: string | undefined;
+    await h.deps.db.transaction(async (tx) => {
+      const holder = await backendPid(tx);
+      // The statement the scoring worker and a sign-in use for an identity nobody holds yet, its transaction still open:
+      // neither takes the campaign's users lock, so the link's look-up finds nothing and its insert waits on this one.
+      madeFor = await userOfIdentity(tx, h.campaignId, "EVM_ADDRESS", account(w));
+      reply = h.call("POST", "/me/wallets", { message: body.message, signature: body.signature }, x.auth);
+      await waitUntilBlockedBy(h.deps.db, holder, "the link's insert waiting on the identity made meanwhile");
+    });
+    const answered = await (reply as Promise<Awaited<ReturnType<Harness["call"]>>>);
+    expect([answered.status, answered.body.merged, typeof answered.body.recompute_job_id]).toEqual([200, true, "string"]);
+    expect(madeFor).not.toBe(x.userId);
+    expect(await ownerOf(h, "EVM_ADDRESS", account(w))).toBe(x.userId);
   });
 });
 

@@ -1,5 +1,6 @@
 // The rule every change of an identity's owner follows (portal link/merge/unlink, admin move/unlink): spent points never move with an identity.
 import { ConflictError } from "@pointwise/errors";
+import { isUniqueViolation } from "./errors";
 import { ACTIVE_RULE_VERSION_SQL } from "./rule-versions";
 import type { Transaction } from "./transaction";
 
@@ -10,6 +11,20 @@ export interface IdentityMove {
   accountId: string;
   /** The user who holds the identity now. */
   fromUserId: string;
+}
+
+/**
+ * Runs `link`, a transaction that looks an identity up and inserts it when nobody holds it, once more when the
+ * insert lost a race: a sign-in or the scoring worker, which take no lock, made the same identity in between (the
+ * insert waited for them, then failed on the identity's key). The second run finds the identity and treats it as held.
+ */
+export async function linkingIdentity<T>(link: () => Promise<T>): Promise<T> {
+  try {
+    return await link();
+  } catch (err) {
+    if (!isUniqueViolation(err, "identity_campaign_id_identity_type_account_id_key")) throw err;
+    return link();
+  }
 }
 
 /** The stable code of refusing to move an identity whose points its holder has spent. */

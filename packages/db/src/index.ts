@@ -18,7 +18,7 @@ export {
   UniqueConstraintError,
 } from "./errors";
 export { addAdjustmentScores, excludedUsers, readAdjustments } from "./fair-play";
-export { guardIdentityMove, guardMovedPoints, type IdentityMove } from "./identity-moves";
+export { guardIdentityMove, guardMovedPoints, type IdentityMove, linkingIdentity } from "./identity-moves";
 export { type BoardPlace, ON_BOARD_SQL, type RankingColumn, rankingColumnOf, topOfBoard, topOfBoardSql } from "./leaderboard";
 export { dropSchema, MIGRATIONS_DIR, type MigrateResult, type Migration, migrate, migrateSchema, readMigrations } from "./migrate";
 export { applicationNameOf, type PoolOptions, quoteSchema } from "./pool";

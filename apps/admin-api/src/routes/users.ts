@@ -1,5 +1,5 @@
 // Admin routes for a campaign's users: lookup, identities, display name, referrer and readable scores.
-import { type Database, excludedUsers, guardIdentityMove, linkReferrer, type Transaction } from "@pointwise/db";
+import { type Database, excludedUsers, guardIdentityMove, linkingIdentity, linkReferrer, type Transaction } from "@pointwise/db";
 import { ConflictError, NotFoundError, ValidationError } from "@pointwise/errors";
 import { parseWith } from "@pointwise/runtime";
 import { displayNameSchema, IDENTITY_TYPES, normalizeAccountId, refuseHiddenDisplayName } from "@pointwise/schemas";
@@ -148,67 +148,69 @@ export function userRoutes(deps: Deps): Router {
     // Linking brings an identity in, so one nobody can hold (the EVM zero address) is refused; the lookup above still finds it.
     const accountId = normalizeAccountId(body.identity_type, body.account_id, { entry: true });
     const moveFrom = body.move_from_user_id === undefined ? undefined : uuidParam(body.move_from_user_id, "move_from_user_id");
-    const outcome = await db.transaction(async (client) => {
-      await client.lockCampaign("users", campaign.id);
-      const { rows: users } = await client.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
-      if (users.length === 0) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
-      const { rows } = await client.query<{ id: string; user_id: string; handle: string | null }>(
-        "SELECT id, user_id, handle FROM identity WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3 FOR UPDATE",
-        [campaign.id, body.identity_type, accountId],
-      );
-      const existing = rows[0];
-      // Moving carries every event the identity sent, and unlinking it later makes a new user, not the old one
-      // again: it happens only when asked for, decided here under the lock rather than by a look-up before.
-      // move_from_user_id pins the holder the operator agreed to move it from: held by anyone else now, it is asked again.
-      if (existing && existing.user_id !== userId && (body.move !== true || (moveFrom !== undefined && moveFrom !== existing.user_id)))
-        throw new ConflictError(
-          "identity-held",
-          `the ${body.identity_type} ${accountId} belongs to user ${existing.user_id}; send "move": true to move it, with its events and their points, to this user`,
+    const outcome = await linkingIdentity(() =>
+      db.transaction(async (client) => {
+        await client.lockCampaign("users", campaign.id);
+        const { rows: users } = await client.query("SELECT 1 FROM app_user WHERE id = $1 AND campaign_id = $2", [userId, campaign.id]);
+        if (users.length === 0) throw new NotFoundError(`user ${userId} not found`, { code: "user-not-found" });
+        const { rows } = await client.query<{ id: string; user_id: string; handle: string | null }>(
+          "SELECT id, user_id, handle FROM identity WHERE campaign_id = $1 AND identity_type = $2 AND account_id = $3 FOR UPDATE",
+          [campaign.id, body.identity_type, accountId],
         );
-      // Its holder's spends stay with the holder: an identity whose points were spent does not move.
-      if (existing && existing.user_id !== userId)
-        await guardIdentityMove(
-          client,
-          { campaignId: campaign.id, identityType: body.identity_type, accountId, fromUserId: existing.user_id },
-          POINTS_SPENT_REMEDY,
-        );
-      if (!existing) {
-        const { rows: created } = await client.query<{ id: string }>(
-          "INSERT INTO identity(campaign_id, user_id, identity_type, account_id, handle) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-          [campaign.id, userId, body.identity_type, accountId, body.handle ?? null],
-        );
+        const existing = rows[0];
+        // Moving carries every event the identity sent, and unlinking it later makes a new user, not the old one
+        // again: it happens only when asked for, decided here under the lock rather than by a look-up before.
+        // move_from_user_id pins the holder the operator agreed to move it from: held by anyone else now, it is asked again.
+        if (existing && existing.user_id !== userId && (body.move !== true || (moveFrom !== undefined && moveFrom !== existing.user_id)))
+          throw new ConflictError(
+            "identity-held",
+            `the ${body.identity_type} ${accountId} belongs to user ${existing.user_id}; send "move": true to move it, with its events and their points, to this user`,
+          );
+        // Its holder's spends stay with the holder: an identity whose points were spent does not move.
+        if (existing && existing.user_id !== userId)
+          await guardIdentityMove(
+            client,
+            { campaignId: campaign.id, identityType: body.identity_type, accountId, fromUserId: existing.user_id },
+            POINTS_SPENT_REMEDY,
+          );
+        if (!existing) {
+          const { rows: created } = await client.query<{ id: string }>(
+            "INSERT INTO identity(campaign_id, user_id, identity_type, account_id, handle) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            [campaign.id, userId, body.identity_type, accountId, body.handle ?? null],
+          );
+          await recordAudit(client, session, {
+            campaignId: campaign.id,
+            action: "identity.link",
+            target: `user:${userId}`,
+            after: { identity_id: created[0]?.id, identity_type: body.identity_type, account_id: accountId, user_id: userId },
+          });
+          return { identityId: created[0]?.id as string, movedFrom: null, jobId: null, status: 201 };
+        }
+        if (body.handle !== undefined && body.handle !== existing.handle) {
+          // A new handle is what the leaderboard shows for an X account: audited like PATCH of the identity.
+          await client.query("UPDATE identity SET handle = $2 WHERE id = $1", [existing.id, body.handle]);
+          await recordAudit(client, session, {
+            campaignId: campaign.id,
+            action: "identity.update",
+            target: `identity:${existing.id}`,
+            before: { handle: existing.handle },
+            after: { handle: body.handle },
+          });
+        }
+        if (existing.user_id === userId) return { identityId: existing.id, movedFrom: null, jobId: null, status: 200 };
+        // Merge: the identity (and with it every event it sent) now belongs to this user; the log keeps
+        // its rows as they are and the recompute attributes them to the identity's current owner.
+        await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [existing.id, userId]);
         await recordAudit(client, session, {
           campaignId: campaign.id,
-          action: "identity.link",
-          target: `user:${userId}`,
-          after: { identity_id: created[0]?.id, identity_type: body.identity_type, account_id: accountId, user_id: userId },
-        });
-        return { identityId: created[0]?.id as string, movedFrom: null, jobId: null, status: 201 };
-      }
-      if (body.handle !== undefined && body.handle !== existing.handle) {
-        // A new handle is what the leaderboard shows for an X account: audited like PATCH of the identity.
-        await client.query("UPDATE identity SET handle = $2 WHERE id = $1", [existing.id, body.handle]);
-        await recordAudit(client, session, {
-          campaignId: campaign.id,
-          action: "identity.update",
+          action: "identity.move",
           target: `identity:${existing.id}`,
-          before: { handle: existing.handle },
-          after: { handle: body.handle },
+          before: { identity_type: body.identity_type, account_id: accountId, user_id: existing.user_id },
+          after: { identity_type: body.identity_type, account_id: accountId, user_id: userId },
         });
-      }
-      if (existing.user_id === userId) return { identityId: existing.id, movedFrom: null, jobId: null, status: 200 };
-      // Merge: the identity (and with it every event it sent) now belongs to this user; the log keeps
-      // its rows as they are and the recompute attributes them to the identity's current owner.
-      await client.query("UPDATE identity SET user_id = $2 WHERE id = $1", [existing.id, userId]);
-      await recordAudit(client, session, {
-        campaignId: campaign.id,
-        action: "identity.move",
-        target: `identity:${existing.id}`,
-        before: { identity_type: body.identity_type, account_id: accountId, user_id: existing.user_id },
-        after: { identity_type: body.identity_type, account_id: accountId, user_id: userId },
-      });
-      return { identityId: existing.id, movedFrom: existing.user_id, jobId: await queueRecompute(client, campaign.id, "identity-link"), status: 200 };
-    });
+        return { identityId: existing.id, movedFrom: existing.user_id, jobId: await queueRecompute(client, campaign.id, "identity-link"), status: 200 };
+      }),
+    );
     if (outcome.movedFrom)
       deps.logger.info({ campaign_id: campaign.id, user_id: userId, from_user_id: outcome.movedFrom, operator_id: session.operatorId }, "identity moved");
     const identity = await prisma.identity.findUniqueOrThrow({ where: { id: outcome.identityId } });
