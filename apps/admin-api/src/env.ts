@@ -48,7 +48,7 @@ export const envSchema = z.object({
   /** Address of the PointwiseClaims contract (npm run claims:deploy). */
   CLAIMS_CONTRACT: envVars.evmAddress().optional(),
   /** Chain id of that chain; checked against the RPC before a root is published. */
-  CLAIMS_CHAIN_ID: envVars.chainId().optional(),
+  CLAIMS_CHAIN_ID: envVars.chainId(),
   /** Private key of the contract's owner, which publishes epoch roots. */
   CLAIMS_PUBLISHER_KEY: envVars.privateKey(whyUnsafeKey).optional(),
   /** File with the default bad words (one per line, `#` comments) operator-set display names are checked against; the read API's list unless set. */

@@ -160,7 +160,7 @@ export const envSchema = z.object({
   /** Address of the PointwiseClaims contract participants claim from (proofs and burn vouchers name it). */
   CLAIMS_CONTRACT: envVars.evmAddress().optional(),
   /** Chain id of the claim contract's chain (part of a burn voucher's EIP-712 domain). */
-  CLAIMS_CHAIN_ID: envVars.chainId().optional(),
+  CLAIMS_CHAIN_ID: envVars.chainId(),
   /** Private key of the contract's voucher signer: signs burn vouchers of burn-voucher rewards. */
   CLAIMS_VOUCHER_SIGNER_KEY: envVars.privateKey(whyUnsafeKey).optional(),
   /** How long a burn voucher may be redeemed after it is signed (seconds). */

@@ -205,6 +205,15 @@ describe("listening address and numbers", () => {
     expect(() => parseEnv(app, { ...base, N: value })).toThrow(new ConfigError(`Invalid environment: N: ${rule}`));
   });
 
+  it("takes an empty chain id as unset and refuses one that is not a whole number from 1", () => {
+    const chain = z.object({ CHAIN_ID: envVars.chainId() });
+    expect(parseEnv(chain, { CHAIN_ID: "" }).CHAIN_ID).toBeUndefined();
+    expect(parseEnv(chain, {}).CHAIN_ID).toBeUndefined();
+    expect(parseEnv(chain, { CHAIN_ID: "8453" }).CHAIN_ID).toBe(8453);
+    for (const bad of ["0", "1.5", "base"])
+      expect(() => parseEnv(chain, { CHAIN_ID: bad })).toThrow(new ConfigError("Invalid environment: CHAIN_ID: must be a chain id"));
+  });
+
   it("takes STREAM_REPLICAS from 1 to 5, empty as unset, and says its rule in words", () => {
     const env = { DATABASE_URL: good.DATABASE_URL, NATS_URL: good.NATS_URL, REDIS_URL: good.REDIS_URL };
     expect(parseEnv(schema, { ...env, STREAM_REPLICAS: "" }).STREAM_REPLICAS).toBeUndefined();

@@ -237,8 +237,9 @@ export const envVars = {
       }),
   /** An EVM address: 0x and 40 hex digits. */
   evmAddress: () => z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address: 0x and 40 hex digits"),
-  /** A chain id: a whole number from 1. */
-  chainId: () => z.coerce.number({ message: "must be a chain id" }).int("must be a chain id").min(1, "must be a chain id"),
+  /** A chain id that may be left out (unset or empty: undefined, like every numeric variable): a whole number from 1. */
+  chainId: () =>
+    z.preprocess(emptyAsUnset, z.coerce.number({ message: "must be a chain id" }).int("must be a chain id").min(1, "must be a chain id").optional()),
   /**
    * How many proxies in front of a service to trust for the client's address (express's `trust proxy` hop count): `false`
    * (0, the socket's address), `true` (1) or a number from 0 to 10; the address is then X-Forwarded-For's entry that far
