@@ -199,6 +199,11 @@ describe("campaigns", () => {
   it("answers 400 naming the parameter for a malformed campaign id and 404 for an unknown one", async () => {
     expect((await suite.op.call("GET", "/api/campaigns/not-an-id")).body.error.message).toContain("campaign id must have the format xxxx-xxxx");
     expect(await suite.op.call("GET", "/api/campaigns/zzzz-9999")).toMatchObject({ status: 404, body: { error: { code: "campaign-not-found" } } });
+    // Express decodes path parameters while matching the route, before the handler that names them runs.
+    expect(await suite.op.call("GET", "/api/campaigns/%ZZ/users")).toMatchObject({
+      status: 400,
+      body: { error: { code: "validation-failed", message: 'path segment "%ZZ" is not valid percent-encoding' } },
+    });
   });
 });
 

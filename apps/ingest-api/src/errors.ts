@@ -1,5 +1,6 @@
 // Error mapping for ingest routes: every failure still answers 200 with a data/errors envelope.
 import { BaseError } from "@pointwise/errors";
+import { isMalformedPathParam } from "@pointwise/runtime";
 import type { ErrorRequestHandler } from "express";
 import type { IngestContext } from "./context";
 
@@ -11,6 +12,10 @@ export function envelopeErrors(ctx: IngestContext): ErrorRequestHandler {
   const { logger, env } = ctx.deps;
   return (err, req, res, next) => {
     if (!req.path.startsWith("/api/rest/")) return next(err);
+    // The import id of GET /api/rest/csv-imports/:id, the only path parameter here, is decoded while the route is
+    // matched, before the key is checked: an id that is not valid percent-encoding is no import's.
+    if (isMalformedPathParam(err))
+      return ctx.refuse(res, [{ message: "no CSV import with this id in the campaign of this API key", code: "csv-import-not-found" }]);
     const type = typeof err?.type === "string" ? (err.type as string) : undefined;
     if (type === "entity.too.large") {
       const limit = ctx.state(res).route === "earn-events" ? env.BATCH_BODY_LIMIT_BYTES : env.BODY_LIMIT_BYTES;

@@ -375,6 +375,11 @@ describe("CSV: whole-request causes publish nothing", () => {
       () => h.request("GET", "/api/rest/csv-imports/00000000-0000-4000-8000-000000000000", undefined, { authorization: `Bearer ${h.main.key}` }),
       "csv-import-not-found",
     ],
+    [
+      "progress of an import id that is not valid percent-encoding",
+      () => h.request("GET", "/api/rest/csv-imports/%ZZ", undefined, { authorization: `Bearer ${h.main.key}` }),
+      "csv-import-not-found",
+    ],
   ];
   it.each(cases)("%s", async (...[, send, code, message]: Case) => {
     await expectRefused(send, code, message);

@@ -154,6 +154,11 @@ describe("unlinking", () => {
     const other = await participant(h);
     const foreign = await h.call("DELETE", `/me/identities/${first?.id}`, undefined, other.auth);
     expect([foreign.status, foreign.body.error.code]).toEqual([404, "identity-not-found"]);
+    const malformed = await h.call("DELETE", "/me/identities/%E0%A4%A", undefined, other.auth);
+    expect([malformed.status, malformed.body.error]).toEqual([
+      400,
+      { code: "validation-failed", message: 'path segment "%E0%A4%A" is not valid percent-encoding' },
+    ]);
   });
 });
 

@@ -30,7 +30,7 @@ describe("jsonBodyErrors", () => {
     expect(await post(gzipSync('{"a":2}'), { "content-type": "application/json", "content-encoding": "gzip" })).toEqual({ status: 200, body: { a: 2 } });
   });
 
-  it.each<[string, string, string, string, Record<string, string>]>([
+  it.each<[string, string, string, string | Buffer, Record<string, string>]>([
     ["broken JSON", "malformed-json", "body must be valid JSON", "{nope", {}],
     ["a body over the limit", "payload-too-large", "body is larger than 64 bytes", JSON.stringify({ a: "x".repeat(100) }), {}],
     [
@@ -46,6 +46,13 @@ describe("jsonBodyErrors", () => {
       "Content-Encoding compress is not supported; send gzip, deflate, br or none",
       '{"a":1}',
       { "content-encoding": "compress" },
+    ],
+    [
+      "a gzip stream that is corrupt",
+      "invalid-body",
+      "body could not be read to its end (a corrupt compressed stream, or a length that does not match)",
+      Buffer.concat([gzipSync('{"a":1}').subarray(0, 10), Buffer.from("not deflate data")]),
+      { "content-encoding": "gzip" },
     ],
   ])("answers %s with 400 %s", async (_what, code, message, body, headers) => {
     expect(await post(body, { "content-type": "application/json", ...headers })).toEqual({ status: 400, body: { error: { code, message } } });

@@ -1,6 +1,6 @@
 // JSON request bodies for the REST apps: parsed by express.json once their bytes are known to be UTF-8.
 import { isUtf8 } from "node:buffer";
-import { ValidationError } from "@pointwise/errors";
+import { BaseError, ValidationError } from "@pointwise/errors";
 import { firstInvalidUtf8, invalidUtf8 } from "@pointwise/schemas";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 
@@ -22,7 +22,9 @@ export function jsonBody(options: { limit: string | number }): RequestHandler {
 /**
  * Answers what express.json refuses in the service's own codes, all 400: a body that is not JSON (`malformed-json`),
  * one over the limit (`payload-too-large`, naming the limit jsonBody was given, in bytes), a charset other than UTF-8 or a Content-Encoding it
- * cannot inflate (`unsupported-media-type`). Without it they would reach the client as body-parser's 415 types.
+ * cannot inflate (`unsupported-media-type`), and one it could not read to its end (`invalid-body`: a corrupt gzip, deflate or br
+ * stream, a body shorter or longer than its Content-Length). Without it they would reach the client as body-parser's
+ * 415 types, or with the names of zlib's and raw-body's errors as codes.
  */
 export function jsonBodyErrors(): ErrorRequestHandler {
   return (err, _req, _res, next) => {
@@ -38,6 +40,11 @@ export function jsonBodyErrors(): ErrorRequestHandler {
           new ValidationError(`Content-Encoding ${String(err.encoding)} is not supported; send gzip, deflate, br or none`, { code: "unsupported-media-type" }),
         );
       default:
+        // body-parser's other refusals are http-errors of status 400 (a zlib error wrapped, raw-body's `request.*` types).
+        if (!(err instanceof BaseError) && err?.status === 400 && err?.expose === true)
+          return next(
+            new ValidationError("body could not be read to its end (a corrupt compressed stream, or a length that does not match)", { code: "invalid-body" }),
+          );
         return next(err);
     }
   };

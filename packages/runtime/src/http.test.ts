@@ -165,7 +165,7 @@ describe("typed errors", () => {
     expect(JSON.stringify(lines)).toContain("secret_table");
   });
 
-  it("answers a path parameter that is not valid percent-encoding with 400 bad-request, or with the error the app names for it", async () => {
+  it("answers a path parameter that is not valid percent-encoding with 400 validation-failed naming the segment, or with the error the app names for it", async () => {
     const { logger } = captured("silent");
     const serveWith = async (options?: Parameters<typeof finishHttpApp>[2]) => {
       const app = createHttpApp({ logger, readiness: [] });
@@ -184,7 +184,7 @@ describe("typed errors", () => {
     server = plain.s;
     expect(await answer(plain.base, "/things/%ZZ")).toEqual({
       status: 400,
-      body: { error: { code: "bad-request", message: "Failed to decode param '%ZZ'" } },
+      body: { error: { code: "validation-failed", message: 'path segment "%ZZ" is not valid percent-encoding' } },
       marked: null,
     });
     await new Promise<void>((resolve) => plain.s.close(() => resolve()));

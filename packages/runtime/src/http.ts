@@ -148,25 +148,41 @@ export interface FinishOptions {
   /**
    * The error that answers a path parameter that is not valid percent-encoding (`/users/%ZZ/scores`):
    * express fails to decode it while matching the route, before any handler (or parser of the
-   * parameter) runs. Without it such a request is answered `400 bad-request`. It may set headers on `res`.
+   * parameter) runs. Without it such a request is answered `400 validation-failed` naming the path segment. It may
+   * set headers on `res`.
    */
   malformedPathParam?(req: Request, res: Response): BaseError;
 }
 
 /** True for the error express raises when a path parameter is not valid percent-encoding (a URIError it gave status 400). */
-function isMalformedPathParam(err: unknown): boolean {
+export function isMalformedPathParam(err: unknown): boolean {
   return err instanceof URIError && (err as URIError & { status?: unknown }).status === 400;
+}
+
+/** `400 validation-failed` naming the first segment of the request's path that is not valid percent-encoding. */
+function malformedSegment(req: Request): ValidationError {
+  const segment =
+    req.path.split("/").find((s) => {
+      try {
+        decodeURIComponent(s);
+        return false;
+      } catch {
+        return true;
+      }
+    }) ?? req.path;
+  const shown = segment.length > 64 ? `${segment.slice(0, 64)}...` : segment;
+  return new ValidationError(`path segment ${JSON.stringify(shown)} is not valid percent-encoding`, { code: "validation-failed" });
 }
 
 /**
  * Adds the 404 and last-resort error handlers: a typed error is answered with its status and code, an
  * unexpected error is logged and answered 500 without details, and a path parameter that cannot be
- * decoded as `options.malformedPathParam` says (else `400 bad-request`).
+ * decoded as `options.malformedPathParam` says (else `400 validation-failed` naming the segment).
  */
 export function finishHttpApp(app: Express, logger: Logger, options: FinishOptions = {}): Express {
   app.use((_req, res) => sendError(res, 404, "not-found", "no such endpoint"));
   const onError: ErrorRequestHandler = (caught, req, res, _next) => {
-    const err = options.malformedPathParam && isMalformedPathParam(caught) ? options.malformedPathParam(req, res) : caught;
+    const err = isMalformedPathParam(caught) ? (options.malformedPathParam?.(req, res) ?? malformedSegment(req)) : caught;
     if (err instanceof BaseError) {
       const status = httpStatusOf(err);
       if (status >= 500) logger.error({ err }, "request failed");

@@ -8,6 +8,7 @@ export {
   finishHttpApp,
   type HttpAppOptions,
   httpStatusOf,
+  isMalformedPathParam,
   listen,
   parseWith,
   type ReadinessCheck,
