@@ -116,6 +116,35 @@ describe("the scoring worker", () => {
     await stopAll();
   });
 
+  it("dead-letters at once a message holding NUL bytes and events whose campaign id or account id no index could hold, applying the events around them", async () => {
+    const c = "wrkr-0005";
+    await createCampaign(db, c);
+    await addRuleVersion(db, richRules(c), "active");
+    await start({ MAX_DELIVER: "3" });
+    const before = traffic(c, 5, 300);
+    const after = traffic(c, 5, 400);
+    await publishAll(before);
+    const subject = bus.names.eventSubject(c);
+    // Published past ingest (publishRawEvent checks the schema): what a faulty or foreign publisher could put there.
+    await bus.publishBytes(subject, "nul\u0000here");
+    await bus.publishBytes(subject, JSON.stringify(message(c, { campaign_id: `${c}-${"x".repeat(3000)}` })));
+    await bus.publishBytes(subject, JSON.stringify(message(c, { account_id: `0x${"ab".repeat(1500)}` })));
+    await publishAll(after);
+    await waitUntil(async () => (await logged(c)) === 10, 15_000, "the 10 good events logged");
+    expect((await logOf(db, c)).map((e) => e.id)).toEqual([...before, ...after].map((e) => e.event_id));
+    const { rows } = await db.query<{ payload: string; error: string; deliveries: number }>(
+      "SELECT payload, error, deliveries FROM dead_letter WHERE stream = $1 AND subject = $2 ORDER BY stream_seq",
+      [bus.names.eventsStream, subject],
+    );
+    expect(rows.map((r) => [r.error, r.deliveries])).toEqual([
+      ["message is not JSON", 1],
+      ["message is not a raw event (version 1 or 2): campaign_id must be a campaign id (xxxx-xxxx)", 1],
+      ["message is not a raw event (version 1 or 2): account_id must be at most 512 characters", 1],
+    ]);
+    expect(rows[0]?.payload).toBe("nul\\u0000here");
+    await stopAll();
+  });
+
   it("activates a rule version while events keep flowing: old scores until the switch, then a replay under the new version", async () => {
     const c = "wrkr-0003";
     await createCampaign(db, c);

@@ -99,6 +99,6 @@ describe("decodeRawEvent", () => {
   it("says why bytes can never be applied", () => {
     const bytes = (text: string) => ({ data: new TextEncoder().encode(text) });
     expect(decodeRawEvent(bytes("{not json"))).toEqual({ ok: false, reason: "message is not JSON" });
-    expect(decodeRawEvent(bytes('{"v":2}'))).toMatchObject({ ok: false, reason: expect.stringMatching(/^message is not a raw event v1: /) });
+    expect(decodeRawEvent(bytes('{"v":2}'))).toMatchObject({ ok: false, reason: expect.stringMatching(/^message is not a raw event \(version 1 or 2\): /) });
   });
 });

@@ -143,6 +143,6 @@ export function decodeRawEvent(delivery: { readonly data: Uint8Array }): { ok: t
     return { ok: false, reason: "message is not JSON" };
   }
   const parsed = rawEventMessageSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, reason: `message is not a raw event v1: ${parsed.error.issues[0]?.message ?? "invalid"}` };
+  if (!parsed.success) return { ok: false, reason: `message is not a raw event (version 1 or 2): ${parsed.error.issues[0]?.message ?? "invalid"}` };
   return { ok: true, event: parsed.data };
 }

@@ -54,6 +54,18 @@ describe("the raw event message on the bus", () => {
     expect(result.error?.issues[0]?.path).toEqual([field]);
   });
 
+  it.each([
+    ["a campaign id that is not xxxx-xxxx", { campaign_id: "x".repeat(3000) }, "campaign_id must be a campaign id (xxxx-xxxx)"],
+    ["an account id longer than any identity", { account_id: "a".repeat(513) }, "account_id must be at most 512 characters"],
+    ["an empty account id", { account_id: "" }, "account_id must not be empty"],
+  ])("refuses %s, which no index on it could hold, naming the field", (_what, change, message) => {
+    expect(rawEventMessageSchema.safeParse({ ...valid, ...change }).error?.issues.map((i) => i.message)).toEqual([message]);
+  });
+
+  it("takes an account id of 512 characters, more than the longest e-mail address ingest accepts", () => {
+    expect(rawEventMessageSchema.safeParse({ ...valid, identity_type: "EMAIL", account_id: `${"é".repeat(507)}@b.co` }).success).toBe(true);
+  });
+
   it("refuses a field it does not know, so a message of another shape is never half read", () => {
     const result = rawEventMessageSchema.safeParse({ ...valid, points: "5" });
     expect(result.error?.issues[0]?.code).toBe("unrecognized_keys");

@@ -35,11 +35,20 @@ export interface Intake {
   stop(): Promise<void>;
 }
 
+/**
+ * The message's bytes as the dead-letter table's text: UTF-8, a byte sequence that is not UTF-8 as U+FFFD, and the
+ * character U+0000 (which no PostgreSQL text holds) as the six characters `\u0000`, so that even such a message is
+ * dead-lettered rather than redelivered for ever.
+ */
+function payloadText(data: Uint8Array): string {
+  return Buffer.from(data).toString("utf8").replaceAll("\u0000", "\\u0000");
+}
+
 async function deadLetter(db: Database, msg: EventDelivery, error: string): Promise<void> {
   await db.query(
     `INSERT INTO dead_letter(stream, stream_seq, subject, payload, error, deliveries) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (stream, stream_seq) DO NOTHING`,
-    [msg.info.stream, msg.seq, msg.subject, Buffer.from(msg.data).toString("utf8"), error, msg.info.redeliveryCount],
+    [msg.info.stream, msg.seq, msg.subject, payloadText(msg.data), error, msg.info.redeliveryCount],
   );
 }
 
