@@ -64,4 +64,21 @@ describe("presenting stored scores", () => {
     // gems has no decay and 0 places: 5 spent of 3 earned leaves a balance of 0 and a shortfall of 5 - 3 = 2.
     expect(stringifyJson(out.gems)).toBe('{"spent":5,"balance":0,"shortfall":2}');
   });
+
+  it("computes a shortfall exactly, to every decimal place a currency has", () => {
+    const view = campaignView(row({ ...rules, currencies: { xp: { name: "XP", decimals: 18 }, gems: { name: "Gems", decimals: 0 } } }), []);
+    const rows = [
+      {
+        currency: "xp",
+        score: "0.000000000000000001",
+        referral_score: "0",
+        total: "0.000000000000000001",
+        spent: "100.123456789012345678",
+        balance: "0",
+        tier: null,
+      },
+    ];
+    // 100.123456789012345678 - 0.000000000000000001, 21 significant digits (decimal.js's default context keeps 20).
+    expect(presentBalances(rows, view, decayFactors(view, new Date())).xp?.shortfall.text).toBe("100.123456789012345677");
+  });
 });

@@ -1,7 +1,7 @@
 // Read responses' score objects and tiers from stored rows, through the rules package's one meaning of a shown score.
+import { addFixed, FIXED_ZERO, Fixed, parseFixed, plainDecimal } from "@pointwise/fixed";
 import { shownFactor, shownScore } from "@pointwise/rules";
 import { type ExactBalanceObject, type ExactScoreObject, JsonDecimal } from "@pointwise/schemas";
-import { Decimal as D } from "decimal.js";
 import type { CampaignView } from "./campaign";
 
 /** A score row as PostgreSQL returns it (NUMERIC as strings, stored representation). */
@@ -73,11 +73,13 @@ export function presentBalances(rows: readonly StoredScore[], view: CampaignView
     const factor = factors[key] ?? "1";
     const decimals = view.currencies[key]?.decimals ?? null;
     const one = (stored: string) => shownScore({ score: stored, referral_score: "0" }, factor, decimals).score;
-    const short = row ? new D(row.spent).minus(row.total) : new D(0);
+    // Exact: decimal.js's default context keeps 20 significant digits, fewer than a NUMERIC score has.
+    const total = row ? parseFixed(row.total) : FIXED_ZERO;
+    const short = row ? addFixed(parseFixed(row.spent), new Fixed(-total.units, total.scale)) : FIXED_ZERO;
     out[key] = {
       spent: new JsonDecimal(one(row?.spent ?? "0")),
       balance: new JsonDecimal(one(row?.balance ?? "0")),
-      shortfall: new JsonDecimal(one(short.isPositive() && !short.isZero() ? short.toFixed() : "0")),
+      shortfall: new JsonDecimal(one(short.units > 0n ? plainDecimal(short.units, short.scale) : "0")),
     };
   }
   return out;
