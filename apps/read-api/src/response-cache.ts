@@ -51,6 +51,8 @@ const NOT_FOUND_MARK = "!";
 const LOCAL_CHARS = 64 * 1024 * 1024;
 // While serving a stale copy, how soon to try PostgreSQL again.
 const STALE_RETRY_MS = 5000;
+// How many of the latest drops a build checks its key against; a build older than all of them stores nothing.
+const MAX_REMEMBERED_DROPS = 1000;
 
 // A stored value (a body or a marked not-found), whether it was built without the cache, and when it expires.
 interface Lookup {
@@ -71,6 +73,14 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   let localChars = 0;
   // Bumped by every drop: a read that started before a drop must not store what it read locally.
   let epoch = 0;
+  // The prefixes (key heads) of the latest drops, by the epoch each one made: a build that began before one of them
+  // covering its key may have read what the drop is about, and does not store it. Older drops than the list holds
+  // count as covering every key.
+  const drops: { epoch: number; head: string }[] = [];
+  const droppedSince = (seen: number, key: string): boolean => {
+    if (drops.length > 0 && (drops[0] as { epoch: number }).epoch > seen + 1) return true;
+    return drops.some((d) => d.epoch > seen && (key === d.head || key.startsWith(`${d.head}:`)));
+  };
   // Lookups in flight, by key; a drop forgets the ones it covers so later requests look up afresh.
   const pending = new Map<string, Promise<Lookup>>();
   // Whether the last lookup found Redis unreachable: logged once when it starts and once when it ends.
@@ -126,21 +136,29 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       }
     };
     let value: string;
+    const seen = epoch;
     try {
-      value = await cache.getOrBuild(key, ttlMs, async () => {
-        try {
-          const body = await buildOnce();
-          if (!body.startsWith(NOT_FOUND_MARK)) await cache.set(staleKey, body, staleTtlMs).catch(() => undefined);
-          return body;
-        } catch (err) {
-          if (!isRetryable(err)) throw err;
-          const stale = await cache.get(staleKey).catch(() => null);
-          if (stale === null) throw err;
-          servedStale = true;
-          logger.warn({ key: parts.join(":"), err }, "serving the last good response while a dependency is down");
-          return stale;
-        }
-      });
+      value = await cache.getOrBuild(
+        key,
+        ttlMs,
+        async () => {
+          try {
+            const body = await buildOnce();
+            if (!body.startsWith(NOT_FOUND_MARK)) await cache.set(staleKey, body, staleTtlMs).catch(() => undefined);
+            return body;
+          } catch (err) {
+            if (!isRetryable(err)) throw err;
+            const stale = await cache.get(staleKey).catch(() => null);
+            if (stale === null) throw err;
+            servedStale = true;
+            logger.warn({ key: parts.join(":"), err }, "serving the last good response while a dependency is down");
+            return stale;
+          }
+        },
+        // A drop of this key while it was built (the worker committed and announced meanwhile): what the build read
+        // may be from before that commit, so it is answered to the requests waiting for it but not stored for the window.
+        () => !droppedSince(seen, key),
+      );
     } catch (err) {
       if (!isCacheUnavailable(err)) throw err;
       // Redis is a cache: without it the answer comes from PostgreSQL, built per process and request.
@@ -178,6 +196,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const forgetLocal = () => {
         // Reads in flight across this point must not store what they read (see `epoch`).
         epoch += 1;
+        drops.push({ epoch, head });
+        if (drops.length > MAX_REMEMBERED_DROPS) drops.shift();
         for (const [k, v] of local) {
           if (k === head || k.startsWith(`${head}:`)) {
             local.delete(k);

@@ -25,6 +25,16 @@ describe("cache.getOrBuild", () => {
     expect(await cache.getOrBuild(k, 200, build)).toBe("value-2");
   });
 
+  it("answers a value its keep check refuses without storing it, so the next call builds again", async () => {
+    let builds = 0;
+    const k = cache.key("unkept");
+    const build = async () => `value-${++builds}`;
+    expect(await cache.getOrBuild(k, 60_000, build, () => false)).toBe("value-1");
+    expect(await cache.get(k)).toBeNull();
+    expect(await cache.getOrBuild(k, 60_000, build, () => true)).toBe("value-2");
+    expect(await cache.getOrBuild(k, 60_000, build)).toBe("value-2");
+  });
+
   it("builds once for many concurrent misses, across separate connections", async () => {
     const other = await createCache({ url, prefix });
     let builds = 0;

@@ -46,8 +46,10 @@ export interface Cache {
   /**
    * Returns the stored string under `key`, building it with `build` when absent.
    * Concurrent misses (in any process) build once: one caller takes a short lock, others wait for its result.
+   * When `keep` answers false once the build is done (what it read was invalidated meanwhile), the value is
+   * returned but not stored, so the next caller builds afresh.
    */
-  getOrBuild(key: string, ttlMs: number, build: () => Promise<string>): Promise<string>;
+  getOrBuild(key: string, ttlMs: number, build: () => Promise<string>, keep?: () => boolean): Promise<string>;
   /** Deletes keys (used to invalidate after writes). */
   del(...keys: string[]): Promise<void>;
   /** The string under `key`, or null. */
@@ -128,7 +130,7 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
 
   return {
     key,
-    async getOrBuild(k, ttlMs, build) {
+    async getOrBuild(k, ttlMs, build, keep) {
       const hit = await run(() => client.get(k));
       if (hit !== null) return hit;
       const lockKey = `${k}:lock`;
@@ -142,7 +144,7 @@ export async function createCache(options: CacheOptions): Promise<Cache> {
             const again = await run(() => client.get(k));
             if (again !== null) return again;
             const value = await build();
-            await run(() => client.set(k, value, { PX: ttlMs }));
+            if (keep?.() !== false) await run(() => client.set(k, value, { PX: ttlMs }));
             return value;
           } finally {
             // Release only our own lock; a slow build must not free a lock someone else now holds.
